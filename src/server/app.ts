@@ -1,0 +1,78 @@
+// Builds the Fastify app. Tests use it through `inject`; main.ts only starts it.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import type { AppDeps } from './deps';
+import { registerErrorHandler } from './errors/error-handler';
+import { registerCsrfGuard } from './http/csrf';
+import { registerStaticClient } from './http/static-client';
+import { healthRoutes } from './modules/health/health.routes';
+import { setupRoutes } from './modules/setup/setup.routes';
+
+export const BODY_LIMIT = 100 * 1024;
+
+export interface BuildAppOptions {
+  db: Db;
+  config: Config;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp({ db, config, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  registerCsrfGuard(app, config.trustedOrigins);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Radix primitives inject small <style> elements (scroll lock); scripts stay 'self' only.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(config.production ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    hsts: config.production,
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'National Health Records API', version: '0.1.0' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  const deps: AppDeps = { db, config };
+  await app.register(healthRoutes(deps));
+  await app.register(setupRoutes(deps));
+
+  if (await registerStaticClient(app, config.clientDir)) {
+    app.setNotFoundHandler((request, reply) => {
+      if (request.url.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
+        return reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' });
+      }
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  }
+  return app;
+}

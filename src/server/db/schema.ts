@@ -1,0 +1,300 @@
+// The one database schema (SPEC §3 plus DESIGN.md additions). Column names are snake_case.
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const roles = pgTable('roles', {
+  id: integer('id').primaryKey(),
+  name: varchar('name', { length: 64 }).notNull().unique(),
+  displayName: varchar('display_name', { length: 128 }).notNull(),
+  description: text('description'),
+  isActive: boolean('is_active').notNull().default(true),
+  createdAt: createdAt(),
+});
+
+export const permissions = pgTable('permissions', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 64 }).notNull().unique(),
+  displayName: varchar('display_name', { length: 128 }).notNull(),
+  resource: varchar('resource', { length: 64 }).notNull(),
+  action: varchar('action', { length: 64 }).notNull(),
+  description: text('description'),
+});
+
+export const rolePermissions = pgTable(
+  'role_permissions',
+  {
+    id: serial('id').primaryKey(),
+    roleId: integer('role_id').notNull().references(() => roles.id, { onDelete: 'cascade' }),
+    permissionId: integer('permission_id').notNull().references(() => permissions.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('role_permissions_role_permission_idx').on(t.roleId, t.permissionId)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    email: varchar('email', { length: 254 }).notNull().unique(),
+    firstName: varchar('first_name', { length: 100 }).notNull(),
+    lastName: varchar('last_name', { length: 100 }).notNull(),
+    passwordHash: text('password_hash').notNull(),
+    profileImageUrl: text('profile_image_url'),
+    isActive: boolean('is_active').notNull().default(false),
+    accountStatus: varchar('account_status', { length: 32 }).notNull().default('pending'),
+    roleId: integer('role_id').references(() => roles.id),
+    facility: varchar('facility', { length: 200 }),
+    department: varchar('department', { length: 100 }),
+    phoneNumber: varchar('phone_number', { length: 32 }),
+    licenseNumber: varchar('license_number', { length: 64 }),
+    activatedAt: timestamp('activated_at', { withTimezone: true }),
+    activatedBy: text('activated_by'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+  },
+  (t) => [index('users_account_status_idx').on(t.accountStatus)],
+);
+
+export const userPermissions = pgTable('user_permissions', {
+  id: serial('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  permissionId: integer('permission_id').notNull().references(() => permissions.id, { onDelete: 'cascade' }),
+  isGranted: boolean('is_granted').notNull().default(true),
+  createdAt: createdAt(),
+  grantedBy: text('granted_by'),
+});
+
+/** Server-side sessions; sid holds the SHA-256 of the cookie token, never the token itself. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    sid: varchar('sid', { length: 64 }).primaryKey(),
+    sess: jsonb('sess').notNull(),
+    expire: timestamp('expire', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_expire_idx').on(t.expire)],
+);
+
+export const userSessions = pgTable('user_sessions', {
+  id: serial('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  sessionId: varchar('session_id', { length: 64 }).notNull(),
+  loginTime: timestamp('login_time', { withTimezone: true }).notNull().defaultNow(),
+  lastActivity: timestamp('last_activity', { withTimezone: true }).notNull().defaultNow(),
+  ipAddress: varchar('ip_address', { length: 64 }),
+  userAgent: text('user_agent'),
+  isActive: boolean('is_active').notNull().default(true),
+});
+
+export const securityEvents = pgTable(
+  'security_events',
+  {
+    id: serial('id').primaryKey(),
+    userId: text('user_id'),
+    eventType: varchar('event_type', { length: 64 }).notNull(),
+    severity: varchar('severity', { length: 16 }).notNull(),
+    description: text('description').notNull(),
+    ipAddress: varchar('ip_address', { length: 64 }),
+    userAgent: text('user_agent'),
+    metadata: jsonb('metadata'),
+    timestamp: timestamp('timestamp', { withTimezone: true }).notNull().defaultNow(),
+    facility: varchar('facility', { length: 200 }),
+  },
+  (t) => [index('security_events_type_time_idx').on(t.eventType, t.timestamp)],
+);
+
+export const patients = pgTable(
+  'patients',
+  {
+    id: serial('id').primaryKey(),
+    firstName: varchar('first_name', { length: 100 }).notNull(),
+    lastName: varchar('last_name', { length: 100 }).notNull(),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }),
+    sex: varchar('sex', { length: 16 }).notNull(),
+    idNumber: varchar('id_number', { length: 11 }).notNull().unique(),
+    contactNumber: varchar('contact_number', { length: 32 }),
+    address: varchar('address', { length: 300 }).notNull().default(''),
+    nextOfKin: varchar('next_of_kin', { length: 200 }).notNull().default(''),
+    nextOfKinContact: varchar('next_of_kin_contact', { length: 32 }).notNull().default(''),
+    createdAt: createdAt(),
+    // Normalized search columns, maintained by the database (lower case, no accents, no spaces or punctuation).
+    firstNameNorm: text('first_name_norm').generatedAlwaysAs(sql`nhr_norm(first_name)`),
+    lastNameNorm: text('last_name_norm').generatedAlwaysAs(sql`nhr_norm(last_name)`),
+  },
+  (t) => [index('patients_last_name_norm_dob_idx').on(t.lastNameNorm, t.dateOfBirth)],
+);
+
+const patientRef = () =>
+  integer('patient_id')
+    .notNull()
+    .references(() => patients.id, { onDelete: 'cascade' });
+
+export const diagnoses = pgTable(
+  'diagnoses',
+  {
+    id: serial('id').primaryKey(),
+    patientId: patientRef(),
+    condition: varchar('condition', { length: 200 }).notNull(),
+    status: varchar('status', { length: 16 }).notNull().default('Active'),
+    diagnosedDate: date('diagnosed_date', { mode: 'string' }).notNull(),
+    resolvedDate: date('resolved_date', { mode: 'string' }),
+    description: text('description'),
+    doctor: varchar('doctor', { length: 200 }).notNull(),
+    facility: varchar('facility', { length: 200 }).notNull(),
+  },
+  (t) => [index('diagnoses_patient_idx').on(t.patientId)],
+);
+
+export const appointments = pgTable(
+  'appointments',
+  {
+    id: serial('id').primaryKey(),
+    patientId: patientRef(),
+    type: varchar('type', { length: 200 }).notNull(),
+    date: date('date', { mode: 'string' }).notNull(),
+    time: varchar('time', { length: 5 }),
+    findings: text('findings'),
+    status: varchar('status', { length: 16 }).notNull().default('Scheduled'),
+    doctor: varchar('doctor', { length: 200 }).notNull(),
+    facility: varchar('facility', { length: 200 }).notNull(),
+  },
+  (t) => [index('appointments_patient_idx').on(t.patientId)],
+);
+
+export const allergies = pgTable(
+  'allergies',
+  {
+    id: serial('id').primaryKey(),
+    patientId: patientRef(),
+    allergen: varchar('allergen', { length: 200 }).notNull(),
+    reaction: varchar('reaction', { length: 500 }).notNull(),
+    severity: varchar('severity', { length: 16 }).notNull().default('Mild'),
+    reportedDate: date('reported_date', { mode: 'string' }).notNull(),
+  },
+  (t) => [index('allergies_patient_idx').on(t.patientId)],
+);
+
+export const medications = pgTable(
+  'medications',
+  {
+    id: serial('id').primaryKey(),
+    patientId: patientRef(),
+    name: varchar('name', { length: 100 }).notNull(),
+    dosage: varchar('dosage', { length: 50 }).notNull(),
+    frequency: varchar('frequency', { length: 100 }).notNull(),
+    purpose: varchar('purpose', { length: 200 }).notNull(),
+    status: varchar('status', { length: 16 }).notNull().default('Active'),
+    prescribedDate: date('prescribed_date', { mode: 'string' }).notNull(),
+    discontinuedDate: date('discontinued_date', { mode: 'string' }),
+    prescribedBy: varchar('prescribed_by', { length: 200 }).notNull(),
+    nextReview: date('next_review', { mode: 'string' }),
+  },
+  (t) => [index('medications_patient_idx').on(t.patientId)],
+);
+
+export const vaccines = pgTable(
+  'vaccines',
+  {
+    id: serial('id').primaryKey(),
+    patientId: patientRef(),
+    vaccine: varchar('vaccine', { length: 200 }).notNull(),
+    date: date('date', { mode: 'string' }).notNull(),
+    dose: varchar('dose', { length: 50 }).notNull(),
+    facility: varchar('facility', { length: 200 }).notNull(),
+    nextDue: date('next_due', { mode: 'string' }),
+    batchNumber: varchar('batch_number', { length: 64 }),
+  },
+  (t) => [index('vaccines_patient_idx').on(t.patientId)],
+);
+
+/** Vital signs (DESIGN.md §9): the source of the dashboard's critical alerts. */
+export const vitals = pgTable(
+  'vitals',
+  {
+    id: serial('id').primaryKey(),
+    patientId: patientRef(),
+    systolic: integer('systolic'),
+    diastolic: integer('diastolic'),
+    temperature: numeric('temperature', { precision: 4, scale: 1 }),
+    weight: numeric('weight', { precision: 5, scale: 1 }),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+    recordedBy: varchar('recorded_by', { length: 200 }).notNull(),
+  },
+  (t) => [index('vitals_patient_time_idx').on(t.patientId, t.recordedAt)],
+);
+
+/** Record access grants (DESIGN.md §4, break-the-glass): consent or a stated reason, 8 hours. */
+export const accessGrants = pgTable(
+  'access_grants',
+  {
+    id: serial('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    patientId: patientRef(),
+    consent: boolean('consent').notNull(),
+    reason: varchar('reason', { length: 500 }),
+    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('access_grants_user_patient_idx').on(t.userId, t.patientId, t.expiresAt)],
+);
+
+export const auditLogs = pgTable(
+  'audit_logs',
+  {
+    id: serial('id').primaryKey(),
+    userId: text('user_id').notNull(),
+    userName: varchar('user_name', { length: 256 }).notNull(),
+    action: varchar('action', { length: 16 }).notNull(),
+    resourceType: varchar('resource_type', { length: 32 }).notNull(),
+    resourceId: text('resource_id'),
+    patientId: integer('patient_id'),
+    oldValues: jsonb('old_values'),
+    newValues: jsonb('new_values'),
+    ipAddress: varchar('ip_address', { length: 64 }),
+    userAgent: text('user_agent'),
+    timestamp: timestamp('timestamp', { withTimezone: true }).notNull().defaultNow(),
+    sessionId: varchar('session_id', { length: 64 }),
+    facility: varchar('facility', { length: 200 }),
+    complianceFlags: jsonb('compliance_flags'),
+    // Tamper evidence (DESIGN.md §6): hash = sha256(prev_hash || canonical JSON of the row).
+    prevHash: varchar('prev_hash', { length: 64 }).notNull(),
+    hash: varchar('hash', { length: 64 }).notNull(),
+  },
+  (t) => [
+    index('audit_logs_timestamp_idx').on(t.timestamp),
+    index('audit_logs_patient_idx').on(t.patientId, t.timestamp),
+    index('audit_logs_user_idx').on(t.userId, t.timestamp),
+  ],
+);
+
+export const complianceReports = pgTable('compliance_reports', {
+  id: serial('id').primaryKey(),
+  reportType: varchar('report_type', { length: 32 }).notNull(),
+  title: varchar('title', { length: 200 }).notNull(),
+  description: text('description'),
+  dateRange: text('date_range').notNull(),
+  generatedBy: varchar('generated_by', { length: 256 }).notNull(),
+  generatedAt: timestamp('generated_at', { withTimezone: true }).notNull().defaultNow(),
+  status: varchar('status', { length: 16 }).notNull(),
+  reportData: text('report_data').notNull(),
+  facility: varchar('facility', { length: 200 }),
+});

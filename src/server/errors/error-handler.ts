@@ -1,0 +1,59 @@
+// The one error handler (DESIGN.md §3): every failure leaves as JSON `{ message, code, issues? }`, never a stack trace.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ApiErrorBody, ErrorCode, FieldIssue } from '../../contracts/errors';
+import { AppError } from './app-error';
+
+const fastifyCodes: Record<string, { status: number; code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Request body must be JSON',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'INVALID_JSON', message: 'Request body is empty' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'INVALID_JSON', message: 'Request body is not valid JSON' },
+};
+
+function codeForStatus(status: number): ErrorCode {
+  if (status === 401) return 'UNAUTHENTICATED';
+  if (status === 403) return 'FORBIDDEN';
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 409) return 'CONFLICT';
+  if (status === 429) return 'RATE_LIMITED';
+  return 'VALIDATION_FAILED';
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let status = 500;
+    let body: ApiErrorBody = { message: 'Internal server error', code: 'INTERNAL' };
+
+    if (error instanceof AppError) {
+      status = error.status;
+      body = { message: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}) };
+    } else if (hasZodFastifySchemaValidationErrors(error)) {
+      status = 400;
+      const issues: FieldIssue[] = error.validation.map((v) => ({
+        path: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+        message: v.message ?? 'Invalid value',
+      }));
+      body = { message: 'Invalid input', code: 'VALIDATION_FAILED', issues };
+    } else if (error.code && fastifyCodes[error.code]) {
+      const known = fastifyCodes[error.code]!;
+      status = known.status;
+      body = { message: known.message, code: known.code };
+    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      status = error.statusCode;
+      body = { message: error.message, code: codeForStatus(status) };
+    }
+
+    if (status >= 500) request.log.error({ err: error }, 'unhandled error');
+    return reply.status(status).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const body: ApiErrorBody = { message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' };
+    return reply.status(404).send(body);
+  });
+}

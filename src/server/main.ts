@@ -1,0 +1,36 @@
+// Starts the server: open the database, apply migrations, listen, and shut down cleanly on SIGTERM/SIGINT.
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+
+const config = loadConfig();
+const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+await handle.migrate();
+const app = await buildApp({
+  db: handle.db,
+  config,
+  logger: {
+    level: config.logLevel,
+    redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+  },
+});
+
+let closing = false;
+async function shutdown(signal: string): Promise<void> {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  try {
+    await app.close(); // stops accepting, lets in-flight requests finish
+    await handle.close();
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+await app.listen({ port: config.port, host: config.host });
+app.log.info(`National Health Records on http://localhost:${config.port} (${handle.kind} database)`);
