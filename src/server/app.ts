@@ -8,7 +8,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { AppDeps } from './deps';
-import { registerErrorHandler } from './errors/error-handler';
+import { registerErrorHandler, registerNotFoundHandler } from './errors/error-handler';
 import { registerCsrfGuard } from './http/csrf';
 import { registerStaticClient } from './http/static-client';
 import { healthRoutes } from './modules/health/health.routes';
@@ -66,13 +66,6 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(healthRoutes(deps));
   await app.register(setupRoutes(deps));
 
-  if (await registerStaticClient(app, config.clientDir)) {
-    app.setNotFoundHandler((request, reply) => {
-      if (request.url.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
-        return reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' });
-      }
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    });
-  }
+  registerNotFoundHandler(app, await registerStaticClient(app, config.clientDir));
   return app;
 }

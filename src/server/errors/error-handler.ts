@@ -52,7 +52,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return reply.status(status).send(body);
   });
 
+}
+
+/** Unknown API routes get a JSON 404; with the client built, other GETs get index.html (SPA fallback). */
+export function registerNotFoundHandler(app: FastifyInstance, spaFallback: boolean): void {
   app.setNotFoundHandler((request, reply) => {
+    const isPage = spaFallback && !request.url.startsWith('/api/') && (request.method === 'GET' || request.method === 'HEAD');
+    if (isPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
     const body: ApiErrorBody = { message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' };
     return reply.status(404).send(body);
   });
