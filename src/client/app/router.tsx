@@ -4,19 +4,31 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch } from 'wouter';
 import { LanguageSelector } from '../components/language-selector';
-import { currentUserQueryOptions } from '../features/auth/api/current-user';
+import { currentUserQueryOptions, type CurrentUser } from '../features/auth/api/current-user';
 import { LoginScreen } from '../features/auth/components/login-screen';
 import { setupStatusQueryOptions } from '../features/setup/api/setup';
+import type { DashboardView } from './dashboard-screen';
 import { StatusScreen } from './status-screen';
-import { SignedInShell } from './signed-in-shell';
 
 const SetupScreen = lazy(() => import('../features/setup/components/setup-screen').then((m) => ({ default: m.SetupScreen })));
+const DashboardScreen = lazy(() => import('./dashboard-screen').then((m) => ({ default: m.DashboardScreen })));
 
 function LanguageCorner(): React.JSX.Element {
   return (
     <div className="fixed right-3 top-3 z-30">
       <LanguageSelector />
     </div>
+  );
+}
+
+/** Signed out: the staff login (with the language selector); signed in: the dashboard with that view. */
+function Staff({ user, view }: { user: CurrentUser | null; view: DashboardView }): React.JSX.Element {
+  if (user) return <DashboardScreen user={user} view={view} />;
+  return (
+    <>
+      <LanguageCorner />
+      <LoginScreen />
+    </>
   );
 }
 
@@ -35,15 +47,16 @@ export function AppRouter(): React.JSX.Element {
     );
   }
   if (user.isPending) return <StatusScreen text={t('loading')} />;
-  const signedIn = Boolean(user.data);
+  const me = user.data ?? null;
 
   return (
     <Suspense fallback={<StatusScreen text={t('loading')} />}>
-      {signedIn ? null : <LanguageCorner />}
       <Switch>
-        <Route path="/login">{signedIn ? <SignedInShell /> : <LoginScreen />}</Route>
-        <Route path="/">{signedIn ? <SignedInShell /> : <Redirect to="/login" replace />}</Route>
-        <Route>{signedIn ? <SignedInShell /> : <LoginScreen />}</Route>
+        <Route path="/login">{me ? <Redirect to="/" replace /> : <Staff user={null} view="home" />}</Route>
+        <Route path="/admin">{me ? <Staff user={me} view="admin" /> : <Redirect to="/login" replace />}</Route>
+        <Route path="/audit">{me ? <Staff user={me} view="audit" /> : <Redirect to="/login" replace />}</Route>
+        <Route path="/">{me ? <Staff user={me} view="home" /> : <Redirect to="/login" replace />}</Route>
+        <Route>{me ? <Redirect to="/" replace /> : <Staff user={null} view="home" />}</Route>
       </Switch>
     </Suspense>
   );

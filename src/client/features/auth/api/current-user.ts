@@ -1,20 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { CurrentUser } from '../../../../contracts/auth';
 import { getQueryFn } from '../../../lib/api-client';
 
-/** The signed-in staff user as GET /api/auth/user returns it. */
-export interface CurrentUser {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  phoneNumber: string | null;
-  department: string | null;
-  facility: string | null;
-  roleId: number | null;
-  role: { name: string; displayName: string } | null;
-  permissions: string[];
-  profileImageUrl?: string | null;
-}
+export type { CurrentUser };
 
 /** A 401 means nobody is signed in: the query resolves to null. No retry (SPEC §7). */
 export const currentUserQueryOptions = queryOptions<CurrentUser | null>({
@@ -22,3 +10,6 @@ export const currentUserQueryOptions = queryOptions<CurrentUser | null>({
   queryFn: getQueryFn<CurrentUser | null>({ on401: 'returnNull' }),
   retry: false,
 });
+
+export const hasPermission = (user: CurrentUser | null | undefined, permission: string): boolean =>
+  Boolean(user?.permissions.includes(permission));
