@@ -83,7 +83,8 @@ async function checkStaffLogin({ db, config }: AppDeps, subject: string, passwor
   let failure: string | null = null;
   if (!candidate) failure = 'unknown_user';
   else if (!passwordOk) failure = 'wrong_password';
-  else if (!candidate.isActive || candidate.accountStatus !== 'active') failure = `account_${candidate.accountStatus}`;
+  else if (candidate.accountStatus !== 'active') failure = `account_${candidate.accountStatus}`;
+  else if (!candidate.isActive) failure = 'account_inactive';
   if (!candidate || failure) {
     await insertSecurityEvent(db, {
       ...attempt,

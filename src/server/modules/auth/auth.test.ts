@@ -89,7 +89,7 @@ describe('POST /api/auth/login', () => {
       'wrong_password',
       'account_pending',
       'account_suspended',
-      'account_active',
+      'account_inactive',
     ]);
     expect(await eventCount()).toBe(before + attempts.length);
   });
