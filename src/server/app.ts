@@ -8,11 +8,14 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { AppDeps } from './deps';
+import { registerRequestContext } from './context/request-context';
 import { registerErrorHandler, registerNotFoundHandler } from './errors/error-handler';
 import { registerCsrfGuard } from './http/csrf';
 import { registerStaticClient } from './http/static-client';
+import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
+import { usersRoutes } from './modules/users/users.routes';
 
 export const BODY_LIMIT = 100 * 1024;
 
@@ -26,7 +29,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   const app = Fastify({
     logger,
     bodyLimit: BODY_LIMIT,
-    trustProxy: false,
+    trustProxy: config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
@@ -63,8 +66,12 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   const deps: AppDeps = { db, config };
+  // Every request gets request.meta and request.actor (session + permissions from the database) before any route.
+  registerRequestContext(app, deps);
   await app.register(healthRoutes(deps));
   await app.register(setupRoutes(deps));
+  await app.register(authRoutes(deps));
+  await app.register(usersRoutes(deps));
 
   registerNotFoundHandler(app, await registerStaticClient(app, config.clientDir));
   return app;

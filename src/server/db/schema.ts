@@ -72,14 +72,20 @@ export const users = pgTable(
   (t) => [index('users_account_status_idx').on(t.accountStatus)],
 );
 
-export const userPermissions = pgTable('user_permissions', {
-  id: serial('id').primaryKey(),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  permissionId: integer('permission_id').notNull().references(() => permissions.id, { onDelete: 'cascade' }),
-  isGranted: boolean('is_granted').notNull().default(true),
-  createdAt: createdAt(),
-  grantedBy: text('granted_by'),
-});
+/** Per-user exceptions to the role's permissions: isGranted true adds one, false revokes one (a revocation wins). */
+export const userPermissions = pgTable(
+  'user_permissions',
+  {
+    id: serial('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    permissionId: integer('permission_id').notNull().references(() => permissions.id, { onDelete: 'cascade' }),
+    isGranted: boolean('is_granted').notNull().default(true),
+    createdAt: createdAt(),
+    grantedBy: text('granted_by'),
+  },
+  // Read on every staff request (the actor's permissions).
+  (t) => [index('user_permissions_user_idx').on(t.userId)],
+);
 
 /** Server-side sessions; sid holds the SHA-256 of the cookie token, never the token itself. */
 export const sessions = pgTable(
@@ -92,16 +98,21 @@ export const sessions = pgTable(
   (t) => [index('sessions_expire_idx').on(t.expire)],
 );
 
-export const userSessions = pgTable('user_sessions', {
-  id: serial('id').primaryKey(),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  sessionId: varchar('session_id', { length: 64 }).notNull(),
-  loginTime: timestamp('login_time', { withTimezone: true }).notNull().defaultNow(),
-  lastActivity: timestamp('last_activity', { withTimezone: true }).notNull().defaultNow(),
-  ipAddress: varchar('ip_address', { length: 64 }),
-  userAgent: text('user_agent'),
-  isActive: boolean('is_active').notNull().default(true),
-});
+/** One row per staff sign-in; sessionId is the sessions.sid it opened (the token's hash). */
+export const userSessions = pgTable(
+  'user_sessions',
+  {
+    id: serial('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: varchar('session_id', { length: 64 }).notNull(),
+    loginTime: timestamp('login_time', { withTimezone: true }).notNull().defaultNow(),
+    lastActivity: timestamp('last_activity', { withTimezone: true }).notNull().defaultNow(),
+    ipAddress: varchar('ip_address', { length: 64 }),
+    userAgent: text('user_agent'),
+    isActive: boolean('is_active').notNull().default(true),
+  },
+  (t) => [index('user_sessions_session_idx').on(t.sessionId), index('user_sessions_user_idx').on(t.userId)],
+);
 
 export const securityEvents = pgTable(
   'security_events',
@@ -116,8 +127,17 @@ export const securityEvents = pgTable(
     metadata: jsonb('metadata'),
     timestamp: timestamp('timestamp', { withTimezone: true }).notNull().defaultNow(),
     facility: varchar('facility', { length: 200 }),
+    /**
+     * What a sign-in attempt named: the lower-cased e-mail (staff) or the NC number (patients). Set on sign-in
+     * attempts only, so `subject IS NOT NULL` means "a sign-in attempt"; the throttle counts these rows.
+     */
+    subject: varchar('subject', { length: 254 }),
   },
-  (t) => [index('security_events_type_time_idx').on(t.eventType, t.timestamp)],
+  (t) => [
+    index('security_events_type_time_idx').on(t.eventType, t.timestamp),
+    index('security_events_subject_time_idx').on(t.subject, t.timestamp).where(sql`${t.subject} IS NOT NULL`),
+    index('security_events_ip_time_idx').on(t.ipAddress, t.timestamp).where(sql`${t.subject} IS NOT NULL`),
+  ],
 );
 
 export const patients = pgTable(
