@@ -24,14 +24,8 @@ export const optionalPhone = z
   .nullish()
   .transform((v) => (v ? v : null));
 
-export const loginInput = z.strictObject({
-  email: email(),
-  password: z
-    .string({ error: 'validation:passwordRequired' })
-    .min(1, { error: 'validation:passwordRequired' })
-    .max(200, { error: 'validation:tooLong' }),
-});
-export type LoginInput = z.infer<typeof loginInput>;
+// The sign-in schema lives in auth-login.ts (zod/mini, for the small first page); both sides use it.
+export { loginInput, type LoginInput } from './auth-login';
 
 /** What the server accepts (SPEC §7: confirmPassword is dropped by the client). */
 export const registerInput = z.strictObject({
