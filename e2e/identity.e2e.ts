@@ -78,6 +78,7 @@ describe.skipIf(!run)('staff identity journey', () => {
     await page.getByRole('heading', { name: 'My Profile' }).waitFor();
     expect(await page.getByLabel('First name').isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByRole('button', { name: 'Save Changes' }).waitFor();
     await page.getByLabel('Phone number').fill('+264 81 123 4567');
     await page.getByLabel('First name').fill('');
     await page.getByRole('button', { name: 'Save Changes' }).click();

@@ -20,7 +20,7 @@ export const NativeSelect = forwardRef<HTMLSelectElement, NativeSelectProps>(fun
     <select
       ref={ref}
       className={cn(
-        'h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm aria-[invalid=true]:border-danger-600',
+        'h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm disabled:bg-slate-100 disabled:text-slate-500 aria-[invalid=true]:border-danger-600',
         className,
       )}
       {...props}

@@ -74,7 +74,7 @@ export function ProfileScreen({ user, onClose }: { user: CurrentUser; onClose: (
           </div>
           <dl className="grid w-full grid-cols-2 gap-2 text-sm sm:w-auto sm:grid-cols-4 sm:gap-6">
             <div><dt className="text-slate-500">{t('employeeId')}</dt><dd className="font-mono text-xs">{user.id.slice(0, 8).toUpperCase()}</dd></div>
-            <div><dt className="text-slate-500">{t('fields.department')}</dt><dd>{user.department ?? '-'}</dd></div>
+            <div><dt className="text-slate-500">{t('fields.department')}</dt><dd>{user.department ? t(`common:departments.${user.department}`, { defaultValue: user.department }) : '-'}</dd></div>
             <div><dt className="text-slate-500">{t('fields.facility')}</dt><dd>{user.facility ?? '-'}</dd></div>
             <div><dt className="text-slate-500">{t('role')}</dt><dd>{roleName}</dd></div>
           </dl>
@@ -105,7 +105,14 @@ export function ProfileScreen({ user, onClose }: { user: CurrentUser; onClose: (
                   <Button variant="secondary" onClick={() => { form.reset(toForm(user)); setEditing(false); }}>{t('cancel')}</Button>
                 </>
               ) : (
-                <Button onClick={() => setEditing(true)}>{t('edit')}</Button>
+                <Button
+                  onClick={(e) => {
+                    e.preventDefault(); // the button re-renders as Save Changes (a submit): do not let this click submit
+                    setEditing(true);
+                  }}
+                >
+                  {t('edit')}
+                </Button>
               )}
             </div>
           </form>
