@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   date,
   index,
   integer,
@@ -9,6 +10,7 @@ import {
   numeric,
   pgTable,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -283,7 +285,30 @@ export const auditLogs = pgTable(
     index('audit_logs_timestamp_idx').on(t.timestamp),
     index('audit_logs_patient_idx').on(t.patientId, t.timestamp),
     index('audit_logs_user_idx').on(t.userId, t.timestamp),
+    // Action filter of the audit screen and the ACCESS_LOG / DATA_MODIFICATION reports.
+    index('audit_logs_action_idx').on(t.action, t.timestamp),
+    // Break-the-glass accesses of the HIPAA report: a partial index, so ordinary rows cost nothing.
+    index('audit_logs_break_glass_idx')
+      .on(t.timestamp)
+      .where(sql`${t.complianceFlags} ->> 'type' = 'BREAK_GLASS'`),
   ],
+);
+
+/**
+ * The head of the audit hash chain: exactly one row (id 1). Every audit write updates it in the same
+ * statement as its insert, so the row lock serializes writers (the chain never forks), ids stay
+ * contiguous (a rolled-back write rolls the head back too) and a deleted tail is detectable.
+ * prev_hash keeps the head's previous last_hash so the insert can read it from RETURNING.
+ */
+export const auditChainHead = pgTable(
+  'audit_chain_head',
+  {
+    id: smallint('id').primaryKey(),
+    lastId: integer('last_id').notNull(),
+    lastHash: varchar('last_hash', { length: 64 }).notNull(),
+    prevHash: varchar('prev_hash', { length: 64 }).notNull(),
+  },
+  (t) => [check('audit_chain_head_single_row', sql`${t.id} = 1`)],
 );
 
 export const complianceReports = pgTable('compliance_reports', {
