@@ -12,6 +12,11 @@ export interface VerifyOptions {
   /** Called after each batch with the number of rows checked so far and the total to check. */
   onProgress?: (checked: number, total: number) => void;
   batchSize?: number;
+  /**
+   * A row id and hash recorded from an earlier run (published or kept outside the database). Anyone
+   * who can write the table can rebuild the whole chain; the anchor proves rows 1..id are unchanged.
+   */
+  anchor?: { id: number; hash: string };
 }
 
 interface StoredRow extends AuditChainRow {
@@ -46,40 +51,58 @@ async function readHead(db: DbOrTx): Promise<{ lastId: number; lastHash: string;
 
 const bad = (firstBadId: number, reason: string): AuditVerifyResult => ({ ok: false, firstBadId, reason });
 
+/** Which row a broken link points at: the row itself, or the one before it. */
+function diagnoseLink(row: StoredRow, expectedPrev: string, hashBeforePrev: string | null): AuditVerifyResult {
+  if (hashBeforePrev !== null && row.prevHash === hashBeforePrev) {
+    return bad(row.id - 1, `row ${row.id - 1} was inserted into the chain`);
+  }
+  if (auditRowHash(expectedPrev, row) === row.hash) {
+    return bad(row.id, `row ${row.id} has a changed prev_hash`);
+  }
+  if (row.id > 1 && auditRowHash(row.prevHash, row) === row.hash) {
+    return bad(row.id - 1, `row ${row.id - 1} was changed and its hash recomputed (row ${row.id} no longer links to it)`);
+  }
+  return bad(row.id, `row ${row.id} does not link to the row before it (changed)`);
+}
+
 /** Checks rows 1..head in order; rows appended while it runs are left for the next run. */
 export async function verifyAuditChain(db: DbOrTx, options: VerifyOptions = {}): Promise<AuditVerifyResult> {
   const batchSize = options.batchSize ?? 5_000;
+  const { anchor } = options;
   const head = await readHead(db);
   if (!head) return bad(0, 'the audit chain head row is missing');
-  if (head.maxId > head.lastId) return bad(head.lastId + 1, `row ${head.lastId + 1} and later are not part of the chain (inserted)`);
+  if (anchor && anchor.id > head.lastId) return bad(head.lastId + 1, `the chain ends before the anchor row ${anchor.id} (deleted)`);
 
   let prevHash = GENESIS_HASH;
+  let hashBeforePrev: string | null = null;
   let expectedId = 1;
+  let failure: AuditVerifyResult | null = null;
   // Fetch the next batch while this one is hashed.
   let pending = fetchBatch(db, 0, head.lastId, batchSize);
-  for (;;) {
+  while (!failure) {
     const batch = await pending;
     if (batch.length === 0) break;
     pending = fetchBatch(db, batch[batch.length - 1]!.id, head.lastId, batchSize);
     for (const row of batch) {
-      if (row.id !== expectedId) {
-        await pending.catch(() => undefined);
-        return bad(expectedId, `row ${expectedId} is missing (deleted, or its id was changed)`);
+      if (row.id !== expectedId) failure = bad(expectedId, `row ${expectedId} is missing (deleted, or its id was changed)`);
+      else if (row.prevHash !== prevHash) failure = diagnoseLink(row, prevHash, hashBeforePrev);
+      else if (auditRowHash(prevHash, row) !== row.hash) failure = bad(row.id, `row ${row.id} does not match its hash (changed)`);
+      else if (anchor && row.id === anchor.id && row.hash !== anchor.hash) {
+        failure = bad(row.id, `row ${row.id} differs from the anchor recorded earlier (the chain was rebuilt)`);
       }
-      if (row.prevHash !== prevHash) {
-        await pending.catch(() => undefined);
-        return bad(row.id, `row ${row.id} does not link to the row before it (prev_hash changed, or a row was replaced)`);
-      }
-      if (auditRowHash(prevHash, row) !== row.hash) {
-        await pending.catch(() => undefined);
-        return bad(row.id, `row ${row.id} does not match its hash (changed or inserted)`);
-      }
+      if (failure) break;
+      hashBeforePrev = prevHash;
       prevHash = row.hash;
       expectedId++;
     }
     options.onProgress?.(expectedId - 1, head.lastId);
   }
+  await pending.catch(() => undefined);
+  if (failure) return failure;
   if (expectedId - 1 < head.lastId) return bad(expectedId, `row ${expectedId} and later are missing (deleted)`);
   if (prevHash !== head.lastHash) return bad(head.lastId, `row ${head.lastId} does not match the chain head (changed)`);
+  if (head.maxId > head.lastId) {
+    return bad(head.lastId + 1, `row ${head.lastId + 1} and later are not part of the chain (inserted)`);
+  }
   return { ok: true, rows: head.lastId, lastId: head.lastId, lastHash: prevHash };
 }

@@ -5,6 +5,7 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 
 // Lone UTF-16 surrogates and NUL cannot be stored by PostgreSQL as sent (the driver would replace or
 // reject them), so the stored value would differ from the hashed one. Replace them before hashing.
+// eslint-disable-next-line no-control-regex -- NUL is exactly what must be matched
 const UNSTORABLE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|\u0000/g;
 
 export function storableText(value: string): string {
