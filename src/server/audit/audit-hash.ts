@@ -1,11 +1,15 @@
-// The audit hash chain (DESIGN.md §6): hash = sha256(prev_hash || canonical JSON of the row), where the
-// row is every column except prev_hash and hash themselves, including id and timestamp.
+// The audit hash chains (DESIGN.md §6): hash = sha256(prev_hash || canonical JSON of the row), where the
+// row is every column except prev_hash and hash themselves, including id, chain, position and timestamp.
+// The log is AUDIT_CHAINS independent chains so that concurrent writers do not all queue on one lock.
 import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { canonicalJson, type JsonValue } from './canonical-json';
 
-/** prev_hash of the first row. */
+/** prev_hash of the first row of each chain. */
 export const GENESIS_HASH = '0'.repeat(64);
+
+/** Chains in audit_chain_head (seeded by migration 0003). A database connection always writes to the same one. */
+export const AUDIT_CHAINS = 16;
 
 /** The columns the writer fills from an audit entry (all but id, timestamp and the hashes). */
 export interface AuditRowFields {
@@ -26,11 +30,13 @@ export interface AuditRowFields {
 
 export interface AuditChainRow extends AuditRowFields {
   id: number;
+  chain: number;
+  chainSeq: number;
   /** UTC with microseconds, as auditTimestampText writes it: 2025-01-31T08:15:02.123456Z */
   timestamp: string;
 }
 
-/** The fields in the shape that is hashed (exactly these keys; the database fills id and timestamp). */
+/** The fields in the shape that is hashed (these keys plus id, chain, chainSeq and timestamp, which the database fills). */
 export function hashedFields(f: AuditRowFields): Record<string, JsonValue> {
   return {
     userId: f.userId,
@@ -50,7 +56,13 @@ export function hashedFields(f: AuditRowFields): Record<string, JsonValue> {
 }
 
 export function auditRowHash(prevHash: string, row: AuditChainRow): string {
-  const canonical = canonicalJson({ ...hashedFields(row), id: row.id, timestamp: row.timestamp });
+  const canonical = canonicalJson({
+    ...hashedFields(row),
+    id: row.id,
+    chain: row.chain,
+    chainSeq: row.chainSeq,
+    timestamp: row.timestamp,
+  });
   return createHash('sha256').update(prevHash + canonical, 'utf8').digest('hex');
 }
 

@@ -19,19 +19,41 @@ afterAll(async () => {
 });
 
 type StoredRow = AuditChainRow & { prevHash: string; hash: string };
-const lastRows = (n: number): Promise<StoredRow[]> =>
-  query<StoredRow>(
-    db,
-    sql`SELECT id, user_id AS "userId", user_name AS "userName", action, resource_type AS "resourceType",
-      resource_id AS "resourceId", patient_id AS "patientId", old_values AS "oldValues", new_values AS "newValues",
-      ip_address AS "ipAddress", user_agent AS "userAgent", session_id AS "sessionId", facility,
-      compliance_flags AS "complianceFlags", prev_hash AS "prevHash", hash,
+const rowsSql = sql`SELECT id::float8 AS id, chain, chain_seq::float8 AS "chainSeq", user_id AS "userId", user_name AS "userName",
+      action, resource_type AS "resourceType", resource_id AS "resourceId", patient_id AS "patientId",
+      old_values AS "oldValues", new_values AS "newValues", ip_address AS "ipAddress", user_agent AS "userAgent",
+      session_id AS "sessionId", facility, compliance_flags AS "complianceFlags", prev_hash AS "prevHash", hash,
       to_char("timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "timestamp"
-      FROM audit_logs ORDER BY id DESC LIMIT ${n}`,
-  ).then((rows) => rows.reverse());
+      FROM audit_logs`;
+const lastRows = (n: number): Promise<StoredRow[]> =>
+  query<StoredRow>(db, sql`${rowsSql} ORDER BY id DESC LIMIT ${n}`).then((rows) => rows.reverse());
 
-const head = async (): Promise<{ lastId: number; lastHash: string }> =>
-  (await query<{ lastId: number; lastHash: string }>(db, sql`SELECT last_id AS "lastId", last_hash AS "lastHash" FROM audit_chain_head`))[0]!;
+/** Every chain links row to row from the genesis hash, at positions 1, 2, 3, ... */
+async function expectIntactChains(): Promise<Map<number, StoredRow[]>> {
+  const byChain = new Map<number, StoredRow[]>();
+  for (const row of await query<StoredRow>(db, sql`${rowsSql} ORDER BY chain, chain_seq`)) {
+    byChain.set(row.chain, [...(byChain.get(row.chain) ?? []), row]);
+  }
+  for (const rows of byChain.values()) {
+    rows.forEach((row, i) => {
+      const prev = i === 0 ? GENESIS_HASH : rows[i - 1]!.hash;
+      expect(row.chainSeq).toBe(i + 1);
+      expect(row.prevHash).toBe(prev);
+      expect(row.hash).toBe(auditRowHash(prev, row));
+    });
+  }
+  return byChain;
+}
+
+interface Head {
+  chain: number;
+  lastSeq: number;
+  lastId: number | null;
+  lastHash: string;
+}
+const heads = (): Promise<Head[]> =>
+  query<Head>(db, sql`SELECT chain, last_seq::float8 AS "lastSeq", last_id::float8 AS "lastId", last_hash AS "lastHash" FROM audit_chain_head ORDER BY chain`);
+const chainLength = async (): Promise<number> => (await heads()).reduce((n, h) => n + h.lastSeq, 0);
 
 const staff: StaffActor = {
   kind: 'staff',
@@ -73,6 +95,7 @@ describe('writeAudit', () => {
     const [row] = await lastRows(1);
     expect(row).toMatchObject({
       id: 1,
+      chainSeq: 1,
       userId: 'user-1',
       userName: 'Ndapewa Nghipondoka',
       action: 'UPDATE',
@@ -92,32 +115,36 @@ describe('writeAudit', () => {
     const at = Date.parse(row!.timestamp);
     expect(at).toBeGreaterThanOrEqual(before - 1000);
     expect(at).toBeLessThanOrEqual(Date.now() + 1000);
-    expect(await head()).toEqual({ lastId: 1, lastHash: row!.hash });
+    expect((await heads()).filter((h) => h.lastSeq > 0)).toEqual([{ chain: row!.chain, lastSeq: 1, lastId: 1, lastHash: row!.hash }]);
   });
 
-  it('links each row to the one before it, with contiguous ids', async () => {
+  it('uses the chain of its database connection, one of 16', async () => {
+    const [{ chain }] = (await query<{ chain: number }>(db, sql`SELECT chain FROM audit_logs WHERE id = 1`)) as [{ chain: number }];
+    expect(chain).toBeGreaterThanOrEqual(1);
+    expect(chain).toBeLessThanOrEqual(16);
+    expect(await heads()).toHaveLength(16);
+  });
+
+  it('links each row to the one before it in its chain, at contiguous positions', async () => {
     for (let i = 0; i < 3; i++) await writeAudit(db, auditEntry({ action: 'SEARCH', resourceId: null, patientId: null }));
-    const rows = await lastRows(4);
-    expect(rows.map((r) => r.id)).toEqual([1, 2, 3, 4]);
-    for (let i = 1; i < rows.length; i++) {
-      expect(rows[i]!.prevHash).toBe(rows[i - 1]!.hash);
-      expect(rows[i]!.hash).toBe(auditRowHash(rows[i - 1]!.hash, rows[i]!));
-    }
+    expect((await lastRows(4)).map((r) => r.id)).toEqual([1, 2, 3, 4]);
+    await expectIntactChains();
     expect(await verifyAuditChain(db)).toMatchObject({ ok: true, rows: 4 });
   });
 
-  it('rolls back with the caller: no row, the head unchanged, the next id still contiguous', async () => {
-    const before = await head();
+  it('rolls back with the caller: no row, the heads unchanged, positions still contiguous', async () => {
+    const before = await heads();
     await expect(
       db.transaction(async (tx) => {
         await writeAudit(tx, auditEntry());
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
-    expect(await head()).toEqual(before);
+    expect(await heads()).toEqual(before);
     await writeAudit(db, auditEntry());
-    expect((await head()).lastId).toBe(before.lastId + 1);
-    expect(await verifyAuditChain(db)).toMatchObject({ ok: true, rows: before.lastId + 1 });
+    expect(await chainLength()).toBe(5);
+    await expectIntactChains();
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true, rows: 5 });
   });
 
   it('stores values exactly as hashed: dates, undefined, unstorable characters, long headers', async () => {
@@ -160,8 +187,8 @@ describe('writeAudit', () => {
 });
 
 describe('concurrent writers', () => {
-  it('50 concurrent audited transactions leave one valid chain', async () => {
-    const before = (await head()).lastId;
+  it('50 concurrent audited transactions leave valid chains, spread over connections on PostgreSQL', async () => {
+    const before = await chainLength();
     await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         db.transaction(async (tx) => {
@@ -172,14 +199,16 @@ describe('concurrent writers', () => {
       ),
     );
     const rows = await lastRows(50);
-    expect(rows.map((r) => r.id)).toEqual(Array.from({ length: 50 }, (_, i) => before + 1 + i));
-    expect(new Set(rows.map((r) => r.prevHash)).size).toBe(50);
     expect(new Set(rows.map((r) => (r.newValues as { i: number }).i)).size).toBe(50);
-    expect(await verifyAuditChain(db)).toEqual({ ok: true, rows: before + 50, lastId: before + 50, lastHash: rows[49]!.hash });
+    expect(new Set(rows.map((r) => `${r.chain}:${r.chainSeq}`)).size).toBe(50);
+    const chains = await expectIntactChains();
+    if (database.handle.kind === 'postgres') expect(chains.size).toBeGreaterThan(1);
+    expect(await chainLength()).toBe(before + 50);
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true, rows: before + 50 });
   });
 
   it('stays valid and gap-free when some of the concurrent transactions roll back', async () => {
-    const before = (await head()).lastId;
+    const before = await chainLength();
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) =>
         db.transaction(async (tx) => {
@@ -191,16 +220,17 @@ describe('concurrent writers', () => {
     );
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(10);
     expect(await auditRowCount(db)).toBe(before + 40);
+    await expectIntactChains();
     expect(await verifyAuditChain(db)).toMatchObject({ ok: true, rows: before + 40 });
   });
 
   it('never forks under REPEATABLE READ: a writer that lost the race fails instead', async () => {
-    const before = (await head()).lastId;
+    const before = await chainLength();
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, () =>
         db.transaction(
           async (tx) => {
-            await tx.execute(sql`SELECT last_id FROM audit_chain_head`); // takes the snapshot
+            await tx.execute(sql`SELECT count(*) FROM audit_chain_head`); // takes the snapshot
             await tx.execute(sql`SELECT pg_sleep(0.005)`);
             await writeAudit(tx, auditEntry());
           },
@@ -211,6 +241,7 @@ describe('concurrent writers', () => {
     const written = results.filter((r) => r.status === 'fulfilled').length;
     for (const r of results) if (r.status === 'rejected') expect(String(r.reason?.cause ?? r.reason)).toMatch(/serializ|concurrent update/i);
     expect(written).toBeGreaterThan(0);
+    await expectIntactChains();
     expect(await verifyAuditChain(db)).toMatchObject({ ok: true, rows: before + written });
   });
 });

@@ -1,10 +1,10 @@
 // The one audit writer (DESIGN.md §6, STYLE habit 5). Repositories call writeAudit inside the transaction
 // of the change it records, so no change is committed without its audit row.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { AuditAction, AuditResourceType } from '../../contracts/audit';
 import { staffDisplayName, type Actor, type RequestMeta } from '../context/actor';
 import type { DbOrTx } from '../db/client';
-import { auditTimestampText, hashedFields, type AuditRowFields } from './audit-hash';
+import { AUDIT_CHAINS, auditTimestampText, hashedFields, type AuditRowFields } from './audit-hash';
 import { canonicalSegments, storableText, toJsonValue, type JsonValue } from './canonical-json';
 
 /** Who did it, as the audit row names them. */
@@ -61,40 +61,52 @@ export function auditRowFields(entry: AuditEntry): AuditRowFields {
   };
 }
 
-const jsonb = (value: JsonValue) => (value === null ? sql`NULL` : sql`${JSON.stringify(value)}::jsonb`);
+const jsonb = (value: JsonValue): SQL => (value === null ? sql`NULL` : sql`${JSON.stringify(value)}::jsonb`);
 
 /**
- * Appends one row to the audit chain, in ONE statement: it advances the single chain-head row (whose row
- * lock, held until the caller commits, serializes all writers), computes the hash in the database from the
- * canonical JSON built here (the database supplies id and timestamp), and inserts the row.
- * Call it late in the transaction: concurrent audited transactions wait for the lock from here to commit.
- * Under REPEATABLE READ or SERIALIZABLE a concurrent writer makes this fail with a serialization error
- * (retry the transaction); the chain never forks.
+ * Appends one row to an audit chain in ONE statement: it advances the chain-head row of this connection's
+ * chain (whose row lock, held until the caller commits, serializes that chain's writers), computes the hash
+ * in the database from the canonical JSON built here (the database supplies id, chain, position and
+ * timestamp), and inserts the row.
+ * Call it late in the transaction: another writer on the same chain waits from here until this commits.
+ * Under REPEATABLE READ or SERIALIZABLE a concurrent writer on the same chain makes this fail with a
+ * serialization error (retry the transaction); a chain never forks.
  */
 export async function writeAudit(tx: DbOrTx, entry: AuditEntry): Promise<void> {
   const f = auditRowFields(entry);
-  const [beforeId, beforeTimestamp, rest] = canonicalSegments(hashedFields(f), ['id', 'timestamp']) as [string, string, string];
   const ts = auditTimestampText(sql`statement_timestamp()`);
+  const holeValues: Record<string, SQL> = {
+    id: sql`n.id::text`,
+    chain: sql`h.chain::text`,
+    chainSeq: sql`(h.last_seq + 1)::text`,
+    timestamp: sql`'"' || ${ts} || '"'`,
+  };
+  const { segments, holes } = canonicalSegments(hashedFields(f), Object.keys(holeValues));
+  const canonical = sql.join(
+    segments.flatMap((segment, i) => [sql`${segment}::text`, ...(i < holes.length ? [holeValues[holes[i]!]!] : [])]),
+    sql` || `,
+  );
   const result = await tx.execute(sql`
-    WITH head AS (
-      UPDATE audit_chain_head
-      SET last_id = last_id + 1,
-          prev_hash = last_hash,
-          last_hash = encode(sha256(convert_to(
-            last_hash || ${beforeId}::text || (last_id + 1)::text || ${beforeTimestamp}::text
-              || '"' || ${ts} || '"' || ${rest}::text, 'UTF8')), 'hex')
-      WHERE id = 1
-      RETURNING last_id, prev_hash, last_hash, ${ts} AS ts
+    WITH n AS MATERIALIZED (SELECT nextval('audit_logs_id_seq') AS id),
+    head AS (
+      UPDATE audit_chain_head h
+      SET last_seq = h.last_seq + 1,
+          last_id = n.id,
+          prev_hash = h.last_hash,
+          last_hash = encode(sha256(convert_to(h.last_hash || ${canonical}, 'UTF8')), 'hex')
+      FROM n
+      WHERE h.chain = pg_backend_pid() % ${sql.raw(String(AUDIT_CHAINS))} + 1
+      RETURNING h.chain, h.last_seq, h.last_id, h.prev_hash, h.last_hash, ${ts} AS ts
     )
-    INSERT INTO audit_logs (id, user_id, user_name, action, resource_type, resource_id, patient_id,
-      old_values, new_values, ip_address, user_agent, "timestamp", session_id, facility, compliance_flags,
-      prev_hash, hash)
-    SELECT last_id, ${f.userId}, ${f.userName}, ${f.action}, ${f.resourceType}, ${f.resourceId},
+    INSERT INTO audit_logs (id, chain, chain_seq, user_id, user_name, action, resource_type, resource_id,
+      patient_id, old_values, new_values, ip_address, user_agent, "timestamp", session_id, facility,
+      compliance_flags, prev_hash, hash)
+    SELECT last_id, chain, last_seq, ${f.userId}, ${f.userName}, ${f.action}, ${f.resourceType}, ${f.resourceId},
       ${f.patientId}::integer, ${jsonb(f.oldValues)}, ${jsonb(f.newValues)}, ${f.ipAddress}, ${f.userAgent},
       ts::timestamptz, ${f.sessionId}, ${f.facility}, ${jsonb(f.complianceFlags)}, prev_hash, last_hash
     FROM head
     RETURNING id`);
-  // Without the head row nothing is inserted: refuse rather than lose the audit row silently.
+  // Without the chain's head row nothing is inserted: refuse rather than lose the audit row silently.
   if ((result as unknown as { rows: unknown[] }).rows.length !== 1) {
     throw new Error('audit chain head is missing: the audit row was not written');
   }

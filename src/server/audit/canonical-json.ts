@@ -31,22 +31,27 @@ export function canonicalJson(value: JsonValue): string {
 
 /**
  * Canonical JSON of a flat object with some values left out ("holes") for the database to fill in:
- * returns the text around the holes, in key order. canonicalSegments(o, ['id']).join(String(id)) equals
- * canonicalJson({ ...o, id }) for a numeric id.
+ * the text around the holes and the hole keys in the order they appear. Joining
+ * segments[0], value(holes[0]), segments[1], ... gives canonicalJson of the whole object.
  */
-export function canonicalSegments(fields: Record<string, JsonValue>, holes: readonly string[]): string[] {
-  const keys = [...Object.keys(fields), ...holes].sort();
+export function canonicalSegments(
+  fields: Record<string, JsonValue>,
+  holeKeys: readonly string[],
+): { segments: string[]; holes: string[] } {
+  const keys = [...Object.keys(fields), ...holeKeys].sort();
   const segments: string[] = [];
+  const holes: string[] = [];
   let current = '{';
   keys.forEach((key, i) => {
     current += `${i > 0 ? ',' : ''}${JSON.stringify(key)}:`;
-    if (holes.includes(key)) {
+    if (holeKeys.includes(key)) {
       segments.push(current);
+      holes.push(key);
       current = '';
     } else {
       current += canonicalJson(fields[key]!);
     }
   });
   segments.push(`${current}}`);
-  return segments;
+  return { segments, holes };
 }

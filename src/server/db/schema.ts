@@ -1,6 +1,8 @@
 // The one database schema (SPEC §3 plus DESIGN.md additions). Column names are snake_case.
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
+  bigserial,
   boolean,
   check,
   date,
@@ -262,7 +264,8 @@ export const accessGrants = pgTable(
 export const auditLogs = pgTable(
   'audit_logs',
   {
-    id: serial('id').primaryKey(),
+    // bigint: at thousands of rows a second an int4 id runs out within weeks.
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
     userId: text('user_id').notNull(),
     userName: varchar('user_name', { length: 256 }).notNull(),
     action: varchar('action', { length: 16 }).notNull(),
@@ -277,7 +280,10 @@ export const auditLogs = pgTable(
     sessionId: varchar('session_id', { length: 64 }),
     facility: varchar('facility', { length: 200 }),
     complianceFlags: jsonb('compliance_flags'),
-    // Tamper evidence (DESIGN.md §6): hash = sha256(prev_hash || canonical JSON of the row).
+    // Tamper evidence (DESIGN.md §6): hash = sha256(prev_hash || canonical JSON of the row). The log is
+    // AUDIT_CHAINS parallel hash chains (see audit_chain_head); chain_seq is the row's position in its chain.
+    chain: smallint('chain').notNull(),
+    chainSeq: bigint('chain_seq', { mode: 'number' }).notNull(),
     prevHash: varchar('prev_hash', { length: 64 }).notNull(),
     hash: varchar('hash', { length: 64 }).notNull(),
   },
@@ -285,6 +291,7 @@ export const auditLogs = pgTable(
     index('audit_logs_timestamp_idx').on(t.timestamp),
     index('audit_logs_patient_idx').on(t.patientId, t.timestamp),
     index('audit_logs_user_idx').on(t.userId, t.timestamp),
+    uniqueIndex('audit_logs_chain_seq_idx').on(t.chain, t.chainSeq),
     // Action filter of the audit screen and the ACCESS_LOG / DATA_MODIFICATION reports.
     index('audit_logs_action_idx').on(t.action, t.timestamp),
     // Break-the-glass accesses of the HIPAA report: a partial index, so ordinary rows cost nothing.
@@ -295,20 +302,23 @@ export const auditLogs = pgTable(
 );
 
 /**
- * The head of the audit hash chain: exactly one row (id 1). Every audit write updates it in the same
- * statement as its insert, so the row lock serializes writers (the chain never forks), ids stay
- * contiguous (a rolled-back write rolls the head back too) and a deleted tail is detectable.
- * prev_hash keeps the head's previous last_hash so the insert can read it from RETURNING.
+ * The heads of the audit hash chains: one row per chain (1..AUDIT_CHAINS, src/server/audit/audit-hash.ts).
+ * Every audit write advances one head in the same statement as its insert: the head's row lock, held until
+ * the writer commits, serializes that chain's writers (it never forks), positions stay contiguous (a
+ * rolled-back write rolls its head back too), and a deleted tail is detectable. Several chains let
+ * concurrent transactions commit in parallel instead of queueing behind one lock for every commit.
+ * prev_hash keeps the previous last_hash so the insert can read it from RETURNING.
  */
 export const auditChainHead = pgTable(
   'audit_chain_head',
   {
-    id: smallint('id').primaryKey(),
-    lastId: integer('last_id').notNull(),
+    chain: smallint('chain').primaryKey(),
+    lastSeq: bigint('last_seq', { mode: 'number' }).notNull(),
+    lastId: bigint('last_id', { mode: 'number' }),
     lastHash: varchar('last_hash', { length: 64 }).notNull(),
     prevHash: varchar('prev_hash', { length: 64 }).notNull(),
   },
-  (t) => [check('audit_chain_head_single_row', sql`${t.id} = 1`)],
+  (t) => [check('audit_chain_head_chain', sql`${t.chain} >= 1`)],
 );
 
 export const complianceReports = pgTable('compliance_reports', {

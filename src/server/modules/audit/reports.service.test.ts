@@ -64,7 +64,7 @@ beforeAll(async () => {
   db = database.handle.db;
   for (const [timestamp, entry] of events) {
     await writeAudit(db, auditEntry({ resourceType: 'PATIENT', ...entry }));
-    await db.execute(sql`UPDATE audit_logs SET "timestamp" = ${timestamp}::timestamptz WHERE id = (SELECT last_id FROM audit_chain_head)`);
+    await db.execute(sql`UPDATE audit_logs SET "timestamp" = ${timestamp}::timestamptz WHERE id = (SELECT max(id) FROM audit_logs)`);
   }
   for (const [timestamp, eventType, userId] of securityFixture) {
     await db.execute(sql`INSERT INTO security_events (user_id, event_type, severity, description, ip_address, "timestamp")
