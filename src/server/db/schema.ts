@@ -1,7 +1,10 @@
 // The one database schema (SPEC §3 plus DESIGN.md additions). Column names are snake_case.
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
+  bigserial,
   boolean,
+  check,
   date,
   index,
   integer,
@@ -9,6 +12,7 @@ import {
   numeric,
   pgTable,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -280,7 +284,8 @@ export const accessGrants = pgTable(
 export const auditLogs = pgTable(
   'audit_logs',
   {
-    id: serial('id').primaryKey(),
+    // bigint: at thousands of rows a second an int4 id runs out within weeks.
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
     userId: text('user_id').notNull(),
     userName: varchar('user_name', { length: 256 }).notNull(),
     action: varchar('action', { length: 16 }).notNull(),
@@ -295,7 +300,10 @@ export const auditLogs = pgTable(
     sessionId: varchar('session_id', { length: 64 }),
     facility: varchar('facility', { length: 200 }),
     complianceFlags: jsonb('compliance_flags'),
-    // Tamper evidence (DESIGN.md §6): hash = sha256(prev_hash || canonical JSON of the row).
+    // Tamper evidence (DESIGN.md §6): hash = sha256(prev_hash || canonical JSON of the row). The log is
+    // AUDIT_CHAINS parallel hash chains (see audit_chain_head); chain_seq is the row's position in its chain.
+    chain: smallint('chain').notNull(),
+    chainSeq: bigint('chain_seq', { mode: 'number' }).notNull(),
     prevHash: varchar('prev_hash', { length: 64 }).notNull(),
     hash: varchar('hash', { length: 64 }).notNull(),
   },
@@ -303,7 +311,34 @@ export const auditLogs = pgTable(
     index('audit_logs_timestamp_idx').on(t.timestamp),
     index('audit_logs_patient_idx').on(t.patientId, t.timestamp),
     index('audit_logs_user_idx').on(t.userId, t.timestamp),
+    uniqueIndex('audit_logs_chain_seq_idx').on(t.chain, t.chainSeq),
+    // Action filter of the audit screen and the ACCESS_LOG / DATA_MODIFICATION reports.
+    index('audit_logs_action_idx').on(t.action, t.timestamp),
+    // Break-the-glass accesses of the HIPAA report: a partial index, so ordinary rows cost nothing.
+    index('audit_logs_break_glass_idx')
+      .on(t.timestamp)
+      .where(sql`${t.complianceFlags} ->> 'type' = 'BREAK_GLASS'`),
   ],
+);
+
+/**
+ * The heads of the audit hash chains: one row per chain (1..AUDIT_CHAINS, src/server/audit/audit-hash.ts).
+ * Every audit write advances one head in the same statement as its insert: the head's row lock, held until
+ * the writer commits, serializes that chain's writers (it never forks), positions stay contiguous (a
+ * rolled-back write rolls its head back too), and a deleted tail is detectable. Several chains let
+ * concurrent transactions commit in parallel instead of queueing behind one lock for every commit.
+ * prev_hash keeps the previous last_hash so the insert can read it from RETURNING.
+ */
+export const auditChainHead = pgTable(
+  'audit_chain_head',
+  {
+    chain: smallint('chain').primaryKey(),
+    lastSeq: bigint('last_seq', { mode: 'number' }).notNull(),
+    lastId: bigint('last_id', { mode: 'number' }),
+    lastHash: varchar('last_hash', { length: 64 }).notNull(),
+    prevHash: varchar('prev_hash', { length: 64 }).notNull(),
+  },
+  (t) => [check('audit_chain_head_chain', sql`${t.chain} >= 1`)],
 );
 
 export const complianceReports = pgTable('compliance_reports', {
