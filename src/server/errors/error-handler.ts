@@ -49,7 +49,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       body = { message: error.message, code: codeForStatus(status) };
     }
 
-    if (status >= 500) request.log.error({ err: error }, 'unhandled error');
+    // Log the kind of failure only: a driver error's message and properties can carry query parameters
+    // (password hashes, patient data), which must never reach the logs (DESIGN.md §6).
+    if (status >= 500) request.log.error({ errorName: error.name, errorCode: error.code, causeCode: (error.cause as { code?: string } | undefined)?.code }, 'unhandled error');
     return reply.status(status).send(body);
   });
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { roles, securityEvents, users } from '../../db/schema';
+import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
 
 export type NewSecurityEvent = Omit<typeof securityEvents.$inferInsert, 'id' | 'userId'>;
 
@@ -134,12 +135,19 @@ export async function updateProfile(
   fields: ProfileFields,
   now: Date,
   event: NewSecurityEvent,
+  audit: Omit<AuditEntry, 'oldValues' | 'newValues'>,
 ): Promise<'updated' | 'missing' | 'duplicate'> {
   try {
     return await db.transaction(async (tx) => {
+      const [before] = await tx
+        .select({ firstName: users.firstName, lastName: users.lastName, email: users.email, phoneNumber: users.phoneNumber, department: users.department, facility: users.facility })
+        .from(users)
+        .where(eq(users.id, id))
+        .for('update');
       const updated = await tx.update(users).set({ ...fields, updatedAt: now }).where(eq(users.id, id)).returning({ id: users.id });
-      if (updated.length === 0) return 'missing';
+      if (updated.length === 0 || !before) return 'missing';
       await tx.insert(securityEvents).values({ ...event, userId: id });
+      await writeAudit(tx, { ...audit, oldValues: before, newValues: fields });
       return 'updated';
     });
   } catch (err) {
@@ -213,6 +221,7 @@ export async function approvePendingUser(
   approverId: string,
   now: Date,
   event: NewSecurityEvent,
+  audit: AuditEntry,
 ): Promise<PendingChange> {
   return db.transaction(async (tx) => {
     const done = await tx
@@ -222,19 +231,21 @@ export async function approvePendingUser(
       .returning({ id: users.id });
     if (done.length === 0) return whyNotPending(tx, id);
     await tx.insert(securityEvents).values({ ...event, userId: id });
+    await writeAudit(tx, audit);
     return 'done';
   });
 }
 
 /** Deletes a pending registration (only while it is pending), with its security event. */
-export async function deletePendingUser(db: Db, id: string, event: NewSecurityEvent): Promise<PendingChange> {
+export async function deletePendingUser(db: Db, id: string, event: NewSecurityEvent, audit: AuditEntry): Promise<PendingChange> {
   return db.transaction(async (tx) => {
     const done = await tx
       .delete(users)
       .where(and(eq(users.id, id), eq(users.accountStatus, 'pending')))
-      .returning({ id: users.id });
+      .returning({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, roleId: users.roleId });
     if (done.length === 0) return whyNotPending(tx, id);
     await tx.insert(securityEvents).values({ ...event, userId: id });
+    await writeAudit(tx, { ...audit, oldValues: done[0] });
     return 'done';
   });
 }

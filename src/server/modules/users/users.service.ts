@@ -1,4 +1,5 @@
 // Staff accounts: the signed-in user, My Profile, and Administration: Manage Users (SPEC §2, §7; DESIGN.md §4-5).
+import { auditActorOf } from '../../audit/audit-writer';
 import type { CurrentUser } from '../../../contracts/auth';
 import type { ActiveUser, PendingUser, ProfileUpdateInput, UserStats } from '../../../contracts/users';
 import type { RequestMeta, StaffActor } from '../../context/actor';
@@ -115,7 +116,8 @@ export async function updateOwnProfile(
   if (await emailTaken(db, email, actor.userId)) throw emailInUse;
   const fields = { ...input, email };
   const record = event(meta, 'PROFILE_UPDATED', 'low', 'Staff user updated their profile', { fields: Object.keys(fields) }, input.facility);
-  const result = await updateProfile(db, id, fields, config.now(), record);
+  const audit = { actor: auditActorOf(actor), meta, action: 'UPDATE', resourceType: 'USER', resourceId: id } as const;
+  const result = await updateProfile(db, id, fields, config.now(), record, audit);
   if (result === 'duplicate') throw emailInUse;
   if (result === 'missing') throw unauthenticated();
   return getCurrentUser(db, actor);
@@ -143,7 +145,8 @@ const notPending = (): AppError => conflict('This user is not awaiting approval'
 export async function approveUser({ db, config }: AppDeps, actor: StaffActor, id: string, meta: RequestMeta): Promise<ActiveUser> {
   if (id === actor.userId) throw forbidden('You cannot approve your own account');
   const record = event(meta, 'USER_APPROVED', 'medium', 'Registration approved', { approvedBy: actor.userId }, actor.facility);
-  const result = await approvePendingUser(db, id, actor.userId, config.now(), record);
+  const audit = { actor: auditActorOf(actor), meta, action: 'UPDATE', resourceType: 'USER', resourceId: id, newValues: { accountStatus: 'active', isActive: true } } as const;
+  const result = await approvePendingUser(db, id, actor.userId, config.now(), record, audit);
   if (result === 'missing') throw notFound('User not found');
   if (result === 'not_pending') throw notPending();
   const user = await findUserWithRole(db, id);
@@ -155,7 +158,8 @@ export async function approveUser({ db, config }: AppDeps, actor: StaffActor, id
 export async function rejectUser({ db }: AppDeps, actor: StaffActor, id: string, meta: RequestMeta): Promise<void> {
   if (id === actor.userId) throw forbidden('You cannot reject your own account');
   const record = event(meta, 'USER_REJECTED', 'medium', 'Registration rejected', { rejectedBy: actor.userId }, actor.facility);
-  const result = await deletePendingUser(db, id, record);
+  const audit = { actor: auditActorOf(actor), meta, action: 'DELETE', resourceType: 'USER', resourceId: id } as const;
+  const result = await deletePendingUser(db, id, record, audit);
   if (result === 'missing') throw notFound('User not found');
   if (result === 'not_pending') throw notPending();
 }
