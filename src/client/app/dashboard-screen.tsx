@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { Button } from '../components/ui/button';
 import { hasPermission, type CurrentUser } from '../features/auth/api/current-user';
+import { AuditScreen } from '../features/audit/components/audit-screen';
 import { ProfileScreen } from '../features/profile/components/profile-screen';
 import { displayNameOf } from '../lib/user-display';
 import { AdminScreen } from './admin-screen';
@@ -24,7 +25,8 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
 
   let main: React.JSX.Element;
   if (profileOpen) main = <ProfileScreen user={user} onClose={() => setProfileOpen(false)} />;
-  else if (view === 'audit' && canAudit) main = <AuditArea />;
+  else if (view === 'audit' && canAudit)
+    main = <AuditScreen onBack={() => navigate('/')} canReadLogs={hasPermission(user, 'audit.read')} canReadReports={hasPermission(user, 'reports.read')} />;
   else if (view === 'admin' && canAdmin) main = <AdminScreen addPatients={<AddPatientArea />} />;
   else if (view !== 'home') main = <p role="alert" className="rounded-md bg-red-50 p-4 text-danger-600">{t('notAllowed')}</p>;
   else main = <PatientArea user={user} />;
@@ -59,11 +61,6 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
       <FloatingLogout />
     </div>
   );
-}
-
-/** Filled in by the audit feature. */
-function AuditArea(): React.JSX.Element {
-  return <div />;
 }
 
 /** Filled in by the patients feature. */
