@@ -10,7 +10,8 @@ import pg from 'pg';
 export interface RunningApp {
   baseUrl: string;
   databaseUrl: string | undefined;
-  stop(): Promise<void>;
+  /** Sends SIGTERM, waits for the exit, removes the data; resolves to the exit code. */
+  stop(): Promise<number | null>;
 }
 
 async function freePort(): Promise<number> {
@@ -92,6 +93,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
       }
       rmSync(dataDir, { recursive: true, force: true });
       if (serverUrl && dbName) await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      return child.exitCode;
     },
   };
 }
