@@ -12,6 +12,7 @@ import { registerRequestContext } from './context/request-context';
 import { registerErrorHandler, registerNotFoundHandler } from './errors/error-handler';
 import { registerCsrfGuard } from './http/csrf';
 import { registerStaticClient } from './http/static-client';
+import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
@@ -72,6 +73,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(setupRoutes(deps));
   await app.register(authRoutes(deps));
   await app.register(usersRoutes(deps));
+  await app.register(auditRoutes(deps));
 
   registerNotFoundHandler(app, await registerStaticClient(app, config.clientDir));
   return app;
