@@ -14,6 +14,7 @@ import { registerCsrfGuard } from './http/csrf';
 import { registerStaticClient } from './http/static-client';
 import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { portalRoutes } from './modules/portal/portal.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
 import { usersRoutes } from './modules/users/users.routes';
 
@@ -72,6 +73,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(setupRoutes(deps));
   await app.register(authRoutes(deps));
   await app.register(usersRoutes(deps));
+  await app.register(portalRoutes(deps));
 
   registerNotFoundHandler(app, await registerStaticClient(app, config.clientDir));
   return app;
