@@ -63,18 +63,18 @@ export function PortalScreen(): React.JSX.Element {
   return (
     <div className="min-h-screen overflow-x-hidden bg-slate-50">
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-4xl items-center justify-between gap-2 px-4 py-2">
-          <div className="min-w-0">
-            <p className="truncate text-xs font-medium text-brand-700">{t('common:appName')}</p>
-            <h1 className="truncate text-lg font-semibold text-slate-900">{t('header.welcome', { name: patient.firstName })}</h1>
+        <div className="mx-auto max-w-4xl px-4 py-2">
+          <div className="flex items-center justify-between gap-2">
+            <p className="min-w-0 truncate text-xs font-medium text-brand-700">{t('common:appName')}</p>
+            <div className="flex shrink-0 items-center gap-1">
+              <LanguageSelector />
+              <Button variant="secondary" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
+                <LogOut aria-hidden="true" className="h-4 w-4" />
+                {t('header.logout')}
+              </Button>
+            </div>
           </div>
-          <div className="flex shrink-0 items-center gap-1">
-            <LanguageSelector />
-            <Button variant="secondary" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
-              <LogOut aria-hidden="true" className="h-4 w-4" />
-              {t('header.logout')}
-            </Button>
-          </div>
+          <h1 className="break-words text-lg font-semibold text-slate-900">{t('header.welcome', { name: patient.firstName })}</h1>
         </div>
       </header>
       <main className="mx-auto max-w-4xl px-4 py-4">
