@@ -185,6 +185,29 @@ describe.skipIf(!run)('patient portal journey at 360 px', () => {
     expect(await page.getByRole('button', { name: /^User menu for/ }).count()).toBe(0);
   });
 
+  it('shows the empty-tab messages to a patient with nothing on record', async () => {
+    await page.goto(`${app.baseUrl}/patient-login`);
+    await page.getByLabel('NC Number').fill(data.newcomer.ncNumber);
+    await page.getByLabel('Date of Birth').fill(data.newcomer.dateOfBirth);
+    await page.getByRole('button', { name: 'Access My Records' }).click();
+    await page.getByRole('heading', { name: 'Welcome, Petrus' }).waitFor();
+    const panel = page.getByRole('tabpanel');
+    for (const [tab, empty] of [
+      ['Diagnoses', 'No diagnoses on record'],
+      ['Appointments', 'No appointments on record'],
+      ['Allergies', 'No allergies on record'],
+      ['Medications', 'No medications on record'],
+      ['Vaccines', 'No vaccines on record'],
+      ['Access history', 'Nobody has opened your record yet.'],
+    ] as const) {
+      await openTab(tab);
+      await panel.getByText(empty).waitFor();
+    }
+    expect(await page.getByText('Ndinelao').count()).toBe(0);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/patient-login');
+  });
+
   it('ran without console errors', () => {
     expect(consoleErrors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
   });

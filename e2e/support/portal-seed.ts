@@ -18,6 +18,8 @@ export const BREAK_GLASS_REASON = 'Brought in unconscious after a road accident'
 
 export interface PortalJourneyData {
   patient: SeededPatient;
+  /** A patient with nothing on record and no accesses. */
+  newcomer: SeededPatient;
 }
 
 export async function seedPortalJourney(target: { dataDir?: string; databaseUrl?: string }): Promise<PortalJourneyData> {
@@ -76,7 +78,8 @@ export async function seedPortalJourney(target: { dataDir?: string; databaseUrl?
     const clinician = { userId: doctor.id, userName: `${DOCTOR.firstName} ${DOCTOR.lastName}`, facility: DOCTOR.facility };
     await recordClinicianAccess(db, clinician, patientId, { consent: true });
     await recordClinicianAccess(db, clinician, patientId, { consent: false, reason: BREAK_GLASS_REASON });
-    return { patient };
+    const newcomer = await insertPatient(db, { firstName: 'Petrus', lastName: 'Iipumbu', dateOfBirth: '2001-12-01', sex: 'Male' });
+    return { patient, newcomer };
   } finally {
     await handle.close();
   }
