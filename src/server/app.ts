@@ -15,6 +15,7 @@ import { registerStaticClient } from './http/static-client';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { portalRoutes } from './modules/portal/portal.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
 import { usersRoutes } from './modules/users/users.routes';
 
@@ -74,6 +75,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(authRoutes(deps));
   await app.register(usersRoutes(deps));
   await app.register(auditRoutes(deps));
+  await app.register(portalRoutes(deps));
 
   registerNotFoundHandler(app, await registerStaticClient(app, config.clientDir));
   return app;

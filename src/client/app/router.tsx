@@ -2,7 +2,7 @@
 import { lazy, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Redirect, Route, Switch } from 'wouter';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { LanguageSelector } from '../components/language-selector';
 import { currentUserQueryOptions, type CurrentUser } from '../features/auth/api/current-user';
 import { LoginScreen } from '../features/auth/components/login-screen';
@@ -12,6 +12,13 @@ import { StatusScreen } from './status-screen';
 
 const SetupScreen = lazy(() => import('../features/setup/components/setup-screen').then((m) => ({ default: m.SetupScreen })));
 const DashboardScreen = lazy(() => import('./dashboard-screen').then((m) => ({ default: m.DashboardScreen })));
+const PatientLoginScreen = lazy(() =>
+  import('../features/portal/components/patient-login-screen').then((m) => ({ default: m.PatientLoginScreen })),
+);
+const PortalScreen = lazy(() => import('../features/portal/components/portal-screen').then((m) => ({ default: m.PortalScreen })));
+
+/** The patient's routes (SPEC §2): they never need the staff user, and work signed out. */
+const PATIENT_PATHS = new Set(['/patient-login', '/patient-portal']);
 
 function LanguageCorner(): React.JSX.Element {
   return (
@@ -34,8 +41,10 @@ function Staff({ user, view }: { user: CurrentUser | null; view: DashboardView }
 
 export function AppRouter(): React.JSX.Element {
   const { t } = useTranslation();
+  const [location] = useLocation();
+  const patientPath = PATIENT_PATHS.has(location);
   const setup = useQuery(setupStatusQueryOptions);
-  const user = useQuery({ ...currentUserQueryOptions, enabled: setup.data?.needsSetup === false });
+  const user = useQuery({ ...currentUserQueryOptions, enabled: setup.data?.needsSetup === false && !patientPath });
 
   if (setup.isPending) return <StatusScreen text={t('checkingStatus')} />;
   if (setup.data?.needsSetup) {
@@ -43,6 +52,14 @@ export function AppRouter(): React.JSX.Element {
       <Suspense fallback={<StatusScreen text={t('loading')} />}>
         <LanguageCorner />
         <SetupScreen />
+      </Suspense>
+    );
+  }
+  if (patientPath) {
+    // A staff session on /patient-portal is refused by the server (403): the portal shows its access error panel.
+    return (
+      <Suspense fallback={<StatusScreen text={t('loading')} />}>
+        {location === '/patient-login' ? <PatientLoginScreen /> : <PortalScreen />}
       </Suspense>
     );
   }

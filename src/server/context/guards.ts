@@ -38,6 +38,19 @@ export function requirePatient(): Guard {
   };
 }
 
+/**
+ * The patient portal's guard: 401 UNAUTHENTICATED when signed out, 403 FORBIDDEN for a staff session (signed in,
+ * but the portal is only ever the signed-in patient's own record), patients through.
+ */
+export function requirePortalPatient(): Guard {
+  return async (request) => {
+    const actor = request.actor;
+    if (!actor) throw unauthenticated();
+    if (actor.kind !== 'patient') throw forbidden(PATIENT_PORTAL_ONLY);
+  };
+}
+export const PATIENT_PORTAL_ONLY = 'The patient portal is for signed-in patients only';
+
 /** The staff actor inside a route guarded by requireStaff (throws 401 if called elsewhere by mistake). */
 export function staffActor(request: FastifyRequest): StaffActor {
   const actor = request.actor;

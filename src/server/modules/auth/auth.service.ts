@@ -1,9 +1,7 @@
 // Staff sign-in, registration and sign-out (SPEC §4, §7; DESIGN.md §5).
 import { randomBytes } from 'node:crypto';
 import {
-  ACCOUNT_LOCKED_MESSAGE,
   INVALID_CREDENTIALS_MESSAGE,
-  IP_THROTTLED_MESSAGE,
   REGISTRATION_ROLE_IDS,
   type CurrentUser,
   type LoginInput,
@@ -14,20 +12,13 @@ import type { Actor, RequestMeta } from '../../context/actor';
 import { staffActorFor } from '../../context/request-context';
 import type { Db } from '../../db/client';
 import type { AppDeps } from '../../deps';
-import { AppError, conflict, tooManyRequests } from '../../errors/app-error';
+import { AppError, conflict } from '../../errors/app-error';
 import { hashPassword, verifyPassword } from '../../security/password';
-import { serializeByKey } from '../../security/serialize-by-key';
 import { createUser, getCurrentUser, isEmailTaken, loginCandidate } from '../users/users.service';
-import {
-  insertSecurityEvent,
-  listActiveRoles,
-  readThrottleState,
-  recordLoginSuccess,
-  type SecurityEventRow,
-} from './auth.repository';
+import { insertSecurityEvent, listActiveRoles, recordLoginSuccess, type SecurityEventRow } from './auth.repository';
+import { recordSignInFailure, refuseIfThrottled, serializeSignIn, type SignInAttempt } from './sign-in-throttle.service';
 
-/** DESIGN.md §5: 5 failures for an account in 15 minutes lock it for 15 minutes; 100 attempts per IP per 15 minutes. */
-export const LOGIN_THROTTLE = { windowSeconds: 15 * 60, failureLimit: 5, ipLimit: 100 } as const;
+export { LOGIN_THROTTLE } from './sign-in-throttle.service';
 
 /** The one answer for unknown e-mail, wrong password and an account that is not active. */
 const invalidCredentials = (): AppError => new AppError('UNAUTHENTICATED', 401, INVALID_CREDENTIALS_MESSAGE);
@@ -55,28 +46,12 @@ export interface VerifiedLogin {
  */
 export function verifyStaffLogin(deps: AppDeps, input: LoginInput, meta: RequestMeta): Promise<VerifiedLogin> {
   const subject = input.email.toLowerCase();
-  return serializeByKey(`login-subject:${subject}`, () =>
-    serializeByKey(`login-ip:${meta.ip}`, () => checkStaffLogin(deps, subject, input.password, meta)),
-  );
+  return serializeSignIn(subject, meta, () => checkStaffLogin(deps, subject, input.password, meta));
 }
 
 async function checkStaffLogin({ db, config }: AppDeps, subject: string, password: string, meta: RequestMeta): Promise<VerifiedLogin> {
-  const now = config.now();
-  const attempt = { subject, ipAddress: meta.ip, userAgent: meta.userAgent, timestamp: now };
-  const refuse = async (reason: 'ip' | 'account', description: string, error: AppError): Promise<never> => {
-    await insertSecurityEvent(db, { ...attempt, eventType: 'LOGIN_LOCKED', severity: 'high', description, metadata: { reason } });
-    throw error;
-  };
-
-  const state = await readThrottleState(db, { subject, ip: meta.ip, now, ...LOGIN_THROTTLE });
-  if (state.ipAttempts >= LOGIN_THROTTLE.ipLimit) {
-    await refuse('ip', 'Sign-in refused: too many attempts from this address', tooManyRequests(IP_THROTTLED_MESSAGE, LOGIN_THROTTLE.windowSeconds));
-  }
-  const lockedUntil = state.lockedSince ? state.lockedSince.getTime() + LOGIN_THROTTLE.windowSeconds * 1000 : 0;
-  if (lockedUntil > now.getTime()) {
-    const retryAfter = (lockedUntil - now.getTime()) / 1000;
-    await refuse('account', 'Sign-in refused: account locked after repeated failures', tooManyRequests(ACCOUNT_LOCKED_MESSAGE, retryAfter));
-  }
+  const attempt: SignInAttempt = { subject, meta, now: config.now() };
+  await refuseIfThrottled(db, attempt);
 
   const candidate = await loginCandidate(db, subject);
   const passwordOk = await verifyPassword(candidate?.passwordHash ?? (await warmDummyHash()), password);
@@ -86,15 +61,7 @@ async function checkStaffLogin({ db, config }: AppDeps, subject: string, passwor
   else if (candidate.accountStatus !== 'active') failure = `account_${candidate.accountStatus}`;
   else if (!candidate.isActive) failure = 'account_inactive';
   if (!candidate || failure) {
-    await insertSecurityEvent(db, {
-      ...attempt,
-      userId: candidate?.id ?? null,
-      eventType: 'LOGIN_FAILURE',
-      severity: 'medium',
-      description: 'Sign-in failed',
-      metadata: { reason: failure },
-      facility: candidate?.facility ?? null,
-    });
+    await recordSignInFailure(db, attempt, { reason: failure }, { userId: candidate?.id ?? null, facility: candidate?.facility ?? null });
     throw invalidCredentials();
   }
   return { userId: candidate.id, facility: candidate.facility, subject };
