@@ -12,8 +12,10 @@ import { registerRequestContext } from './context/request-context';
 import { registerErrorHandler, registerNotFoundHandler } from './errors/error-handler';
 import { registerCsrfGuard } from './http/csrf';
 import { registerStaticClient } from './http/static-client';
+import { accessRoutes } from './modules/access/access.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { recordsRoutes } from './modules/records/records.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
 import { usersRoutes } from './modules/users/users.routes';
 
@@ -72,6 +74,8 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(setupRoutes(deps));
   await app.register(authRoutes(deps));
   await app.register(usersRoutes(deps));
+  await app.register(accessRoutes(deps));
+  await app.register(recordsRoutes(deps));
 
   registerNotFoundHandler(app, await registerStaticClient(app, config.clientDir));
   return app;
