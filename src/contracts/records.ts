@@ -47,7 +47,10 @@ const optionalText = (max: number) =>
 
 /** A required choice: missing gives the SPEC message, anything else outside the list 'invalidChoice'. */
 const choice = <T extends readonly [string, ...string[]]>(values: T, missing: string) =>
-  z.enum(values, { error: (issue) => (issue.input === undefined || issue.input === '' ? missing : 'validation:invalidChoice') });
+  z.enum(values, {
+    error: (issue) =>
+      issue.input === undefined || (typeof issue.input === 'string' && issue.input.trim() === '') ? missing : 'validation:invalidChoice',
+  });
 
 /** Where a date may fall: 'past' records something that happened (not in the future); 'any' may be ahead too. */
 type DateWindow = 'past' | 'any';
@@ -177,10 +180,10 @@ const vitalsSchema = (now: Now) =>
       weight: measure(L.weight.min, L.weight.max, 'validation:weightRange', false),
       /** When it was measured (ISO 8601); the server's clock when absent. Not in the future, within 100 years. */
       recordedAt: z.iso
-        .datetime({ offset: true, error: 'validation:recordedAtInvalid' })
+        .datetime({ offset: true, error: 'validation:recordedAtInvalid', abort: true })
         .nullish()
-        .refine((v) => !v || Date.parse(v) <= now().getTime() + 5 * 60_000, { error: 'validation:dateFuture' })
-        .refine((v) => !v || clinicToday(new Date(v)) >= addYears(clinicToday(now()), -DATE_WINDOW_YEARS), {
+        .refine((v) => !v || !(Date.parse(v) > now().getTime() + 5 * 60_000), { error: 'validation:dateFuture' })
+        .refine((v) => !v || Number.isNaN(Date.parse(v)) || clinicToday(new Date(v)) >= addYears(clinicToday(now()), -DATE_WINDOW_YEARS), {
           error: 'validation:dateTooOld',
         })
         .transform((v) => v ?? null),
