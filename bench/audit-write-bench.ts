@@ -4,7 +4,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { writeAudit } from '../src/server/audit/audit-writer';
+import { writeAudit, type AuditEntry } from '../src/server/audit/audit-writer';
 import type { Db } from '../src/server/db/client';
 import { createBenchDatabase, isMain, percentile } from './bench-database';
 
@@ -15,23 +15,25 @@ export interface AuditWriteBenchResult {
   database: 'pglite' | 'postgres';
   iterations: number;
   latencyMs: { without: { p50: number; p95: number }; with: { p50: number; p95: number }; auditWriteP50: number };
+  /** The audit statement alone (1,000 in one transaction, so no commit per write), mean per write. */
+  statementOnlyMs: number;
   throughput?: { connections: number; seconds: number; withoutPerSecond: number; withPerSecond: number };
 }
+
+const AUDIT_ENTRY: AuditEntry = {
+  actor: { userId: 'bench-user', userName: 'Bench User', facility: 'Windhoek Central Hospital' },
+  meta: { ip: '127.0.0.1', userAgent: 'Mozilla/5.0 (bench)', sessionHash: 'b'.repeat(64) },
+  action: 'VIEW',
+  resourceType: 'PATIENT',
+  complianceFlags: { type: 'CONSENT' },
+};
 
 /** One request's worth of database work: look a patient up, and (optionally) record it. */
 async function lookup(db: Db, id: number, audited: boolean): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT id, first_name, last_name, date_of_birth FROM patients WHERE id = ${id}`);
     if (audited) {
-      await writeAudit(tx, {
-        actor: { userId: 'bench-user', userName: 'Bench User', facility: 'Windhoek Central Hospital' },
-        meta: { ip: '127.0.0.1', userAgent: 'Mozilla/5.0 (bench)', sessionHash: 'b'.repeat(64) },
-        action: 'VIEW',
-        resourceType: 'PATIENT',
-        resourceId: id,
-        patientId: id,
-        complianceFlags: { type: 'CONSENT' },
-      });
+      await writeAudit(tx, { ...AUDIT_ENTRY, resourceId: id, patientId: id });
     }
   });
 }
@@ -49,6 +51,14 @@ async function latencies(db: Db, iterations: number): Promise<{ without: number[
   out.without.sort((a, b) => a - b);
   out.with.sort((a, b) => a - b);
   return out;
+}
+
+async function statementOnly(db: Db, writes: number): Promise<number> {
+  const start = performance.now();
+  await db.transaction(async (tx) => {
+    for (let i = 0; i < writes; i++) await writeAudit(tx, { ...AUDIT_ENTRY, resourceId: i, patientId: 1 + (i % PATIENTS) });
+  });
+  return (performance.now() - start) / writes;
 }
 
 async function throughput(db: Db, audited: boolean, seconds: number): Promise<number> {
@@ -84,6 +94,7 @@ export async function runAuditWriteBench(opts: { iterations?: number; seconds?: 
         with: { p50: round(percentile(lat.with, 50)), p95: round(percentile(lat.with, 95)) },
         auditWriteP50: round(percentile(lat.with, 50) - percentile(lat.without, 50)),
       },
+      statementOnlyMs: round(await statementOnly(db, 1000)),
     };
     if (kind === 'postgres') {
       result.throughput = {

@@ -180,7 +180,7 @@ describe('writeAudit', () => {
         await tx.execute(sql`DELETE FROM audit_chain_head`);
         await writeAudit(tx, auditEntry());
       }),
-    ).rejects.toThrow(/chain head is missing/);
+    ).rejects.toMatchObject({ cause: { message: expect.stringMatching(/audit chain head is missing/) } });
     expect(await auditRowCount(db)).toBe(before);
     expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
   });
