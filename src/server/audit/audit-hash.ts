@@ -55,15 +55,26 @@ export function hashedFields(f: AuditRowFields): Record<string, JsonValue> {
   };
 }
 
+// The hashed keys of a chain row in canonical (sorted) order, each with its JSON key prefix: building the
+// canonical text directly is what keeps verifying a million rows fast.
+const CHAIN_ROW_KEYS = [
+  ...Object.keys(hashedFields({} as AuditRowFields)),
+  'id',
+  'chain',
+  'chainSeq',
+  'timestamp',
+].sort() as (keyof AuditChainRow)[];
+const KEY_PREFIXES = CHAIN_ROW_KEYS.map((k, i) => `${i === 0 ? '{' : ','}${JSON.stringify(k)}:`);
+
+/** canonicalJson of the row's hashed fields (every column but prev_hash and hash). */
+export function auditRowCanonical(row: AuditChainRow): string {
+  let out = '';
+  for (let i = 0; i < CHAIN_ROW_KEYS.length; i++) out += KEY_PREFIXES[i]! + canonicalJson(row[CHAIN_ROW_KEYS[i]!] as JsonValue);
+  return `${out}}`;
+}
+
 export function auditRowHash(prevHash: string, row: AuditChainRow): string {
-  const canonical = canonicalJson({
-    ...hashedFields(row),
-    id: row.id,
-    chain: row.chain,
-    chainSeq: row.chainSeq,
-    timestamp: row.timestamp,
-  });
-  return createHash('sha256').update(prevHash + canonical, 'utf8').digest('hex');
+  return createHash('sha256').update(prevHash + auditRowCanonical(row), 'utf8').digest('hex');
 }
 
 /** A timestamptz expression as the canonical text of the chain (same text on every server and driver). */
