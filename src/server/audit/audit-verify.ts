@@ -46,8 +46,8 @@ async function fetchBatch(db: DbOrTx, afterId: number, limit: number): Promise<S
       ${auditTimestampText(sql`"timestamp"`)} AS "timestamp", session_id AS "sessionId", facility,
       compliance_flags AS "complianceFlags", prev_hash AS "prevHash", hash
     FROM audit_logs
-    WHERE id > ${afterId}
-    ORDER BY id
+    WHERE audit_logs.id > ${afterId}
+    ORDER BY audit_logs.id -- the column, not the float8 output alias (that would sort every remaining row)
     LIMIT ${limit}`);
   return (result as unknown as Rows<StoredRow>).rows;
 }

@@ -171,6 +171,7 @@ describe('writeAudit', () => {
 
   it('refuses a patientId that is not an integer', async () => {
     await expect(writeAudit(db, auditEntry({ patientId: 1.5 }))).rejects.toThrow(/integer/);
+    await expect(writeAudit(db, auditEntry({ patientId: 2 ** 40 }))).rejects.toThrow(/integer/);
   });
 
   it('fails loudly, writing nothing, when the chain head is missing', async () => {

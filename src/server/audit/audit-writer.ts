@@ -41,8 +41,9 @@ const clip = (value: string | null | undefined, max: number): string | null =>
 /** The row's columns, normalized exactly as PostgreSQL will give them back, so the hash is reproducible. */
 export function auditRowFields(entry: AuditEntry): AuditRowFields {
   const { actor, meta } = entry;
-  if (entry.patientId !== undefined && entry.patientId !== null && !Number.isSafeInteger(entry.patientId)) {
-    throw new TypeError(`audit patientId must be an integer, got ${entry.patientId}`);
+  const { patientId } = entry;
+  if (patientId !== undefined && patientId !== null && !(Number.isInteger(patientId) && Math.abs(patientId) <= 2_147_483_647)) {
+    throw new TypeError(`audit patientId must be an integer patient id, got ${patientId}`);
   }
   return {
     userId: clip(actor.userId, 256) ?? '',
