@@ -1,4 +1,4 @@
-// Needs the sessions work (src/server/context/guards.ts, src/server/test/staff.ts) and auditRoutes registered in app.ts.
+// The audit API end to end: permissions, filter validation, and the audit-of-audit row in a valid chain.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ROLE_IDS } from '../../../contracts/constants';
