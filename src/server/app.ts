@@ -15,6 +15,7 @@ import { registerStaticClient } from './http/static-client';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { patientsRoutes } from './modules/patients/patients.routes';
 import { portalRoutes } from './modules/portal/portal.routes';
 import { accessRoutes } from './modules/access/access.routes';
 import { recordsRoutes } from './modules/records/records.routes';
@@ -78,6 +79,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(usersRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(portalRoutes(deps));
+  await app.register(patientsRoutes(deps));
   await app.register(accessRoutes(deps));
   await app.register(recordsRoutes(deps));
 

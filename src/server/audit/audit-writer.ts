@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { AuditAction, AuditResourceType } from '../../contracts/audit';
 import { staffDisplayName, type Actor, type RequestMeta } from '../context/actor';
-import type { DbOrTx } from '../db/client';
+import type { Db, DbOrTx } from '../db/client';
 import { hashedFields, type AuditRowFields } from './audit-hash';
 import { canonicalSegments, storableText, toJsonValue, type JsonValue } from './canonical-json';
 
@@ -85,4 +85,17 @@ export async function writeAudit(tx: DbOrTx, entry: AuditEntry): Promise<void> {
   await tx.execute(sql`SELECT nhr_audit_append(${s0}, ${s1}, ${s2}, ${s3}, ${s4}, ${f.userId}, ${f.userName},
     ${f.action}, ${f.resourceType}, ${f.resourceId}, ${f.patientId}, ${jsonText(f.oldValues)}, ${jsonText(f.newValues)},
     ${f.ipAddress}, ${f.userAgent}, ${f.sessionId}, ${f.facility}, ${jsonText(f.complianceFlags)})`);
+}
+
+/**
+ * Runs `work` in a transaction and writes its audit row (built from the result) in the same transaction:
+ * the read or change and its audit row commit together or not at all. `audit` may return null to skip.
+ */
+export async function withAudit<T>(db: Db, work: (tx: DbOrTx) => Promise<T>, audit: (result: T) => AuditEntry | null): Promise<T> {
+  return db.transaction(async (tx) => {
+    const result = await work(tx);
+    const entry = audit(result);
+    if (entry) await writeAudit(tx, entry);
+    return result;
+  });
 }
