@@ -15,7 +15,10 @@ import { registerStaticClient } from './http/static-client';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { patientsRoutes } from './modules/patients/patients.routes';
 import { portalRoutes } from './modules/portal/portal.routes';
+import { accessRoutes } from './modules/access/access.routes';
+import { recordsRoutes } from './modules/records/records.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
 import { usersRoutes } from './modules/users/users.routes';
 
@@ -76,6 +79,9 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(usersRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(portalRoutes(deps));
+  await app.register(patientsRoutes(deps));
+  await app.register(accessRoutes(deps));
+  await app.register(recordsRoutes(deps));
 
   registerNotFoundHandler(app, await registerStaticClient(app, config.clientDir));
   return app;

@@ -1,34 +1,43 @@
 // The dashboard's default main area: patient search, then the access confirmation, then the record.
-import { useState } from 'react';
+// A record opens from a confirmed patient, or from the deep link /?patient=<id> (the record itself answers 403
+// until access to that patient has been confirmed).
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useSearch } from 'wouter';
 import type { PatientSearchResult } from '../../contracts/patients';
-import { Button } from '../components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
 import type { CurrentUser } from '../features/auth/api/current-user';
 import { hasPermission } from '../features/auth/api/current-user';
 import { AccessDialog } from '../features/patients/components/access-dialog';
 import { PatientSearch } from '../features/patients/components/patient-search';
+import { loadNamespace } from '../lib/i18n';
+
+// The record screen and its translations load only when a record is opened (DESIGN.md §10 first-page budget).
+const PatientRecord = lazy(async () => {
+  const [m] = await Promise.all([import('../features/record/components/patient-record'), loadNamespace('record')]);
+  return { default: m.PatientRecord };
+});
+
+/** The patient id of ?patient=<id>, or null. */
+function linkedPatientId(search: string): number | null {
+  const raw = new URLSearchParams(search).get('patient');
+  return raw && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : null;
+}
 
 export function PatientArea({ user }: { user: CurrentUser }): React.JSX.Element {
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation(['dashboard', 'common']);
+  const [, navigate] = useLocation();
+  const patientId = linkedPatientId(useSearch());
   const [picked, setPicked] = useState<PatientSearchResult | null>(null);
-  const [open, setOpen] = useState<PatientSearchResult | null>(null);
 
+  if (patientId !== null) {
+    return (
+      <Suspense fallback={<p role="status">{t('common:loading')}</p>}>
+        <PatientRecord key={patientId} patientId={patientId} onBack={() => navigate('/')} canEdit={hasPermission(user, 'records.write')} />
+      </Suspense>
+    );
+  }
   if (!hasPermission(user, 'patients.search')) {
     return <p className="rounded-md bg-slate-100 p-4 text-slate-700">{t('noSearchPermission')}</p>;
-  }
-  if (open) {
-    return (
-      <Card>
-        <CardHeader>
-          <CardTitle>{open.firstName} {open.lastName}</CardTitle>
-          <p className="font-mono text-sm text-slate-600">{open.idNumber}</p>
-        </CardHeader>
-        <CardContent>
-          <Button variant="secondary" onClick={() => setOpen(null)}>{t('backToSearch')}</Button>
-        </CardContent>
-      </Card>
-    );
   }
   return (
     <>
@@ -38,7 +47,7 @@ export function PatientArea({ user }: { user: CurrentUser }): React.JSX.Element 
         onCancel={() => setPicked(null)}
         onGranted={(p) => {
           setPicked(null);
-          setOpen(p);
+          navigate(`/?patient=${p.id}`);
         }}
       />
     </>

@@ -2,7 +2,7 @@
 import i18n from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import { resources } from '../locales';
+import { lazyNamespaceBundles, resources, type LazyNamespace } from '../locales';
 
 export const LANGUAGES = [
   { code: 'en', name: 'English', nativeName: 'English' },
@@ -35,5 +35,12 @@ i18n.on('languageChanged', (lng) => {
   document.documentElement.lang = lng;
 });
 document.documentElement.lang = i18n.resolvedLanguage ?? 'en';
+
+/** Adds a lazily loaded namespace (every language) before its screen renders. */
+export async function loadNamespace(ns: LazyNamespace): Promise<void> {
+  if (i18n.hasResourceBundle('en', ns)) return;
+  const bundles = await lazyNamespaceBundles(ns);
+  for (const [lang, content] of Object.entries(bundles)) i18n.addResourceBundle(lang, ns, content, true, true);
+}
 
 export default i18n;

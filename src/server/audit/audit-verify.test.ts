@@ -96,8 +96,8 @@ describe('verifyAuditChain', () => {
     expect(result).toEqual({ ok: true, rows: 0, anchor: Array(16).fill('0').join('.') });
   });
 
-  it('names a row whose id was changed by the id it has now', async () => {
-    expect(await verifyTampered(['UPDATE audit_logs SET id = 1003 WHERE id = 3'])).toMatchObject({ ok: false, firstBadId: 1003 });
+  it('names a row whose id was changed by the id it had', async () => {
+    expect(await verifyTampered(['UPDATE audit_logs SET id = 1003 WHERE id = 3'])).toMatchObject({ ok: false, firstBadId: 3 });
   });
 
   it.each([
@@ -135,15 +135,16 @@ describe('verifyAuditChain', () => {
     expect(result).toMatchObject({ ok: false, firstBadId: 3 });
   });
 
-  // A deleted row's id is gone with it: the report names the row after the gap in its chain, or, at the end
-  // of a chain, the last row its head recorded.
+  // Ids rise with positions within a chain, so a deleted row's id is known when only its chain's rows lie
+  // between its neighbours (always so here: one chain).
   it.each([
-    ['a middle row', ['DELETE FROM audit_logs WHERE id = 3'], 4, /position 3 \(deleted\)/],
-    ['two middle rows', ['DELETE FROM audit_logs WHERE id IN (3, 4)'], 5, /positions 3-4 \(deleted\)/],
-    ['the first row', ['DELETE FROM audit_logs WHERE id = 1'], 2, /position 1 \(deleted\)/],
-    ['the last row', [`DELETE FROM audit_logs WHERE id = ${ROWS}`], ROWS, /end of chain .* position 6, the last was row 6/],
-    ['every row', ['DELETE FROM audit_logs'], ROWS, /positions 1-6/],
-    ['a middle row, renumbering the ids after it', ['DELETE FROM audit_logs WHERE id = 3', ...[4, 5, 6].map((id) => `UPDATE audit_logs SET id = ${id - 1} WHERE id = ${id}`)], 3, /missing/],
+    ['a middle row', ['DELETE FROM audit_logs WHERE id = 3'], 3, /row 3 is missing: chain \d+ position 3/],
+    ['two middle rows', ['DELETE FROM audit_logs WHERE id IN (3, 4)'], 3, /row 3 is missing: chain \d+ positions 3-4/],
+    ['the first row', ['DELETE FROM audit_logs WHERE id = 1'], 1, /row 1 is missing/],
+    ['the last row', [`DELETE FROM audit_logs WHERE id = ${ROWS}`], ROWS, /row 6 is missing/],
+    ['the last two rows', [`DELETE FROM audit_logs WHERE id >= ${ROWS - 1}`], ROWS - 1, /row 5 is missing: chain \d+ positions 5-6/],
+    ['every row', ['DELETE FROM audit_logs'], 1, /positions 1-6/],
+    ['a middle row, renumbering the ids after it', ['DELETE FROM audit_logs WHERE id = 3', ...[4, 5, 6].map((id) => `UPDATE audit_logs SET id = ${id - 1} WHERE id = ${id}`)], 3, /before row 3 is missing/],
     [
       'a middle row, renumbering ids, positions and the head',
       [
@@ -154,7 +155,7 @@ describe('verifyAuditChain', () => {
       3,
       /does not link/,
     ],
-  ])('detects a deletion: %s', async (_case, statements, id, reason) => {
+  ])('names the deleted row: %s', async (_case, statements, id, reason) => {
     const result = await verifyTampered(statements);
     expect(result).toMatchObject({ ok: false, firstBadId: id });
     expect(result.ok ? '' : result.reason).toMatch(reason);
@@ -224,9 +225,10 @@ describe('verifyAuditChain', () => {
 
   it('walks several chains and names the lowest bad id among them', async () => {
     const other = (chain % 16) + 1;
+    // Even ids become another chain: two valid, interleaved chains (1,3,5 and 2,4,6), everything rehashed.
     const split = async (tx: DbOrTx): Promise<void> => {
-      // Rows 4-6 become positions 1-3 of another chain, everything rehashed: a valid two-chain log.
-      await tx.execute(sql`UPDATE audit_logs SET chain = ${other}, chain_seq = chain_seq - 3 WHERE id > 3`);
+      await tx.execute(sql`UPDATE audit_logs SET chain = ${other}, chain_seq = id / 2 WHERE id % 2 = 0`);
+      await tx.execute(sql`UPDATE audit_logs SET chain_seq = (id + 1) / 2 WHERE id % 2 = 1`);
       await tx.execute(sql`UPDATE audit_chain_head SET last_seq = 0, last_id = NULL, last_hash = repeat('0', 64)`);
       await rehashAll(tx);
     };
@@ -242,12 +244,16 @@ describe('verifyAuditChain', () => {
     expect(results.intact).toMatchObject({ ok: true, rows: ROWS });
     expect(results.two).toMatchObject({ ok: false, firstBadId: 2 });
     expect(results.one).toMatchObject({ ok: false, firstBadId: 5 });
-    const deletedFirstOfOther = await rolledBack(async (tx) => {
-      await split(tx);
-      await tx.execute(sql`DELETE FROM audit_logs WHERE id = 4`);
-      return verifyAuditChain(tx);
-    });
-    expect(deletedFirstOfOther).toMatchObject({ ok: false, firstBadId: 5 });
+    const deleted = async (id: number): Promise<AuditVerifyResult> =>
+      rolledBack(async (tx) => {
+        await split(tx);
+        await tx.execute(sql`DELETE FROM audit_logs WHERE id = ${id}`);
+        return verifyAuditChain(tx);
+      });
+    // With the other chain's rows in between, a middle row's id cannot be known: the next row is named.
+    expect(await deleted(4)).toMatchObject({ ok: false, firstBadId: 6, reason: expect.stringMatching(/before row 6 is missing/) });
+    // The end of a chain: its head knows the last id.
+    expect(await deleted(5)).toMatchObject({ ok: false, firstBadId: 5, reason: expect.stringMatching(/end of chain/) });
   });
 
   it('reports missing chain heads', async () => {

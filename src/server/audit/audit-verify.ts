@@ -1,5 +1,6 @@
-// Walks every audit hash chain in order, in batches (memory stays flat at any size), on one snapshot, and
-// names the first row (lowest id) that was changed, inserted or deleted.
+// Walks every audit hash chain, reading the log once in id order (ids rise with positions within a chain:
+// nhr_audit_append takes the id under the chain's lock), in batches (memory stays flat at any size), on one
+// snapshot, and names the first row (lowest id) that was changed, inserted or deleted.
 import { sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client';
@@ -37,7 +38,7 @@ interface Problem {
 type Rows<T> = { rows: T[] };
 
 // bigint columns come back as strings from node-postgres; float8 is exact below 2^53 and a number everywhere.
-async function fetchBatch(db: DbOrTx, after: { chain: number; seq: number }, limit: number): Promise<StoredRow[]> {
+async function fetchBatch(db: DbOrTx, afterId: number, limit: number): Promise<StoredRow[]> {
   const result = await db.execute(sql`
     SELECT id::float8 AS id, chain, chain_seq::float8 AS "chainSeq", user_id AS "userId", user_name AS "userName",
       action, resource_type AS "resourceType", resource_id AS "resourceId", patient_id AS "patientId",
@@ -45,8 +46,8 @@ async function fetchBatch(db: DbOrTx, after: { chain: number; seq: number }, lim
       ${auditTimestampText(sql`"timestamp"`)} AS "timestamp", session_id AS "sessionId", facility,
       compliance_flags AS "complianceFlags", prev_hash AS "prevHash", hash
     FROM audit_logs
-    WHERE (chain, chain_seq) > (${after.chain}, ${after.seq})
-    ORDER BY chain, chain_seq
+    WHERE audit_logs.id > ${afterId}
+    ORDER BY audit_logs.id -- the column, not the float8 output alias (that would sort every remaining row)
     LIMIT ${limit}`);
   return (result as unknown as Rows<StoredRow>).rows;
 }
@@ -96,16 +97,32 @@ class ChainWalk {
     const { chain } = this;
     const beyond = this.checkBeyondHead(row);
     if (beyond) return beyond;
-    if (row.chainSeq !== this.expectedSeq) {
-      const gap = row.chainSeq - 1 > this.expectedSeq ? `s ${this.expectedSeq}-${row.chainSeq - 1}` : ` ${this.expectedSeq}`;
-      return { id: row.id, reason: `the row before row ${row.id} is missing: chain ${chain} position${gap} (deleted)` };
+    if (row.chainSeq < this.expectedSeq) {
+      return { id: row.id, reason: `row ${row.id} is out of order in chain ${chain} (its id or position was changed)` };
     }
+    if (row.chainSeq > this.expectedSeq) return this.missing(this.expectedSeq, row.chainSeq - 1, row.id, false);
     if (row.prevHash !== this.prevHash) return this.diagnoseLink(row);
     if (auditRowHash(this.prevHash, row) !== row.hash) return { id: row.id, reason: `row ${row.id} does not match its hash (changed)` };
     if (this.anchor?.seq === row.chainSeq && !row.hash.startsWith(this.anchor.hash)) {
       return { id: row.id, reason: `row ${row.id} differs from the anchor recorded earlier (chain ${chain} was rebuilt)` };
     }
     return null;
+  }
+
+  /**
+   * Positions from..to are gone, below id `below` (the next row's id, or the head's last id + 1). Ids rise
+   * with positions within a chain, so when the ids between the row before and `below` are exactly as many
+   * as the missing rows, the first missing id is known; otherwise (other chains' rows in between) the report
+   * names the next row, or at the chain's end its last row as the head records it.
+   */
+  private missing(from: number, to: number, below: number, atEnd: boolean): Problem {
+    const positions = from === to ? `position ${from}` : `positions ${from}-${to}`;
+    const prevId = this.prevId ?? 0;
+    if (below - prevId - 1 === to - from + 1) {
+      return { id: prevId + 1, reason: `row ${prevId + 1} is missing: chain ${this.chain} ${positions} (deleted, or its id changed)` };
+    }
+    if (atEnd) return { id: below - 1, reason: `the end of chain ${this.chain} is missing: ${positions}, the last was row ${below - 1} (deleted)` };
+    return { id: below, reason: `the row before row ${below} is missing: chain ${this.chain} ${positions} (deleted)` };
   }
 
   /** A broken link: the row's own prev_hash changed, or the row before it was rewritten, or one was inserted. */
@@ -132,10 +149,8 @@ class ChainWalk {
     const { head, chain } = this;
     if (this.failed || !head) return null;
     const seen = this.expectedSeq - 1;
-    if (seen < head.lastSeq) {
-      const positions = seen + 1 === head.lastSeq ? `position ${head.lastSeq}` : `positions ${seen + 1}-${head.lastSeq}`;
-      return { id: head.lastId ?? 0, reason: `the end of chain ${chain} is missing: ${positions}, the last was row ${head.lastId} (deleted)` };
-    }
+    // The head names the id of the chain's last row, so a missing end is a gap before "row lastId + 1".
+    if (seen < head.lastSeq) return this.missing(seen + 1, head.lastSeq, (head.lastId ?? 0) + 1, true);
     if (this.prevHash !== head.lastHash) return { id: this.prevId ?? 0, reason: `row ${this.prevId} does not match the head of chain ${chain} (changed)` };
     if (this.anchor && this.anchor.seq > seen) return { id: 0, reason: `chain ${chain} is shorter than its anchor (rows deleted)` };
     return null;
@@ -158,12 +173,11 @@ async function walk(db: DbOrTx, options: VerifyOptions): Promise<AuditVerifyResu
   };
 
   let checked = 0;
-  let pending = fetchBatch(db, { chain: 0, seq: 0 }, batchSize);
+  let pending = fetchBatch(db, 0, batchSize);
   for (;;) {
     const batch = await pending;
     if (batch.length === 0) break;
-    const last = batch[batch.length - 1]!;
-    pending = fetchBatch(db, { chain: last.chain, seq: last.chainSeq }, batchSize); // fetched while this batch is hashed
+    pending = fetchBatch(db, batch[batch.length - 1]!.id, batchSize); // fetched while this batch is hashed
     for (const row of batch) {
       const w = walkOf(row.chain);
       // After a chain's first problem only rows beyond its head still count (they may be lower ids).

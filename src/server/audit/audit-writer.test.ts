@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
 import type { StaffActor } from '../context/actor';
 import type { Db } from '../db/client';
+import * as schema from '../db/schema';
 import { auditEntry, auditRowCount, query, testMeta } from '../test/audit-fixtures';
 import { createTestDatabase, type TestDatabase } from '../test/test-database';
 import { auditRowHash, GENESIS_HASH, type AuditChainRow } from './audit-hash';
@@ -10,13 +13,40 @@ import { auditActorOf, writeAudit } from './audit-writer';
 
 let database: TestDatabase;
 let db: Db;
+// Concurrent writers: on PostgreSQL a pool of 40 connections, so several connections share each of the 16
+// chains and really contend for its lock. (PGlite has one connection: everything is serialized anyway.)
+let busy: Db;
+let busyPool: pg.Pool | undefined;
 beforeAll(async () => {
   database = await createTestDatabase();
   db = database.handle.db;
+  busyPool = database.url ? new pg.Pool({ connectionString: database.url, max: 40 }) : undefined;
+  busy = busyPool ? (drizzle(busyPool, { schema }) as unknown as Db) : db;
 });
 afterAll(async () => {
+  await busyPool?.end();
   await database?.dispose();
 });
+
+/** Runs n audited transactions at once on `busy`; returns the outcomes and the chains shared by several connections. */
+async function concurrently(
+  n: number,
+  work: (tx: Db, i: number) => Promise<void>,
+  options?: { isolationLevel: 'repeatable read' },
+): Promise<{ results: PromiseSettledResult<void>[]; sharedChains: number }> {
+  const pidsByChain = new Map<number, Set<number>>();
+  const results = await Promise.allSettled(
+    Array.from({ length: n }, (_, i) =>
+      busy.transaction(async (tx) => {
+        const [{ pid }] = (await query<{ pid: number }>(tx, sql`SELECT pg_backend_pid() AS pid`)) as [{ pid: number }];
+        const chain = (pid % 16) + 1;
+        pidsByChain.set(chain, (pidsByChain.get(chain) ?? new Set()).add(pid));
+        await work(tx as unknown as Db, i);
+      }, options),
+    ),
+  );
+  return { results, sharedChains: [...pidsByChain.values()].filter((pids) => pids.size > 1).length };
+}
 
 type StoredRow = AuditChainRow & { prevHash: string; hash: string };
 const rowsSql = sql`SELECT id::float8 AS id, chain, chain_seq::float8 AS "chainSeq", user_id AS "userId", user_name AS "userName",
@@ -171,6 +201,7 @@ describe('writeAudit', () => {
 
   it('refuses a patientId that is not an integer', async () => {
     await expect(writeAudit(db, auditEntry({ patientId: 1.5 }))).rejects.toThrow(/integer/);
+    await expect(writeAudit(db, auditEntry({ patientId: 2 ** 40 }))).rejects.toThrow(/integer/);
   });
 
   it('fails loudly, writing nothing, when the chain head is missing', async () => {
@@ -180,44 +211,38 @@ describe('writeAudit', () => {
         await tx.execute(sql`DELETE FROM audit_chain_head`);
         await writeAudit(tx, auditEntry());
       }),
-    ).rejects.toThrow(/chain head is missing/);
+    ).rejects.toMatchObject({ cause: { message: expect.stringMatching(/audit chain head is missing/) } });
     expect(await auditRowCount(db)).toBe(before);
     expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
   });
 });
 
 describe('concurrent writers', () => {
-  it('50 concurrent audited transactions leave valid chains, spread over connections on PostgreSQL', async () => {
+  it('50 concurrent audited transactions leave valid chains, with connections contending for chains on PostgreSQL', async () => {
     const before = await chainLength();
-    await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
-        db.transaction(async (tx) => {
-          // Some work before the audit write, so the transactions overlap on PostgreSQL.
-          await tx.execute(sql`SELECT pg_sleep(${(i % 5) / 1000})`);
-          await writeAudit(tx, auditEntry({ resourceId: i, newValues: { i } }));
-        }),
-      ),
-    );
+    const { results, sharedChains } = await concurrently(50, async (tx, i) => {
+      // Some work before the audit write, so the transactions overlap on PostgreSQL.
+      await tx.execute(sql`SELECT pg_sleep(${(i % 5) / 1000})`);
+      await writeAudit(tx, auditEntry({ resourceId: i, newValues: { i } }));
+    });
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    if (busyPool) expect(sharedChains).toBeGreaterThan(0);
     const rows = await lastRows(50);
     expect(new Set(rows.map((r) => (r.newValues as { i: number }).i)).size).toBe(50);
     expect(new Set(rows.map((r) => `${r.chain}:${r.chainSeq}`)).size).toBe(50);
     const chains = await expectIntactChains();
-    if (database.handle.kind === 'postgres') expect(chains.size).toBeGreaterThan(1);
+    if (busyPool) expect(chains.size).toBeGreaterThan(1);
     expect(await chainLength()).toBe(before + 50);
     expect(await verifyAuditChain(db)).toMatchObject({ ok: true, rows: before + 50 });
   });
 
   it('stays valid and gap-free when some of the concurrent transactions roll back', async () => {
     const before = await chainLength();
-    const results = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, i) =>
-        db.transaction(async (tx) => {
-          await writeAudit(tx, auditEntry({ resourceId: i }));
-          await tx.execute(sql`SELECT pg_sleep(0.001)`);
-          if (i % 5 === 0) throw new Error('rolled back');
-        }),
-      ),
-    );
+    const { results } = await concurrently(50, async (tx, i) => {
+      await writeAudit(tx, auditEntry({ resourceId: i }));
+      await tx.execute(sql`SELECT pg_sleep(0.002)`);
+      if (i % 5 === 0) throw new Error('rolled back');
+    });
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(10);
     expect(await auditRowCount(db)).toBe(before + 40);
     await expectIntactChains();
@@ -226,17 +251,14 @@ describe('concurrent writers', () => {
 
   it('never forks under REPEATABLE READ: a writer that lost the race fails instead', async () => {
     const before = await chainLength();
-    const results = await Promise.allSettled(
-      Array.from({ length: 10 }, () =>
-        db.transaction(
-          async (tx) => {
-            await tx.execute(sql`SELECT count(*) FROM audit_chain_head`); // takes the snapshot
-            await tx.execute(sql`SELECT pg_sleep(0.005)`);
-            await writeAudit(tx, auditEntry());
-          },
-          { isolationLevel: 'repeatable read' },
-        ),
-      ),
+    const { results } = await concurrently(
+      40,
+      async (tx) => {
+        await tx.execute(sql`SELECT count(*) FROM audit_chain_head`); // takes the snapshot
+        await tx.execute(sql`SELECT pg_sleep(0.005)`);
+        await writeAudit(tx, auditEntry());
+      },
+      { isolationLevel: 'repeatable read' },
     );
     const written = results.filter((r) => r.status === 'fulfilled').length;
     for (const r of results) if (r.status === 'rejected') expect(String(r.reason?.cause ?? r.reason)).toMatch(/serializ|concurrent update/i);

@@ -1,10 +1,10 @@
 // The one audit writer (DESIGN.md §6, STYLE habit 5). Repositories call writeAudit inside the transaction
 // of the change it records, so no change is committed without its audit row.
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { AuditAction, AuditResourceType } from '../../contracts/audit';
 import { staffDisplayName, type Actor, type RequestMeta } from '../context/actor';
-import type { DbOrTx } from '../db/client';
-import { AUDIT_CHAINS, auditTimestampText, hashedFields, type AuditRowFields } from './audit-hash';
+import type { Db, DbOrTx } from '../db/client';
+import { hashedFields, type AuditRowFields } from './audit-hash';
 import { canonicalSegments, storableText, toJsonValue, type JsonValue } from './canonical-json';
 
 /** Who did it, as the audit row names them. */
@@ -41,8 +41,9 @@ const clip = (value: string | null | undefined, max: number): string | null =>
 /** The row's columns, normalized exactly as PostgreSQL will give them back, so the hash is reproducible. */
 export function auditRowFields(entry: AuditEntry): AuditRowFields {
   const { actor, meta } = entry;
-  if (entry.patientId !== undefined && entry.patientId !== null && !Number.isSafeInteger(entry.patientId)) {
-    throw new TypeError(`audit patientId must be an integer, got ${entry.patientId}`);
+  const { patientId } = entry;
+  if (patientId !== undefined && patientId !== null && !(Number.isInteger(patientId) && Math.abs(patientId) <= 2_147_483_647)) {
+    throw new TypeError(`audit patientId must be an integer patient id, got ${patientId}`);
   }
   return {
     userId: clip(actor.userId, 256) ?? '',
@@ -61,53 +62,40 @@ export function auditRowFields(entry: AuditEntry): AuditRowFields {
   };
 }
 
-const jsonb = (value: JsonValue): SQL => (value === null ? sql`NULL` : sql`${JSON.stringify(value)}::jsonb`);
+// The values only the database knows, in canonical key order: nhr_audit_append (migration 0003) fills them in
+// between the five text segments in exactly this order.
+const DATABASE_HOLES = ['chain', 'chainSeq', 'id', 'timestamp'] as const;
+
+const jsonText = (value: JsonValue): string | null => (value === null ? null : JSON.stringify(value));
 
 /**
- * Appends one row to an audit chain in ONE statement: it advances the chain-head row of this connection's
- * chain (whose row lock, held until the caller commits, serializes that chain's writers), computes the hash
- * in the database from the canonical JSON built here (the database supplies id, chain, position and
- * timestamp), and inserts the row.
+ * Appends one row to an audit chain with one call of nhr_audit_append: it advances the chain head of this
+ * database connection (whose row lock, held until the caller commits, serializes that chain's writers),
+ * hashes the row in the database from the canonical JSON built here around the values only the database
+ * knows (chain, position, id, timestamp), and inserts it.
  * Call it late in the transaction: another writer on the same chain waits from here until this commits.
  * Under REPEATABLE READ or SERIALIZABLE a concurrent writer on the same chain makes this fail with a
  * serialization error (retry the transaction); a chain never forks.
  */
 export async function writeAudit(tx: DbOrTx, entry: AuditEntry): Promise<void> {
   const f = auditRowFields(entry);
-  const ts = auditTimestampText(sql`statement_timestamp()`);
-  const holeValues: Record<string, SQL> = {
-    id: sql`n.id::text`,
-    chain: sql`h.chain::text`,
-    chainSeq: sql`(h.last_seq + 1)::text`,
-    timestamp: sql`'"' || ${ts} || '"'`,
-  };
-  const { segments, holes } = canonicalSegments(hashedFields(f), Object.keys(holeValues));
-  const canonical = sql.join(
-    segments.flatMap((segment, i) => [sql`${segment}::text`, ...(i < holes.length ? [holeValues[holes[i]!]!] : [])]),
-    sql` || `,
-  );
-  const result = await tx.execute(sql`
-    WITH n AS MATERIALIZED (SELECT nextval('audit_logs_id_seq') AS id),
-    head AS (
-      UPDATE audit_chain_head h
-      SET last_seq = h.last_seq + 1,
-          last_id = n.id,
-          prev_hash = h.last_hash,
-          last_hash = encode(sha256(convert_to(h.last_hash || ${canonical}, 'UTF8')), 'hex')
-      FROM n
-      WHERE h.chain = pg_backend_pid() % ${sql.raw(String(AUDIT_CHAINS))} + 1
-      RETURNING h.chain, h.last_seq, h.last_id, h.prev_hash, h.last_hash, ${ts} AS ts
-    )
-    INSERT INTO audit_logs (id, chain, chain_seq, user_id, user_name, action, resource_type, resource_id,
-      patient_id, old_values, new_values, ip_address, user_agent, "timestamp", session_id, facility,
-      compliance_flags, prev_hash, hash)
-    SELECT last_id, chain, last_seq, ${f.userId}, ${f.userName}, ${f.action}, ${f.resourceType}, ${f.resourceId},
-      ${f.patientId}::integer, ${jsonb(f.oldValues)}, ${jsonb(f.newValues)}, ${f.ipAddress}, ${f.userAgent},
-      ts::timestamptz, ${f.sessionId}, ${f.facility}, ${jsonb(f.complianceFlags)}, prev_hash, last_hash
-    FROM head
-    RETURNING id`);
-  // Without the chain's head row nothing is inserted: refuse rather than lose the audit row silently.
-  if ((result as unknown as { rows: unknown[] }).rows.length !== 1) {
-    throw new Error('audit chain head is missing: the audit row was not written');
-  }
+  const { segments, holes } = canonicalSegments(hashedFields(f), DATABASE_HOLES);
+  if (holes.join() !== DATABASE_HOLES.join()) throw new Error(`audit hash holes out of order: ${holes.join()}`);
+  const [s0, s1, s2, s3, s4] = segments;
+  await tx.execute(sql`SELECT nhr_audit_append(${s0}, ${s1}, ${s2}, ${s3}, ${s4}, ${f.userId}, ${f.userName},
+    ${f.action}, ${f.resourceType}, ${f.resourceId}, ${f.patientId}, ${jsonText(f.oldValues)}, ${jsonText(f.newValues)},
+    ${f.ipAddress}, ${f.userAgent}, ${f.sessionId}, ${f.facility}, ${jsonText(f.complianceFlags)})`);
+}
+
+/**
+ * Runs `work` in a transaction and writes its audit row (built from the result) in the same transaction:
+ * the read or change and its audit row commit together or not at all. `audit` may return null to skip.
+ */
+export async function withAudit<T>(db: Db, work: (tx: DbOrTx) => Promise<T>, audit: (result: T) => AuditEntry | null): Promise<T> {
+  return db.transaction(async (tx) => {
+    const result = await work(tx);
+    const entry = audit(result);
+    if (entry) await writeAudit(tx, entry);
+    return result;
+  });
 }

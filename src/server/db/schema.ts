@@ -11,6 +11,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
@@ -162,7 +163,54 @@ export const patients = pgTable(
     firstNameNorm: text('first_name_norm').generatedAlwaysAs(sql`nhr_norm(first_name)`),
     lastNameNorm: text('last_name_norm').generatedAlwaysAs(sql`nhr_norm(last_name)`),
   },
-  (t) => [index('patients_last_name_norm_dob_idx').on(t.lastNameNorm, t.dateOfBirth)],
+  // The search indexes (INCLUDE columns for index-only scans, an expression index on the address) are in
+  // migration 0005_patient_search_index.sql: drizzle cannot declare them.
+);
+
+/**
+ * Patient search (DESIGN.md §8, docs/decisions/001-patient-search.md), kept by triggers on patients
+ * (migration 0005). Its indexes with INCLUDE columns are in that migration: drizzle cannot declare INCLUDE.
+ *
+ * One row per (last-name word, first-name word) of each patient, with the date of birth: two names and an age
+ * range find their patients in one index range scan per word pair, whatever the size of the registry.
+ * Words are the normalized whole name and each word of a multi-word name ('vanwyk' and 'wyk').
+ */
+export const patientNamePairs = pgTable('patient_name_pairs', {
+  lastWord: text('last_word').notNull(),
+  firstWord: text('first_word').notNull(),
+  dateOfBirth: date('date_of_birth', { mode: 'string' }),
+  patientId: integer('patient_id').notNull(),
+  /** Both words are the whole normalized names (not one word of a longer name). */
+  whole: boolean('whole').notNull(),
+});
+
+/** Every distinct name word, with its phonetic codes: what misspelled and partial search words are matched against. */
+export const nameWords = pgTable(
+  'name_words',
+  {
+    word: text('word').primaryKey(),
+    /** Patients with this word in a name: ranks equally close words (the commoner name is the likelier one). */
+    patients: integer('patients').notNull().default(0),
+    dm: text('dm').generatedAlwaysAs(sql`nhr_dmetaphone(word)`),
+    dmAlt: text('dm_alt').generatedAlwaysAs(sql`nhr_dmetaphone_alt(word)`),
+  },
+  (t) => [
+    index('name_words_prefix_idx').on(t.word.op('text_pattern_ops')),
+    index('name_words_dm_idx').on(t.dm),
+    index('name_words_dm_alt_idx').on(t.dmAlt),
+    // Long words only: there, trigram similarity separates well and complements the deletion neighbourhoods.
+    index('name_words_long_trgm_idx').using('gin', t.word.op('gin_trgm_ops')).where(sql`length(word) >= 11`),
+  ],
+);
+
+/** Deletion neighbourhoods (up to two letters deleted) of the name words: an index lookup finds every word within two typos. */
+export const nameWordDeletes = pgTable(
+  'name_word_deletes',
+  {
+    del: text('del').notNull(),
+    word: text('word').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.del, t.word] })],
 );
 
 const patientRef = () =>

@@ -9,6 +9,8 @@ export class AppError extends Error {
     readonly issues?: FieldIssue[],
     /** Response headers that go with the error, e.g. Retry-After on a 429. */
     readonly headers?: Record<string, string>,
+    /** Extra fields of the response body, e.g. the likely duplicates of a 409. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'AppError';

@@ -31,7 +31,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
     if (error instanceof AppError) {
       status = error.status;
-      body = { message: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}) };
+      body = { ...error.details, message: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}) };
       if (error.headers) reply.headers(error.headers);
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       status = 400;

@@ -1,8 +1,9 @@
 import { useMutation, type UseMutationResult } from '@tanstack/react-query';
-import type { AddPatientInput, PatientDetails, PatientSummary } from '../../../../contracts/patients';
+import type { AddPatientRequest } from '../../../../contracts/patient-requests';
+import type { PatientDetails, PatientSummary } from '../../../../contracts/patients';
 import { apiJson, parseApiError } from '../../../lib/api-client';
 
-export type AddPatientRequest = AddPatientInput & { confirmDuplicate?: boolean };
+export type { AddPatientRequest };
 
 /** POST /api/admin/patients: the server generates the NC number; a likely duplicate answers 409 with the matches. */
 export function useAddPatient(): UseMutationResult<PatientDetails, Error, AddPatientRequest> {

@@ -8,6 +8,7 @@ import { FormField } from '../../../components/ui/form-field';
 import { RadioCards } from '../../../components/ui/radio-cards';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast';
+import { parseApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/error-text';
 import { formatDate } from '../format';
 import { useGrantAccess } from '../api/access';
@@ -15,7 +16,7 @@ import { useGrantAccess } from '../api/access';
 type Choice = 'none' | 'yes' | 'no';
 
 export function AccessDialog({ patient, onGranted, onCancel }: { patient: PatientSearchResult | null; onGranted: (p: PatientSearchResult) => void; onCancel: () => void }): React.JSX.Element {
-  const { t } = useTranslation(['search', 'common']);
+  const { t } = useTranslation(['search', 'common', 'validation']);
   const [choice, setChoice] = useState<Choice>('none');
   const [reason, setReason] = useState('');
   const grant = useGrantAccess();
@@ -35,7 +36,10 @@ export function AccessDialog({ patient, onGranted, onCancel }: { patient: Patien
           reset();
           onGranted(patient);
         },
-        onError: (error) => toast({ title: t('access.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+        onError: (error) => {
+          const tooShort = parseApiError(error).status === 400;
+          toast({ title: t('access.failedTitle'), description: tooShort ? t('validation:accessReasonLength') : errorText(t, error, t('common:anError')), variant: 'destructive' });
+        },
       },
     );
   };

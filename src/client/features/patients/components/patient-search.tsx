@@ -39,13 +39,11 @@ export function PatientSearch({ onSelect }: { onSelect: (patient: PatientSearchR
   }, [search.error, t]);
 
   const set = (k: keyof SearchForm) => (e: React.ChangeEvent<HTMLInputElement>) => setForm((f) => ({ ...f, [k]: e.target.value }));
-  const err = (k: string): string | undefined => (issues[k] ? t(issues[k]!) : undefined);
+  // The overall message is shown once below the fields; a field shows only a more specific message.
+  const err = (k: string): string | undefined => (issues[k] && issues[k] !== issues.form ? t(issues[k]!) : undefined);
 
   const onSubmit = (e: React.FormEvent): void => {
     e.preventDefault();
-    const now = Date.now();
-    if (now - lastSubmit.current < SEARCH_DEBOUNCE_MS) return;
-    lastSubmit.current = now;
     const parsed = patientSearchInput.safeParse(searchPayload(form));
     if (!parsed.success) {
       const next: Record<string, string> = { form: 'validation:searchInvalid' };
@@ -54,6 +52,10 @@ export function PatientSearch({ onSelect }: { onSelect: (patient: PatientSearchR
       return;
     }
     setIssues({});
+    // A second submit within 300 ms (a double click) sends nothing more (SPEC §9 debounce).
+    const now = Date.now();
+    if (now - lastSubmit.current < SEARCH_DEBOUNCE_MS) return;
+    lastSubmit.current = now;
     setPayload(parsed.data);
   };
 

@@ -1,0 +1,73 @@
+// npm run bench -- search [--database-url URL] [--per-category N] [--seed S] [--repeat R] [--concurrency 1,16]
+// The raw-SQL half of the search benchmark: the fixed targets run through the same repository SQL the API uses,
+// straight on the database. The HTTP half (a signed-in session at 1 and 16 connections, and the ratio HTTP/raw SQL)
+// plugs in as another SearchDriver next to rawSqlDriver.
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { todayIso } from '../../src/contracts/ages';
+import { loadConfig } from '../../src/server/config';
+import { openDatabase, type Db } from '../../src/server/db/client';
+import { searchPatients } from '../../src/server/modules/patients/search.service';
+import { GROUPS, runTargets, summarize, type SearchDriver } from './measure';
+import { formatTable, writeReport, type RunReport } from './report';
+import { buildTargets, CATEGORIES, type Target } from './targets';
+
+export function rawSqlDriver(db: Db, today: string): SearchDriver {
+  return { name: 'raw SQL', search: (target: Target) => searchPatients(db, target.input, { today }) };
+}
+
+export async function runSearchBenchmark(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      'database-url': { type: 'string' },
+      'per-category': { type: 'string', default: '100' },
+      seed: { type: 'string', default: '7' },
+      repeat: { type: 'string', default: '3' },
+      concurrency: { type: 'string', default: '1,16' },
+    },
+  });
+  const perCategory = Number(values['per-category']);
+  const seed = Number(values.seed);
+  const repeat = Number(values.repeat);
+  const levels = values.concurrency.split(',').map(Number);
+  const config = loadConfig();
+  const databaseUrl = values['database-url'] ?? config.databaseUrl;
+  const maxConcurrency = Math.max(...levels);
+  const handle = await openDatabase(databaseUrl ? { databaseUrl, poolSize: maxConcurrency } : { dataDir: config.dataDir });
+  try {
+    await handle.migrate();
+    const today = todayIso();
+    const [{ n } = { n: 0 }] = ((await handle.db.execute(sql`SELECT count(*)::int AS n FROM patients`)) as unknown as { rows: { n: number }[] }).rows;
+    process.stderr.write(`Drawing ${perCategory} targets per category from ${n.toLocaleString('en')} patients...\n`);
+    const targets = await buildTargets(handle.db, { perCategory, seed, today });
+    const driver = rawSqlDriver(handle.db, today);
+    process.stderr.write(`Warming up with ${targets.length} queries...\n`);
+    await runTargets(driver, targets, 1, 1);
+
+    const report: RunReport = {
+      benchmark: 'search',
+      startedAt: new Date().toISOString(),
+      database: { kind: handle.kind, patients: n },
+      targets: { perCategory, seed, total: targets.length },
+      repeat,
+      runs: [],
+    };
+    for (const concurrency of levels) {
+      if (handle.kind === 'pglite' && concurrency > 1) continue; // one embedded connection: concurrency only queues
+      process.stderr.write(`Running ${targets.length} x ${repeat} queries at ${concurrency} connection(s)...\n`);
+      const samples = await runTargets(driver, targets, concurrency, repeat);
+      const groups = [
+        ...Object.entries(GROUPS).map(([name, inGroup]) =>
+          summarize(name, samples.filter((s) => inGroup(s.target.category)), concurrency, name.startsWith('fuzzy')),
+        ),
+        ...CATEGORIES.map((c) => summarize(c, samples.filter((s) => s.target.category === c), concurrency, c.startsWith('fuzzy'))),
+      ].filter((g) => g.queries > 0);
+      report.runs.push({ driver: driver.name, concurrency, groups });
+    }
+    console.log(formatTable(report));
+    process.stderr.write(`\nWritten to ${writeReport(report)}\n`);
+  } finally {
+    await handle.close();
+  }
+}

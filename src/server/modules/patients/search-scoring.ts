@@ -1,0 +1,186 @@
+// How well a stored name word matches a search word, and how the word matches add up to a patient's score.
+import type { MatchReason } from '../../../contracts/patients';
+import type { SearchToken } from './search-tokens';
+import { maxTypos } from './search-tokens';
+
+export type WordVia = 'exact' | 'delete' | 'prefix' | 'phonetic' | 'trigram';
+export type MatchKind = 'exact' | 'accents' | 'typo' | 'soundsLike' | 'prefix';
+
+export interface WordMatch {
+  word: string;
+  score: number;
+  kind: MatchKind;
+}
+
+/** Optimal string alignment distance (Levenshtein plus adjacent swaps), or max + 1 once it exceeds max. */
+export function osaDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const n = b.length;
+  let prev2 = new Array<number>(n + 1).fill(0);
+  let prev = Array.from({ length: n + 1 }, (_, j) => j);
+  let cur = new Array<number>(n + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= n; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2]! + 1);
+      cur[j] = d;
+      if (d < rowMin) rowMin = d;
+    }
+    if (rowMin > max) return max + 1;
+    [prev2, prev, cur] = [prev, cur, prev2];
+  }
+  return prev[n]!;
+}
+
+export const SCORES = {
+  exact: 1,
+  typo1: 0.86,
+  typo2: 0.74,
+  /** One typo in a word of 3-4 letters: as likely another name as a typo. */
+  shortTypo: 0.6,
+  soundsLike: 0.7,
+  /** Tie-breakers inside a kind of match: how common the word is, how many trigrams it shares. */
+  commonness: 0.03,
+  closeness: 0.02,
+  /** A prefix scores between these, more when it covers more of the word. */
+  prefixBase: 0.55,
+  prefixSpan: 0.3,
+  /** Applied when a token matched one word of a longer name ('Maria' in 'Maria Ndapewa'). */
+  partOfName: 0.95,
+  namesSwapped: 0.97,
+} as const;
+
+export interface WordFacts {
+  via: Set<WordVia>;
+  /** Patients with this word in a name. */
+  patients: number;
+}
+
+/**
+ * Scores one candidate word for one token; null when it does not match well enough. Within a kind of match the
+ * commoner word scores a little higher: of two equally close names, the common one is the likelier intent.
+ */
+export function scoreWord(token: SearchToken, word: string, facts: WordFacts): WordMatch | null {
+  const q = token.text;
+  if (word === q || token.variants.includes(word)) {
+    return { word, score: SCORES.exact, kind: token.typed === word || token.typed === q ? 'exact' : 'accents' };
+  }
+  const allowed = maxTypos(q);
+  const distance = osaDistance(q, word, Math.max(allowed, 3));
+  let best: WordMatch | null = null;
+  const consider = (score: number, kind: MatchKind): void => {
+    if (!best || score > best.score) best = { word, score, kind };
+  };
+  if (distance <= allowed) consider(q.length < 5 ? SCORES.shortTypo : distance === 1 ? SCORES.typo1 : SCORES.typo2, 'typo');
+  if (facts.via.has('phonetic')) consider(SCORES.soundsLike - 0.03 * Math.max(0, distance - 1), 'soundsLike');
+  if (facts.via.has('trigram')) consider(SCORES.typo2 - 0.02 * Math.max(0, distance - 2), 'typo');
+  if (q.length >= 2 && word.startsWith(q)) consider(SCORES.prefixBase + (SCORES.prefixSpan * q.length) / word.length, 'prefix');
+  if (!best) return null;
+  const m: WordMatch = best;
+  const prior = SCORES.commonness * Math.min(1, Math.log10(1 + facts.patients) / 7);
+  return { ...m, score: m.score + prior + SCORES.closeness * trigramSimilarity(q, word) };
+}
+
+/** The best few matching words of one token, best first. */
+export function rankWords(token: SearchToken, candidates: ReadonlyMap<string, WordFacts>, limit: number): WordMatch[] {
+  const out: WordMatch[] = [];
+  for (const [word, facts] of candidates) {
+    const m = scoreWord(token, word, facts);
+    if (m) out.push(m);
+  }
+  return out.sort((a, b) => b.score - a.score || a.word.localeCompare(b.word)).slice(0, limit);
+}
+
+/** pg_trgm's similarity(): shared trigrams of the padded words over all their trigrams. */
+export function trigramSimilarity(a: string, b: string): number {
+  const grams = (s: string): Set<string> => {
+    const padded = `  ${s} `;
+    const out = new Set<string>();
+    for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
+    return out;
+  };
+  const ga = grams(a);
+  const gb = grams(b);
+  let shared = 0;
+  for (const g of ga) if (gb.has(g)) shared++;
+  return shared / (ga.size + gb.size - shared);
+}
+
+const SIDE_REASON: Record<'first' | 'last', Partial<Record<MatchKind, MatchReason>>> = {
+  first: { soundsLike: 'search:reason.firstNameSoundsLike' },
+  last: { soundsLike: 'search:reason.lastNameSoundsLike' },
+};
+const KIND_REASON: Record<MatchKind, MatchReason> = {
+  exact: 'search:reason.exact',
+  accents: 'search:reason.accents',
+  typo: 'search:reason.typo',
+  soundsLike: 'search:reason.lastNameSoundsLike',
+  prefix: 'search:reason.prefix',
+};
+
+export function reasonFor(kind: MatchKind, side: 'first' | 'last'): MatchReason {
+  return SIDE_REASON[side][kind] ?? KIND_REASON[kind];
+}
+
+/** One token matched against one name of a patient. */
+export interface TokenHit {
+  token: number;
+  side: 'first' | 'last';
+  score: number;
+  kind: MatchKind;
+}
+
+export interface PatientMatch {
+  patientId: number;
+  score: number;
+  reasons: MatchReason[];
+  dateOfBirth: string | null;
+}
+
+/**
+ * Adds up the token hits of one patient: the mean of the best score of every token (unmatched tokens count 0),
+ * lowered when only part of a multi-word name matched or when the names came in the other order.
+ */
+export function scorePatient(
+  tokens: readonly SearchToken[],
+  hits: readonly TokenHit[],
+  options: { whole: boolean },
+): { score: number; reasons: MatchReason[] } {
+  const best = new Map<number, TokenHit>();
+  for (const h of hits) {
+    const b = best.get(h.token);
+    if (!b || h.score > b.score) best.set(h.token, h);
+  }
+  let total = 0;
+  const reasons = new Set<MatchReason>();
+  for (const h of best.values()) {
+    total += h.score;
+    reasons.add(reasonFor(h.kind, h.side));
+  }
+  let score = tokens.length > 0 ? total / tokens.length : 0;
+  if (!options.whole) {
+    score *= SCORES.partOfName;
+    reasons.add('search:reason.partOfName');
+  }
+  if (isSwapped(tokens, [...best.values()])) {
+    score *= SCORES.namesSwapped;
+    reasons.add('search:reason.namesSwapped');
+  }
+  if (reasons.size > 1) reasons.delete('search:reason.exact');
+  return { score: Math.max(0, Math.min(1, score)), reasons: [...reasons] };
+}
+
+/** Names in the other order: a first-name field matched a last name, or in a full name the last name came first. */
+function isSwapped(tokens: readonly SearchToken[], hits: readonly TokenHit[]): boolean {
+  const firstHits = hits.filter((h) => h.side === 'first').map((h) => tokens[h.token]!);
+  const lastHits = hits.filter((h) => h.side === 'last').map((h) => tokens[h.token]!);
+  if (firstHits.some((t) => t.side === 'last') || lastHits.some((t) => t.side === 'first')) return true;
+  if (firstHits.length === 0 || lastHits.length === 0) return false;
+  const either = (t: SearchToken) => t.side === 'either';
+  const firstPos = Math.min(...firstHits.filter(either).map((t) => t.position));
+  const lastPos = Math.max(...lastHits.filter(either).map((t) => t.position));
+  return Number.isFinite(firstPos) && Number.isFinite(lastPos) && firstPos > lastPos;
+}
