@@ -1,25 +1,14 @@
 // A throw-away database for a benchmark: a uniquely named PostgreSQL database when DATABASE_URL is set
 // (dropped afterwards unless keep), else in-memory PGlite. Migrated.
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../src/server/db/client';
+import { createScratchDatabase } from '../src/server/db/scratch-database';
 
 export interface BenchDatabase {
   handle: DatabaseHandle;
   url: string | undefined;
   dispose(): Promise<void>;
-}
-
-async function admin(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 export async function createBenchDatabase(options: { poolSize?: number; keep?: boolean } = {}): Promise<BenchDatabase> {
@@ -29,19 +18,16 @@ export async function createBenchDatabase(options: { poolSize?: number; keep?: b
     await handle.migrate();
     return { handle, url: undefined, dispose: () => handle.close() };
   }
-  const name = `nhr_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  await admin(serverUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: options.poolSize ?? 10 });
+  const scratch = await createScratchDatabase(serverUrl, 'nhr_bench');
+  const handle = await openDatabase({ databaseUrl: scratch.url, poolSize: options.poolSize ?? 10 });
   await handle.migrate();
   return {
     handle,
-    url: url.toString(),
+    url: scratch.url,
     async dispose() {
       await handle.close();
-      if (options.keep) console.log(`kept database ${name}`);
-      else await admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      if (options.keep) console.log(`kept database ${scratch.name}`);
+      else await scratch.drop();
     },
   };
 }

@@ -210,7 +210,7 @@ describe.skipIf(!run)('clinical record journey', () => {
   it('goes back to search', async () => {
     await page.getByRole('button', { name: 'Back to Search' }).click();
     await page.waitForURL(`${app.baseUrl}/`);
-    await page.getByText(`Welcome, ${DOCTOR.firstName} ${DOCTOR.lastName}`).waitFor();
+    await page.getByRole('heading', { name: 'Patient Search' }).waitFor();
     // Expected refusals only: 401 before sign-in (who am I?) and 403 for the unconfirmed record; 400 for the
     // out-of-range blood pressure is caught by the form before any request.
     expect(consoleErrors.filter((e) => !/status of 40[13]/.test(e)), consoleErrors.join('\n')).toEqual([]);

@@ -4,8 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { createScratchDatabase, type ScratchDatabase } from '../../src/server/db/scratch-database';
 
 export interface RunningApp {
   baseUrl: string;
@@ -24,16 +23,6 @@ async function freePort(): Promise<number> {
     });
     srv.on('error', reject);
   });
-}
-
-async function adminQuery(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 async function waitForHealth(baseUrl: string, child: ChildProcess, log: () => string): Promise<void> {
@@ -56,14 +45,11 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   const port = await freePort();
   const serverUrl = process.env.DATABASE_URL;
   let databaseUrl: string | undefined;
-  let dbName: string | undefined;
+  let scratch: ScratchDatabase | undefined;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'nhr-e2e-'));
   if (serverUrl) {
-    dbName = `nhr_e2e_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-    await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
+    scratch = await createScratchDatabase(serverUrl, 'nhr_e2e');
+    databaseUrl = scratch.url;
   }
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
@@ -92,7 +78,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
         await exited;
       }
       rmSync(dataDir, { recursive: true, force: true });
-      if (serverUrl && dbName) await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await scratch?.drop();
       return child.exitCode;
     },
   };

@@ -1,8 +1,7 @@
 // A database of its own for each test file: in-memory PGlite by default, or a uniquely named
 // PostgreSQL database when DATABASE_URL is set (created here, dropped afterwards).
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../db/client';
+import { createScratchDatabase } from '../db/scratch-database';
 
 export interface TestDatabase {
   handle: DatabaseHandle;
@@ -18,28 +17,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await handle.migrate();
     return { handle, url: undefined, dispose: () => handle.close() };
   }
-  const name = `nhr_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
+  const scratch = await createScratchDatabase(serverUrl, 'nhr_test');
+  const handle = await openDatabase({ databaseUrl: scratch.url, poolSize: 5 });
   await handle.migrate();
   return {
     handle,
-    url: url.toString(),
+    url: scratch.url,
     async dispose() {
       await handle.close();
-      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await scratch.drop();
     },
   };
-}
-
-async function adminQuery(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
