@@ -5,7 +5,9 @@ import { openDatabase } from './db/client';
 
 const config = loadConfig();
 const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-await handle.migrate();
+// MIGRATE=false: the schema is migrated by a deploy step, so the app may run as a role without CREATE rights
+// (docs/security/audit-append-only.md).
+if (process.env.MIGRATE !== 'false') await handle.migrate();
 const app = await buildApp({
   db: handle.db,
   config,
