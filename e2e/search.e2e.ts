@@ -80,10 +80,10 @@ describe.skipIf(!run)('patient registry and search journey', () => {
     await page.getByLabel('First name').fill('Ngipondoka');
     await page.getByLabel('Last name').fill('Ndapeva');
     await page.getByRole('button', { name: 'Search Patients' }).click();
-    const row = page.getByRole('button', { name: /Nghipondoka, Ndapewa/ });
+    // The NC result on screen shows the same patient without reasons: wait for the smart-search answer itself.
+    const row = page.getByRole('button', { name: /Nghipondoka, Ndapewa/ }).filter({ hasText: 'first and last name swapped' });
     await row.waitFor();
     await screenshot(page, 'smart-search');
-    expect(await row.textContent()).toMatch(/swapped|differs|sounds/);
   });
 
   it('requires a reason without consent, then opens the record', async () => {
