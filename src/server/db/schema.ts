@@ -172,8 +172,9 @@ export const nameWords = pgTable(
   },
   (t) => [
     index('name_words_prefix_idx').on(t.word.op('text_pattern_ops')),
-    index('name_words_dm_idx').on(t.dm),
-    index('name_words_dm_alt_idx').on(t.dmAlt),
+    // Single words only: long concatenated names share their first word's code and would crowd the lookups.
+    index('name_words_dm_idx').on(t.dm).where(sql`length(word) <= 12`),
+    index('name_words_dm_alt_idx').on(t.dmAlt).where(sql`length(word) <= 12`),
     // Long words only: there, trigram similarity separates well and complements the deletion neighbourhoods.
     index('name_words_long_trgm_idx').using('gin', t.word.op('gin_trgm_ops')).where(sql`length(word) >= 11`),
   ],
