@@ -22,6 +22,7 @@ const COLUMNS: [string, (g: GroupStats) => string][] = [
   ['req/s', (g) => String(g.requestsPerSecond)],
   ['recall@1', (g) => (g.recallAt1 === undefined ? '' : g.recallAt1.toFixed(3))],
   ['recall@10', (g) => (g.recallAt10 === undefined ? '' : g.recallAt10.toFixed(3))],
+  ['recall@20', (g) => (g.recallAt20 === undefined ? '' : g.recallAt20.toFixed(3))],
   ['correct', (g) => (g.correct === undefined ? '' : g.correct.toFixed(3))],
 ];
 
