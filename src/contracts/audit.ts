@@ -1,4 +1,7 @@
-// Audit vocabulary (SPEC §3, §4, §9; DESIGN.md §6).
+// Audit vocabulary (SPEC §3, §4, §9; DESIGN.md §6) and the audit API's schemas (SPEC §7).
+import { z } from 'zod';
+import { text } from './fields';
+
 export const AUDIT_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'VIEW', 'SEARCH'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -19,3 +22,116 @@ export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
 export const REPORT_TYPES = ['HIPAA', 'ACCESS_LOG', 'DATA_MODIFICATION'] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
+
+/** Compliance report statuses (SPEC §4 badge colours); generated reports are COMPLETED. */
+export const REPORT_STATUSES = ['COMPLETED', 'DRAFT', 'ARCHIVED'] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+// ---- Query and body schemas (SPEC §7 Audit and compliance). Messages are i18n keys. ----
+
+export const AUDIT_LOG_LIMIT_DEFAULT = 100;
+/** A larger limit is not an error: it is capped to this (the client may ask for "everything"). */
+export const AUDIT_LOG_LIMIT_MAX = 1000;
+
+/** An optional filter where 'all' and '' (SPEC §7: the client sends 'all' as chosen) mean "no filter". */
+function filter<T extends z.ZodType>(schema: T) {
+  return z
+    .union([z.literal(['all', '']), schema], { error: 'validation:invalidChoice' })
+    .optional()
+    .transform((v) => (v === undefined || v === 'all' || v === '' ? undefined : (v as z.output<T>)));
+}
+
+/** A calendar date, YYYY-MM-DD (dates are UTC days on the server). */
+export const isoDate = z.iso.date({ error: 'validation:dateInvalid' });
+
+const dateOrder = {
+  error: 'validation:dateRangeOrder',
+  path: ['dateTo'],
+};
+const datesInOrder = (v: { dateFrom?: string | undefined; dateTo?: string | undefined }): boolean =>
+  !v.dateFrom || !v.dateTo || v.dateFrom <= v.dateTo;
+
+/** GET /api/audit-logs. Unknown action or resource type: 400. limit: 1 or more, default 100, capped at 1,000. */
+export const auditLogQuery = z
+  .object({
+    userId: filter(z.string().trim().max(256, { error: 'validation:tooLong' })),
+    patientId: filter(z.coerce.number({ error: 'validation:invalidNumber' }).int().min(1).max(2_147_483_647)),
+    resourceType: filter(z.enum(AUDIT_RESOURCE_TYPES)),
+    action: filter(z.enum(AUDIT_ACTIONS)),
+    dateFrom: filter(isoDate),
+    dateTo: filter(isoDate),
+    limit: z.coerce
+      .number({ error: 'validation:invalidNumber' })
+      .int({ error: 'validation:invalidNumber' })
+      .min(1, { error: 'validation:invalidNumber' })
+      .optional()
+      .transform((n) => Math.min(n ?? AUDIT_LOG_LIMIT_DEFAULT, AUDIT_LOG_LIMIT_MAX)),
+  })
+  .refine(datesInOrder, dateOrder);
+export type AuditLogQueryInput = z.input<typeof auditLogQuery>;
+export type AuditLogFilters = z.output<typeof auditLogQuery>;
+
+/** One audit row as the API returns it; missing values are null (the screen shows a dash). */
+export const auditLogEntry = z.object({
+  id: z.number().int(),
+  userId: z.string(),
+  userName: z.string(),
+  action: z.string(),
+  resourceType: z.string(),
+  resourceId: z.string().nullable(),
+  patientId: z.number().int().nullable(),
+  oldValues: z.unknown(),
+  newValues: z.unknown(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  /** ISO 8601 UTC. */
+  timestamp: z.string(),
+  /** SHA-256 of the session token, never the token. */
+  sessionId: z.string().nullable(),
+  facility: z.string().nullable(),
+  complianceFlags: z.unknown(),
+});
+export type AuditLogEntry = z.infer<typeof auditLogEntry>;
+export const auditLogList = z.array(auditLogEntry);
+
+/** POST /api/compliance-reports/generate. generatedBy is accepted (SPEC §7) but ignored: the server names the signed-in user. */
+export const generateReportInput = z
+  .strictObject({
+    reportType: z.enum(REPORT_TYPES, { error: 'validation:invalidChoice' }).default('HIPAA'),
+    title: text(200),
+    description: z.string().trim().max(2000, { error: 'validation:tooLong' }).nullish(),
+    dateFrom: isoDate,
+    dateTo: isoDate,
+    generatedBy: z.string().max(256, { error: 'validation:tooLong' }).nullish(),
+  })
+  .refine(datesInOrder, dateOrder);
+export type GenerateReportInput = z.input<typeof generateReportInput>;
+export type GenerateReportRequest = z.output<typeof generateReportInput>;
+
+/** GET /api/compliance-reports. Dates filter on when the report was generated (UTC days). */
+export const reportListQuery = z
+  .object({
+    reportType: filter(z.enum(REPORT_TYPES)),
+    status: filter(z.enum(REPORT_STATUSES)),
+    dateFrom: filter(isoDate),
+    dateTo: filter(isoDate),
+  })
+  .refine(datesInOrder, dateOrder);
+export type ReportListQueryInput = z.input<typeof reportListQuery>;
+export type ReportFilters = z.output<typeof reportListQuery>;
+
+/** A stored report. dateRange and reportData are JSON text (SPEC §3): {from,to} and the report's data. */
+export const complianceReport = z.object({
+  id: z.number().int(),
+  reportType: z.string(),
+  title: z.string(),
+  description: z.string().nullable(),
+  dateRange: z.string(),
+  generatedBy: z.string(),
+  generatedAt: z.string(),
+  status: z.string(),
+  reportData: z.string(),
+  facility: z.string().nullable(),
+});
+export type ComplianceReport = z.infer<typeof complianceReport>;
+export const complianceReportList = z.array(complianceReport);

@@ -8,11 +8,19 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { AppDeps } from './deps';
-import { registerErrorHandler } from './errors/error-handler';
+import { registerRequestContext } from './context/request-context';
+import { registerErrorHandler, registerNotFoundHandler } from './errors/error-handler';
 import { registerCsrfGuard } from './http/csrf';
 import { registerStaticClient } from './http/static-client';
+import { auditRoutes } from './modules/audit/audit.routes';
+import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { patientsRoutes } from './modules/patients/patients.routes';
+import { portalRoutes } from './modules/portal/portal.routes';
+import { accessRoutes } from './modules/access/access.routes';
+import { recordsRoutes } from './modules/records/records.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
+import { usersRoutes } from './modules/users/users.routes';
 
 export const BODY_LIMIT = 100 * 1024;
 
@@ -26,7 +34,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   const app = Fastify({
     logger,
     bodyLimit: BODY_LIMIT,
-    trustProxy: false,
+    trustProxy: config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
@@ -63,16 +71,18 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   const deps: AppDeps = { db, config };
+  // Every request gets request.meta and request.actor (session + permissions from the database) before any route.
+  registerRequestContext(app, deps);
   await app.register(healthRoutes(deps));
   await app.register(setupRoutes(deps));
+  await app.register(authRoutes(deps));
+  await app.register(usersRoutes(deps));
+  await app.register(auditRoutes(deps));
+  await app.register(portalRoutes(deps));
+  await app.register(patientsRoutes(deps));
+  await app.register(accessRoutes(deps));
+  await app.register(recordsRoutes(deps));
 
-  if (await registerStaticClient(app, config.clientDir)) {
-    app.setNotFoundHandler((request, reply) => {
-      if (request.url.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
-        return reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' });
-      }
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    });
-  }
+  registerNotFoundHandler(app, await registerStaticClient(app, config.clientDir));
   return app;
 }

@@ -11,6 +11,13 @@ export interface Config {
   clientDir: string;
   /** Extra origins allowed on state-changing requests besides the request's own host. */
   trustedOrigins: string[];
+  /**
+   * Fastify's trustProxy: false (default), true, a hop count, or addresses of the proxies. Behind a load balancer
+   * set TRUST_PROXY so request.ip (sign-in throttling, security events, audit rows) is the client, not the balancer.
+   */
+  trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
+  /** The clock every time rule reads (sessions, sign-in throttling); tests replace it instead of sleeping. */
+  now: () => Date;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -25,5 +32,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     clientDir: path.resolve(env.CLIENT_DIR ?? './dist/client'),
     trustedOrigins: (env.TRUSTED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    now: () => new Date(),
   };
+}
+
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  const v = (value ?? '').trim();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v); // trust this many proxies in front of the app
+    return (_address, hop) => hop < hops;
+  }
+  return v.split(',').map((s) => s.trim()).filter(Boolean);
 }

@@ -1,7 +1,10 @@
 // The one database schema (SPEC §3 plus DESIGN.md additions). Column names are snake_case.
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
+  bigserial,
   boolean,
+  check,
   date,
   index,
   integer,
@@ -10,6 +13,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -73,14 +77,20 @@ export const users = pgTable(
   (t) => [index('users_account_status_idx').on(t.accountStatus)],
 );
 
-export const userPermissions = pgTable('user_permissions', {
-  id: serial('id').primaryKey(),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  permissionId: integer('permission_id').notNull().references(() => permissions.id, { onDelete: 'cascade' }),
-  isGranted: boolean('is_granted').notNull().default(true),
-  createdAt: createdAt(),
-  grantedBy: text('granted_by'),
-});
+/** Per-user exceptions to the role's permissions: isGranted true adds one, false revokes one (a revocation wins). */
+export const userPermissions = pgTable(
+  'user_permissions',
+  {
+    id: serial('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    permissionId: integer('permission_id').notNull().references(() => permissions.id, { onDelete: 'cascade' }),
+    isGranted: boolean('is_granted').notNull().default(true),
+    createdAt: createdAt(),
+    grantedBy: text('granted_by'),
+  },
+  // Read on every staff request (the actor's permissions).
+  (t) => [index('user_permissions_user_idx').on(t.userId)],
+);
 
 /** Server-side sessions; sid holds the SHA-256 of the cookie token, never the token itself. */
 export const sessions = pgTable(
@@ -93,16 +103,21 @@ export const sessions = pgTable(
   (t) => [index('sessions_expire_idx').on(t.expire)],
 );
 
-export const userSessions = pgTable('user_sessions', {
-  id: serial('id').primaryKey(),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  sessionId: varchar('session_id', { length: 64 }).notNull(),
-  loginTime: timestamp('login_time', { withTimezone: true }).notNull().defaultNow(),
-  lastActivity: timestamp('last_activity', { withTimezone: true }).notNull().defaultNow(),
-  ipAddress: varchar('ip_address', { length: 64 }),
-  userAgent: text('user_agent'),
-  isActive: boolean('is_active').notNull().default(true),
-});
+/** One row per staff sign-in; sessionId is the sessions.sid it opened (the token's hash). */
+export const userSessions = pgTable(
+  'user_sessions',
+  {
+    id: serial('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: varchar('session_id', { length: 64 }).notNull(),
+    loginTime: timestamp('login_time', { withTimezone: true }).notNull().defaultNow(),
+    lastActivity: timestamp('last_activity', { withTimezone: true }).notNull().defaultNow(),
+    ipAddress: varchar('ip_address', { length: 64 }),
+    userAgent: text('user_agent'),
+    isActive: boolean('is_active').notNull().default(true),
+  },
+  (t) => [index('user_sessions_session_idx').on(t.sessionId), index('user_sessions_user_idx').on(t.userId)],
+);
 
 export const securityEvents = pgTable(
   'security_events',
@@ -117,8 +132,17 @@ export const securityEvents = pgTable(
     metadata: jsonb('metadata'),
     timestamp: timestamp('timestamp', { withTimezone: true }).notNull().defaultNow(),
     facility: varchar('facility', { length: 200 }),
+    /**
+     * What a sign-in attempt named: the lower-cased e-mail (staff) or the NC number (patients). Set on sign-in
+     * attempts only, so `subject IS NOT NULL` means "a sign-in attempt"; the throttle counts these rows.
+     */
+    subject: varchar('subject', { length: 254 }),
   },
-  (t) => [index('security_events_type_time_idx').on(t.eventType, t.timestamp)],
+  (t) => [
+    index('security_events_type_time_idx').on(t.eventType, t.timestamp),
+    index('security_events_subject_time_idx').on(t.subject, t.timestamp).where(sql`${t.subject} IS NOT NULL`),
+    index('security_events_ip_time_idx').on(t.ipAddress, t.timestamp).where(sql`${t.subject} IS NOT NULL`),
+  ],
 );
 
 export const patients = pgTable(
@@ -309,7 +333,8 @@ export const accessGrants = pgTable(
 export const auditLogs = pgTable(
   'audit_logs',
   {
-    id: serial('id').primaryKey(),
+    // bigint: at thousands of rows a second an int4 id runs out within weeks.
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
     userId: text('user_id').notNull(),
     userName: varchar('user_name', { length: 256 }).notNull(),
     action: varchar('action', { length: 16 }).notNull(),
@@ -324,7 +349,10 @@ export const auditLogs = pgTable(
     sessionId: varchar('session_id', { length: 64 }),
     facility: varchar('facility', { length: 200 }),
     complianceFlags: jsonb('compliance_flags'),
-    // Tamper evidence (DESIGN.md §6): hash = sha256(prev_hash || canonical JSON of the row).
+    // Tamper evidence (DESIGN.md §6): hash = sha256(prev_hash || canonical JSON of the row). The log is
+    // AUDIT_CHAINS parallel hash chains (see audit_chain_head); chain_seq is the row's position in its chain.
+    chain: smallint('chain').notNull(),
+    chainSeq: bigint('chain_seq', { mode: 'number' }).notNull(),
     prevHash: varchar('prev_hash', { length: 64 }).notNull(),
     hash: varchar('hash', { length: 64 }).notNull(),
   },
@@ -332,7 +360,34 @@ export const auditLogs = pgTable(
     index('audit_logs_timestamp_idx').on(t.timestamp),
     index('audit_logs_patient_idx').on(t.patientId, t.timestamp),
     index('audit_logs_user_idx').on(t.userId, t.timestamp),
+    uniqueIndex('audit_logs_chain_seq_idx').on(t.chain, t.chainSeq),
+    // Action filter of the audit screen and the ACCESS_LOG / DATA_MODIFICATION reports.
+    index('audit_logs_action_idx').on(t.action, t.timestamp),
+    // Break-the-glass accesses of the HIPAA report: a partial index, so ordinary rows cost nothing.
+    index('audit_logs_break_glass_idx')
+      .on(t.timestamp)
+      .where(sql`${t.complianceFlags} ->> 'type' = 'BREAK_GLASS'`),
   ],
+);
+
+/**
+ * The heads of the audit hash chains: one row per chain (1..AUDIT_CHAINS, src/server/audit/audit-hash.ts).
+ * Every audit write advances one head in the same statement as its insert: the head's row lock, held until
+ * the writer commits, serializes that chain's writers (it never forks), positions stay contiguous (a
+ * rolled-back write rolls its head back too), and a deleted tail is detectable. Several chains let
+ * concurrent transactions commit in parallel instead of queueing behind one lock for every commit.
+ * prev_hash keeps the previous last_hash so the insert can read it from RETURNING.
+ */
+export const auditChainHead = pgTable(
+  'audit_chain_head',
+  {
+    chain: smallint('chain').primaryKey(),
+    lastSeq: bigint('last_seq', { mode: 'number' }).notNull(),
+    lastId: bigint('last_id', { mode: 'number' }),
+    lastHash: varchar('last_hash', { length: 64 }).notNull(),
+    prevHash: varchar('prev_hash', { length: 64 }).notNull(),
+  },
+  (t) => [check('audit_chain_head_chain', sql`${t.chain} >= 1`)],
 );
 
 export const complianceReports = pgTable('compliance_reports', {

@@ -31,7 +31,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
     if (error instanceof AppError) {
       status = error.status;
-      body = { message: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}) };
+      body = { ...error.details, message: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}) };
+      if (error.headers) reply.headers(error.headers);
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       status = 400;
       const issues: FieldIssue[] = error.validation.map((v) => ({
@@ -48,11 +49,19 @@ export function registerErrorHandler(app: FastifyInstance): void {
       body = { message: error.message, code: codeForStatus(status) };
     }
 
-    if (status >= 500) request.log.error({ err: error }, 'unhandled error');
+    // Log the kind of failure only: a driver error's message and properties can carry query parameters
+    // (password hashes, patient data), which must never reach the logs (DESIGN.md §6).
+    if (status >= 500) request.log.error({ errorName: error.name, errorCode: error.code, causeCode: (error.cause as { code?: string } | undefined)?.code }, 'unhandled error');
     return reply.status(status).send(body);
   });
 
+}
+
+/** Unknown API routes get a JSON 404; with the client built, other GETs get index.html (SPA fallback). */
+export function registerNotFoundHandler(app: FastifyInstance, spaFallback: boolean): void {
   app.setNotFoundHandler((request, reply) => {
+    const isPage = spaFallback && !request.url.startsWith('/api/') && (request.method === 'GET' || request.method === 'HEAD');
+    if (isPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
     const body: ApiErrorBody = { message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' };
     return reply.status(404).send(body);
   });

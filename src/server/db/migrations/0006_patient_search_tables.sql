@@ -21,6 +21,6 @@ CREATE TABLE "patient_name_pairs" (
 --> statement-breakpoint
 DROP INDEX "patients_last_name_norm_dob_idx";--> statement-breakpoint
 CREATE INDEX "name_words_prefix_idx" ON "name_words" USING btree ("word" text_pattern_ops);--> statement-breakpoint
-CREATE INDEX "name_words_dm_idx" ON "name_words" USING btree ("dm") WHERE length(word) <= 12;--> statement-breakpoint
-CREATE INDEX "name_words_dm_alt_idx" ON "name_words" USING btree ("dm_alt") WHERE length(word) <= 12;--> statement-breakpoint
+CREATE INDEX "name_words_dm_idx" ON "name_words" USING btree ("dm");--> statement-breakpoint
+CREATE INDEX "name_words_dm_alt_idx" ON "name_words" USING btree ("dm_alt");--> statement-breakpoint
 CREATE INDEX "name_words_long_trgm_idx" ON "name_words" USING gin ("word" gin_trgm_ops) WHERE length(word) >= 11;

@@ -1,0 +1,87 @@
+// The audit:verify command, run as a real process against a real database (embedded or PostgreSQL).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { writeAudit } from '../src/server/audit/audit-writer';
+import { openDatabase, type DatabaseHandle } from '../src/server/db/client';
+import { auditEntry } from '../src/server/test/audit-fixtures';
+import { createTestDatabase, type TestDatabase } from '../src/server/test/test-database';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '..');
+
+// PGlite allows one process per data directory, so the embedded database is opened only between runs.
+let dataDir: string | undefined;
+let server: TestDatabase | undefined;
+const env: NodeJS.ProcessEnv = { ...process.env };
+
+async function withDatabase(fn: (h: DatabaseHandle) => Promise<void>): Promise<void> {
+  if (server) return fn(server.handle);
+  const handle = await openDatabase({ dataDir: dataDir! });
+  try {
+    await fn(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function verify(...args: string[]): Promise<{ code: number; stdout: string }> {
+  try {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/audit-verify.ts', ...args], { cwd: root, env });
+    return { code: 0, stdout };
+  } catch (e) {
+    const err = e as { code: number; stdout: string };
+    return { code: err.code, stdout: err.stdout };
+  }
+}
+
+beforeAll(async () => {
+  if (process.env.DATABASE_URL) {
+    server = await createTestDatabase();
+    env.DATABASE_URL = server.url;
+  } else {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'nhr-audit-verify-'));
+    delete env.DATABASE_URL;
+    env.DATA_DIR = dataDir;
+    await withDatabase((h) => h.migrate());
+  }
+  await withDatabase(async ({ db }) => {
+    for (let i = 0; i < 3; i++) await db.transaction((tx) => writeAudit(tx, auditEntry({ resourceId: i })));
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.dispose();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm run audit:verify', () => {
+  let anchor = '';
+
+  it("prints 'OK: N rows' and exits 0 for an intact chain", async () => {
+    const { code, stdout } = await verify();
+    expect(stdout.split('\n')[0]).toBe('OK: 3 rows');
+    expect(code).toBe(0);
+    anchor = /--anchor (\S+)/.exec(stdout)![1]!;
+    expect(anchor).toMatch(/^([0-9]+(-[0-9a-f]{16})?\.){15}[0-9]+(-[0-9a-f]{16})?$/);
+  });
+
+  it('accepts the anchor it printed', async () => {
+    expect(await verify('--anchor', anchor)).toMatchObject({ code: 0 });
+  });
+
+  it('prints the id of the first changed row and exits 1', async () => {
+    await withDatabase(({ db }) => db.execute(sql`UPDATE audit_logs SET ip_address = '6.6.6.6' WHERE id = 2`).then(() => undefined));
+    const { code, stdout } = await verify();
+    expect(stdout.split('\n')[0]).toBe('BROKEN: first bad row id 2');
+    expect(code).toBe(1);
+  });
+
+  it('exits 2 when it cannot run, e.g. on a malformed anchor', async () => {
+    expect((await verify('--anchor', 'nonsense')).code).toBe(2);
+  });
+});

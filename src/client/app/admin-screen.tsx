@@ -1,0 +1,32 @@
+// Administration panel (SPEC §2): 'Back to Home', tabs 'Add Patients' (default) and 'Manage Users'.
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../components/ui/button';
+import { Tabs } from '../components/ui/tabs';
+import { ManageUsers } from '../features/users/components/manage-users';
+
+export function AdminScreen({ addPatients }: { addPatients: ReactNode }): React.JSX.Element {
+  const { t } = useTranslation('dashboard');
+  const [tab, setTab] = useState('patients');
+  return (
+    <section aria-labelledby="admin-title" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="admin-title" className="text-xl font-semibold">
+          {t('admin.title')}
+        </h2>
+        <Button variant="secondary" onClick={() => window.location.assign('/')}>
+          {t('admin.backHome')}
+        </Button>
+      </div>
+      <Tabs
+        label={t('admin.title')}
+        value={tab}
+        onValueChange={setTab}
+        items={[
+          { value: 'patients', label: t('admin.addPatients'), content: addPatients },
+          { value: 'users', label: t('admin.manageUsers'), content: <ManageUsers /> },
+        ]}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+// The staff dashboard (SPEC §2): header, product line, Audit/Admin buttons for those allowed, the user chip,
+// and the main area by priority: profile, then audit, then admin, then patient record, otherwise patient search.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { Button } from '../components/ui/button';
+import { hasPermission, type CurrentUser } from '../features/auth/api/current-user';
+import { AuditScreen } from '../features/audit/components/audit-screen';
+import { ProfileScreen } from '../features/profile/components/profile-screen';
+import { displayNameOf } from '../lib/user-display';
+import { AdminScreen } from './admin-screen';
+import { FloatingLogout } from './floating-logout';
+import { PatientArea } from './patient-area';
+import { StaffHeader } from './staff-header';
+
+export type DashboardView = 'home' | 'admin' | 'audit';
+
+export function DashboardScreen({ user, view }: { user: CurrentUser; view: DashboardView }): React.JSX.Element {
+  const { t } = useTranslation(['dashboard', 'common']);
+  const [, navigate] = useLocation();
+  const [profileOpen, setProfileOpen] = useState(false);
+  const canAdmin = hasPermission(user, 'users.approve') || hasPermission(user, 'patients.create');
+  const canAudit = hasPermission(user, 'audit.read') || hasPermission(user, 'reports.read');
+  const roleName = user.role ? t(`common:roles.${user.role.name}`, { defaultValue: user.role.displayName }) : t('profile:healthcareWorker');
+
+  let main: React.JSX.Element;
+  if (profileOpen) main = <ProfileScreen user={user} onClose={() => setProfileOpen(false)} />;
+  else if (view === 'audit' && canAudit)
+    main = <AuditScreen onBack={() => navigate('/')} canReadLogs={hasPermission(user, 'audit.read')} canReadReports={hasPermission(user, 'reports.read')} />;
+  else if (view === 'admin' && canAdmin) main = <AdminScreen addPatients={<AddPatientArea />} />;
+  else if (view !== 'home') main = <p role="alert" className="rounded-md bg-red-50 p-4 text-danger-600">{t('notAllowed')}</p>;
+  else main = <PatientArea user={user} />;
+
+  return (
+    <div className="min-h-screen pb-20">
+      <StaffHeader user={user} onProfile={() => setProfileOpen(true)} />
+      <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6">
+        <div className="flex flex-wrap items-center justify-between gap-4">
+          <div>
+            <h1 className="text-2xl font-bold text-slate-900">{t('common:appName')}</h1>
+            <p className="text-sm text-slate-600">
+              {t('common:country')} · {t('common:subtitle')}
+            </p>
+          </div>
+          <nav aria-label={t('navigation')} className="flex flex-wrap items-center gap-2">
+            {canAudit ? <Button variant="secondary" onClick={() => navigate('/audit')}>{t('audit')}</Button> : null}
+            {canAdmin ? <Button variant="secondary" onClick={() => navigate('/admin')}>{t('admin.button')}</Button> : null}
+            <button
+              type="button"
+              onClick={() => setProfileOpen(true)}
+              className="flex flex-col items-start rounded-md border border-slate-200 bg-white px-3 py-1.5 text-left hover:bg-slate-50"
+              aria-label={t('openProfile', { name: displayNameOf(user) })}
+            >
+              <span className="text-sm font-semibold">{displayNameOf(user)}</span>
+              <span className="text-xs text-slate-600">{roleName}</span>
+            </button>
+          </nav>
+        </div>
+        <main>{main}</main>
+      </div>
+      <FloatingLogout />
+    </div>
+  );
+}
+
+/** Filled in by the patients feature. */
+function AddPatientArea(): React.JSX.Element {
+  return <div />;
+}

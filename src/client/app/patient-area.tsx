@@ -1,0 +1,45 @@
+// The dashboard's default main area: patient search, then the access confirmation, then the record.
+// A record opens from a selected patient, or from the deep link /?patient=<id> (the record itself answers 403
+// until access to that patient has been confirmed).
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useSearch } from 'wouter';
+import type { CurrentUser } from '../features/auth/api/current-user';
+import { hasPermission } from '../features/auth/api/current-user';
+import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
+import { loadNamespace } from '../lib/i18n';
+import { displayNameOf } from '../lib/user-display';
+
+// The record screen and its translations load only when a record is opened (DESIGN.md §10 first-page budget).
+const PatientRecord = lazy(async () => {
+  const [m] = await Promise.all([import('../features/record/components/patient-record'), loadNamespace('record')]);
+  return { default: m.PatientRecord };
+});
+
+/** The patient id of ?patient=<id>, or null. */
+function linkedPatientId(search: string): number | null {
+  const raw = new URLSearchParams(search).get('patient');
+  return raw && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : null;
+}
+
+export function PatientArea({ user }: { user: CurrentUser }): React.JSX.Element {
+  const { t } = useTranslation(['dashboard', 'common']);
+  const [, navigate] = useLocation();
+  const patientId = linkedPatientId(useSearch());
+
+  if (patientId !== null) {
+    return (
+      <Suspense fallback={<p role="status">{t('common:loading')}</p>}>
+        <PatientRecord key={patientId} patientId={patientId} onBack={() => navigate('/')} canEdit={hasPermission(user, 'records.write')} />
+      </Suspense>
+    );
+  }
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{t('welcome', { name: displayNameOf(user) })}</CardTitle>
+      </CardHeader>
+      <CardContent />
+    </Card>
+  );
+}

@@ -1,0 +1,80 @@
+// Routing of SPEC §2: the setup gate replaces every route while initial setup is needed.
+import { lazy, Suspense } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { LanguageSelector } from '../components/language-selector';
+import { currentUserQueryOptions, type CurrentUser } from '../features/auth/api/current-user';
+import { LoginScreen } from '../features/auth/components/login-screen';
+import { setupStatusQueryOptions } from '../features/setup/api/setup';
+import type { DashboardView } from './dashboard-screen';
+import { StatusScreen } from './status-screen';
+
+const SetupScreen = lazy(() => import('../features/setup/components/setup-screen').then((m) => ({ default: m.SetupScreen })));
+const DashboardScreen = lazy(() => import('./dashboard-screen').then((m) => ({ default: m.DashboardScreen })));
+const PatientLoginScreen = lazy(() =>
+  import('../features/portal/components/patient-login-screen').then((m) => ({ default: m.PatientLoginScreen })),
+);
+const PortalScreen = lazy(() => import('../features/portal/components/portal-screen').then((m) => ({ default: m.PortalScreen })));
+
+/** The patient's routes (SPEC §2): they never need the staff user, and work signed out. */
+const PATIENT_PATHS = new Set(['/patient-login', '/patient-portal']);
+
+function LanguageCorner(): React.JSX.Element {
+  return (
+    <div className="fixed right-3 top-3 z-30">
+      <LanguageSelector />
+    </div>
+  );
+}
+
+/** Signed out: the staff login (with the language selector); signed in: the dashboard with that view. */
+function Staff({ user, view }: { user: CurrentUser | null; view: DashboardView }): React.JSX.Element {
+  if (user) return <DashboardScreen user={user} view={view} />;
+  return (
+    <>
+      <LanguageCorner />
+      <LoginScreen />
+    </>
+  );
+}
+
+export function AppRouter(): React.JSX.Element {
+  const { t } = useTranslation();
+  const [location] = useLocation();
+  const patientPath = PATIENT_PATHS.has(location);
+  const setup = useQuery(setupStatusQueryOptions);
+  const user = useQuery({ ...currentUserQueryOptions, enabled: setup.data?.needsSetup === false && !patientPath });
+
+  if (setup.isPending) return <StatusScreen text={t('checkingStatus')} />;
+  if (setup.data?.needsSetup) {
+    return (
+      <Suspense fallback={<StatusScreen text={t('loading')} />}>
+        <LanguageCorner />
+        <SetupScreen />
+      </Suspense>
+    );
+  }
+  if (patientPath) {
+    // A staff session on /patient-portal is refused by the server (403): the portal shows its access error panel.
+    return (
+      <Suspense fallback={<StatusScreen text={t('loading')} />}>
+        {location === '/patient-login' ? <PatientLoginScreen /> : <PortalScreen />}
+      </Suspense>
+    );
+  }
+  if (user.isPending) return <StatusScreen text={t('loading')} />;
+  const me = user.data ?? null;
+
+  return (
+    <Suspense fallback={<StatusScreen text={t('loading')} />}>
+      <Switch>
+        <Route path="/login">{me ? <Redirect to="/" replace /> : <Staff user={null} view="home" />}</Route>
+        <Route path="/admin">{me ? <Staff user={me} view="admin" /> : <Redirect to="/login" replace />}</Route>
+        <Route path="/audit">{me ? <Staff user={me} view="audit" /> : <Redirect to="/login" replace />}</Route>
+        <Route path="/">{me ? <Staff user={me} view="home" /> : <Redirect to="/login" replace />}</Route>
+        <Route>{me ? <Redirect to="/" replace /> : <Staff user={null} view="home" />}</Route>
+      </Switch>
+    </Suspense>
+  );
+}

@@ -1,0 +1,36 @@
+import type { ReactNode } from 'react';
+import { Dialog as RadixDialog } from 'radix-ui';
+import { cn } from '../../lib/cn';
+
+export interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children: ReactNode;
+  /** SPEC §9: add dialogs have medium max width. */
+  size?: 'md' | 'lg';
+}
+
+export function Dialog({ open, onOpenChange, title, description, children, size = 'md' }: DialogProps): React.JSX.Element {
+  return (
+    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
+        <RadixDialog.Content
+          className={cn(
+            'fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl',
+            size === 'md' ? 'max-w-md' : 'max-w-2xl',
+          )}
+          {...(description ? {} : { 'aria-describedby': undefined })}
+        >
+          <RadixDialog.Title className="text-lg font-semibold text-slate-900">{title}</RadixDialog.Title>
+          {description ? (
+            <RadixDialog.Description className="mt-1 text-sm text-slate-600">{description}</RadixDialog.Description>
+          ) : null}
+          <div className="mt-4">{children}</div>
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}

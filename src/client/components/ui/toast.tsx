@@ -1,0 +1,57 @@
+// Toasts (SPEC §9): one visible at a time, 5000 ms, swipe right past 50 px to dismiss, F8 focuses the region.
+import { useSyncExternalStore } from 'react';
+import { Toast as RadixToast } from 'radix-ui';
+import { cn } from '../../lib/cn';
+
+export interface ToastInput {
+  title: string;
+  description?: string | undefined;
+  variant?: 'default' | 'destructive';
+}
+interface ToastState extends ToastInput {
+  id: number;
+}
+
+let current: ToastState | null = null;
+let nextId = 1;
+const listeners = new Set<() => void>();
+const emit = (): void => listeners.forEach((l) => l());
+
+/** Shows a toast, replacing the one on screen. */
+export function toast(input: ToastInput): void {
+  current = { ...input, id: nextId++ };
+  emit();
+}
+function dismiss(id: number): void {
+  if (current?.id === id) {
+    current = null;
+    emit();
+  }
+}
+const subscribe = (l: () => void): (() => void) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+
+export function Toaster({ regionLabel }: { regionLabel: string }): React.JSX.Element {
+  const t = useSyncExternalStore(subscribe, () => current);
+  return (
+    <RadixToast.Provider duration={5000} swipeDirection="right" swipeThreshold={50} label={regionLabel}>
+      {t ? (
+        <RadixToast.Root
+          key={t.id}
+          type={t.variant === 'destructive' ? 'foreground' : 'background'}
+          onOpenChange={(open) => !open && dismiss(t.id)}
+          className={cn(
+            'rounded-lg border p-4 shadow-lg data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)]',
+            t.variant === 'destructive' ? 'border-red-700 bg-danger-600 text-white' : 'border-slate-200 bg-white text-slate-900',
+          )}
+        >
+          <RadixToast.Title className="text-sm font-semibold">{t.title}</RadixToast.Title>
+          {t.description ? <RadixToast.Description className="mt-1 text-sm opacity-90">{t.description}</RadixToast.Description> : null}
+        </RadixToast.Root>
+      ) : null}
+      <RadixToast.Viewport className="fixed bottom-4 right-4 z-[100] flex w-[calc(100vw-2rem)] max-w-sm flex-col gap-2 outline-none" />
+    </RadixToast.Provider>
+  );
+}

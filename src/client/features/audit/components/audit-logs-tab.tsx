@@ -1,0 +1,88 @@
+// Audit Logs tab (SPEC §2): filters, Apply Filters, and the log table; a dash marks a missing value.
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { format } from 'date-fns';
+import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES } from '../../../../contracts/audit';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { NativeSelect } from '../../../components/ui/native-select';
+import { errorText } from '../../../lib/error-text';
+import { auditLogsQueryOptions, type FilterParams } from '../api/audit';
+import { actionTone } from './badges';
+
+const dash = (v: string | number | null | undefined): string | number => (v === null || v === undefined || v === '' ? '-' : v);
+const emptyFilters = { userId: '', patientId: '', resourceType: 'all', action: 'all', dateFrom: '', dateTo: '' };
+
+export function AuditLogsTab(): React.JSX.Element {
+  const { t } = useTranslation(['audit', 'common', 'validation']);
+  const [draft, setDraft] = useState(emptyFilters);
+  const [applied, setApplied] = useState<FilterParams>(emptyFilters);
+  const logs = useQuery(auditLogsQueryOptions(applied));
+  const set = (k: keyof typeof emptyFilters) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setDraft((d) => ({ ...d, [k]: e.target.value }));
+  const all = { value: 'all', label: t('all') };
+
+  return (
+    <div className="flex flex-col gap-4">
+      <form
+        className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setApplied({ ...draft });
+        }}
+        aria-label={t('filters')}
+      >
+        <FormField label={t('userId')}><Input value={draft.userId} onChange={set('userId')} maxLength={256} /></FormField>
+        <FormField label={t('patientId')}><Input value={draft.patientId} onChange={set('patientId')} inputMode="numeric" maxLength={10} /></FormField>
+        <FormField label={t('resourceType')}>
+          <NativeSelect value={draft.resourceType} onChange={set('resourceType')} options={[all, ...AUDIT_RESOURCE_TYPES.map((r) => ({ value: r, label: t(`resourceTypes.${r}`) }))]} />
+        </FormField>
+        <FormField label={t('action')}>
+          <NativeSelect value={draft.action} onChange={set('action')} options={[all, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: t(`actions.${a}`) }))]} />
+        </FormField>
+        <FormField label={t('dateFrom')}><Input type="date" value={draft.dateFrom} onChange={set('dateFrom')} /></FormField>
+        <FormField label={t('dateTo')}><Input type="date" value={draft.dateTo} onChange={set('dateTo')} /></FormField>
+        <div className="sm:col-span-3 lg:col-span-6">
+          <Button type="submit">{t('applyFilters')}</Button>
+        </div>
+      </form>
+      {logs.isPending ? (
+        <p role="status">{t('loadingLogs')}</p>
+      ) : logs.isError ? (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-danger-600">
+          {t('fetchLogsFailed')}: {errorText(t, logs.error, t('common:anError'))}
+        </p>
+      ) : logs.data.length === 0 ? (
+        <p className="text-slate-600">{t('noLogs')}</p>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">{t('logsCaption', { count: logs.data.length })}</caption>
+            <thead className="bg-slate-50 text-slate-600">
+              <tr>
+                {['timestamp', 'user', 'action', 'resource', 'patientId', 'ipAddress'].map((c) => (
+                  <th key={c} scope="col" className="px-3 py-2 font-medium">{t(`columns.${c}`)}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {logs.data.map((row) => (
+                <tr key={row.id}>
+                  <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{format(new Date(row.timestamp), 'yyyy-MM-dd HH:mm:ss')}</td>
+                  <td className="px-3 py-2"><div>{row.userName}</div><div className="font-mono text-xs text-slate-500">{row.userId}</div></td>
+                  <td className="px-3 py-2"><Badge tone={actionTone(row.action)}>{row.action}</Badge></td>
+                  <td className="px-3 py-2"><div>{row.resourceType}</div><div className="text-xs text-slate-500">{dash(row.resourceId)}</div></td>
+                  <td className="px-3 py-2">{dash(row.patientId)}</td>
+                  <td className="px-3 py-2 font-mono text-xs">{dash(row.ipAddress)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

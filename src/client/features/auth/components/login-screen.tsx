@@ -1,0 +1,107 @@
+// Staff login (SPEC §2, §5, §8): email and password, 'Signing in...' while pending, a toast and a reload on success.
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { loginInput, type LoginInput } from '../../../../contracts/auth-login';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/toast';
+import { errorText } from '../../../lib/error-text';
+import { useLogin } from '../api/login';
+
+const RegistrationForm = lazy(() => import('./registration-form').then((m) => ({ default: m.RegistrationForm })));
+
+export function LoginScreen(): React.JSX.Element {
+  const { t } = useTranslation(['auth', 'common', 'validation']);
+  const [registering, setRegistering] = useState(false);
+  const login = useLogin();
+  // A plain controlled form: react-hook-form is left to the lazily loaded screens to keep this page small.
+  const [values, setValues] = useState<LoginInput>({ email: '', password: '' });
+  const [errors, setErrors] = useState<Partial<Record<keyof LoginInput, string>>>({});
+  const field = (name: keyof LoginInput) => ({
+    name,
+    value: values[name],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
+  });
+
+  const onSubmit = (e: React.FormEvent): void => {
+    e.preventDefault();
+    const parsed = loginInput.safeParse(values);
+    if (!parsed.success) {
+      const next: Partial<Record<keyof LoginInput, string>> = {};
+      for (const issue of parsed.error.issues) next[issue.path[0] as keyof LoginInput] ??= issue.message;
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    login.mutate(parsed.data, {
+      onSuccess: () => {
+        toast({ title: t('login.successTitle'), description: t('login.successDescription') });
+        window.location.reload();
+      },
+      onError: (error) =>
+        toast({ title: t('login.failedTitle'), description: errorText(t, error, t('login.invalidCredentials')), variant: 'destructive' }),
+    });
+  };
+
+  if (registering) {
+    return (
+      <main className="flex min-h-screen items-center justify-center p-4">
+        <Card className="w-full max-w-xl">
+          <CardHeader>
+            <p className="text-sm font-medium text-brand-700">{t('common:appName')}</p>
+            <h1 className="text-xl font-semibold text-slate-900">{t('register.title')}</h1>
+            <CardDescription>{t('register.subtitle')}</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Suspense fallback={<p role="status">{t('common:loading')}</p>}>
+              <RegistrationForm onBack={() => setRegistering(false)} />
+            </Suspense>
+          </CardContent>
+        </Card>
+      </main>
+    );
+  }
+
+  return (
+    <main className="flex min-h-screen items-center justify-center p-4">
+      <Card className="w-full max-w-md">
+        <CardHeader>
+          <p className="text-sm font-medium text-brand-700">{t('common:appName')}</p>
+          <h1 className="text-xl font-semibold text-slate-900">{t('login.title')}</h1>
+          <CardDescription>{t('login.subtitle')}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+            <FormField label={t('login.email')} error={errors.email && t(errors.email)}>
+              <Input type="email" autoComplete="username" {...field('email')} />
+            </FormField>
+            <FormField label={t('login.password')} error={errors.password && t(errors.password)}>
+              <Input type="password" autoComplete="current-password" {...field('password')} />
+            </FormField>
+            <Button type="submit" size="lg" disabled={login.isPending}>
+              {login.isPending ? (
+                <>
+                  <Spinner /> {t('login.signingIn')}
+                </>
+              ) : (
+                t('login.signIn')
+              )}
+            </Button>
+            <Button variant="secondary" size="lg" onClick={() => setRegistering(true)}>
+              {t('login.createAccount')}
+            </Button>
+          </form>
+          <p className="mt-6 text-center text-sm">
+            <Link href="/patient-login" className="text-brand-700 underline">
+              {t('login.patientLink')}
+            </Link>
+          </p>
+        </CardContent>
+      </Card>
+    </main>
+  );
+}

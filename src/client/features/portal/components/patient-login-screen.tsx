@@ -1,0 +1,115 @@
+// Patient login (SPEC §2, §5, §8): NC Number and Date of Birth, 'Access My Records', a link to the staff login;
+// 'Missing information' when either is empty; 'Login successful: Welcome, {first name}!' then /patient-portal.
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import { patientLoginInput, type PatientLoginInput } from '../../../../contracts/portal-login';
+import { LanguageSelector } from '../../../components/language-selector';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/toast';
+import { parseApiError } from '../../../lib/api-client';
+import { errorText } from '../../../lib/error-text';
+import { usePatientLogin } from '../api/patient-login';
+import { forgetSignedInData } from '../api/portal-record';
+
+type Errors = Partial<Record<keyof PatientLoginInput, string>>;
+
+const today = (): string => new Date().toISOString().slice(0, 10);
+
+export function PatientLoginScreen(): React.JSX.Element {
+  const { t } = useTranslation(['portal', 'validation', 'common']);
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const login = usePatientLogin();
+  const [values, setValues] = useState<PatientLoginInput>({ ncNumber: '', dateOfBirth: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const field = (name: keyof PatientLoginInput) => ({
+    name,
+    value: values[name],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
+  });
+
+  const failureText = (error: Error): string => {
+    const { status } = parseApiError(error);
+    if (status === 401) return t('login.invalid');
+    if (status === 429) return t('login.locked');
+    return errorText(t, error, t('login.failedFallback'));
+  };
+
+  const onSubmit = (e: React.FormEvent): void => {
+    e.preventDefault();
+    // Spaces people type between digit groups are not part of the number.
+    const input = { ncNumber: values.ncNumber.replace(/\s+/g, ''), dateOfBirth: values.dateOfBirth.trim() };
+    if (!input.ncNumber || !input.dateOfBirth) {
+      setErrors({});
+      toast({ title: t('login.missingTitle'), description: t('login.missingDescription'), variant: 'destructive' });
+      return;
+    }
+    const parsed = patientLoginInput.safeParse(input);
+    if (!parsed.success) {
+      const next: Errors = {};
+      for (const issue of parsed.error.issues) next[issue.path[0] as keyof PatientLoginInput] ??= issue.message;
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    login.mutate(parsed.data, {
+      onSuccess: (result) => {
+        forgetSignedInData(queryClient);
+        toast({ title: t('login.successTitle'), description: t('login.successDescription', { name: result.patient.firstName }) });
+        navigate('/patient-portal');
+      },
+      onError: (error) => toast({ title: t('login.failedTitle'), description: failureText(error), variant: 'destructive' }),
+    });
+  };
+
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center gap-4 px-4 py-16">
+      <div className="fixed right-3 top-3 z-30">
+        <LanguageSelector />
+      </div>
+      <Card className="w-full max-w-md">
+        <CardHeader>
+          <p className="text-sm font-medium text-brand-700">{t('common:appName')}</p>
+          <h1 className="text-xl font-semibold text-slate-900">{t('login.title')}</h1>
+          <CardDescription>{t('login.subtitle')}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+            <FormField label={t('login.ncNumber')} error={errors.ncNumber && t(errors.ncNumber)}>
+              <Input
+                inputMode="numeric"
+                autoComplete="off"
+                maxLength={14}
+                placeholder={t('login.ncNumberPlaceholder')}
+                {...field('ncNumber')}
+              />
+            </FormField>
+            <FormField label={t('login.dateOfBirth')} error={errors.dateOfBirth && t(errors.dateOfBirth)}>
+              <Input type="date" autoComplete="bday" max={today()} {...field('dateOfBirth')} />
+            </FormField>
+            <Button type="submit" size="lg" disabled={login.isPending}>
+              {login.isPending ? (
+                <>
+                  <Spinner /> {t('login.submitting')}
+                </>
+              ) : (
+                t('login.submit')
+              )}
+            </Button>
+          </form>
+          <p className="mt-6 text-center text-sm">
+            <Link href="/login" className="text-brand-700 underline">
+              {t('login.staffLink')}
+            </Link>
+          </p>
+        </CardContent>
+      </Card>
+    </main>
+  );
+}

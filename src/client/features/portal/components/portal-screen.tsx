@@ -1,0 +1,86 @@
+// The patient portal (SPEC §2): header with the welcome line and Logout; tabs Overview, Diagnoses, Appointments,
+// Allergies, Medications, Vaccines and Access history; the access error panel when the record cannot be loaded
+// (signed out, a staff session, or any failure). Mobile first: one column, tabs scroll sideways.
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { LogOut, ShieldAlert } from 'lucide-react';
+import { LanguageSelector } from '../../../components/language-selector';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { Tabs } from '../../../components/ui/tabs';
+import { usePatientLogout } from '../api/patient-logout';
+import { portalRecordQueryOptions } from '../api/portal-record';
+import { AccessHistoryTab } from './access-history-tab';
+import { OverviewTab } from './overview-tab';
+import { AllergiesTab, AppointmentsTab, DiagnosesTab, MedicationsTab, VaccinesTab } from './record-tabs';
+
+function AccessError(): React.JSX.Element {
+  const { t } = useTranslation('portal');
+  const [, navigate] = useLocation();
+  return (
+    <main className="flex min-h-screen items-center justify-center p-4">
+      <div role="alert" className="flex w-full max-w-md flex-col items-center gap-3 rounded-lg border border-red-200 bg-white p-6 text-center shadow-sm">
+        <ShieldAlert aria-hidden="true" className="h-10 w-10 text-danger-600" />
+        <h1 className="text-lg font-semibold text-slate-900">{t('accessError.title')}</h1>
+        <p className="text-slate-700">{t('accessError.description')}</p>
+        <Button onClick={() => navigate('/patient-login', { replace: true })}>{t('accessError.returnToLogin')}</Button>
+      </div>
+    </main>
+  );
+}
+
+export function PortalScreen(): React.JSX.Element {
+  const { t } = useTranslation(['portal', 'common']);
+  const record = useQuery(portalRecordQueryOptions);
+  const logout = usePatientLogout();
+  const [tab, setTab] = useState('overview');
+
+  if (record.isPending) {
+    return (
+      <main className="flex min-h-screen items-center justify-center p-4" aria-busy="true">
+        <p role="status" className="flex items-center gap-2 text-slate-700">
+          <Spinner /> {t('loading')}
+        </p>
+      </main>
+    );
+  }
+  if (record.isError) return <AccessError />;
+
+  const { patient, medicalRecords: r } = record.data;
+  const items = [
+    { value: 'overview', label: t('tabs.overview'), content: <OverviewTab record={record.data} /> },
+    { value: 'diagnoses', label: t('tabs.diagnoses'), content: <DiagnosesTab items={r.diagnoses} /> },
+    { value: 'appointments', label: t('tabs.appointments'), content: <AppointmentsTab items={r.appointments} /> },
+    { value: 'allergies', label: t('tabs.allergies'), content: <AllergiesTab items={r.allergies} /> },
+    { value: 'medications', label: t('tabs.medications'), content: <MedicationsTab items={r.medications} /> },
+    { value: 'vaccines', label: t('tabs.vaccines'), content: <VaccinesTab items={r.vaccines} /> },
+    // Loaded only when opened: a fresh read (and audit row) each time the patient looks.
+    { value: 'access', label: t('tabs.accessHistory'), content: tab === 'access' ? <AccessHistoryTab /> : null },
+  ];
+
+  return (
+    <div className="min-h-screen overflow-x-hidden bg-slate-50">
+      <header className="sticky top-0 z-30 border-b border-slate-200 bg-white">
+        <div className="mx-auto max-w-4xl px-4 py-2">
+          <div className="flex items-center justify-between gap-2">
+            <p className="min-w-0 truncate text-xs font-medium text-brand-700">{t('common:appName')}</p>
+            <div className="flex shrink-0 items-center gap-1">
+              <LanguageSelector />
+              <Button variant="secondary" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
+                <LogOut aria-hidden="true" className="h-4 w-4" />
+                {t('header.logout')}
+              </Button>
+            </div>
+          </div>
+          <h1 className="break-words text-lg font-semibold text-slate-900">{t('header.welcome', { name: patient.firstName })}</h1>
+        </div>
+      </header>
+      <main className="mx-auto max-w-4xl px-4 py-4">
+        <p className="mb-3 text-sm text-slate-600">{t('header.subtitle')}</p>
+        <Tabs label={t('tabs.label')} value={tab} onValueChange={setTab} items={items} />
+      </main>
+    </div>
+  );
+}

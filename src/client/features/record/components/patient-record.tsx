@@ -1,0 +1,91 @@
+// The patient record screen (SPEC §2): sidebar, then the chosen section. One summary request loads everything
+// ('Loading patient records...'); a refused open (no confirmed access, no permission) says why, with a way back.
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { ACCESS_NOT_CONFIRMED_MESSAGE, type RecordPatient } from '../../../../contracts/access';
+import type { RecordKind } from '../../../../contracts/record-rows';
+import { Button } from '../../../components/ui/button';
+import { parseApiError } from '../../../lib/api-client';
+import { recordSummaryQueryOptions } from '../api/record-queries';
+import { DemographicsSection } from './demographics-section';
+import { MedicalDashboard } from './medical-dashboard';
+import { RecordListSection } from './record-list-section';
+import { RecordSidebar, type RecordMode, type RecordSection } from './record-sidebar';
+
+export interface PatientRecordProps {
+  patientId: number;
+  /** What the caller already knows (from search), shown while the record loads. */
+  patient?: Pick<RecordPatient, 'firstName' | 'lastName' | 'idNumber'>;
+  onBack: () => void;
+  /** The user holds records.write: the Edit mode is offered. */
+  canEdit: boolean;
+}
+
+function errorKey(error: unknown): string {
+  const { status, message } = parseApiError(error);
+  if (status === 403) return message === ACCESS_NOT_CONFIRMED_MESSAGE ? 'errors.accessNotConfirmed' : 'errors.noPermission';
+  if (status === 404) return 'errors.notFound';
+  return 'errors.loadFailed';
+}
+
+export function PatientRecord({ patientId, patient, onBack, canEdit }: PatientRecordProps): React.JSX.Element {
+  const { t } = useTranslation('record');
+  const summary = useQuery(recordSummaryQueryOptions(patientId));
+  const [section, setSection] = useState<RecordSection>('dashboard');
+  const [mode, setMode] = useState<RecordMode>('view');
+  // SPEC §4: only one add dialog is open at a time.
+  const [openDialog, setOpenDialog] = useState<RecordKind | null>(null);
+  const editing = canEdit && mode === 'edit';
+  const shown = summary.data?.patient ?? patient;
+
+  let main: React.JSX.Element;
+  if (summary.isPending) {
+    main = <p role="status" className="p-4 text-slate-600">{t('loading')}</p>;
+  } else if (summary.isError) {
+    main = (
+      <div role="alert" className="flex flex-col items-start gap-3 rounded-md bg-red-50 p-4 text-danger-600">
+        <p>{t(errorKey(summary.error))}</p>
+        <Button variant="secondary" onClick={onBack}>
+          {t('backToSearch')}
+        </Button>
+      </div>
+    );
+  } else if (section === 'dashboard') {
+    main = <MedicalDashboard patient={summary.data.patient} patientId={patientId} />;
+  } else if (section === 'demographics') {
+    main = <DemographicsSection patient={summary.data.patient} />;
+  } else {
+    main = (
+      <RecordListSection
+        key={section}
+        kind={section}
+        patientId={patientId}
+        editing={editing}
+        addOpen={openDialog === section}
+        onAddOpenChange={(open) => setOpenDialog(open ? section : null)}
+      />
+    );
+  }
+
+  return (
+    <div className="grid gap-6 md:grid-cols-[16rem_1fr]">
+      <RecordSidebar
+        patient={shown}
+        onBack={onBack}
+        canEdit={canEdit}
+        mode={editing ? 'edit' : 'view'}
+        onModeChange={(m) => {
+          setMode(m);
+          setOpenDialog(null);
+        }}
+        section={section}
+        onSectionChange={(s) => {
+          setSection(s);
+          setOpenDialog(null);
+        }}
+      />
+      <div className="min-w-0">{main}</div>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+// Record access (DESIGN.md §4, break-the-glass) and the patient's demographics as the record shows them (SPEC §3).
+import { z } from 'zod';
+
+export const ACCESS_REASON_MIN = 5;
+export const ACCESS_REASON_MAX = 500;
+/** How long a confirmation lets a user open that patient's record. */
+export const ACCESS_GRANT_HOURS = 8;
+/** The 403 message of every record endpoint without a live grant; the client recognises it. */
+export const ACCESS_NOT_CONFIRMED_MESSAGE = 'Access to this record has not been confirmed';
+
+/**
+ * POST /api/patients/{id}/access: `{ consent: true }` or `{ consent: false, reason }` (5-500 characters after
+ * trimming). With consent the reason is optional (kept when given).
+ */
+export const recordAccessInput = z
+  .strictObject({
+    consent: z.boolean({ error: 'validation:accessChoiceRequired' }),
+    reason: z
+      .string({ error: 'validation:accessReasonLength' })
+      .trim()
+      .max(ACCESS_REASON_MAX, { error: 'validation:accessReasonLength' })
+      .nullish()
+      .transform((v) => (v ? v : null)),
+  })
+  .refine((v) => v.consent || (v.reason !== null && v.reason.length >= ACCESS_REASON_MIN), {
+    error: 'validation:accessReasonLength',
+    path: ['reason'],
+  });
+export type RecordAccessInput = z.input<typeof recordAccessInput>;
+export type RecordAccessRequest = z.output<typeof recordAccessInput>;
+
+export const accessGrant = z.object({
+  id: z.number().int(),
+  patientId: z.number().int(),
+  consent: z.boolean(),
+  reason: z.string().nullable(),
+  grantedAt: z.string(),
+  expiresAt: z.string(),
+});
+export type AccessGrant = z.infer<typeof accessGrant>;
+
+/** GET /api/patients/{id}: the SPEC §3 patient fields. */
+export const recordPatient = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  dateOfBirth: z.string().nullable(),
+  sex: z.string(),
+  idNumber: z.string(),
+  contactNumber: z.string().nullable(),
+  address: z.string(),
+  nextOfKin: z.string(),
+  nextOfKinContact: z.string(),
+});
+export type RecordPatient = z.infer<typeof recordPatient>;

@@ -1,0 +1,16 @@
+// Request bodies of the patient registry routes that extend the shared schemas (SPEC §7; DESIGN.md §4).
+import { z } from 'zod';
+import { addPatientInput, patientDetails, patientSearchResult } from './patients';
+
+/** POST /api/admin/patients: the SPEC fields, plus the confirmation that a likely duplicate is a new patient. */
+export const addPatientRequest = addPatientInput.extend({ confirmDuplicate: z.boolean().optional() });
+export type AddPatientRequest = z.input<typeof addPatientRequest>;
+
+/** The 409 answer when likely duplicates exist and the request did not confirm. */
+export const duplicatePatientsBody = z.object({
+  message: z.string(),
+  code: z.literal('CONFLICT'),
+  duplicates: z.array(patientSearchResult),
+});
+
+export const addPatientResponse = patientDetails;

@@ -1,0 +1,158 @@
+// The patient portal (SPEC §2 Patient portal, §3, §7; DESIGN.md §4, §6): the sign-in result, the patient's own
+// record as the portal reads it, and the history of who opened that record.
+import { z } from 'zod';
+
+export {
+  patientLoginInput,
+  PATIENT_LOGIN_FAILED_MESSAGE,
+  PATIENT_LOGIN_SUCCESS_MESSAGE,
+  type PatientLoginInput,
+} from './portal-login';
+
+/** POST /api/auth/patient-login. */
+export const patientLoginResult = z.object({
+  message: z.string(),
+  patient: z.object({ id: z.number().int(), firstName: z.string() }),
+});
+export type PatientLoginResult = z.infer<typeof patientLoginResult>;
+
+const day = z.string(); // YYYY-MM-DD
+const optionalDay = day.nullable();
+
+/** The patient's personal details. idNumber is the NC number; the portal names it ncNumber (SPEC §3), so both are sent. */
+export const portalPatient = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  dateOfBirth: optionalDay,
+  sex: z.string(),
+  idNumber: z.string(),
+  ncNumber: z.string(),
+  contactNumber: z.string().nullable(),
+  address: z.string(),
+  nextOfKin: z.string(),
+  nextOfKinContact: z.string(),
+});
+export type PortalPatient = z.infer<typeof portalPatient>;
+
+export const portalDiagnosis = z.object({
+  id: z.number().int(),
+  condition: z.string(),
+  status: z.string(),
+  diagnosedDate: day,
+  resolvedDate: optionalDay,
+  description: z.string().nullable(),
+  doctor: z.string(),
+  facility: z.string(),
+});
+export type PortalDiagnosis = z.infer<typeof portalDiagnosis>;
+
+export const portalAppointment = z.object({
+  id: z.number().int(),
+  type: z.string(),
+  date: day,
+  /** HH:mm, when known. */
+  time: z.string().nullable(),
+  findings: z.string().nullable(),
+  status: z.string(),
+  doctor: z.string(),
+  facility: z.string(),
+});
+export type PortalAppointment = z.infer<typeof portalAppointment>;
+
+export const portalAllergy = z.object({
+  id: z.number().int(),
+  allergen: z.string(),
+  reaction: z.string(),
+  severity: z.string(),
+  reportedDate: day,
+});
+export type PortalAllergy = z.infer<typeof portalAllergy>;
+
+/** SPEC §3: the portal shows the medication's name as `medication` and the prescriber as `doctor`. */
+export const portalMedication = z.object({
+  id: z.number().int(),
+  medication: z.string(),
+  dosage: z.string(),
+  frequency: z.string(),
+  purpose: z.string(),
+  status: z.string(),
+  prescribedDate: day,
+  discontinuedDate: optionalDay,
+  doctor: z.string(),
+  nextReview: optionalDay,
+});
+export type PortalMedication = z.infer<typeof portalMedication>;
+
+export const portalVaccine = z.object({
+  id: z.number().int(),
+  vaccine: z.string(),
+  date: day,
+  dose: z.string(),
+  facility: z.string(),
+  nextDue: optionalDay,
+  batchNumber: z.string().nullable(),
+});
+export type PortalVaccine = z.infer<typeof portalVaccine>;
+
+/** GET /api/patient-portal/me. Each list is newest first. */
+export const portalRecord = z.object({
+  patient: portalPatient,
+  medicalRecords: z.object({
+    diagnoses: z.array(portalDiagnosis),
+    appointments: z.array(portalAppointment),
+    allergies: z.array(portalAllergy),
+    medications: z.array(portalMedication),
+    vaccines: z.array(portalVaccine),
+  }),
+});
+export type PortalRecord = z.infer<typeof portalRecord>;
+
+// ---- Access history: who opened this record (DESIGN.md §6). ----
+
+export const ACCESS_LOG_PAGE_SIZE_DEFAULT = 10;
+export const ACCESS_LOG_PAGE_SIZE_MAX = 100;
+
+const positiveInt = (max: number) =>
+  z.coerce
+    .number({ error: 'validation:invalidNumber' })
+    .int({ error: 'validation:invalidNumber' })
+    .min(1, { error: 'validation:invalidNumber' })
+    .max(max, { error: 'validation:invalidNumber' });
+
+/** GET /api/patient-portal/access-log?page=&pageSize= (page from 1). */
+export const accessLogQuery = z.object({
+  page: positiveInt(100_000).default(1),
+  pageSize: positiveInt(ACCESS_LOG_PAGE_SIZE_MAX).default(ACCESS_LOG_PAGE_SIZE_DEFAULT),
+});
+export type AccessLogQuery = z.output<typeof accessLogQuery>;
+
+/**
+ * How the record was reached: opened with the patient's consent, opened without it for a stated reason
+ * (break-the-glass), or returned by a search.
+ */
+export const ACCESS_KINDS = ['CONSENT', 'BREAK_GLASS', 'SEARCH'] as const;
+export type AccessKind = (typeof ACCESS_KINDS)[number];
+
+export const accessLogItem = z.object({
+  id: z.number().int(),
+  kind: z.enum(ACCESS_KINDS),
+  /** ISO 8601 UTC. */
+  at: z.string(),
+  /** The staff member's name as recorded at the time. */
+  name: z.string(),
+  /** Their role (name for translation, display name as fallback), when the account still exists. */
+  role: z.object({ name: z.string(), displayName: z.string() }).nullable(),
+  facility: z.string().nullable(),
+  /** The reason stated for a break-the-glass access; null otherwise. */
+  reason: z.string().nullable(),
+});
+export type AccessLogItem = z.infer<typeof accessLogItem>;
+
+export const accessLogPage = z.object({
+  items: z.array(accessLogItem),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+});
+export type AccessLogPage = z.infer<typeof accessLogPage>;

@@ -1,0 +1,47 @@
+// Calendar dates of the clinical record (SPEC §5, §9): ISO YYYY-MM-DD, "today" as a Namibian clinic sees it.
+// Pure functions that take `now` or `today`, so both sides and the tests agree on the clock.
+
+export const CLINIC_TIME_ZONE = 'Africa/Windhoek';
+/** SPEC §5: dates are within the last 100 years (and, for dates that record the past, not in the future). */
+export const DATE_WINDOW_YEARS = 100;
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Today's calendar date in the clinic's time zone, as YYYY-MM-DD. */
+export function clinicToday(now: Date = new Date()): string {
+  // en-CA formats as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone: CLINIC_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/** True for a real calendar date written as YYYY-MM-DD (not 2024-02-30). */
+export function isCalendarDate(value: string): boolean {
+  const m = ISO_DATE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** `iso` moved by whole days (negative: back). */
+export function addDays(iso: string, days: number): string {
+  const date = new Date(`${iso}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/** `iso` moved by whole calendar years (29 February falls back to 28 February). */
+export function addYears(iso: string, years: number): string {
+  const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y + years, m - 1, d));
+  if (date.getUTCMonth() !== m - 1) date.setUTCDate(0); // rolled over into March
+  return date.toISOString().slice(0, 10);
+}
+
+/** Age in completed years on `today`; null without a date of birth. */
+export function ageOn(dateOfBirth: string | null, today: string): number | null {
+  if (!dateOfBirth || !isCalendarDate(dateOfBirth)) return null;
+  const [by, bm, bd] = dateOfBirth.split('-').map(Number) as [number, number, number];
+  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
+  const age = ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
+  return age >= 0 ? age : null;
+}

@@ -1,0 +1,136 @@
+// docs/security/audit-append-only.sql, applied for real: the application role reads and appends through
+// nhr_audit_append only, and the guard triggers refuse changes even to the owner.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import type pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/client';
+import * as schema from '../db/schema';
+import { auditEntry } from '../test/audit-fixtures';
+import { createTestDatabase, type TestDatabase } from '../test/test-database';
+import { verifyAuditChain } from './audit-verify';
+import { writeAudit } from './audit-writer';
+
+const SQL_FILE = new URL('../../../docs/security/audit-append-only.sql', import.meta.url);
+const role = `nhr_app_test_${randomBytes(4).toString('hex')}`;
+
+let database: TestDatabase;
+let db: Db;
+
+/** The file as psql would run it with -v app_role=<role> (its only psql meta-commands set that default). */
+function scriptFor(appRole: string): string {
+  return readFileSync(SQL_FILE, 'utf8')
+    .replace(/^\\if[\s\S]*?^\\endif\s*$/m, '')
+    .replaceAll(':"app_role"', `"${appRole}"`);
+}
+
+async function runScript(text: string): Promise<void> {
+  const client = (db as unknown as { $client: PGlite | pg.Pool }).$client;
+  if (database.handle.kind === 'pglite') await (client as PGlite).exec(text);
+  else await (client as pg.Pool).query(text);
+}
+
+/** Runs fn on a session that has SET ROLE to the application role. */
+async function asApp<T>(fn: (appDb: Db) => Promise<T>): Promise<T> {
+  if (database.handle.kind === 'pglite') {
+    await db.execute(sql.raw(`SET ROLE "${role}"`));
+    try {
+      return await fn(db);
+    } finally {
+      await db.execute(sql`RESET ROLE`);
+    }
+  }
+  const client = await (db as unknown as { $client: pg.Pool }).$client.connect();
+  try {
+    await client.query(`SET ROLE "${role}"`);
+    return await fn(drizzle(client, { schema }) as unknown as Db);
+  } finally {
+    await client.query('RESET ROLE');
+    client.release();
+  }
+}
+
+/** The SQLSTATE of a failed query (drizzle wraps the driver's error as its cause). */
+async function sqlState(statement: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await statement;
+    return undefined;
+  } catch (e) {
+    const err = e as { code?: string; cause?: { code?: string } };
+    return err.cause?.code ?? err.code ?? 'no code';
+  }
+}
+const DENIED = '42501'; // insufficient_privilege: both missing grants and the guard triggers use it
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.handle.db;
+  await db.execute(sql.raw(`CREATE ROLE "${role}" NOLOGIN`));
+  await writeAudit(db, auditEntry());
+  await runScript(scriptFor(role));
+  await runScript(scriptFor(role)); // idempotent: the documented command is re-run after every migration
+});
+afterAll(async () => {
+  if (db) {
+    await db.execute(sql.raw(`DROP OWNED BY "${role}"`)).catch(() => undefined);
+    await db.execute(sql.raw(`DROP ROLE IF EXISTS "${role}"`)).catch(() => undefined);
+  }
+  await database?.dispose();
+});
+
+describe('the application role after audit-append-only.sql', () => {
+  it('appends through writeAudit and reads and verifies the log', async () => {
+    await asApp(async (app) => {
+      await app.transaction((tx) => writeAudit(tx, auditEntry({ action: 'SEARCH' })));
+      const rows = await app.execute(sql`SELECT count(*)::int AS n FROM audit_logs`);
+      expect((rows as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(2);
+      expect(await verifyAuditChain(app)).toMatchObject({ ok: true, rows: 2 });
+    });
+  });
+
+  it.each([
+    ['UPDATE audit_logs', `UPDATE audit_logs SET user_name = 'x'`],
+    ['DELETE FROM audit_logs', 'DELETE FROM audit_logs'],
+    ['TRUNCATE audit_logs', 'TRUNCATE audit_logs'],
+    ['INSERT INTO audit_logs', `INSERT INTO audit_logs SELECT * FROM audit_logs WHERE false`],
+    ['UPDATE audit_chain_head', 'UPDATE audit_chain_head SET last_seq = 0'],
+    ['DELETE FROM audit_chain_head', 'DELETE FROM audit_chain_head'],
+    ['UPDATE compliance_reports', `UPDATE compliance_reports SET title = 'x'`],
+    ['DELETE FROM security_events', 'DELETE FROM security_events'],
+  ])('is refused: %s', async (_name, statement) => {
+    expect(await asApp((app) => sqlState(app.execute(sql.raw(statement))))).toBe(DENIED);
+  });
+
+  it('keeps its ordinary rights on the other tables', async () => {
+    await asApp(async (app) => {
+      await app.execute(sql`INSERT INTO patients (first_name, last_name, sex, id_number) VALUES ('A', 'B', 'Other', '12345678903')`);
+      await app.execute(sql`UPDATE patients SET first_name = 'C' WHERE id_number = '12345678903'`);
+      await app.execute(sql`DELETE FROM patients WHERE id_number = '12345678903'`);
+      await app.execute(sql`INSERT INTO compliance_reports (report_type, title, date_range, generated_by, status, report_data)
+        VALUES ('HIPAA', 't', '{}', 'me', 'COMPLETED', '{}')`);
+    });
+  });
+});
+
+describe('the guard triggers, for the owner too', () => {
+  it.each([
+    ['an update of a row', `UPDATE audit_logs SET user_name = 'x' WHERE id = 1`],
+    ['a delete', 'DELETE FROM audit_logs WHERE id = 1'],
+    ['a truncate', 'TRUNCATE audit_logs'],
+    ['a row inserted outside its chain', `INSERT INTO audit_logs (id, chain, chain_seq, user_id, user_name, action, resource_type,
+      prev_hash, hash) SELECT id + 100, chain, chain_seq + 100, user_id, user_name, action, resource_type, prev_hash, hash
+      FROM audit_logs WHERE id = 1`],
+    ['a chain head moved back', 'UPDATE audit_chain_head SET last_seq = 0 WHERE last_seq > 0'],
+    ['a chain head removed', 'DELETE FROM audit_chain_head'],
+  ])('refuse %s', async (_name, statement) => {
+    expect(await sqlState(db.execute(sql.raw(statement)))).toBe(DENIED);
+  });
+
+  it('still let the writer append, and the chain stays valid', async () => {
+    await writeAudit(db, auditEntry({ action: 'CREATE' }));
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true, rows: 3 });
+  });
+});

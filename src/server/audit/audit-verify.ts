@@ -1,0 +1,208 @@
+// Walks every audit hash chain, reading the log once in id order (ids rise with positions within a chain:
+// nhr_audit_append takes the id under the chain's lock), in batches (memory stays flat at any size), on one
+// snapshot, and names the first row (lowest id) that was changed, inserted or deleted.
+import { sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../db/client';
+import { auditRowHash, auditTimestampText, GENESIS_HASH, type AuditChainRow } from './audit-hash';
+
+export type AuditVerifyResult =
+  | { ok: true; rows: number; anchor: string }
+  | { ok: false; firstBadId: number; reason: string };
+
+export interface VerifyOptions {
+  /** Called after each batch with the number of rows checked so far and the total to check. */
+  onProgress?: (checked: number, total: number) => void;
+  batchSize?: number;
+  /**
+   * The `anchor` of an earlier successful run (kept outside the database). Anyone who can write the
+   * tables can rebuild a whole chain with valid hashes; the anchor proves the rows it covers are unchanged.
+   */
+  anchor?: string;
+}
+
+interface StoredRow extends AuditChainRow {
+  prevHash: string;
+  hash: string;
+}
+interface Head {
+  chain: number;
+  lastSeq: number;
+  lastId: number | null;
+  lastHash: string;
+}
+interface Problem {
+  id: number;
+  reason: string;
+}
+type Rows<T> = { rows: T[] };
+
+// bigint columns come back as strings from node-postgres; float8 is exact below 2^53 and a number everywhere.
+async function fetchBatch(db: DbOrTx, afterId: number, limit: number): Promise<StoredRow[]> {
+  const result = await db.execute(sql`
+    SELECT id::float8 AS id, chain, chain_seq::float8 AS "chainSeq", user_id AS "userId", user_name AS "userName",
+      action, resource_type AS "resourceType", resource_id AS "resourceId", patient_id AS "patientId",
+      old_values AS "oldValues", new_values AS "newValues", ip_address AS "ipAddress", user_agent AS "userAgent",
+      ${auditTimestampText(sql`"timestamp"`)} AS "timestamp", session_id AS "sessionId", facility,
+      compliance_flags AS "complianceFlags", prev_hash AS "prevHash", hash
+    FROM audit_logs
+    WHERE audit_logs.id > ${afterId}
+    ORDER BY audit_logs.id -- the column, not the float8 output alias (that would sort every remaining row)
+    LIMIT ${limit}`);
+  return (result as unknown as Rows<StoredRow>).rows;
+}
+
+async function readHeads(db: DbOrTx): Promise<Head[]> {
+  const result = await db.execute(sql`
+    SELECT chain, last_seq::float8 AS "lastSeq", last_id::float8 AS "lastId", last_hash AS "lastHash"
+    FROM audit_chain_head ORDER BY chain`);
+  return (result as unknown as Rows<Head>).rows;
+}
+
+/** The anchor of a run: each chain's length and the start of its last hash (64 bits is plenty to pin it). */
+export function formatAnchor(heads: readonly Head[]): string {
+  return heads.map((h) => (h.lastSeq === 0 ? '0' : `${h.lastSeq}-${h.lastHash.slice(0, 16)}`)).join('.');
+}
+
+export function parseAnchor(anchor: string): Map<number, { seq: number; hash: string }> {
+  const entries = anchor.split('.').map((part, i) => {
+    const match = /^(\d+)(?:-([0-9a-f]{16}))?$/.exec(part);
+    if (!match || (match[1] !== '0' && !match[2])) throw new Error(`not an audit chain anchor: "${anchor}"`);
+    return [i + 1, { seq: Number(match[1]), hash: match[2] ?? '' }] as const;
+  });
+  return new Map(entries.filter(([, e]) => e.seq > 0));
+}
+
+/** One chain's walk: what the next row must look like. */
+class ChainWalk {
+  expectedSeq = 1;
+  prevHash = GENESIS_HASH;
+  hashBeforePrev: string | null = null;
+  prevId: number | null = null;
+  failed = false;
+
+  constructor(
+    readonly chain: number,
+    readonly head: Head | undefined,
+    readonly anchor: { seq: number; hash: string } | undefined,
+  ) {}
+
+  checkBeyondHead(row: StoredRow): Problem | null {
+    if (!this.head) return { id: row.id, reason: `row ${row.id} is in chain ${this.chain}, which has no head (inserted)` };
+    if (row.chainSeq > this.head.lastSeq) return { id: row.id, reason: `row ${row.id} is beyond the head of chain ${this.chain} (inserted)` };
+    return null;
+  }
+
+  check(row: StoredRow): Problem | null {
+    const { chain } = this;
+    const beyond = this.checkBeyondHead(row);
+    if (beyond) return beyond;
+    if (row.chainSeq < this.expectedSeq) {
+      return { id: row.id, reason: `row ${row.id} is out of order in chain ${chain} (its id or position was changed)` };
+    }
+    if (row.chainSeq > this.expectedSeq) return this.missing(this.expectedSeq, row.chainSeq - 1, row.id, false);
+    if (row.prevHash !== this.prevHash) return this.diagnoseLink(row);
+    if (auditRowHash(this.prevHash, row) !== row.hash) return { id: row.id, reason: `row ${row.id} does not match its hash (changed)` };
+    if (this.anchor?.seq === row.chainSeq && !row.hash.startsWith(this.anchor.hash)) {
+      return { id: row.id, reason: `row ${row.id} differs from the anchor recorded earlier (chain ${chain} was rebuilt)` };
+    }
+    return null;
+  }
+
+  /**
+   * Positions from..to are gone, below id `below` (the next row's id, or the head's last id + 1). Ids rise
+   * with positions within a chain, so when the ids between the row before and `below` are exactly as many
+   * as the missing rows, the first missing id is known; otherwise (other chains' rows in between) the report
+   * names the next row, or at the chain's end its last row as the head records it.
+   */
+  private missing(from: number, to: number, below: number, atEnd: boolean): Problem {
+    const positions = from === to ? `position ${from}` : `positions ${from}-${to}`;
+    const prevId = this.prevId ?? 0;
+    if (below - prevId - 1 === to - from + 1) {
+      return { id: prevId + 1, reason: `row ${prevId + 1} is missing: chain ${this.chain} ${positions} (deleted, or its id changed)` };
+    }
+    if (atEnd) return { id: below - 1, reason: `the end of chain ${this.chain} is missing: ${positions}, the last was row ${below - 1} (deleted)` };
+    return { id: below, reason: `the row before row ${below} is missing: chain ${this.chain} ${positions} (deleted)` };
+  }
+
+  /** A broken link: the row's own prev_hash changed, or the row before it was rewritten, or one was inserted. */
+  private diagnoseLink(row: StoredRow): Problem {
+    if (this.prevId !== null && this.hashBeforePrev !== null && row.prevHash === this.hashBeforePrev) {
+      return { id: this.prevId, reason: `row ${this.prevId} was inserted into chain ${this.chain}` };
+    }
+    if (auditRowHash(this.prevHash, row) === row.hash) return { id: row.id, reason: `row ${row.id} has a changed prev_hash` };
+    if (this.prevId !== null && auditRowHash(row.prevHash, row) === row.hash) {
+      return { id: this.prevId, reason: `row ${this.prevId} was changed and its hash recomputed (row ${row.id} no longer links to it)` };
+    }
+    return { id: row.id, reason: `row ${row.id} does not link to the row before it in chain ${this.chain} (changed)` };
+  }
+
+  accept(row: StoredRow): void {
+    this.hashBeforePrev = this.prevHash;
+    this.prevHash = row.hash;
+    this.prevId = row.id;
+    this.expectedSeq++;
+  }
+
+  /** After the chain's last row: nothing may be missing at its end, and it must end at its head. */
+  finish(): Problem | null {
+    const { head, chain } = this;
+    if (this.failed || !head) return null;
+    const seen = this.expectedSeq - 1;
+    // The head names the id of the chain's last row, so a missing end is a gap before "row lastId + 1".
+    if (seen < head.lastSeq) return this.missing(seen + 1, head.lastSeq, (head.lastId ?? 0) + 1, true);
+    if (this.prevHash !== head.lastHash) return { id: this.prevId ?? 0, reason: `row ${this.prevId} does not match the head of chain ${chain} (changed)` };
+    if (this.anchor && this.anchor.seq > seen) return { id: 0, reason: `chain ${chain} is shorter than its anchor (rows deleted)` };
+    return null;
+  }
+}
+
+async function walk(db: DbOrTx, options: VerifyOptions): Promise<AuditVerifyResult> {
+  const batchSize = options.batchSize ?? 5_000;
+  const anchors = options.anchor === undefined ? new Map<number, { seq: number; hash: string }>() : parseAnchor(options.anchor);
+  const heads = await readHeads(db);
+  if (heads.length === 0) return { ok: false, firstBadId: 0, reason: 'the audit chain heads are missing' };
+  const headOf = new Map(heads.map((h) => [h.chain, h]));
+  const total = heads.reduce((sum, h) => sum + h.lastSeq, 0);
+  const problems: Problem[] = [];
+  const walks = new Map<number, ChainWalk>();
+  const walkOf = (chain: number): ChainWalk => {
+    let w = walks.get(chain);
+    if (!w) walks.set(chain, (w = new ChainWalk(chain, headOf.get(chain), anchors.get(chain))));
+    return w;
+  };
+
+  let checked = 0;
+  let pending = fetchBatch(db, 0, batchSize);
+  for (;;) {
+    const batch = await pending;
+    if (batch.length === 0) break;
+    pending = fetchBatch(db, batch[batch.length - 1]!.id, batchSize); // fetched while this batch is hashed
+    for (const row of batch) {
+      const w = walkOf(row.chain);
+      // After a chain's first problem only rows beyond its head still count (they may be lower ids).
+      const problem = w.failed ? w.checkBeyondHead(row) : w.check(row);
+      if (problem) {
+        problems.push(problem);
+        w.failed = true;
+      } else if (!w.failed) w.accept(row);
+    }
+    checked += batch.length;
+    options.onProgress?.(Math.min(checked, total), total);
+  }
+  for (const h of heads) {
+    const problem = walkOf(h.chain).finish();
+    if (problem) problems.push(problem);
+  }
+  if (problems.length > 0) {
+    const first = problems.reduce((a, b) => (b.id < a.id ? b : a));
+    return { ok: false, firstBadId: first.id, reason: first.reason };
+  }
+  return { ok: true, rows: total, anchor: formatAnchor(heads) };
+}
+
+/** Checks every chain up to its head. Given the database, reads on one REPEATABLE READ snapshot. */
+export async function verifyAuditChain(db: DbOrTx, options: VerifyOptions = {}): Promise<AuditVerifyResult> {
+  if (db instanceof PgTransaction) return walk(db, options);
+  return db.transaction((tx) => walk(tx, options), { isolationLevel: 'repeatable read', accessMode: 'read only' });
+}

@@ -1,0 +1,66 @@
+// Route guards (DESIGN.md §4, STYLE habit 3): every route declares who may call it.
+//
+//   r.get('/api/things', { onRequest: requireStaff('things.read'), schema }, async (request) => {
+//     const actor = staffActor(request); // the narrowed StaffActor
+//     ...
+//   });
+//
+// Attach a guard as `onRequest` (preferred: the caller is refused before the body is even parsed, so a signed-out or
+// unpermitted caller gets 401/403 whatever it sends) or as `preHandler` (runs after validation). The actor was
+// built by the request context from the database on this very request, so a role change, a revoked permission or
+// a deactivation takes effect on the next request.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Permission } from '../../contracts/constants';
+import { forbidden, unauthenticated } from '../errors/app-error';
+import type { PatientActor, StaffActor } from './actor';
+
+/** A route hook that throws AppError (401/403) or lets the request through. */
+export type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+export const INSUFFICIENT_PERMISSIONS = 'Insufficient permissions';
+
+/**
+ * Signed-in staff only: 401 UNAUTHENTICATED when signed out or signed in as a patient; with a permission,
+ * 403 FORBIDDEN ('Insufficient permissions') when the user lacks it.
+ */
+export function requireStaff(permission?: Permission): Guard {
+  return async (request) => {
+    const actor = request.actor;
+    if (actor?.kind !== 'staff') throw unauthenticated();
+    if (permission && !actor.permissions.has(permission)) throw forbidden(INSUFFICIENT_PERMISSIONS);
+  };
+}
+
+/** Signed-in patients (portal session) only: 401 UNAUTHENTICATED when signed out or signed in as staff. */
+export function requirePatient(): Guard {
+  return async (request) => {
+    if (request.actor?.kind !== 'patient') throw unauthenticated();
+  };
+}
+
+/**
+ * The patient portal's guard: 401 UNAUTHENTICATED when signed out, 403 FORBIDDEN for a staff session (signed in,
+ * but the portal is only ever the signed-in patient's own record), patients through.
+ */
+export function requirePortalPatient(): Guard {
+  return async (request) => {
+    const actor = request.actor;
+    if (!actor) throw unauthenticated();
+    if (actor.kind !== 'patient') throw forbidden(PATIENT_PORTAL_ONLY);
+  };
+}
+export const PATIENT_PORTAL_ONLY = 'The patient portal is for signed-in patients only';
+
+/** The staff actor inside a route guarded by requireStaff (throws 401 if called elsewhere by mistake). */
+export function staffActor(request: FastifyRequest): StaffActor {
+  const actor = request.actor;
+  if (actor?.kind !== 'staff') throw unauthenticated();
+  return actor;
+}
+
+/** The patient actor inside a route guarded by requirePatient. */
+export function patientActor(request: FastifyRequest): PatientActor {
+  const actor = request.actor;
+  if (actor?.kind !== 'patient') throw unauthenticated();
+  return actor;
+}

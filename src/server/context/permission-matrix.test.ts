@@ -1,0 +1,111 @@
+// DESIGN.md §4 over every guarded route of staff identity: each role is allowed or gets 403; signed out and patient
+// sessions get 401. Later modules add their own tables with the same helpers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import type { Permission } from '../../contracts/constants';
+import { ALL_ROLE_IDS, allows, permissionsOf } from '../test/permission-matrix';
+import { signInAs, type StaffUser } from '../test/staff';
+import { createTestApp, type TestApp } from '../test/test-app';
+import { createSession } from './session';
+
+interface GuardedRoute {
+  route: string;
+  /** null: any signed-in staff user. */
+  permission: Permission | null;
+  request(user: StaffUser): InjectOptions;
+  /** The status of an allowed call (these probes change nothing: unknown ids give 404). */
+  allowedStatus: number;
+}
+
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+const ROUTES: GuardedRoute[] = [
+  { route: 'GET /api/auth/user', permission: null, request: () => ({ method: 'GET', url: '/api/auth/user' }), allowedStatus: 200 },
+  {
+    route: 'PATCH /api/users/{own id}',
+    permission: null,
+    request: (u) => ({
+      method: 'PATCH',
+      url: `/api/users/${u.id}`,
+      payload: { firstName: 'Test', lastName: 'User', email: u.email, department: 'Emergency', facility: 'Emed' },
+    }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'GET /api/admin/pending-users',
+    permission: 'users.approve',
+    request: () => ({ method: 'GET', url: '/api/admin/pending-users' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'GET /api/admin/active-users',
+    permission: 'users.approve',
+    request: () => ({ method: 'GET', url: '/api/admin/active-users' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'GET /api/admin/user-stats',
+    permission: 'users.approve',
+    request: () => ({ method: 'GET', url: '/api/admin/user-stats' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'POST /api/admin/users/{id}/approve',
+    permission: 'users.approve',
+    request: () => ({ method: 'POST', url: `/api/admin/users/${UNKNOWN_ID}/approve` }),
+    allowedStatus: 404,
+  },
+  {
+    route: 'DELETE /api/admin/users/{id}/reject',
+    permission: 'users.approve',
+    request: () => ({ method: 'DELETE', url: `/api/admin/users/${UNKNOWN_ID}/reject` }),
+    allowedStatus: 404,
+  },
+];
+
+let t: TestApp;
+const signedIn = new Map<number, { cookie: string; user: StaffUser }>();
+let patientCookie: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const roleId of ALL_ROLE_IDS) signedIn.set(roleId, await signInAs(t, roleId));
+  patientCookie = `nhr_sid=${(await createSession(t.db, { kind: 'patient', patientId: 1 }, new Date())).token}`;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const cases = ALL_ROLE_IDS.flatMap((roleId) =>
+  ROUTES.map((r) => {
+    const allowed = r.permission === null || allows(roleId, r.permission);
+    return { roleId, ...r, allowed, label: allowed ? 'allowed' : '403' };
+  }),
+);
+
+describe('permission matrix (DESIGN.md §4)', () => {
+  it.each(cases)('role $roleId: $route is $label', async ({ roleId, request, allowed, allowedStatus }) => {
+    const { cookie, user } = signedIn.get(roleId)!;
+    const options = request(user);
+    const res = await t.app.inject({ ...options, headers: { ...options.headers, cookie } });
+    expect(res.statusCode).toBe(allowed ? allowedStatus : 403);
+    if (!allowed) expect(res.json()).toEqual({ message: 'Insufficient permissions', code: 'FORBIDDEN' });
+  });
+
+  it.each(ROUTES)('signed out: $route is 401', async ({ request }) => {
+    const res = await t.app.inject(request({ id: UNKNOWN_ID, email: 'nobody@health.test.na', password: '' }));
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+
+  it.each(ROUTES)('patient session: $route is 401', async ({ request }) => {
+    const options = request({ id: UNKNOWN_ID, email: 'nobody@health.test.na', password: '' });
+    const res = await t.app.inject({ ...options, headers: { cookie: patientCookie } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it.each(ALL_ROLE_IDS)('role %i is told exactly its DESIGN.md §4 permissions', async (roleId) => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: signedIn.get(roleId)!.cookie } });
+    expect(res.json().permissions).toEqual(permissionsOf(roleId));
+  });
+});

@@ -1,0 +1,65 @@
+// The request context (DESIGN.md §4, STYLE habit 3): on every request, `request.meta` (who asked, from where) and
+// `request.actor` (the signed-in staff user with permissions read from the database now, or the patient, or null).
+// Register after @fastify/cookie and before the module routes.
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../deps';
+import type { Db } from '../db/client';
+import type { Actor, RequestMeta, StaffActor } from './actor';
+import { loadStaffActor } from './actor.repository';
+import { destroySession, hashToken, loadSession, purgeExpiredSessions, sessionToken } from './session';
+
+const USER_AGENT_MAX = 512;
+/** How often each app instance deletes expired session rows. */
+export const SESSION_PURGE_INTERVAL_MS = 10 * 60_000;
+
+/** The staff actor of a user as of now (what the request context builds), or null when not active. */
+export const staffActorFor = (db: Db, userId: string): Promise<StaffActor | null> => loadStaffActor(db, userId);
+
+export function registerRequestContext(app: FastifyInstance, deps: AppDeps): void {
+  const { db, config } = deps;
+  app.decorateRequest('actor', null);
+  app.decorateRequest('meta', null as unknown as RequestMeta);
+
+  app.addHook('onRequest', async (request) => {
+    const userAgent = request.headers['user-agent'];
+    request.meta = { ip: request.ip, userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null, sessionHash: null };
+    request.actor = null;
+    // Only the API needs to know who asks; static files and signed-out requests cost no query.
+    if (!request.url.startsWith('/api/')) return;
+    const token = sessionToken(request);
+    if (!token) return;
+    const session = await loadSession(db, hashToken(token), config.now());
+    if (!session) return;
+    let actor: Actor | null;
+    if (session.subject.kind === 'staff') {
+      actor = await loadStaffActor(db, session.subject.userId);
+      // Deactivated, unapproved or deleted since sign-in: the session ends here, and stays ended if reactivated.
+      if (!actor) return destroySession(db, session.sid);
+    } else {
+      actor = { kind: 'patient', patientId: session.subject.patientId };
+    }
+    request.actor = actor;
+    request.meta.sessionHash = session.sid;
+  });
+
+  // API answers carry personal data: no browser or proxy keeps a copy (shared ward computers, the back button).
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  // Expired rows are ignored on read; this deletes them. Every instance may run it: the DELETE is idempotent.
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const purge = (): void => {
+    running = purgeExpiredSessions(db, config.now()).catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
+  };
+  app.addHook('onReady', async () => {
+    purge();
+    timer = setInterval(purge, SESSION_PURGE_INTERVAL_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
+}

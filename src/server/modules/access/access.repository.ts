@@ -1,0 +1,99 @@
+// Record access grants (DESIGN.md §4) on the access_grants table, and the patient's demographics the record shows.
+import { and, eq, gt } from 'drizzle-orm';
+import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
+import type { Db, DbOrTx } from '../../db/client';
+import { accessGrants, patients } from '../../db/schema';
+
+export interface PatientRow {
+  id: number;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string | null;
+  sex: string;
+  idNumber: string;
+  contactNumber: string | null;
+  address: string;
+  nextOfKin: string;
+  nextOfKinContact: string;
+}
+
+export interface GrantRow {
+  id: number;
+  patientId: number;
+  consent: boolean;
+  reason: string | null;
+  grantedAt: Date;
+  expiresAt: Date;
+}
+
+export interface NewGrant {
+  userId: string;
+  patientId: number;
+  consent: boolean;
+  reason: string | null;
+  grantedAt: Date;
+  expiresAt: Date;
+}
+
+const patientColumns = {
+  id: patients.id,
+  firstName: patients.firstName,
+  lastName: patients.lastName,
+  dateOfBirth: patients.dateOfBirth,
+  sex: patients.sex,
+  idNumber: patients.idNumber,
+  contactNumber: patients.contactNumber,
+  address: patients.address,
+  nextOfKin: patients.nextOfKin,
+  nextOfKinContact: patients.nextOfKinContact,
+};
+
+export async function findPatient(db: DbOrTx, patientId: number): Promise<PatientRow | null> {
+  const [row] = await db.select(patientColumns).from(patients).where(eq(patients.id, patientId));
+  return row ?? null;
+}
+
+export async function patientExists(db: DbOrTx, patientId: number): Promise<boolean> {
+  const [row] = await db.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId));
+  return Boolean(row);
+}
+
+/** True when this user holds a grant for this patient that has not expired at `now` (one index probe). */
+export async function hasLiveGrant(db: DbOrTx, userId: string, patientId: number, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: accessGrants.id })
+    .from(accessGrants)
+    .where(and(eq(accessGrants.userId, userId), eq(accessGrants.patientId, patientId), gt(accessGrants.expiresAt, now)))
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * Stores a grant and its audit row in one transaction; null (nothing written) when the patient does not exist.
+ * The patient row is locked (KEY SHARE) so it cannot disappear between the check and the insert.
+ */
+export async function insertGrantRecorded(db: Db, grant: NewGrant, audit: (row: GrantRow) => AuditEntry): Promise<GrantRow | null> {
+  return db.transaction(async (tx) => {
+    const [patient] = await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, grant.patientId)).for('key share');
+    if (!patient) return null;
+    const [row] = await tx.insert(accessGrants).values(grant).returning({
+      id: accessGrants.id,
+      patientId: accessGrants.patientId,
+      consent: accessGrants.consent,
+      reason: accessGrants.reason,
+      grantedAt: accessGrants.grantedAt,
+      expiresAt: accessGrants.expiresAt,
+    });
+    await writeAudit(tx, audit(row!));
+    return row!;
+  });
+}
+
+/** Runs `read` (which checks the grant itself) and writes its audit row in the same transaction. */
+export async function readRecorded<T>(db: Db, read: (tx: DbOrTx) => Promise<T>, audit: (result: T) => AuditEntry): Promise<T> {
+  return db.transaction(async (tx) => {
+    const result = await read(tx);
+    await writeAudit(tx, audit(result));
+    return result;
+  });
+}

@@ -1,0 +1,30 @@
+// Record access (DESIGN.md §4): confirm access to a patient's record, and read the patient's demographics with it.
+import type { FastifyInstance } from 'fastify';
+import { accessGrant, recordAccessInput, recordPatient } from '../../../contracts/access';
+import { recordIdParams } from '../../../contracts/record-rows';
+import { requireStaff, staffActor } from '../../context/guards';
+import { zodRoutes, type AppDeps } from '../../deps';
+import { grantRecordAccess, readPatient } from './access.service';
+
+export function accessRoutes({ db, config }: AppDeps) {
+  const canRead = requireStaff('records.read');
+  return async (app: FastifyInstance): Promise<void> => {
+    const r = zodRoutes(app);
+    const tags = ['records'];
+
+    r.post(
+      '/api/patients/:id/access',
+      { onRequest: canRead, schema: { tags, params: recordIdParams, body: recordAccessInput, response: { 201: accessGrant } } },
+      async (request, reply) => {
+        const grant = await grantRecordAccess(db, staffActor(request), request.meta, request.params.id, request.body, config.now());
+        return reply.status(201).send(grant);
+      },
+    );
+
+    r.get(
+      '/api/patients/:id',
+      { onRequest: canRead, schema: { tags, params: recordIdParams, response: { 200: recordPatient } } },
+      async (request) => readPatient(db, staffActor(request), request.meta, request.params.id, config.now()),
+    );
+  };
+}

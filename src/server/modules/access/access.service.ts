@@ -1,0 +1,92 @@
+// Record access (DESIGN.md §4, break-the-glass): a user opens a patient's record only after confirming the
+// patient's consent or stating a reason; the confirmation is a grant for 8 hours, audited with its reason.
+// Other modules call assertLiveGrant (or patientWithLiveGrant) inside their own transaction before any record read
+// or change.
+import {
+  ACCESS_GRANT_HOURS,
+  ACCESS_NOT_CONFIRMED_MESSAGE,
+  recordAccessInput,
+  type AccessGrant,
+  type RecordAccessInput,
+  type RecordPatient,
+} from '../../../contracts/access';
+import type { FieldIssue } from '../../../contracts/errors';
+import { auditActorOf } from '../../audit/audit-writer';
+import type { RequestMeta, StaffActor } from '../../context/actor';
+import type { Db, DbOrTx } from '../../db/client';
+import { AppError, forbidden, notFound } from '../../errors/app-error';
+import { findPatient, hasLiveGrant, insertGrantRecorded, patientExists, readRecorded } from './access.repository';
+
+const HOUR_MS = 60 * 60 * 1000;
+export const patientNotFound = (): AppError => notFound('Patient not found');
+export const accessNotConfirmed = (): AppError => forbidden(ACCESS_NOT_CONFIRMED_MESSAGE);
+
+function parseAccess(input: RecordAccessInput): { consent: boolean; reason: string | null } {
+  const parsed = recordAccessInput.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issues: FieldIssue[] = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  throw new AppError('VALIDATION_FAILED', 400, 'Invalid input', issues);
+}
+
+/**
+ * POST /api/patients/{id}/access: a grant for this user and patient lasting 8 hours from `now`, with its audit row
+ * (VIEW PATIENT, complianceFlags CONSENT or BREAK_GLASS with the reason) in the same transaction. 404 for an
+ * unknown patient.
+ */
+export async function grantRecordAccess(
+  db: Db,
+  actor: StaffActor,
+  meta: RequestMeta,
+  patientId: number,
+  input: RecordAccessInput,
+  now: Date = new Date(),
+): Promise<AccessGrant> {
+  const { consent, reason } = parseAccess(input);
+  const expiresAt = new Date(now.getTime() + ACCESS_GRANT_HOURS * HOUR_MS);
+  const row = await insertGrantRecorded(db, { userId: actor.userId, patientId, consent, reason, grantedAt: now, expiresAt }, (grant) => ({
+    actor: auditActorOf(actor),
+    meta,
+    action: 'VIEW',
+    resourceType: 'PATIENT',
+    resourceId: patientId,
+    patientId,
+    newValues: { access: 'GRANTED', grantId: grant.id, expiresAt: grant.expiresAt.toISOString() },
+    complianceFlags: consent ? { type: 'CONSENT' } : { type: 'BREAK_GLASS', reason },
+  }));
+  if (!row) throw patientNotFound();
+  return { ...row, grantedAt: row.grantedAt.toISOString(), expiresAt: row.expiresAt.toISOString() };
+}
+
+/**
+ * Refuses unless this user holds a live grant for this patient: 403 FORBIDDEN ('Access to this record has not been
+ * confirmed'), or 404 when the patient does not exist. Pass the transaction of the read or change it guards.
+ */
+export async function assertLiveGrant(db: DbOrTx, actor: StaffActor, patientId: number, now: Date = new Date()): Promise<void> {
+  if (await hasLiveGrant(db, actor.userId, patientId, now)) return;
+  throw (await patientExists(db, patientId)) ? accessNotConfirmed() : patientNotFound();
+}
+
+/** The patient's demographics, after assertLiveGrant. Not audited: the caller records the read it is part of. */
+export async function patientWithLiveGrant(db: DbOrTx, actor: StaffActor, patientId: number, now: Date = new Date()): Promise<RecordPatient> {
+  await assertLiveGrant(db, actor, patientId, now);
+  const patient = await findPatient(db, patientId);
+  if (!patient) throw patientNotFound();
+  return patient;
+}
+
+/** GET /api/patients/{id}: the demographics with a live grant, audited as VIEW PATIENT in the same transaction. */
+export async function readPatient(db: Db, actor: StaffActor, meta: RequestMeta, patientId: number, now: Date = new Date()): Promise<RecordPatient> {
+  return readRecorded(
+    db,
+    (tx) => patientWithLiveGrant(tx, actor, patientId, now),
+    () => ({
+      actor: auditActorOf(actor),
+      meta,
+      action: 'VIEW',
+      resourceType: 'PATIENT',
+      resourceId: patientId,
+      patientId,
+      newValues: { view: 'DEMOGRAPHICS' },
+    }),
+  );
+}

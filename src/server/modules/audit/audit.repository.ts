@@ -1,0 +1,84 @@
+// Audit log reads (SPEC §7). Rows are only ever written through src/server/audit/audit-writer.
+import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
+import type { Db, DbOrTx } from '../../db/client';
+import { auditLogs } from '../../db/schema';
+
+export interface AuditLogCriteria {
+  userId?: string | undefined;
+  patientId?: number | undefined;
+  resourceType?: string | undefined;
+  action?: string | undefined;
+  /** Inclusive lower bound. */
+  from?: Date | undefined;
+  /** Exclusive upper bound. */
+  before?: Date | undefined;
+  limit: number;
+}
+
+export interface AuditLogRow {
+  id: number;
+  userId: string;
+  userName: string;
+  action: string;
+  resourceType: string;
+  resourceId: string | null;
+  patientId: number | null;
+  oldValues: unknown;
+  newValues: unknown;
+  ipAddress: string | null;
+  userAgent: string | null;
+  timestamp: Date;
+  sessionId: string | null;
+  facility: string | null;
+  complianceFlags: unknown;
+}
+
+/** Newest first. Each filter has an index: (user_id|patient_id|action, timestamp), or timestamp alone. */
+export async function selectAuditLogs(db: DbOrTx, c: AuditLogCriteria): Promise<AuditLogRow[]> {
+  const conditions: SQL[] = [];
+  if (c.userId !== undefined) conditions.push(eq(auditLogs.userId, c.userId));
+  if (c.patientId !== undefined) conditions.push(eq(auditLogs.patientId, c.patientId));
+  if (c.resourceType !== undefined) conditions.push(eq(auditLogs.resourceType, c.resourceType));
+  if (c.action !== undefined) conditions.push(eq(auditLogs.action, c.action));
+  if (c.from) conditions.push(gte(auditLogs.timestamp, c.from));
+  if (c.before) conditions.push(lt(auditLogs.timestamp, c.before));
+  return db
+    .select({
+      id: auditLogs.id,
+      userId: auditLogs.userId,
+      userName: auditLogs.userName,
+      action: auditLogs.action,
+      resourceType: auditLogs.resourceType,
+      resourceId: auditLogs.resourceId,
+      patientId: auditLogs.patientId,
+      oldValues: auditLogs.oldValues,
+      newValues: auditLogs.newValues,
+      ipAddress: auditLogs.ipAddress,
+      userAgent: auditLogs.userAgent,
+      timestamp: auditLogs.timestamp,
+      sessionId: auditLogs.sessionId,
+      facility: auditLogs.facility,
+      complianceFlags: auditLogs.complianceFlags,
+    })
+    .from(auditLogs)
+    .where(and(...conditions))
+    .orderBy(desc(auditLogs.timestamp), desc(auditLogs.id))
+    .limit(c.limit);
+}
+
+/**
+ * Runs a read and writes its audit row in one transaction: the read is not returned unless it was
+ * recorded. `entry` sees the result (e.g. to record how many rows were returned).
+ */
+export async function readRecorded<T>(
+  db: Db,
+  read: (tx: DbOrTx) => Promise<T>,
+  entry: (result: T) => AuditEntry,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const result = await read(tx);
+    await writeAudit(tx, entry(result));
+    return result;
+  });
+}

@@ -1,0 +1,55 @@
+// The audit log (SPEC §7 GET /api/audit-logs). Reading it is itself audited (readAuditLogs).
+import { auditLogQuery, type AuditLogEntry, type AuditLogFilters, type AuditLogQueryInput } from '../../../contracts/audit';
+import { auditActorOf } from '../../audit/audit-writer';
+import type { Actor, RequestMeta } from '../../context/actor';
+import type { Db } from '../../db/client';
+import { readRecorded, selectAuditLogs, type AuditLogCriteria, type AuditLogRow } from './audit.repository';
+import { parseOr400 } from './parse';
+import { endOfDay, startOfDay } from './period';
+
+/** Parses raw filters (or passes parsed ones through): 'all' and '' mean no filter; bad values are a 400. */
+export const parseAuditLogFilters = (input: AuditLogQueryInput): AuditLogFilters =>
+  parseOr400(auditLogQuery, input, 'Invalid audit log filters');
+
+function criteriaOf(f: AuditLogFilters): AuditLogCriteria {
+  return {
+    userId: f.userId,
+    patientId: f.patientId,
+    resourceType: f.resourceType,
+    action: f.action,
+    from: f.dateFrom ? startOfDay(f.dateFrom) : undefined,
+    before: f.dateTo ? endOfDay(f.dateTo) : undefined,
+    limit: f.limit,
+  };
+}
+
+const toEntry = (row: AuditLogRow): AuditLogEntry => ({ ...row, timestamp: row.timestamp.toISOString() });
+
+/** Newest first, at most `limit` (default 100, capped at 1,000). Not audited: for internal use. */
+export async function listAuditLogs(db: Db, filters: AuditLogQueryInput): Promise<AuditLogEntry[]> {
+  const rows = await selectAuditLogs(db, criteriaOf(parseAuditLogFilters(filters)));
+  return rows.map(toEntry);
+}
+
+/** listAuditLogs for a person: the read is recorded as VIEW AUDIT_LOG, with the filters, in the same transaction. */
+export async function readAuditLogs(
+  db: Db,
+  filters: AuditLogQueryInput,
+  actor: Actor,
+  meta: RequestMeta,
+): Promise<AuditLogEntry[]> {
+  const parsed = parseAuditLogFilters(filters);
+  const rows = await readRecorded(
+    db,
+    (tx) => selectAuditLogs(tx, criteriaOf(parsed)),
+    (result) => ({
+      actor: auditActorOf(actor),
+      meta,
+      action: 'VIEW',
+      resourceType: 'AUDIT_LOG',
+      patientId: parsed.patientId ?? null,
+      newValues: { filters: parsed, returned: result.length },
+    }),
+  );
+  return rows.map(toEntry);
+}

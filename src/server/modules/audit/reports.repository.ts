@@ -1,0 +1,200 @@
+// Compliance report data, aggregated in SQL: totals over any number of audit rows, and lists cut at a
+// limit, so a report over millions of rows never loads them all (DESIGN.md §6).
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
+import { AUDIT_ACTIONS, type AuditAction } from '../../../contracts/audit';
+import type { ActionCounts, HipaaReportData, ReportAuditEvent } from '../../../contracts/compliance-report-data';
+import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
+import type { Db, DbOrTx } from '../../db/client';
+import { auditLogs, complianceReports, securityEvents } from '../../db/schema';
+
+/** [from, before) as instants. */
+export interface Period {
+  from: Date;
+  before: Date;
+}
+
+const inPeriod = (p: Period): SQL => and(gte(auditLogs.timestamp, p.from), lt(auditLogs.timestamp, p.before))!;
+const n = (condition?: SQL): SQL<number> =>
+  condition ? sql<number>`(count(*) filter (where ${condition}))::int` : sql<number>`count(*)::int`;
+// Literal (not a parameter) so the planner can match the partial index audit_logs_break_glass_idx.
+const flagType = (type: 'BREAK_GLASS' | 'CONSENT'): SQL => sql`${auditLogs.complianceFlags} ->> 'type' = ${sql.raw(`'${type}'`)}`;
+const actionColumns = (): Record<AuditAction, SQL<number>> =>
+  Object.fromEntries(AUDIT_ACTIONS.map((a) => [a, n(eq(auditLogs.action, a))])) as Record<AuditAction, SQL<number>>;
+const actionCounts = (row: Record<AuditAction, number>): ActionCounts =>
+  Object.fromEntries(AUDIT_ACTIONS.map((a) => [a, row[a]])) as ActionCounts;
+
+/** Runs the report's queries on one consistent snapshot, read-only. */
+export async function readSnapshot<T>(db: Db, read: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  return db.transaction(read, { isolationLevel: 'repeatable read', accessMode: 'read only' });
+}
+
+export async function hipaaSummary(db: DbOrTx, p: Period): Promise<Omit<HipaaReportData['summary'], 'failedLogins' | 'lockedOutLogins'>> {
+  const [row] = await db
+    .select({
+      auditEvents: n(),
+      users: sql<number>`count(distinct ${auditLogs.userId})::int`,
+      patients: sql<number>`count(distinct ${auditLogs.patientId})::int`,
+      breakGlassAccesses: n(flagType('BREAK_GLASS')),
+      consentAccesses: n(flagType('CONSENT')),
+    })
+    .from(auditLogs)
+    .where(inPeriod(p));
+  return row!;
+}
+
+export async function accessesByUser(db: DbOrTx, p: Period, limit: number): Promise<HipaaReportData['accessesByUser']['rows']> {
+  const rows = await db
+    .select({ userId: auditLogs.userId, userName: sql<string>`max(${auditLogs.userName})`, total: n(), ...actionColumns() })
+    .from(auditLogs)
+    .where(inPeriod(p))
+    .groupBy(auditLogs.userId)
+    .orderBy(desc(sql`count(*)`), asc(auditLogs.userId))
+    .limit(limit);
+  return rows.map((r) => ({ userId: r.userId, userName: r.userName, total: r.total, byAction: actionCounts(r) }));
+}
+
+export async function accessesByPatient(db: DbOrTx, p: Period, limit: number): Promise<HipaaReportData['accessesByPatient']['rows']> {
+  const rows = await db
+    .select({
+      patientId: sql<number>`${auditLogs.patientId}`,
+      total: n(),
+      users: sql<number>`count(distinct ${auditLogs.userId})::int`,
+      ...actionColumns(),
+    })
+    .from(auditLogs)
+    .where(and(inPeriod(p), isNotNull(auditLogs.patientId)))
+    .groupBy(auditLogs.patientId)
+    .orderBy(desc(sql`count(*)`), asc(auditLogs.patientId))
+    .limit(limit);
+  return rows.map((r) => ({ patientId: r.patientId, total: r.total, users: r.users, byAction: actionCounts(r) }));
+}
+
+const eventColumns = {
+  id: auditLogs.id,
+  timestamp: auditLogs.timestamp,
+  userId: auditLogs.userId,
+  userName: auditLogs.userName,
+  action: auditLogs.action,
+  resourceType: auditLogs.resourceType,
+  resourceId: auditLogs.resourceId,
+  patientId: auditLogs.patientId,
+  facility: auditLogs.facility,
+  ipAddress: auditLogs.ipAddress,
+};
+const withIsoTime = <T extends { timestamp: Date }>(r: T): Omit<T, 'timestamp'> & { timestamp: string } => ({
+  ...r,
+  timestamp: r.timestamp.toISOString(),
+});
+
+export async function breakGlassAccesses(db: DbOrTx, p: Period, limit: number): Promise<HipaaReportData['breakGlassAccesses']['rows']> {
+  const rows = await db
+    .select({ ...eventColumns, reason: sql<string | null>`${auditLogs.complianceFlags} ->> 'reason'` })
+    .from(auditLogs)
+    .where(and(inPeriod(p), flagType('BREAK_GLASS')))
+    .orderBy(asc(auditLogs.timestamp), asc(auditLogs.id))
+    .limit(limit);
+  return rows.map(withIsoTime);
+}
+
+export const LOGIN_FAILURE_EVENTS = ['LOGIN_FAILURE', 'LOGIN_LOCKED'] as const;
+const loginFailureInPeriod = (p: Period): SQL =>
+  and(inArray(securityEvents.eventType, [...LOGIN_FAILURE_EVENTS]), gte(securityEvents.timestamp, p.from), lt(securityEvents.timestamp, p.before))!;
+
+export async function loginFailureCounts(db: DbOrTx, p: Period): Promise<{ failedLogins: number; lockedOutLogins: number }> {
+  const [row] = await db
+    .select({
+      failedLogins: sql<number>`(count(*) filter (where ${securityEvents.eventType} = 'LOGIN_FAILURE'))::int`,
+      lockedOutLogins: sql<number>`(count(*) filter (where ${securityEvents.eventType} = 'LOGIN_LOCKED'))::int`,
+    })
+    .from(securityEvents)
+    .where(loginFailureInPeriod(p));
+  return row!;
+}
+
+export async function loginFailures(db: DbOrTx, p: Period, limit: number): Promise<HipaaReportData['loginFailures']['rows']> {
+  const rows = await db
+    .select({
+      id: securityEvents.id,
+      timestamp: securityEvents.timestamp,
+      eventType: securityEvents.eventType,
+      userId: securityEvents.userId,
+      ipAddress: securityEvents.ipAddress,
+      facility: securityEvents.facility,
+      description: securityEvents.description,
+    })
+    .from(securityEvents)
+    .where(loginFailureInPeriod(p))
+    .orderBy(asc(securityEvents.timestamp), asc(securityEvents.id))
+    .limit(limit);
+  return rows.map(withIsoTime);
+}
+
+/** Counts per action and resource type of the given actions in the period (a handful of rows). */
+export async function activityCounts(
+  db: DbOrTx,
+  p: Period,
+  actions: readonly AuditAction[],
+): Promise<{ action: string; resourceType: string; count: number }[]> {
+  return db
+    .select({ action: auditLogs.action, resourceType: auditLogs.resourceType, count: n() })
+    .from(auditLogs)
+    .where(and(inPeriod(p), inArray(auditLogs.action, [...actions])))
+    .groupBy(auditLogs.action, auditLogs.resourceType);
+}
+
+export type ActivityEntry = ReportAuditEvent & { oldValues: unknown; newValues: unknown; complianceFlags: unknown };
+
+/** The events themselves, oldest first, at most `limit`. */
+export async function activityEntries(db: DbOrTx, p: Period, actions: readonly AuditAction[], limit: number): Promise<ActivityEntry[]> {
+  const rows = await db
+    .select({
+      ...eventColumns,
+      oldValues: auditLogs.oldValues,
+      newValues: auditLogs.newValues,
+      complianceFlags: auditLogs.complianceFlags,
+    })
+    .from(auditLogs)
+    .where(and(inPeriod(p), inArray(auditLogs.action, [...actions])))
+    .orderBy(asc(auditLogs.timestamp), asc(auditLogs.id))
+    .limit(limit);
+  return rows.map(withIsoTime);
+}
+
+export type ComplianceReportRow = typeof complianceReports.$inferSelect;
+export type NewComplianceReport = typeof complianceReports.$inferInsert;
+
+/** Stores the report and its audit row (made from the new id) in one transaction. */
+export async function insertReportRecorded(
+  db: Db,
+  report: NewComplianceReport,
+  entry: (row: ComplianceReportRow) => AuditEntry,
+): Promise<ComplianceReportRow> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(complianceReports).values(report).returning();
+    await writeAudit(tx, entry(row!));
+    return row!;
+  });
+}
+
+export interface ReportCriteria {
+  reportType?: string | undefined;
+  status?: string | undefined;
+  from?: Date | undefined;
+  before?: Date | undefined;
+  limit: number;
+}
+
+/** Newest first. */
+export async function selectReports(db: DbOrTx, c: ReportCriteria): Promise<ComplianceReportRow[]> {
+  const conditions: SQL[] = [];
+  if (c.reportType !== undefined) conditions.push(eq(complianceReports.reportType, c.reportType));
+  if (c.status !== undefined) conditions.push(eq(complianceReports.status, c.status));
+  if (c.from) conditions.push(gte(complianceReports.generatedAt, c.from));
+  if (c.before) conditions.push(lt(complianceReports.generatedAt, c.before));
+  return db
+    .select()
+    .from(complianceReports)
+    .where(and(...conditions))
+    .orderBy(desc(complianceReports.generatedAt), desc(complianceReports.id))
+    .limit(c.limit);
+}

@@ -1,0 +1,163 @@
+// Compliance reports (SPEC §7; DESIGN.md §6): computed from the audit data for a period, stored COMPLETED.
+import {
+  generateReportInput,
+  reportListQuery,
+  type AuditAction,
+  type ComplianceReport,
+  type GenerateReportInput,
+  type ReportFilters,
+  type ReportListQueryInput,
+  type ReportType,
+} from '../../../contracts/audit';
+import { REPORT_DETAIL_LIMIT, type ActivitySummary, type Capped, type ReportData } from '../../../contracts/compliance-report-data';
+import { auditActorOf } from '../../audit/audit-writer';
+import type { Actor, RequestMeta } from '../../context/actor';
+import type { Db, DbOrTx } from '../../db/client';
+import { readRecorded } from './audit.repository';
+import { parseOr400 } from './parse';
+import { endOfDay, startOfDay } from './period';
+import * as reports from './reports.repository';
+import type { ComplianceReportRow, Period } from './reports.repository';
+
+/** The report list answers with at most this many reports, newest first (each carries its data). */
+export const REPORT_LIST_LIMIT = 200;
+
+const ACCESS_ACTIONS: readonly AuditAction[] = ['VIEW', 'SEARCH'];
+const MODIFICATION_ACTIONS: readonly AuditAction[] = ['CREATE', 'UPDATE', 'DELETE'];
+
+const capped = <T>(total: number, rows: T[], limit: number): Capped<T> => ({ total, truncated: total > limit, rows });
+
+async function activitySummary(tx: DbOrTx, p: Period, actions: readonly AuditAction[]): Promise<ActivitySummary> {
+  const summary: ActivitySummary = { total: 0, byAction: Object.fromEntries(actions.map((a) => [a, 0])), byResourceType: {} };
+  for (const c of await reports.activityCounts(tx, p, actions)) {
+    summary.total += c.count;
+    summary.byAction[c.action as AuditAction] = (summary.byAction[c.action as AuditAction] ?? 0) + c.count;
+    summary.byResourceType[c.resourceType] = (summary.byResourceType[c.resourceType] ?? 0) + c.count;
+  }
+  return summary;
+}
+
+// Distributes over the union, so each report type keeps its own fields.
+type Body<T extends ReportData> = T extends ReportData ? Omit<T, 'period' | 'generatedAt' | 'detailLimit'> : never;
+
+async function reportBody(tx: DbOrTx, type: ReportType, p: Period, limit: number): Promise<Body<ReportData>> {
+  if (type === 'HIPAA') {
+    const summary = { ...(await reports.hipaaSummary(tx, p)), ...(await reports.loginFailureCounts(tx, p)) };
+    return {
+      reportType: 'HIPAA',
+      summary,
+      accessesByUser: capped(summary.users, await reports.accessesByUser(tx, p, limit), limit),
+      accessesByPatient: capped(summary.patients, await reports.accessesByPatient(tx, p, limit), limit),
+      breakGlassAccesses: capped(summary.breakGlassAccesses, await reports.breakGlassAccesses(tx, p, limit), limit),
+      loginFailures: capped(summary.failedLogins + summary.lockedOutLogins, await reports.loginFailures(tx, p, limit), limit),
+    };
+  }
+  if (type === 'ACCESS_LOG') {
+    const summary = await activitySummary(tx, p, ACCESS_ACTIONS);
+    const rows = await reports.activityEntries(tx, p, ACCESS_ACTIONS, limit);
+    return {
+      reportType: 'ACCESS_LOG',
+      summary,
+      entries: capped(summary.total, rows.map(({ oldValues: _old, ...r }) => r), limit),
+    };
+  }
+  const summary = await activitySummary(tx, p, MODIFICATION_ACTIONS);
+  const rows = await reports.activityEntries(tx, p, MODIFICATION_ACTIONS, limit);
+  return {
+    reportType: 'DATA_MODIFICATION',
+    summary,
+    entries: capped(summary.total, rows.map(({ complianceFlags: _flags, ...r }) => r), limit),
+  };
+}
+
+/** The report's data for dateFrom..dateTo (inclusive UTC days), from one consistent snapshot. */
+export async function computeReportData(
+  db: Db,
+  type: ReportType,
+  dateFrom: string,
+  dateTo: string,
+  detailLimit: number = REPORT_DETAIL_LIMIT,
+): Promise<ReportData> {
+  const period: Period = { from: startOfDay(dateFrom), before: endOfDay(dateTo) };
+  const body = await reports.readSnapshot(db, (tx) => reportBody(tx, type, period, detailLimit));
+  return {
+    ...body,
+    period: { from: dateFrom, to: dateTo, timeZone: 'UTC' },
+    generatedAt: new Date().toISOString(),
+    detailLimit,
+  } as ReportData;
+}
+
+const toReport = (row: ComplianceReportRow): ComplianceReport => ({ ...row, generatedAt: row.generatedAt.toISOString() });
+
+export interface GenerateOptions {
+  /** Cap on every list in the report (tests use a small one). */
+  detailLimit?: number;
+}
+
+/** Computes and stores a report (status COMPLETED, generatedBy the actor's name), audited as CREATE COMPLIANCE_REPORT. */
+export async function generateReport(
+  db: Db,
+  input: GenerateReportInput,
+  actor: Actor,
+  meta: RequestMeta,
+  options: GenerateOptions = {},
+): Promise<ComplianceReport> {
+  const req = parseOr400(generateReportInput, input, 'Invalid report request');
+  const data = await computeReportData(db, req.reportType, req.dateFrom, req.dateTo, options.detailLimit);
+  const who = auditActorOf(actor);
+  const dateRange = { from: req.dateFrom, to: req.dateTo };
+  const row = await reports.insertReportRecorded(
+    db,
+    {
+      reportType: req.reportType,
+      title: req.title,
+      description: req.description ?? null,
+      dateRange: JSON.stringify(dateRange),
+      generatedBy: who.userName,
+      status: 'COMPLETED',
+      reportData: JSON.stringify(data),
+      facility: who.facility,
+    },
+    (report) => ({
+      actor: who,
+      meta,
+      action: 'CREATE',
+      resourceType: 'COMPLIANCE_REPORT',
+      resourceId: report.id,
+      newValues: { reportType: report.reportType, title: report.title, dateRange },
+    }),
+  );
+  return toReport(row);
+}
+
+const criteriaOf = (f: ReportFilters): reports.ReportCriteria => ({
+  reportType: f.reportType,
+  status: f.status,
+  from: f.dateFrom ? startOfDay(f.dateFrom) : undefined,
+  before: f.dateTo ? endOfDay(f.dateTo) : undefined,
+  limit: REPORT_LIST_LIMIT,
+});
+
+/** Newest first, at most REPORT_LIST_LIMIT; dates filter on generatedAt. Not audited: for internal use. */
+export async function listReports(db: Db, filters: ReportListQueryInput): Promise<ComplianceReport[]> {
+  const f = parseOr400(reportListQuery, filters, 'Invalid report filters');
+  return (await reports.selectReports(db, criteriaOf(f))).map(toReport);
+}
+
+/** listReports for a person, recorded as VIEW COMPLIANCE_REPORT (reports carry audit data). */
+export async function readReports(db: Db, filters: ReportListQueryInput, actor: Actor, meta: RequestMeta): Promise<ComplianceReport[]> {
+  const f = parseOr400(reportListQuery, filters, 'Invalid report filters');
+  const rows = await readRecorded(
+    db,
+    (tx) => reports.selectReports(tx, criteriaOf(f)),
+    (result) => ({
+      actor: auditActorOf(actor),
+      meta,
+      action: 'VIEW',
+      resourceType: 'COMPLIANCE_REPORT',
+      newValues: { filters: f, returned: result.length },
+    }),
+  );
+  return rows.map(toReport);
+}

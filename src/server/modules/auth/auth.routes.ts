@@ -1,0 +1,57 @@
+// Session API (SPEC §7 Session and setup): sign-in, registration, sign-out, the signed-in user, registration roles.
+import type { FastifyInstance } from 'fastify';
+import {
+  currentUser,
+  loginInput,
+  loginResult,
+  messageResult,
+  REGISTRATION_SUCCESS_MESSAGE,
+  registerInput,
+  registrationRoles as registrationRolesSchema,
+} from '../../../contracts/auth';
+import { requireStaff, staffActor } from '../../context/guards';
+import { endSession, startSession } from '../../context/session';
+import { zodRoutes, type AppDeps } from '../../deps';
+import { getCurrentUser } from '../users/users.service';
+import { completeStaffLogin, recordLogout, register, registrationRoles, verifyStaffLogin, warmDummyHash } from './auth.service';
+
+export function authRoutes(deps: AppDeps) {
+  const { db, config } = deps;
+  return async (app: FastifyInstance): Promise<void> => {
+    const r = zodRoutes(app);
+    const tags = ['auth'];
+    warmDummyHash().catch(() => undefined); // computed now so the first unknown e-mail is not slower
+
+    r.get(
+      '/api/auth/user',
+      { onRequest: requireStaff(), schema: { tags, response: { 200: currentUser } } },
+      async (request) => getCurrentUser(db, staffActor(request)),
+    );
+
+    r.post('/api/auth/login', { schema: { tags, body: loginInput, response: { 200: loginResult } } }, async (request, reply) => {
+      const login = await verifyStaffLogin(deps, request.body, request.meta);
+      const sid = await startSession(deps, request, reply, { kind: 'staff', userId: login.userId });
+      return { message: 'Login successful', user: await completeStaffLogin(deps, login, sid, request.meta) };
+    });
+
+    r.post(
+      '/api/auth/register',
+      { schema: { tags, body: registerInput, response: { 201: messageResult } } },
+      async (request, reply) => {
+        await register(deps, request.body, request.meta);
+        return reply.status(201).send({ message: REGISTRATION_SUCCESS_MESSAGE });
+      },
+    );
+
+    // 200 whether or not a session existed: signing out is always possible.
+    r.post('/api/auth/logout', { schema: { tags, response: { 200: messageResult } } }, async (request, reply) => {
+      const { actor } = request;
+      const sid = request.meta.sessionHash;
+      await endSession(deps, request, reply);
+      await recordLogout(db, actor, sid, request.meta, config.now());
+      return { message: 'Logged out successfully' };
+    });
+
+    r.get('/api/roles', { schema: { tags, response: { 200: registrationRolesSchema } } }, async () => registrationRoles(db));
+  };
+}

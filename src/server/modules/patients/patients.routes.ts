@@ -1,0 +1,26 @@
+// Patient registry API (SPEC §7): search (every search audited with its criteria and result count) and add patient.
+import type { FastifyInstance } from 'fastify';
+import { addPatientRequest, addPatientResponse } from '../../../contracts/patient-requests';
+import { patientSearchInput, patientSearchResults } from '../../../contracts/patients';
+import { requireStaff, staffActor } from '../../context/guards';
+import { zodRoutes, type AppDeps } from '../../deps';
+import { registerPatient, searchRecorded } from './registry.service';
+
+export function patientsRoutes({ db }: AppDeps) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const r = zodRoutes(app);
+    const tags = ['patients'];
+
+    r.post(
+      '/api/patients/search',
+      { onRequest: requireStaff('patients.search'), schema: { tags, body: patientSearchInput, response: { 200: patientSearchResults } } },
+      async (request) => searchRecorded(db, request.body, staffActor(request), request.meta),
+    );
+
+    r.post(
+      '/api/admin/patients',
+      { onRequest: requireStaff('patients.create'), schema: { tags, body: addPatientRequest, response: { 201: addPatientResponse } } },
+      async (request, reply) => reply.status(201).send(await registerPatient(db, request.body, staffActor(request), request.meta)),
+    );
+  };
+}

@@ -1,0 +1,53 @@
+// The registry's audited operations: a search and its SEARCH row, a new patient and its CREATE row, each in one
+// transaction (DESIGN.md §6).
+import type { z } from 'zod';
+import type { addPatientRequest } from '../../../contracts/patient-requests';
+import type { PatientDetails, PatientSearchInput, PatientSearchResult } from '../../../contracts/patients';
+import { auditActorOf, withAudit } from '../../audit/audit-writer';
+import type { RequestMeta, StaffActor } from '../../context/actor';
+import type { Db } from '../../db/client';
+import { AppError } from '../../errors/app-error';
+import { addPatient, findLikelyDuplicates } from './patients.service';
+import { searchAuditSummary, searchPatients } from './search.service';
+
+export async function searchRecorded(db: Db, input: PatientSearchInput, actor: StaffActor, meta: RequestMeta): Promise<PatientSearchResult[]> {
+  return withAudit(
+    db,
+    (tx) => searchPatients(tx, input),
+    (results) => ({
+      actor: auditActorOf(actor),
+      meta,
+      action: 'SEARCH',
+      resourceType: 'PATIENT',
+      // One result names its patient, so the patient sees the search in their access history.
+      patientId: results.length === 1 ? results[0]!.id : null,
+      newValues: { ...searchAuditSummary(input, results), patientIds: results.map((p) => p.id) },
+    }),
+  );
+}
+
+type AddPatientRequest = z.output<typeof addPatientRequest>;
+
+/** Adds a patient; likely duplicates answer 409 with the matches unless the request confirms a new patient. */
+export async function registerPatient(db: Db, request: AddPatientRequest, actor: StaffActor, meta: RequestMeta): Promise<PatientDetails> {
+  const { confirmDuplicate, ...input } = request;
+  if (!confirmDuplicate) {
+    const duplicates = await findLikelyDuplicates(db, input);
+    if (duplicates.length > 0) {
+      throw new AppError('CONFLICT', 409, 'This patient may already be registered', undefined, undefined, { duplicates });
+    }
+  }
+  return withAudit(
+    db,
+    (tx) => addPatient(tx, input),
+    (patient) => ({
+      actor: auditActorOf(actor),
+      meta,
+      action: 'CREATE',
+      resourceType: 'PATIENT',
+      resourceId: patient.id,
+      patientId: patient.id,
+      newValues: { ...patient, confirmedDuplicate: Boolean(confirmDuplicate) },
+    }),
+  );
+}

@@ -1,0 +1,80 @@
+// Who opened a patient's record (DESIGN.md §6): the audit rows written when a clinician confirmed access (action
+// VIEW with complianceFlags {type: 'CONSENT'} or {type: 'BREAK_GLASS', reason}) and searches that recorded this
+// patient id. Always scoped by the one patient id passed in; served by audit_logs (patient_id, timestamp).
+import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
+import type { Db, DbOrTx } from '../../db/client';
+import { auditLogs, patients, roles, users } from '../../db/schema';
+
+export interface AccessRow {
+  id: number;
+  action: string;
+  flagType: string | null;
+  reason: string | null;
+  timestamp: Date;
+  userName: string;
+  facility: string | null;
+  userFacility: string | null;
+  roleName: string | null;
+  roleDisplayName: string | null;
+}
+
+const flagType = sql<string | null>`${auditLogs.complianceFlags} ->> 'type'`;
+
+function accessesOf(patientId: number): SQL | undefined {
+  return and(
+    eq(auditLogs.patientId, patientId),
+    or(
+      and(eq(auditLogs.action, 'VIEW'), sql`${flagType} IN ('CONSENT', 'BREAK_GLASS')`),
+      eq(auditLogs.action, 'SEARCH'),
+    ),
+  );
+}
+
+async function selectAccesses(tx: DbOrTx, patientId: number, limit: number, offset: number): Promise<AccessRow[]> {
+  return tx
+    .select({
+      id: auditLogs.id,
+      action: auditLogs.action,
+      flagType,
+      reason: sql<string | null>`${auditLogs.complianceFlags} ->> 'reason'`,
+      timestamp: auditLogs.timestamp,
+      userName: auditLogs.userName,
+      facility: auditLogs.facility,
+      userFacility: users.facility,
+      roleName: roles.name,
+      roleDisplayName: roles.displayName,
+    })
+    .from(auditLogs)
+    .leftJoin(users, eq(users.id, auditLogs.userId))
+    .leftJoin(roles, eq(roles.id, users.roleId))
+    .where(accessesOf(patientId))
+    .orderBy(desc(auditLogs.timestamp), desc(auditLogs.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+async function countAccesses(tx: DbOrTx, patientId: number): Promise<number> {
+  const [row] = await tx.select({ n: count() }).from(auditLogs).where(accessesOf(patientId));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * One page of the patient's access history, newest first, and the total; the read is audited in the same
+ * transaction. Null (and no audit row) when the patient no longer exists.
+ */
+export async function readAccessLog(
+  db: Db,
+  patientId: number,
+  page: { limit: number; offset: number },
+  audit: (returned: number) => AuditEntry,
+): Promise<{ rows: AccessRow[]; total: number } | null> {
+  return db.transaction(async (tx) => {
+    const [exists] = await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId));
+    if (!exists) return null;
+    const rows = await selectAccesses(tx, patientId, page.limit, page.offset);
+    const total = await countAccesses(tx, patientId);
+    await writeAudit(tx, audit(rows.length));
+    return { rows, total };
+  });
+}

@@ -1,0 +1,246 @@
+// POST /api/auth/patient-login (SPEC §5, §7; DESIGN.md §5): a patient session, one answer for every wrong
+// credential, the throttle per NC number and per address, a security event for every attempt, and bad input 400.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { hashToken } from '../../context/session';
+import { testClock } from '../../test/clock';
+import { insertPatient, nextNcNumber, signInPatient, type SeededPatient } from '../../test/portal-fixtures';
+import { queryOne, queryRows } from '../../test/sql';
+import { signInAs } from '../../test/staff';
+import { createTestApp, type TestApp } from '../../test/test-app';
+
+const MINUTE = 60_000;
+const FAILED = { message: 'Invalid NC number or date of birth', code: 'UNAUTHENTICATED' };
+const LOCKED = { message: 'Too many failed sign-in attempts. Try again in 15 minutes.', code: 'RATE_LIMITED' };
+const clock = testClock(new Date('2026-03-02T08:00:00Z'));
+let t: TestApp;
+let patient: SeededPatient;
+let ip = 0;
+/** Each test signs in from its own address, so the per-IP limit only shows where a test wants it. */
+const nextAddress = (): string => `10.7.0.${++ip}`;
+
+beforeAll(async () => {
+  t = await createTestApp({ now: clock.now });
+  patient = await insertPatient(t.db, { firstName: 'Ndinelao', dateOfBirth: '1990-07-21' });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const login = (payload: unknown, remoteAddress = '10.7.255.1', headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'POST', url: '/api/auth/patient-login', payload: payload as object, remoteAddress, headers });
+const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/patient-portal/me', headers: { cookie } });
+
+describe('signing in', () => {
+  it('opens a patient session and answers with the first name', async () => {
+    const res = await login({ ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth }, nextAddress());
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'Login successful', patient: { id: patient.id, firstName: 'Ndinelao' } });
+    const cookie = res.cookies.find((c) => c.name === 'nhr_sid')!;
+    expect(cookie.httpOnly).toBe(true);
+    expect(cookie.sameSite).toBe('Lax');
+    const row = await queryOne<{ sess: { kind: string; patientId: number }; ttl: number }>(
+      t.db,
+      sql`SELECT sess, (extract(epoch FROM expire) * 1000)::float8 - ${clock.now().getTime()}::float8 AS ttl
+          FROM sessions WHERE sid = ${hashToken(cookie.value)}`,
+    );
+    expect(row?.sess).toMatchObject({ kind: 'patient', patientId: patient.id });
+    expect(row?.ttl).toBe(15 * MINUTE);
+    expect((await me(`nhr_sid=${cookie.value}`)).statusCode).toBe(200);
+  });
+
+  it('accepts the NC number with surrounding spaces', async () => {
+    const res = await login({ ncNumber: ` ${patient.ncNumber} `, dateOfBirth: patient.dateOfBirth }, nextAddress());
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('gives a new session id at every sign-in and ends the one the request came with (staff or patient)', async () => {
+    const address = nextAddress();
+    const first = await signInPatient(t.app, patient, address);
+    const res = await login({ ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth }, address, { cookie: first });
+    const second = `nhr_sid=${res.cookies.find((c) => c.name === 'nhr_sid')!.value}`;
+    expect(second).not.toBe(first);
+    expect((await me(first)).statusCode).toBe(401);
+    expect((await me(second)).statusCode).toBe(200);
+
+    const { cookie: staff } = await signInAs(t, 3);
+    const fromStaff = await login({ ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth }, address, { cookie: staff });
+    expect(fromStaff.statusCode).toBe(200);
+    const user = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: staff } });
+    expect(user.statusCode).toBe(401);
+  });
+
+  it('records the success as a security event naming the NC number, never the date of birth', async () => {
+    await signInPatient(t.app, patient, nextAddress());
+    const event = await queryOne<{ event_type: string; subject: string; metadata: unknown; ip_address: string }>(
+      t.db,
+      sql`SELECT event_type, subject, metadata, ip_address FROM security_events ORDER BY id DESC LIMIT 1`,
+    );
+    expect(event).toEqual({
+      event_type: 'LOGIN_SUCCESS',
+      subject: patient.ncNumber,
+      metadata: { kind: 'patient', patientId: patient.id },
+      ip_address: `10.7.0.${ip}`,
+    });
+    const leaked = await queryRows(t.db, sql`SELECT 1 FROM security_events WHERE metadata::text LIKE ${'%' + patient.dateOfBirth + '%'}`);
+    expect(leaked).toEqual([]);
+  });
+
+  it('logout ends the patient session and records it', async () => {
+    const cookie = await signInPatient(t.app, patient, nextAddress());
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'Logged out successfully' });
+    expect(String(res.headers['set-cookie'])).toMatch(/^nhr_sid=;/);
+    expect((await me(cookie)).statusCode).toBe(401);
+    const event = await queryOne(t.db, sql`SELECT event_type, metadata FROM security_events ORDER BY id DESC LIMIT 1`);
+    expect(event).toEqual({ event_type: 'LOGOUT', metadata: { kind: 'patient', patientId: patient.id } });
+  });
+});
+
+describe('wrong credentials', () => {
+  it('answers an unknown NC number and a wrong date of birth identically (status, body, headers)', async () => {
+    const address = nextAddress();
+    const unknown = await login({ ncNumber: nextNcNumber(), dateOfBirth: patient.dateOfBirth }, address);
+    const wrongDate = await login({ ncNumber: patient.ncNumber, dateOfBirth: '1990-07-22' }, address);
+    for (const res of [unknown, wrongDate]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual(FAILED);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    expect(unknown.body).toBe(wrongDate.body);
+    const keys = (h: Record<string, unknown>) => Object.keys(h).filter((k) => k !== 'date').sort();
+    expect(keys(unknown.headers)).toEqual(keys(wrongDate.headers));
+  });
+
+  it('refuses a patient without a recorded date of birth whatever date is sent', async () => {
+    const undated = await insertPatient(t.db, { dateOfBirth: null });
+    const res = await login({ ncNumber: undated.ncNumber, dateOfBirth: '1985-04-12' }, nextAddress());
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual(FAILED);
+  });
+
+  it('records each failure with its reason, for auditors only', async () => {
+    const address = nextAddress();
+    await login({ ncNumber: patient.ncNumber, dateOfBirth: '2001-01-01' }, address);
+    const event = await queryOne(
+      t.db,
+      sql`SELECT event_type, subject, metadata->>'reason' AS reason, ip_address FROM security_events ORDER BY id DESC LIMIT 1`,
+    );
+    expect(event).toEqual({ event_type: 'LOGIN_FAILURE', subject: patient.ncNumber, reason: 'wrong_date_of_birth', ip_address: address });
+  });
+});
+
+describe('throttle', () => {
+  it('locks an NC number for 15 minutes after 5 failures, even with the right date of birth', async () => {
+    const p = await insertPatient(t.db);
+    const address = nextAddress();
+    for (let i = 0; i < 5; i++) {
+      expect((await login({ ncNumber: p.ncNumber, dateOfBirth: '2000-01-01' }, address)).statusCode).toBe(401);
+    }
+    const locked = await login({ ncNumber: p.ncNumber, dateOfBirth: p.dateOfBirth }, address);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toEqual(LOCKED);
+    expect(locked.headers['retry-after']).toBe('900');
+    expect(locked.headers['set-cookie']).toBeUndefined();
+    // From another address too: the lock is on the number.
+    expect((await login({ ncNumber: p.ncNumber, dateOfBirth: p.dateOfBirth }, nextAddress())).statusCode).toBe(429);
+    const event = await queryOne(
+      t.db,
+      sql`SELECT subject, metadata FROM security_events WHERE event_type = 'LOGIN_LOCKED' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(event).toEqual({ subject: p.ncNumber, metadata: { kind: 'patient', reason: 'account' } });
+    // Other numbers are not affected.
+    expect((await login({ ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth }, nextAddress())).statusCode).toBe(200);
+
+    clock.advance(15 * MINUTE + 1000);
+    expect((await login({ ncNumber: p.ncNumber, dateOfBirth: p.dateOfBirth }, address)).statusCode).toBe(200);
+  });
+
+  it('locks an unknown NC number the same way, so the answer reveals nothing', async () => {
+    const known = await insertPatient(t.db);
+    const unknown = nextNcNumber();
+    const address = nextAddress();
+    for (let i = 0; i < 5; i++) {
+      await login({ ncNumber: known.ncNumber, dateOfBirth: '2000-01-01' }, address);
+      await login({ ncNumber: unknown, dateOfBirth: '2000-01-01' }, address);
+    }
+    const a = await login({ ncNumber: known.ncNumber, dateOfBirth: known.dateOfBirth }, address);
+    const b = await login({ ncNumber: unknown, dateOfBirth: known.dateOfBirth }, address);
+    expect([a.statusCode, b.statusCode]).toEqual([429, 429]);
+    expect(a.body).toBe(b.body);
+    clock.advance(15 * MINUTE + 1000);
+  });
+
+  it('counts a parallel burst exactly: 5 failures, then 429s', async () => {
+    const p = await insertPatient(t.db);
+    const address = nextAddress();
+    const burst = await Promise.all(Array.from({ length: 12 }, () => login({ ncNumber: p.ncNumber, dateOfBirth: '2000-01-01' }, address)));
+    expect(burst.map((r) => r.statusCode).sort()).toEqual([...Array(5).fill(401), ...Array(7).fill(429)]);
+    clock.advance(15 * MINUTE + 1000);
+  });
+
+  it('refuses the 101st attempt from one address within 15 minutes, whatever the number', async () => {
+    const address = nextAddress();
+    // 99 earlier attempts from this address, as the service records them (a subject marks an attempt).
+    await t.db.execute(sql`
+      INSERT INTO security_events (event_type, severity, description, ip_address, subject, timestamp)
+      SELECT 'LOGIN_FAILURE', 'medium', 'Sign-in failed', ${address}, lpad(g::text, 11, '9'), ${clock.now().toISOString()}::timestamptz
+      FROM generate_series(1, 99) g`);
+    expect((await login({ ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth }, address)).statusCode).toBe(200); // 100
+    const refused = await login({ ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth }, address);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ message: 'Too many sign-in attempts from this network. Try again in 15 minutes.', code: 'RATE_LIMITED' });
+    expect((await login({ ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth }, nextAddress())).statusCode).toBe(200);
+    clock.advance(15 * MINUTE + 1000);
+    expect((await login({ ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth }, address)).statusCode).toBe(200);
+  });
+});
+
+describe('bad input', () => {
+  const valid = () => ({ ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth });
+  it.each([
+    ['a 10-digit NC number', { ncNumber: '1234567890' }, 'ncNumber', 'validation:ncNumberLength'],
+    ['a 12-digit NC number', { ncNumber: '123456789012' }, 'ncNumber', 'validation:ncNumberLength'],
+    ['letters in the NC number', { ncNumber: '12345abc901' }, 'ncNumber', 'validation:ncNumberDigits'],
+    ['an empty NC number', { ncNumber: '' }, 'ncNumber', 'validation:ncNumberLength'],
+    ['a number instead of a string', { ncNumber: 12345678901 }, 'ncNumber', 'validation:ncNumberLength'],
+    ['an impossible date', { dateOfBirth: '1990-02-30' }, 'dateOfBirth', 'validation:dateInvalid'],
+    ['another date format', { dateOfBirth: '21/07/1990' }, 'dateOfBirth', 'validation:dateInvalid'],
+    ['an empty date', { dateOfBirth: '' }, 'dateOfBirth', 'validation:dateInvalid'],
+    ['a missing date', { dateOfBirth: undefined }, 'dateOfBirth', 'validation:dateInvalid'],
+    ['a huge NC number', { ncNumber: '1'.repeat(90_000) }, 'ncNumber', 'validation:ncNumberLength'],
+    ['a huge date', { dateOfBirth: 'x'.repeat(90_000) }, 'dateOfBirth', 'validation:dateInvalid'],
+  ])('answers 400 for %s', async (_name, change, path, message) => {
+    const res = await login({ ...valid(), ...change }, nextAddress());
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', issues: expect.arrayContaining([{ path, message }]) });
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('answers 400 for extra fields, a non-object body and no body', async () => {
+    const extra = await login({ ...valid(), patientId: 1 }, nextAddress());
+    expect(extra.statusCode).toBe(400);
+    expect((await login([valid()], nextAddress())).statusCode).toBe(400);
+    const empty = await t.app.inject({ method: 'POST', url: '/api/auth/patient-login', headers: { 'content-type': 'application/json' } });
+    expect(empty.statusCode).toBe(400);
+  });
+
+  it('answers 413 past 100 KB and 415 for a form post', async () => {
+    expect((await login({ ...valid(), ncNumber: '1'.repeat(110_000) })).statusCode).toBe(413);
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/patient-login',
+      payload: `ncNumber=${patient.ncNumber}&dateOfBirth=${patient.dateOfBirth}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.statusCode).toBe(415);
+  });
+
+  it('records no attempt for invalid input', async () => {
+    const before = await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM security_events`);
+    await login({ ncNumber: 'abc', dateOfBirth: 'x' }, nextAddress());
+    const after = await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM security_events`);
+    expect(after!.n).toBe(before!.n);
+  });
+});

@@ -1,0 +1,78 @@
+// DESIGN.md §4: a patient (portal session) gets 401/403 from every endpoint that is not the portal's or public.
+// The routes are read from the app's own OpenAPI document, so routes added later are covered too.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertPatient, signInPatient } from '../../test/portal-fixtures';
+import { createStaffUser } from '../../test/staff';
+import { createTestApp, type TestApp } from '../../test/test-app';
+
+/** Endpoints anyone may call (signed out included), and the patient's own. */
+const PUBLIC = new Set([
+  'GET /api/health',
+  'GET /api/setup/status',
+  'POST /api/setup/admin',
+  'POST /api/auth/login',
+  'POST /api/auth/register',
+  'POST /api/auth/logout',
+  'POST /api/auth/patient-login',
+  'GET /api/roles',
+  'GET /api/patient-portal/me',
+  'GET /api/patient-portal/access-log',
+]);
+
+let t: TestApp;
+let cookie: string;
+let patientId: number;
+let staffId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const patient = await insertPatient(t.db);
+  patientId = patient.id;
+  staffId = (await createStaffUser(t.db, { roleId: 1 })).id;
+  cookie = await signInPatient(t.app, patient);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+function apiRoutes(): { method: string; url: string }[] {
+  const doc = t.app.swagger() as { paths?: Record<string, Record<string, unknown>> };
+  return Object.entries(doc.paths ?? {}).flatMap(([path, ops]) =>
+    Object.keys(ops)
+      .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+      .map((m) => ({ method: m.toUpperCase(), url: path })),
+  );
+}
+
+/** Path parameters filled with the patient's own id (and a real staff id for user routes): the worst case. */
+const fill = (url: string): string =>
+  url.replace(/\{\w+\}/g, () => (url.startsWith('/api/admin/users') || url.startsWith('/api/users') ? staffId : String(patientId)));
+
+describe('a patient session on staff endpoints', () => {
+  it('finds the staff endpoints in the OpenAPI document', () => {
+    const routes = apiRoutes().map((r) => `${r.method} ${r.url}`);
+    for (const known of ['GET /api/auth/user', 'GET /api/admin/pending-users', 'PATCH /api/users/{id}', 'POST /api/auth/patient-login']) {
+      expect(routes).toContain(known);
+    }
+  });
+
+  it('answers 401 or 403 on every staff endpoint, including every /api/patients/* route present', async () => {
+    const staffRoutes = apiRoutes().filter((r) => !PUBLIC.has(`${r.method} ${r.url}`) && r.url.startsWith('/api/') && !r.url.startsWith('/api/docs'));
+    expect(staffRoutes.length).toBeGreaterThanOrEqual(6);
+    for (const route of staffRoutes) {
+      const url = fill(route.url);
+      const res = await t.app.inject({
+        method: route.method as 'GET',
+        url,
+        headers: { cookie },
+        ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
+      });
+      expect([401, 403], `${route.method} ${url} answered ${res.statusCode}: ${res.body}`).toContain(res.statusCode);
+    }
+  });
+
+  it('still has a working patient session afterwards', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/patient-portal/me', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,65 @@
+// The patient portal (SPEC §2, §3, §7; DESIGN.md §4, §6): the signed-in patient's own record and who opened it.
+// The patient id always comes from the session's actor, never from the request.
+import type { AccessKind, AccessLogItem, AccessLogPage, AccessLogQuery, PortalRecord } from '../../../contracts/portal';
+import { auditActorOf } from '../../audit/audit-writer';
+import type { PatientActor, RequestMeta } from '../../context/actor';
+import type { Db } from '../../db/client';
+import { readAccessLog, type AccessRow } from './access-log.repository';
+import { readPortalRecord } from './portal.repository';
+
+/** The patient's record, audited as VIEW PATIENT by the patient; null when the patient no longer exists. */
+export async function loadPortalRecord(db: Db, actor: PatientActor, meta: RequestMeta): Promise<PortalRecord | null> {
+  const rows = await readPortalRecord(db, actor.patientId, {
+    actor: auditActorOf(actor),
+    meta,
+    action: 'VIEW',
+    resourceType: 'PATIENT',
+    resourceId: actor.patientId,
+    patientId: actor.patientId,
+    newValues: { via: 'patient-portal' },
+  });
+  if (!rows) return null;
+  const { patient, ...medicalRecords } = rows;
+  return { patient: { ...patient, ncNumber: patient.idNumber }, medicalRecords };
+}
+
+function kindOf(row: AccessRow): AccessKind {
+  if (row.action === 'SEARCH') return 'SEARCH';
+  return row.flagType === 'BREAK_GLASS' ? 'BREAK_GLASS' : 'CONSENT';
+}
+
+function toItem(row: AccessRow): AccessLogItem {
+  const kind = kindOf(row);
+  return {
+    id: row.id,
+    kind,
+    at: row.timestamp.toISOString(),
+    name: row.userName,
+    role: row.roleName && row.roleDisplayName ? { name: row.roleName, displayName: row.roleDisplayName } : null,
+    facility: row.facility ?? row.userFacility,
+    reason: kind === 'BREAK_GLASS' ? row.reason : null,
+  };
+}
+
+/**
+ * One page of who opened the patient's record, newest first; reading it is audited (VIEW AUDIT_LOG by the patient).
+ * Null when the patient no longer exists.
+ */
+export async function loadAccessLog(
+  db: Db,
+  actor: PatientActor,
+  meta: RequestMeta,
+  query: AccessLogQuery,
+): Promise<AccessLogPage | null> {
+  const { page, pageSize } = query;
+  const result = await readAccessLog(db, actor.patientId, { limit: pageSize, offset: (page - 1) * pageSize }, (returned) => ({
+    actor: auditActorOf(actor),
+    meta,
+    action: 'VIEW',
+    resourceType: 'AUDIT_LOG',
+    patientId: actor.patientId,
+    newValues: { via: 'patient-portal', accessLog: { page, pageSize, returned } },
+  }));
+  if (!result) return null;
+  return { items: result.rows.map(toItem), page, pageSize, total: result.total };
+}

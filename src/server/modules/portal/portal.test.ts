@@ -1,0 +1,267 @@
+// GET /api/patient-portal/me and /access-log (SPEC §2, §3, §7; DESIGN.md §4, §6): the signed-in patient's own
+// record in the portal's field names, audited; who opened it, with consent or the stated reason; staff refused.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { auditEntry } from '../../test/audit-fixtures';
+import { writeAudit } from '../../audit/audit-writer';
+import {
+  insertClinicalRows,
+  insertPatient,
+  recordClinicianAccess,
+  signInPatient,
+  type SeededPatient,
+} from '../../test/portal-fixtures';
+import { queryOne, queryRows } from '../../test/sql';
+import { createStaffUser, signInAs } from '../../test/staff';
+import { createTestApp, type TestApp } from '../../test/test-app';
+
+let t: TestApp;
+let patient: SeededPatient;
+let cookie: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  patient = await insertPatient(t.db, { firstName: 'Ndinelao', lastName: 'Haufiku', dateOfBirth: '1990-07-21', sex: 'Female' });
+  await insertClinicalRows(t.db, patient.id, { diagnoses: 2, appointments: 2, allergies: 3, medications: 2, vaccines: 2 });
+  cookie = await signInPatient(t.app, patient);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+
+describe('GET /api/patient-portal/me', () => {
+  it('returns the patient and the five lists in the portal field names, newest first', async () => {
+    const res = await get('/api/patient-portal/me', { cookie });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const body = res.json();
+    expect(body.patient).toEqual({
+      id: patient.id,
+      firstName: 'Ndinelao',
+      lastName: 'Haufiku',
+      dateOfBirth: '1990-07-21',
+      sex: 'Female',
+      idNumber: patient.ncNumber,
+      ncNumber: patient.ncNumber,
+      contactNumber: '+264 81 555 0101',
+      address: '12 Independence Avenue, Windhoek, Khomas',
+      nextOfKin: 'Petrus Nangolo',
+      nextOfKinContact: '+264 81 555 0102',
+    });
+    const { diagnoses, appointments, allergies, medications, vaccines } = body.medicalRecords;
+    expect([diagnoses, appointments, allergies, medications, vaccines].map((l: unknown[]) => l.length)).toEqual([2, 2, 3, 2, 2]);
+    const tag = `P${patient.id}`;
+    expect(diagnoses[0]).toEqual({
+      id: expect.any(Number),
+      condition: `Condition ${tag}-1`,
+      status: 'Resolved',
+      diagnosedDate: '2011-02-11',
+      resolvedDate: '2012-03-12',
+      description: `Notes ${tag}-1`,
+      doctor: `Dr ${tag}`,
+      facility: 'Oshakati State Hospital',
+    });
+    expect(appointments[1]).toEqual({
+      id: expect.any(Number),
+      type: `Check-up ${tag}-0`,
+      date: '2010-01-10',
+      time: '09:30',
+      findings: `Findings ${tag}-0`,
+      status: 'Scheduled',
+      doctor: `Dr ${tag}`,
+      facility: 'Katutura State Hospital',
+    });
+    expect(allergies.map((a: { severity: string }) => a.severity)).toEqual(['Severe', 'Moderate', 'Mild']);
+    expect(medications[1]).toEqual({
+      id: expect.any(Number),
+      medication: `Medicine ${tag}-0`,
+      dosage: '500mg',
+      frequency: 'Twice daily',
+      purpose: `Purpose ${tag}-0`,
+      status: 'Active',
+      prescribedDate: '2010-01-10',
+      discontinuedDate: null,
+      doctor: `Dr ${tag}`,
+      nextReview: '2012-03-12',
+    });
+    expect(vaccines[1]).toEqual({
+      id: expect.any(Number),
+      vaccine: `Vaccine ${tag}-0`,
+      date: '2010-01-10',
+      dose: 'Dose 1',
+      facility: 'Rundu State Hospital',
+      nextDue: null,
+      batchNumber: `B-${tag}-0`,
+    });
+  });
+
+  it('answers empty lists for a patient with no clinical rows', async () => {
+    const bare = await insertPatient(t.db);
+    const res = await get('/api/patient-portal/me', { cookie: await signInPatient(t.app, bare) });
+    expect(res.json().medicalRecords).toEqual({ diagnoses: [], appointments: [], allergies: [], medications: [], vaccines: [] });
+  });
+
+  it('writes one audit row per load: VIEW PATIENT by the patient, with the session', async () => {
+    const before = await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM audit_logs WHERE patient_id = ${patient.id}`);
+    await get('/api/patient-portal/me', { cookie, 'user-agent': 'phone/1.0' });
+    await get('/api/patient-portal/me', { cookie });
+    const rows = await queryRows<Record<string, unknown>>(
+      t.db,
+      sql`SELECT user_id, user_name, action, resource_type, resource_id, patient_id, user_agent, compliance_flags, session_id
+          FROM audit_logs WHERE patient_id = ${patient.id} ORDER BY id DESC LIMIT 2`,
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toEqual({
+      user_id: `patient:${patient.id}`,
+      user_name: `Patient ${patient.id}`,
+      action: 'VIEW',
+      resource_type: 'PATIENT',
+      resource_id: String(patient.id),
+      patient_id: patient.id,
+      user_agent: 'phone/1.0',
+      compliance_flags: null,
+      session_id: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    const after = await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM audit_logs WHERE patient_id = ${patient.id}`);
+    expect(after!.n - before!.n).toBe(2);
+  });
+
+  it('answers 401 signed out and 403 to every staff role', async () => {
+    expect((await get('/api/patient-portal/me')).statusCode).toBe(401);
+    expect((await get('/api/patient-portal/access-log')).statusCode).toBe(401);
+    for (const roleId of [1, 2, 3, 4, 5, 6, 403, 404, 405]) {
+      const { cookie: staff } = await signInAs(t, roleId);
+      for (const url of ['/api/patient-portal/me', '/api/patient-portal/access-log']) {
+        const res = await get(url, { cookie: staff });
+        expect(res.statusCode, `role ${roleId} ${url}`).toBe(403);
+        expect(res.json()).toEqual({ message: 'The patient portal is for signed-in patients only', code: 'FORBIDDEN' });
+      }
+    }
+  });
+
+  it('ends the session with a 401 when the patient no longer exists', async () => {
+    const gone = await insertPatient(t.db);
+    const goneCookie = await signInPatient(t.app, gone);
+    await t.db.execute(sql`DELETE FROM patients WHERE id = ${gone.id}`);
+    const res = await get('/api/patient-portal/me', { cookie: goneCookie });
+    expect(res.statusCode).toBe(401);
+    expect(String(res.headers['set-cookie'])).toMatch(/^nhr_sid=;/);
+    expect((await get('/api/patient-portal/access-log', { cookie: goneCookie })).statusCode).toBe(401);
+    const audited = await queryRows(t.db, sql`SELECT 1 FROM audit_logs WHERE patient_id = ${gone.id}`);
+    expect(audited).toEqual([]);
+  });
+});
+
+describe('GET /api/patient-portal/access-log', () => {
+  let subject: SeededPatient;
+  let subjectCookie: string;
+  const doctor = { userId: '', userName: 'Tangeni Amutenya', facility: 'Katutura State Hospital' };
+
+  beforeAll(async () => {
+    subject = await insertPatient(t.db, { firstName: 'Johanna' });
+    const other = await insertPatient(t.db);
+    const user = await createStaffUser(t.db, { roleId: 3, firstName: 'Tangeni', lastName: 'Amutenya', facility: 'Katutura State Hospital' });
+    doctor.userId = user.id;
+    await recordClinicianAccess(t.db, doctor, subject.id, { consent: true });
+    await recordClinicianAccess(t.db, doctor, other.id, { consent: false, reason: 'Other patient, never shown' });
+    // Rows that are not accesses: a clinical list read, an edit, the patient's own portal loads, an audit-log read.
+    await writeAudit(t.db, auditEntry({ actor: doctor, resourceType: 'DIAGNOSIS', patientId: subject.id }));
+    await writeAudit(t.db, auditEntry({ actor: doctor, action: 'UPDATE', resourceType: 'DIAGNOSIS', patientId: subject.id }));
+    await writeAudit(t.db, auditEntry({ action: 'SEARCH', resourceType: 'PATIENT', resourceId: null, patientId: subject.id }));
+    await recordClinicianAccess(t.db, doctor, subject.id, { consent: false, reason: 'Unconscious on arrival, emergency treatment' });
+    subjectCookie = await signInPatient(t.app, subject);
+    await get('/api/patient-portal/me', { cookie: subjectCookie });
+  });
+
+  it('lists consent and break-the-glass accesses and searches, newest first, with name, role, facility and reason', async () => {
+    const res = await get('/api/patient-portal/access-log', { cookie: subjectCookie });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ page: 1, pageSize: 10, total: 3 });
+    expect(body.items).toEqual([
+      {
+        id: expect.any(Number),
+        kind: 'BREAK_GLASS',
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        name: 'Tangeni Amutenya',
+        role: { name: 'doctor', displayName: 'Doctor' },
+        facility: 'Katutura State Hospital',
+        reason: 'Unconscious on arrival, emergency treatment',
+      },
+      {
+        id: expect.any(Number),
+        kind: 'SEARCH',
+        at: expect.any(String),
+        name: 'Ndapewa Nghipondoka',
+        role: null,
+        facility: 'Windhoek Central Hospital',
+        reason: null,
+      },
+      {
+        id: expect.any(Number),
+        kind: 'CONSENT',
+        at: expect.any(String),
+        name: 'Tangeni Amutenya',
+        role: { name: 'doctor', displayName: 'Doctor' },
+        facility: 'Katutura State Hospital',
+        reason: null,
+      },
+    ]);
+    const ids = body.items.map((i: { id: number }) => i.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+  });
+
+  it('pages through the history', async () => {
+    for (let i = 0; i < 4; i++) await recordClinicianAccess(t.db, doctor, subject.id, { consent: false, reason: `Reason number ${i}` });
+    const page1 = (await get('/api/patient-portal/access-log?page=1&pageSize=3', { cookie: subjectCookie })).json();
+    const page2 = (await get('/api/patient-portal/access-log?page=2&pageSize=3', { cookie: subjectCookie })).json();
+    const page3 = (await get('/api/patient-portal/access-log?page=3&pageSize=3', { cookie: subjectCookie })).json();
+    expect([page1.total, page2.total, page3.total]).toEqual([7, 7, 7]);
+    expect(page1.items.map((i: { reason: string }) => i.reason)).toEqual(['Reason number 3', 'Reason number 2', 'Reason number 1']);
+    expect(page2.items).toHaveLength(3);
+    expect(page3.items).toHaveLength(1);
+    expect(page3.items[0].kind).toBe('CONSENT');
+    const far = (await get('/api/patient-portal/access-log?page=50&pageSize=3', { cookie: subjectCookie })).json();
+    expect(far).toEqual({ items: [], page: 50, pageSize: 3, total: 7 });
+  });
+
+  it('audits each read of the history as VIEW AUDIT_LOG by the patient', async () => {
+    await get('/api/patient-portal/access-log?page=2&pageSize=2', { cookie: subjectCookie });
+    const row = await queryOne(
+      t.db,
+      sql`SELECT user_id, action, resource_type, patient_id, new_values FROM audit_logs ORDER BY id DESC LIMIT 1`,
+    );
+    expect(row).toEqual({
+      user_id: `patient:${subject.id}`,
+      action: 'VIEW',
+      resource_type: 'AUDIT_LOG',
+      patient_id: subject.id,
+      new_values: { via: 'patient-portal', accessLog: { page: 2, pageSize: 2, returned: 2 } },
+    });
+  });
+
+  it.each([
+    ['page=0'],
+    ['page=-1'],
+    ['page=abc'],
+    ['pageSize=0'],
+    ['pageSize=101'],
+    ['pageSize=1.5'],
+    [`page=${'9'.repeat(5000)}`],
+  ])('answers 400 for %s', async (query) => {
+    const res = await get(`/api/patient-portal/access-log?${query}`, { cookie: subjectCookie });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  it('ignores a patientId in the query: the patient comes from the session only', async () => {
+    const other = await insertPatient(t.db);
+    await recordClinicianAccess(t.db, doctor, other.id, { consent: false, reason: 'Only for the other patient' });
+    const res = await get(`/api/patient-portal/access-log?patientId=${other.id}&pageSize=100`, { cookie: subjectCookie });
+    expect(res.statusCode).toBe(200);
+    expect(JSON.stringify(res.json())).not.toContain('Only for the other patient');
+    expect(JSON.stringify(res.json())).not.toContain('Other patient, never shown');
+  });
+});

@@ -1,0 +1,76 @@
+// Administration: Manage Users (SPEC §7 Administration) and My Profile (PATCH /api/users/{id}).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { currentUser, messageResult } from '../../../contracts/auth';
+import {
+  activeUsers as activeUsersSchema,
+  activeUsersQuery,
+  approveResult,
+  pendingUsers as pendingUsersSchema,
+  profileUpdateInput,
+  userIdParams,
+  userStats as userStatsSchema,
+} from '../../../contracts/users';
+import { requireStaff, staffActor } from '../../context/guards';
+import { zodRoutes, type AppDeps } from '../../deps';
+import { forbidden } from '../../errors/app-error';
+import { activeUsers, approveUser, pendingUsers, rejectUser, updateOwnProfile, userStats } from './users.service';
+
+/** Refuses another user's id before the body is read (DESIGN.md §4: own profile only). */
+async function ownIdOnly(request: FastifyRequest): Promise<void> {
+  const { id } = request.params as { id?: string };
+  if (id !== staffActor(request).userId) throw forbidden('You can only edit your own profile');
+}
+
+export function usersRoutes(deps: AppDeps) {
+  const { db } = deps;
+  const canApprove = requireStaff('users.approve');
+  return async (app: FastifyInstance): Promise<void> => {
+    const r = zodRoutes(app);
+    const tags = ['users'];
+
+    r.get(
+      '/api/admin/pending-users',
+      { onRequest: canApprove, schema: { tags, response: { 200: pendingUsersSchema } } },
+      async () => pendingUsers(db),
+    );
+
+    r.get(
+      '/api/admin/active-users',
+      { onRequest: canApprove, schema: { tags, querystring: activeUsersQuery, response: { 200: activeUsersSchema } } },
+      async (request) => activeUsers(db, request.query.limit, request.query.offset),
+    );
+
+    r.get(
+      '/api/admin/user-stats',
+      { onRequest: canApprove, schema: { tags, response: { 200: userStatsSchema } } },
+      async () => userStats(db),
+    );
+
+    r.post(
+      '/api/admin/users/:id/approve',
+      { onRequest: canApprove, schema: { tags, params: userIdParams, response: { 200: approveResult } } },
+      async (request) => ({
+        message: 'User approved',
+        user: await approveUser(deps, staffActor(request), request.params.id, request.meta),
+      }),
+    );
+
+    r.delete(
+      '/api/admin/users/:id/reject',
+      { onRequest: canApprove, schema: { tags, params: userIdParams, response: { 200: messageResult } } },
+      async (request) => {
+        await rejectUser(deps, staffActor(request), request.params.id, request.meta);
+        return { message: 'User rejected' };
+      },
+    );
+
+    r.patch(
+      '/api/users/:id',
+      {
+        onRequest: [requireStaff(), ownIdOnly],
+        schema: { tags, params: userIdParams, body: profileUpdateInput, response: { 200: currentUser } },
+      },
+      async (request) => updateOwnProfile(deps, staffActor(request), request.params.id, request.body, request.meta),
+    );
+  };
+}

@@ -1,0 +1,165 @@
+// Staff accounts: the signed-in user, My Profile, and Administration: Manage Users (SPEC §2, §7; DESIGN.md §4-5).
+import { auditActorOf } from '../../audit/audit-writer';
+import type { CurrentUser } from '../../../contracts/auth';
+import type { ActiveUser, PendingUser, ProfileUpdateInput, UserStats } from '../../../contracts/users';
+import type { RequestMeta, StaffActor } from '../../context/actor';
+import type { Db } from '../../db/client';
+import type { AppDeps } from '../../deps';
+import { AppError, conflict, forbidden, notFound, unauthenticated } from '../../errors/app-error';
+import {
+  approvePendingUser,
+  countUsersByRole,
+  countUsersByStatus,
+  deletePendingUser,
+  emailTaken,
+  findLoginCandidate,
+  findUserWithRole,
+  insertUser,
+  listActiveUsers,
+  listPendingUsers,
+  updateProfile,
+  type LoginCandidate,
+  type NewSecurityEvent,
+  type NewUser,
+  type UserWithRole,
+} from './users.repository';
+
+export type { LoginCandidate, NewSecurityEvent, NewUser };
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+const roleOf = (u: UserWithRole) =>
+  u.roleName && u.roleDisplayName ? { name: u.roleName, displayName: u.roleDisplayName } : null;
+
+export function toCurrentUser(u: UserWithRole, permissions: Iterable<string>): CurrentUser {
+  return {
+    id: u.id,
+    email: u.email,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    phoneNumber: u.phoneNumber,
+    department: u.department,
+    facility: u.facility,
+    roleId: u.roleId,
+    role: roleOf(u),
+    isActive: u.isActive,
+    accountStatus: u.accountStatus,
+    profileImageUrl: u.profileImageUrl,
+    licenseNumber: u.licenseNumber,
+    lastLoginAt: iso(u.lastLoginAt),
+    createdAt: u.createdAt.toISOString(),
+    permissions: [...permissions].sort(),
+  };
+}
+
+const toPendingUser = (u: UserWithRole): PendingUser => ({
+  id: u.id,
+  firstName: u.firstName,
+  lastName: u.lastName,
+  email: u.email,
+  department: u.department,
+  facility: u.facility,
+  role: roleOf(u),
+  createdAt: u.createdAt.toISOString(),
+});
+
+const toActiveUser = (u: UserWithRole): ActiveUser => ({
+  ...toPendingUser(u),
+  roleId: u.roleId,
+  phoneNumber: u.phoneNumber,
+  activatedAt: iso(u.activatedAt),
+  lastLoginAt: iso(u.lastLoginAt),
+});
+
+const event = (
+  meta: RequestMeta,
+  eventType: string,
+  severity: string,
+  description: string,
+  metadata: Record<string, unknown>,
+  facility: string | null,
+): NewSecurityEvent => ({
+  eventType,
+  severity,
+  description,
+  metadata,
+  facility,
+  ipAddress: meta.ip,
+  userAgent: meta.userAgent,
+});
+
+/** Inserts a user with the event recording it; null when the e-mail is taken. (Registration, fixtures.) */
+export const createUser = (db: Db, user: NewUser, record?: NewSecurityEvent): Promise<string | null> =>
+  insertUser(db, user, record);
+
+export const loginCandidate = (db: Db, email: string): Promise<LoginCandidate | null> => findLoginCandidate(db, email);
+
+export const isEmailTaken = (db: Db, email: string): Promise<boolean> => emailTaken(db, email);
+
+/** The user object of GET /api/auth/user, with the actor's permissions as read on this request. */
+export async function getCurrentUser(db: Db, actor: StaffActor): Promise<CurrentUser> {
+  const user = await findUserWithRole(db, actor.userId);
+  if (!user) throw unauthenticated();
+  return toCurrentUser(user, actor.permissions);
+}
+
+/** PATCH /api/users/{id}: the signed-in user's own profile, exactly the listed fields. */
+export async function updateOwnProfile(
+  { db, config }: AppDeps,
+  actor: StaffActor,
+  id: string,
+  input: ProfileUpdateInput,
+  meta: RequestMeta,
+): Promise<CurrentUser> {
+  if (id !== actor.userId) throw forbidden('You can only edit your own profile');
+  const email = input.email.toLowerCase();
+  const emailInUse = conflict('An account with this email already exists');
+  if (await emailTaken(db, email, actor.userId)) throw emailInUse;
+  const fields = { ...input, email };
+  const record = event(meta, 'PROFILE_UPDATED', 'low', 'Staff user updated their profile', { fields: Object.keys(fields) }, input.facility);
+  const audit = { actor: auditActorOf(actor), meta, action: 'UPDATE', resourceType: 'USER', resourceId: id } as const;
+  const result = await updateProfile(db, id, fields, config.now(), record, audit);
+  if (result === 'duplicate') throw emailInUse;
+  if (result === 'missing') throw unauthenticated();
+  return getCurrentUser(db, actor);
+}
+
+export async function pendingUsers(db: Db): Promise<PendingUser[]> {
+  return (await listPendingUsers(db)).map(toPendingUser);
+}
+
+export async function activeUsers(db: Db, limit: number, offset: number): Promise<ActiveUser[]> {
+  return (await listActiveUsers(db, limit, offset)).map(toActiveUser);
+}
+
+export async function userStats(db: Db): Promise<UserStats> {
+  const [byStatusRows, byRole] = await Promise.all([countUsersByStatus(db), countUsersByRole(db)]);
+  const byStatus: Record<string, number> = { active: 0, pending: 0 };
+  for (const row of byStatusRows) byStatus[row.status] = row.n;
+  const total = byStatusRows.reduce((sum, row) => sum + row.n, 0);
+  return { total, byStatus, byRole };
+}
+
+const notPending = (): AppError => conflict('This user is not awaiting approval');
+
+/** Activates a pending registration: isActive, accountStatus 'active', activatedAt, activatedBy. */
+export async function approveUser({ db, config }: AppDeps, actor: StaffActor, id: string, meta: RequestMeta): Promise<ActiveUser> {
+  if (id === actor.userId) throw forbidden('You cannot approve your own account');
+  const record = event(meta, 'USER_APPROVED', 'medium', 'Registration approved', { approvedBy: actor.userId }, actor.facility);
+  const audit = { actor: auditActorOf(actor), meta, action: 'UPDATE', resourceType: 'USER', resourceId: id, newValues: { accountStatus: 'active', isActive: true } } as const;
+  const result = await approvePendingUser(db, id, actor.userId, config.now(), record, audit);
+  if (result === 'missing') throw notFound('User not found');
+  if (result === 'not_pending') throw notPending();
+  const user = await findUserWithRole(db, id);
+  if (!user) throw notFound('User not found');
+  return toActiveUser(user);
+}
+
+/** Rejects a pending registration: the row is deleted. */
+export async function rejectUser({ db }: AppDeps, actor: StaffActor, id: string, meta: RequestMeta): Promise<void> {
+  if (id === actor.userId) throw forbidden('You cannot reject your own account');
+  const record = event(meta, 'USER_REJECTED', 'medium', 'Registration rejected', { rejectedBy: actor.userId }, actor.facility);
+  const audit = { actor: auditActorOf(actor), meta, action: 'DELETE', resourceType: 'USER', resourceId: id } as const;
+  const result = await deletePendingUser(db, id, record, audit);
+  if (result === 'missing') throw notFound('User not found');
+  if (result === 'not_pending') throw notPending();
+}

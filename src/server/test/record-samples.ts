@@ -1,0 +1,77 @@
+// A valid add body of each record kind (SPEC §7 bodies), and the SPEC §5 required fields with their message keys.
+import type { RecordKind } from '../../contracts/record-rows';
+
+export const SAMPLE_INPUTS: Record<RecordKind, Record<string, unknown>> = {
+  diagnoses: {
+    condition: 'Type 2 diabetes mellitus',
+    status: 'Active',
+    diagnosedDate: '2024-05-02',
+    resolvedDate: '',
+    description: 'HbA1c 8.1%',
+    doctor: 'Dr. Tangeni Shikongo',
+    facility: 'Katutura State Hospital',
+  },
+  appointments: {
+    type: 'Follow-up consultation',
+    date: '2024-06-10',
+    time: '09:30',
+    status: 'Completed',
+    doctor: 'Dr. Tangeni Shikongo',
+    facility: 'Katutura State Hospital',
+    findings: 'Blood glucose improving',
+  },
+  allergies: { allergen: 'Penicillin', reaction: 'Hives and swelling', severity: 'Severe', reportedDate: '2019-11-20' },
+  medications: {
+    name: 'Metformin',
+    status: 'Active',
+    dosage: '500mg daily',
+    frequency: 'Twice daily',
+    purpose: 'Blood sugar control',
+    prescribedDate: '2024-05-02',
+    discontinuedDate: '',
+    prescribedBy: 'Dr. Tangeni Shikongo',
+    nextReview: '',
+  },
+  vaccines: { vaccine: 'Tetanus toxoid', date: '2023-02-14', facility: 'Oshakati State Hospital', dose: 'Booster', nextDue: '2033-02-14' },
+  vitals: { systolic: 128, diastolic: 84, temperature: 36.8, weight: 72.5 },
+};
+
+/** SPEC §5: each required field and the message key when it is missing. */
+export const REQUIRED_FIELDS: Record<RecordKind, Record<string, string>> = {
+  diagnoses: {
+    condition: 'validation:conditionRequired',
+    status: 'validation:statusRequired',
+    diagnosedDate: 'validation:dateRequired',
+    doctor: 'validation:doctorRequired',
+    facility: 'validation:facilityRequired',
+  },
+  appointments: {
+    type: 'validation:typeRequired',
+    date: 'validation:dateRequired',
+    status: 'validation:statusRequired',
+    doctor: 'validation:doctorRequired',
+    facility: 'validation:facilityRequired',
+  },
+  allergies: {
+    allergen: 'validation:allergenRequired',
+    reaction: 'validation:reactionRequired',
+    severity: 'validation:severityRequired',
+    reportedDate: 'validation:dateRequired',
+  },
+  medications: {
+    name: 'validation:medicationNameRequired',
+    status: 'validation:statusRequired',
+    dosage: 'validation:dosageRequired',
+    frequency: 'validation:frequencyRequired',
+    purpose: 'validation:purposeRequired',
+    prescribedDate: 'validation:prescribedDateRequired',
+    prescribedBy: 'validation:prescribedByRequired',
+  },
+  vaccines: {
+    vaccine: 'validation:vaccineNameRequired',
+    date: 'validation:dateRequired',
+    facility: 'validation:facilityRequired',
+    dose: 'validation:doseRequired',
+  },
+  vitals: {},
+};

@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+
+const outDir = path.resolve('dist/client');
+
+/** Writes .br and .gz beside each text asset, so the server sends them pre-compressed (slow links). */
+function precompress(): Plugin {
+  return {
+    name: 'nhr-precompress',
+    apply: 'build',
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+      for (const file of walk(outDir).filter((f) => /\.(js|css|html|svg|json)$/.test(f))) {
+        const data = readFileSync(file);
+        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+        writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  root: 'src/client',
+  plugins: [react(), tailwindcss(), precompress()],
+  build: {
+    outDir,
+    emptyOutDir: true,
+    target: 'es2022',
+    reportCompressedSize: false,
+  },
+  server: {
+    proxy: { '/api': `http://127.0.0.1:${process.env.API_PORT ?? 5000}` },
+  },
+});
