@@ -39,7 +39,7 @@ export interface GroupStats {
   p95: number;
   p99: number;
   mean: number;
-  /** Queries per second over the group's samples at this concurrency (sum of latencies / concurrency). */
+  /** Queries per second at this concurrency by Little's law (concurrency / mean latency). */
   requestsPerSecond: number;
   /** Fuzzy only: the share of queries whose first result is a known answer. */
   recallAt1?: number;

@@ -72,6 +72,7 @@ async function matchWords(db: DbOrTx, tokens: readonly SearchToken[]): Promise<T
       return {
         token: t.index,
         text: t.text,
+        trigram: t.covers.length === 1,
         words: [t.text, ...t.variants],
         deletes: [...new Set(spellings.flatMap((d) => d.one))],
         // Joined words are long: one typo, or trigrams, are enough there.

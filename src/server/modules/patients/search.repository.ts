@@ -63,6 +63,8 @@ export interface TokenQuery {
   deletes2: string[];
   /** The main word: prefix, phonetic and (for long words) trigram lookups. */
   text: string;
+  /** Whether a long unknown word may be looked up by trigrams (not for joined words: they would match any name). */
+  trigram: boolean;
 }
 
 /** Candidate dictionary words for every token, in one statement. `prefixLimit` caps the prefix completions per token. */
@@ -71,7 +73,8 @@ export async function findWordCandidates(db: DbOrTx, tokens: readonly TokenQuery
   const dels = tokens.flatMap((t) => [...t.deletes.map((d) => [t.token, d, 1] as const), ...t.deletes2.map((d) => [t.token, d, 2] as const)]);
   return rows(
     db,
-    sql`WITH t AS (SELECT * FROM unnest(${intArray(tokens.map((t) => t.token))}, ${textArray(tokens.map((t) => t.text))}) AS t(tok, q)),
+    sql`WITH t AS (SELECT * FROM unnest(${intArray(tokens.map((t) => t.token))}, ${textArray(tokens.map((t) => t.text))},
+                                        ${sql`${arrayLiteral(tokens.map((t) => (t.trigram ? 'true' : 'false')))}::boolean[]`}) AS t(tok, q, trigram)),
              e AS (SELECT * FROM unnest(${intArray(exact.map((x) => x[0]))}, ${textArray(exact.map((x) => x[1]))}) AS e(tok, q)),
              known AS (SELECT DISTINCT e.tok FROM e JOIN name_words AS w ON w.word = e.q AND w.patients > 0),
              d AS (SELECT * FROM unnest(${intArray(dels.map((x) => x[0]))}, ${textArray(dels.map((x) => x[1]))}, ${intArray(dels.map((x) => x[2]))}) AS d(tok, del, level)
@@ -94,7 +97,7 @@ export async function findWordCandidates(db: DbOrTx, tokens: readonly TokenQuery
                UNION ALL
                -- Long words beyond the stored deletion neighbourhoods, when the word itself is not a known name.
                SELECT t.tok, w.word, 'trigram' FROM t JOIN name_words AS w ON length(w.word) >= 11 AND w.word % t.q
-                WHERE length(t.q) >= 9 AND similarity(w.word, t.q) >= 0.4
+                WHERE t.trigram AND length(t.q) >= 9 AND similarity(w.word, t.q) >= 0.4
                   AND t.tok NOT IN (SELECT tok FROM known)
              )
         -- A scalar subquery per found word: a join would tempt the planner into reading the whole dictionary.
