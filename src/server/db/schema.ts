@@ -164,12 +164,12 @@ export const patients = pgTable(
     lastNameNorm: text('last_name_norm').generatedAlwaysAs(sql`nhr_norm(last_name)`),
   },
   // The search indexes (INCLUDE columns for index-only scans, an expression index on the address) are in
-  // migration 0005_patient_search_index.sql: drizzle cannot declare them.
+  // migration 0007_patient_search_index.sql: drizzle cannot declare them.
 );
 
 /**
- * Patient search (DESIGN.md §8, docs/decisions/001-patient-search.md), kept by triggers on patients
- * (migration 0005). Its indexes with INCLUDE columns are in that migration: drizzle cannot declare INCLUDE.
+ * Patient search (DESIGN.md §8, docs/decisions/008-patient-search.md), kept by triggers on patients
+ * (migration 0007). Its indexes with INCLUDE columns are in that migration: drizzle cannot declare INCLUDE.
  *
  * One row per (last-name word, first-name word) of each patient, with the date of birth: two names and an age
  * range find their patients in one index range scan per word pair, whatever the size of the registry.

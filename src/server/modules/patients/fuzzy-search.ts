@@ -1,5 +1,5 @@
 // The fuzzy ("smart") search of DESIGN.md §8: a cascade from exact words to typos, sound-alikes and prefixes,
-// blocked by the date-of-birth range, ranked best first (docs/decisions/001-patient-search.md).
+// blocked by the date-of-birth range, ranked best first (docs/decisions/008-patient-search.md).
 import type { DateRange } from '../../../contracts/ages';
 import { SEARCH_RESULT_LIMIT, type FuzzySearchInput, type MatchReason, type PatientSearchResult } from '../../../contracts/patients';
 import type { DbOrTx } from '../../db/client';

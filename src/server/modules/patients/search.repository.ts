@@ -1,4 +1,4 @@
-// Patient search queries (DESIGN.md §8, docs/decisions/001-patient-search.md). Every query is served by an index:
+// Patient search queries (DESIGN.md §8, docs/decisions/008-patient-search.md). Every query is served by an index:
 // name-dob and id-number by patients' own indexes; fuzzy searches by the name-word dictionary (exact words,
 // deletion neighbourhoods, prefixes, double metaphone, trigrams for long words) and the word-pair index.
 import { sql, type SQL } from 'drizzle-orm';
