@@ -5,9 +5,9 @@ import { Button } from '../components/ui/button';
 import { Tabs } from '../components/ui/tabs';
 import { ManageUsers } from '../features/users/components/manage-users';
 
-export function AdminScreen({ addPatients }: { addPatients: ReactNode }): React.JSX.Element {
+export function AdminScreen({ addPatients, canAddPatients, canManageUsers }: { addPatients: ReactNode; canAddPatients: boolean; canManageUsers: boolean }): React.JSX.Element {
   const { t } = useTranslation('dashboard');
-  const [tab, setTab] = useState('patients');
+  const [tab, setTab] = useState(canAddPatients ? 'patients' : 'users');
   return (
     <section aria-labelledby="admin-title" className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -23,8 +23,8 @@ export function AdminScreen({ addPatients }: { addPatients: ReactNode }): React.
         value={tab}
         onValueChange={setTab}
         items={[
-          { value: 'patients', label: t('admin.addPatients'), content: addPatients },
-          { value: 'users', label: t('admin.manageUsers'), content: <ManageUsers /> },
+          ...(canAddPatients ? [{ value: 'patients', label: t('admin.addPatients'), content: addPatients }] : []),
+          ...(canManageUsers ? [{ value: 'users', label: t('admin.manageUsers'), content: <ManageUsers /> }] : []),
         ]}
       />
     </section>

@@ -6,6 +6,7 @@ import { useLocation } from 'wouter';
 import { Button } from '../components/ui/button';
 import { hasPermission, type CurrentUser } from '../features/auth/api/current-user';
 import { AuditScreen } from '../features/audit/components/audit-screen';
+import { AddPatientForm } from '../features/patients/components/add-patient-form';
 import { ProfileScreen } from '../features/profile/components/profile-screen';
 import { displayNameOf } from '../lib/user-display';
 import { AdminScreen } from './admin-screen';
@@ -27,7 +28,7 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
   if (profileOpen) main = <ProfileScreen user={user} onClose={() => setProfileOpen(false)} />;
   else if (view === 'audit' && canAudit)
     main = <AuditScreen onBack={() => navigate('/')} canReadLogs={hasPermission(user, 'audit.read')} canReadReports={hasPermission(user, 'reports.read')} />;
-  else if (view === 'admin' && canAdmin) main = <AdminScreen addPatients={<AddPatientArea />} />;
+  else if (view === 'admin' && canAdmin) main = <AdminScreen canAddPatients={hasPermission(user, 'patients.create')} canManageUsers={hasPermission(user, 'users.approve')} addPatients={<AddPatientForm />} />;
   else if (view !== 'home') main = <p role="alert" className="rounded-md bg-red-50 p-4 text-danger-600">{t('notAllowed')}</p>;
   else main = <PatientArea user={user} />;
 
@@ -61,9 +62,4 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
       <FloatingLogout />
     </div>
   );
-}
-
-/** Filled in by the patients feature. */
-function AddPatientArea(): React.JSX.Element {
-  return <div />;
 }

@@ -1,14 +1,15 @@
 // The dashboard's default main area: patient search, then the access confirmation, then the record.
-// A record opens from a selected patient, or from the deep link /?patient=<id> (the record itself answers 403
+// A record opens from a confirmed patient, or from the deep link /?patient=<id> (the record itself answers 403
 // until access to that patient has been confirmed).
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
+import type { PatientSearchResult } from '../../contracts/patients';
 import type { CurrentUser } from '../features/auth/api/current-user';
 import { hasPermission } from '../features/auth/api/current-user';
-import { Card, CardContent, CardHeader, CardTitle } from '../components/ui/card';
+import { AccessDialog } from '../features/patients/components/access-dialog';
+import { PatientSearch } from '../features/patients/components/patient-search';
 import { loadNamespace } from '../lib/i18n';
-import { displayNameOf } from '../lib/user-display';
 
 // The record screen and its translations load only when a record is opened (DESIGN.md §10 first-page budget).
 const PatientRecord = lazy(async () => {
@@ -26,6 +27,7 @@ export function PatientArea({ user }: { user: CurrentUser }): React.JSX.Element 
   const { t } = useTranslation(['dashboard', 'common']);
   const [, navigate] = useLocation();
   const patientId = linkedPatientId(useSearch());
+  const [picked, setPicked] = useState<PatientSearchResult | null>(null);
 
   if (patientId !== null) {
     return (
@@ -34,12 +36,20 @@ export function PatientArea({ user }: { user: CurrentUser }): React.JSX.Element 
       </Suspense>
     );
   }
+  if (!hasPermission(user, 'patients.search')) {
+    return <p className="rounded-md bg-slate-100 p-4 text-slate-700">{t('noSearchPermission')}</p>;
+  }
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{t('welcome', { name: displayNameOf(user) })}</CardTitle>
-      </CardHeader>
-      <CardContent />
-    </Card>
+    <>
+      <PatientSearch onSelect={setPicked} />
+      <AccessDialog
+        patient={picked}
+        onCancel={() => setPicked(null)}
+        onGranted={(p) => {
+          setPicked(null);
+          navigate(`/?patient=${p.id}`);
+        }}
+      />
+    </>
   );
 }

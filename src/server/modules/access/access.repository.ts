@@ -1,5 +1,5 @@
 // Record access grants (DESIGN.md §4) on the access_grants table, and the patient's demographics the record shows.
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
 import type { Db, DbOrTx } from '../../db/client';
 import { accessGrants, patients } from '../../db/schema';
@@ -48,14 +48,34 @@ const patientColumns = {
   nextOfKinContact: patients.nextOfKinContact,
 };
 
-export async function findPatient(db: DbOrTx, patientId: number): Promise<PatientRow | null> {
-  const [row] = await db.select(patientColumns).from(patients).where(eq(patients.id, patientId));
-  return row ?? null;
-}
-
 export async function patientExists(db: DbOrTx, patientId: number): Promise<boolean> {
   const [row] = await db.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId));
   return Boolean(row);
+}
+
+/**
+ * The patient and whether this user holds a live grant for them, in one query (one round trip for the common
+ * record open); null when the patient does not exist.
+ */
+export async function findPatientWithGrant(
+  db: DbOrTx,
+  userId: string,
+  patientId: number,
+  now: Date,
+): Promise<{ patient: PatientRow; granted: boolean } | null> {
+  const [row] = await db
+    .select({
+      ...patientColumns,
+      granted: sql<boolean>`exists (
+        SELECT 1 FROM ${accessGrants}
+        WHERE ${accessGrants.userId} = ${userId} AND ${accessGrants.patientId} = ${patientId} AND ${accessGrants.expiresAt} > ${now.toISOString()}::timestamptz
+      )`,
+    })
+    .from(patients)
+    .where(eq(patients.id, patientId));
+  if (!row) return null;
+  const { granted, ...patient } = row;
+  return { patient, granted };
 }
 
 /** True when this user holds a grant for this patient that has not expired at `now` (one index probe). */

@@ -15,7 +15,7 @@ import { auditActorOf } from '../../audit/audit-writer';
 import type { RequestMeta, StaffActor } from '../../context/actor';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError, forbidden, notFound } from '../../errors/app-error';
-import { findPatient, hasLiveGrant, insertGrantRecorded, patientExists, readRecorded } from './access.repository';
+import { findPatientWithGrant, hasLiveGrant, insertGrantRecorded, patientExists, readRecorded } from './access.repository';
 
 const HOUR_MS = 60 * 60 * 1000;
 export const patientNotFound = (): AppError => notFound('Patient not found');
@@ -66,12 +66,15 @@ export async function assertLiveGrant(db: DbOrTx, actor: StaffActor, patientId: 
   throw (await patientExists(db, patientId)) ? accessNotConfirmed() : patientNotFound();
 }
 
-/** The patient's demographics, after assertLiveGrant. Not audited: the caller records the read it is part of. */
+/**
+ * The patient's demographics, refused like assertLiveGrant (403 without a live grant, 404 for an unknown patient);
+ * one query. Not audited: the caller records the read it is part of.
+ */
 export async function patientWithLiveGrant(db: DbOrTx, actor: StaffActor, patientId: number, now: Date = new Date()): Promise<RecordPatient> {
-  await assertLiveGrant(db, actor, patientId, now);
-  const patient = await findPatient(db, patientId);
-  if (!patient) throw patientNotFound();
-  return patient;
+  const found = await findPatientWithGrant(db, actor.userId, patientId, now);
+  if (!found) throw patientNotFound();
+  if (!found.granted) throw accessNotConfirmed();
+  return found.patient;
 }
 
 /** GET /api/patients/{id}: the demographics with a live grant, audited as VIEW PATIENT in the same transaction. */

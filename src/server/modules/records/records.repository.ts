@@ -1,8 +1,8 @@
 // The clinical lists (diagnoses, appointments, allergies, medications, vaccines) and vital signs. Every read and
 // change runs in one transaction with the grant check (`guard`, given by the service) and its audit row.
-import { desc, eq, type SQL } from 'drizzle-orm';
+import { desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { RecordKind, RecordRows } from '../../../contracts/record-rows';
+import { RECORD_KINDS, type RecordKind, type RecordRows } from '../../../contracts/record-rows';
 import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
 import type { Db, DbOrTx } from '../../db/client';
 import { allergies, appointments, diagnoses, medications, vaccines, vitals } from '../../db/schema';
@@ -55,13 +55,40 @@ function toValues(kind: RecordKind, values: NewRecordValues): Raw {
   return { ...values, temperature: num(values.temperature), weight: num(values.weight) };
 }
 
-// The select/insert/delete below go through the PgTable base type: Drizzle cannot type one query over six tables,
-// so rows come back as Raw and toRow gives them their contract shape.
-async function selectRows<K extends RecordKind>(tx: DbOrTx, kind: K, patientId: number): Promise<RecordRows[K][]> {
-  const s = SPECS[kind];
-  const rows = (await tx.select().from(s.table).where(eq(s.patientId, patientId)).orderBy(...s.order)) as Raw[];
-  return rows.map((r) => toRow(kind, r));
+/**
+ * A row as JSON in the contract's shape, built from the schema: camelCase keys, dates as YYYY-MM-DD, numeric as
+ * numbers, timestamps as ISO 8601 UTC with milliseconds (what Date#toISOString gives for inserted rows).
+ */
+function jsonRow(table: PgTable): SQL {
+  const fields = Object.entries(getTableColumns(table)).map(([key, column]) => {
+    let value: SQL = sql`${column}`;
+    if (column.columnType === 'PgNumeric') value = sql`${column}::float8`;
+    if (column.columnType === 'PgTimestamp') value = sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    return sql`${sql.raw(`'${key}'`)}, ${value}`;
+  });
+  return sql`json_build_object(${sql.join(fields, sql`, `)})`;
 }
+
+/** One list as a JSON array (newest first): a scalar subquery, so several lists come back in one statement. */
+function listJson(kind: RecordKind, patientId: number): SQL {
+  const s = SPECS[kind];
+  return sql`(SELECT coalesce(json_agg(${jsonRow(s.table)} ORDER BY ${sql.join(s.order, sql`, `)}), '[]'::json)
+    FROM ${s.table} WHERE ${s.patientId} = ${patientId})`;
+}
+
+/** The given lists of one patient in one round trip. */
+async function selectLists<K extends RecordKind>(tx: DbOrTx, kinds: readonly K[], patientId: number): Promise<{ [P in K]: RecordRows[P][] }> {
+  const columns = kinds.map((kind) => sql`${listJson(kind, patientId)} AS ${sql.identifier(kind)}`);
+  const result = await tx.execute(sql`SELECT ${sql.join(columns, sql`, `)}`);
+  return (result as unknown as { rows: { [P in K]: RecordRows[P][] }[] }).rows[0]!;
+}
+
+async function selectRows<K extends RecordKind>(tx: DbOrTx, kind: K, patientId: number): Promise<RecordRows[K][]> {
+  return (await selectLists(tx, [kind], patientId))[kind];
+}
+
+// Inserts and deletes go through the PgTable base type: Drizzle cannot type one statement over six tables, so
+// rows come back as Raw and toRow gives them their contract shape.
 
 /** One list of a patient, after the guard, with its audit row. */
 export async function listRecorded<K extends RecordKind>(
@@ -130,15 +157,7 @@ export async function readWholeRecord<P>(
 ): Promise<WholeRecord<P>> {
   return db.transaction(async (tx) => {
     const patient = await guard(tx, patientId);
-    const record: WholeRecord<P> = {
-      patient,
-      diagnoses: await selectRows(tx, 'diagnoses', patientId),
-      appointments: await selectRows(tx, 'appointments', patientId),
-      allergies: await selectRows(tx, 'allergies', patientId),
-      medications: await selectRows(tx, 'medications', patientId),
-      vaccines: await selectRows(tx, 'vaccines', patientId),
-      vitals: await selectRows(tx, 'vitals', patientId),
-    };
+    const record: WholeRecord<P> = { patient, ...(await selectLists(tx, RECORD_KINDS, patientId)) };
     await writeAudit(tx, audit(record));
     return record;
   });

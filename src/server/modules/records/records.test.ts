@@ -52,6 +52,7 @@ function expectedRow(kind: RecordKind): Record<string, unknown> {
 
 describe.each(RECORD_KINDS)('%s', (kind) => {
   let createdId: number;
+  let created: Record<string, unknown>;
 
   it('adds an item: 201 with the stored row, audited as CREATE with newValues', async () => {
     const res = await api(doctor.cookie).add(kind, patient.id, SAMPLE_INPUTS[kind]);
@@ -59,6 +60,7 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
     const row = res.json();
     expect(row).toMatchObject({ ...expectedRow(kind), patientId: patient.id, id: expect.any(Number) });
     createdId = row.id;
+    created = row;
     const audit = await lastAudit();
     expect(audit).toMatchObject({
       user_id: doctor.user.id,
@@ -71,10 +73,10 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
     expect(audit!.new_values).toEqual(row);
   });
 
-  it('reads the list with the new item, audited as VIEW for that patient', async () => {
+  it('reads the list with the new item (the same shape as the add returned), audited as VIEW for that patient', async () => {
     const res = await api(doctor.cookie).list(kind, patient.id);
     expect(res.statusCode).toBe(200);
-    expect(res.json().map((r: { id: number }) => r.id)).toContain(createdId);
+    expect(res.json().find((r: { id: number }) => r.id === createdId)).toEqual(created);
     expect(await lastAudit()).toMatchObject({
       action: 'VIEW',
       resource_type: RECORD_RESOURCE_TYPES[kind],

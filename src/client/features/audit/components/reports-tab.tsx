@@ -66,7 +66,7 @@ export function ReportsTab(): React.JSX.Element {
             <FormField label={t('reportType')}>
               <NativeSelect value={form.reportType} onChange={set('reportType')} options={REPORT_TYPES.map((r) => ({ value: r, label: t(`reportTypes.${r}`) }))} />
             </FormField>
-            <FormField label={t('title')} required><Input value={form.title} onChange={set('title')} maxLength={200} /></FormField>
+            <FormField label={t('reportTitle')} required><Input value={form.title} onChange={set('title')} maxLength={200} /></FormField>
             <FormField label={t('description')}><Input value={form.description} onChange={set('description')} maxLength={2000} /></FormField>
             <FormField label={t('dateFrom')} required><Input type="date" value={form.dateFrom} onChange={set('dateFrom')} /></FormField>
             <FormField label={t('dateTo')} required><Input type="date" value={form.dateTo} onChange={set('dateTo')} /></FormField>

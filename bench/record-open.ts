@@ -1,0 +1,156 @@
+// Opening a patient record over HTTP (session, permission check, grant check, demographics, the five lists and
+// vital signs, one audit row): GET /api/patients/{id}/record-summary, and for comparison the five SPEC list
+// requests one after another. Patients: PATIENTS (default 3,000,000); clinical entries (about 13 per patient) for
+// the first WITH_RECORDS of them (default 200,000), whose records are opened.
+// Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:records
+// A measurement to report, not a test: nothing here asserts a budget (DESIGN.md §10: p95 <= 10 ms).
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../src/server/app';
+import { openDatabase } from '../src/server/db/client';
+import { createStaffUser } from '../src/server/test/staff';
+import { testConfig } from '../src/server/test/test-app';
+import { createBenchDatabase, percentile } from './bench-database';
+
+const PATIENTS = Number(process.env.PATIENTS ?? 3_000_000);
+const WITH_RECORDS = Math.min(PATIENTS, Number(process.env.WITH_RECORDS ?? 200_000));
+const OPENS = Number(process.env.OPENS ?? 3000);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
+const GRANTED = Number(process.env.GRANTED ?? 500);
+/** SYNC_COMMIT=off: the bench database commits without waiting for the WAL flush (an experiment, see the report). */
+const SYNC_COMMIT_OFF = process.env.SYNC_COMMIT === 'off';
+
+const seconds = (since: number): string => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+function summary(label: string, samples: number[], wallMs?: number): string {
+  const s = [...samples].sort((a, b) => a - b);
+  const rate = wallMs ? `  ${Math.round((s.length / wallMs) * 1000)} req/s` : '';
+  return `${label.padEnd(44)} n=${String(s.length).padStart(5)}  p50 ${percentile(s, 50).toFixed(2)} ms  p95 ${percentile(s, 95).toFixed(2)} ms  p99 ${percentile(s, 99).toFixed(2)} ms${rate}`;
+}
+
+const database = await createBenchDatabase({ poolSize: CONCURRENCY + 2 });
+const db = database.handle.db;
+try {
+  let t0 = performance.now();
+  // Patients in batches of 500,000 (one statement each); NC numbers are unique 11-digit strings.
+  for (let from = 1; from <= PATIENTS; from += 500_000) {
+    const to = Math.min(PATIENTS, from + 499_999);
+    await db.execute(sql`
+      INSERT INTO patients (first_name, last_name, date_of_birth, sex, id_number, contact_number, address, next_of_kin, next_of_kin_contact)
+      SELECT (ARRAY['Ndapewa','Tangeni','Johanna','Petrus','Selma','Andreas','Maria','Festus'])[1 + i % 8] || i,
+             (ARRAY['Amutenya','Shikongo','Nghipondoka','Hamutenya','Iipinge','Nangolo','van Wyk','Haufiku'])[1 + (i / 8) % 8],
+             date '1930-01-01' + (i % 34000), (ARRAY['Male','Female'])[1 + i % 2], (10000000000 + i)::text,
+             '+264 81 ' || lpad((i % 10000000)::text, 7, '0'), i || ' Independence Avenue, Windhoek, Khomas', 'Next of kin', '+264 81 000 0000'
+      FROM generate_series(${from}::int, ${to}::int) AS i`);
+  }
+  console.log(`seeded ${PATIENTS.toLocaleString('en')} patients in ${seconds(t0)}`);
+  t0 = performance.now();
+  const R = WITH_RECORDS;
+  await db.execute(sql`INSERT INTO diagnoses (patient_id, condition, status, diagnosed_date, doctor, facility)
+    SELECT p, (ARRAY['Hypertension','Type 2 diabetes mellitus','Asthma'])[1 + k], (ARRAY['Active','Chronic','Resolved'])[1 + (p + k) % 3],
+           date '2015-01-01' + (p % 3000), 'Dr. Shikongo', 'Katutura State Hospital'
+    FROM generate_series(1, ${R}::int) p, generate_series(0, 1) k`);
+  await db.execute(sql`INSERT INTO appointments (patient_id, type, date, time, status, doctor, facility)
+    SELECT p, 'Consultation', current_date - 200 + ((p + k * 97) % 260), '09:30', (ARRAY['Completed','Scheduled','Cancelled'])[1 + k], 'Dr. Shikongo', 'Katutura State Hospital'
+    FROM generate_series(1, ${R}::int) p, generate_series(0, 2) k`);
+  await db.execute(sql`INSERT INTO allergies (patient_id, allergen, reaction, severity, reported_date)
+    SELECT p, 'Penicillin', 'Hives', 'Severe', date '2010-01-01' + (p % 4000) FROM generate_series(1, ${R}::int) p`);
+  await db.execute(sql`INSERT INTO medications (patient_id, name, dosage, frequency, purpose, status, prescribed_date, prescribed_by)
+    SELECT p, (ARRAY['Metformin','Amlodipine'])[1 + k], '500mg daily', 'Twice daily', 'Treatment', 'Active', date '2018-01-01' + (p % 2000), 'Dr. Shikongo'
+    FROM generate_series(1, ${R}::int) p, generate_series(0, 1) k`);
+  await db.execute(sql`INSERT INTO vaccines (patient_id, vaccine, date, dose, facility)
+    SELECT p, (ARRAY['Tetanus toxoid','COVID-19'])[1 + k], date '2012-01-01' + (p % 4000), 'Booster', 'Oshakati State Hospital'
+    FROM generate_series(1, ${R}::int) p, generate_series(0, 1) k`);
+  await db.execute(sql`INSERT INTO vitals (patient_id, systolic, diastolic, temperature, weight, recorded_at, recorded_by)
+    SELECT p, 110 + (p + k) % 60, 70 + (p + k) % 30, 36.5, 70, now() - (k || ' days')::interval, 'Nurse Amutenya'
+    FROM generate_series(1, ${R}::int) p, generate_series(0, 2) k`);
+  await db.execute(sql`ANALYZE`);
+  console.log(`seeded clinical entries for ${R.toLocaleString('en')} patients (13 each) in ${seconds(t0)}`);
+
+  // The app gets its own pool, opened after any per-database setting so every connection has it.
+  if (SYNC_COMMIT_OFF && database.url) {
+    await db.execute(sql.raw(`ALTER DATABASE ${new URL(database.url).pathname.slice(1)} SET synchronous_commit = off`));
+  }
+  const appHandle = database.url ? await openDatabase({ databaseUrl: database.url, poolSize: CONCURRENCY + 2 }) : database.handle;
+  const app = await buildApp({ db: appHandle.db, config: testConfig() });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    const doctor = await createStaffUser(db, { roleId: 3 });
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: doctor.email, password: doctor.password }),
+    });
+    const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+    const get = async (url: string): Promise<number> => {
+      const start = performance.now();
+      const res = await fetch(`${base}${url}`, { headers: { cookie } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
+      return performance.now() - start;
+    };
+
+    // Patients spread over the ones with records; a grant for each, through the API (itself audited).
+    const ids = Array.from({ length: GRANTED }, (_, i) => 1 + Math.floor(((i + 0.5) * R) / GRANTED));
+    const grants: number[] = [];
+    for (const id of ids) {
+      const start = performance.now();
+      const res = await fetch(`${base}/api/patients/${id}/access`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ consent: true }),
+      });
+      await res.arrayBuffer();
+      if (res.status !== 201) throw new Error(`grant answered ${res.status}`);
+      grants.push(performance.now() - start);
+    }
+    for (let i = 0; i < 200; i++) await get(`/api/patients/${ids[i % ids.length]}/record-summary`); // warm-up
+    const loadBefore = loadavg()[0]!;
+
+    // The floor under the same conditions: session and permissions only, no transaction, no audit row.
+    const baseline: number[] = [];
+    for (let i = 0; i < OPENS; i++) baseline.push(await get('/api/auth/user'));
+
+    const sequential: number[] = [];
+    for (let i = 0; i < OPENS; i++) sequential.push(await get(`/api/patients/${ids[(i * 7) % ids.length]}/record-summary`));
+
+    const concurrent: number[] = [];
+    let next = 0;
+    const wallStart = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < OPENS) {
+          const i = next++;
+          concurrent.push(await get(`/api/patients/${ids[(i * 13) % ids.length]}/record-summary`));
+        }
+      }),
+    );
+    const wall = performance.now() - wallStart;
+
+    const lists: number[] = [];
+    for (let i = 0; i < Math.min(OPENS, 1000); i++) {
+      const id = ids[(i * 11) % ids.length]!;
+      let total = 0;
+      for (const kind of ['diagnoses', 'appointments', 'allergies', 'medications', 'vaccines']) total += await get(`/api/patients/${id}/${kind}`);
+      lists.push(total);
+    }
+
+    const counted = await db.execute(sql`SELECT count(*)::int AS n FROM audit_logs`);
+    const auditRows = (counted as unknown as { rows: { n: number }[] }).rows[0]?.n;
+    console.log(`\ndatabase: ${database.handle.kind}${SYNC_COMMIT_OFF ? ' (synchronous_commit off)' : ''}, node ${process.version}, HTTP on loopback with a session cookie`);
+    console.log(`load average (1 min) ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after the measurements`);
+    console.log(`patients ${PATIENTS.toLocaleString('en')}, with clinical entries ${R.toLocaleString('en')}, records opened ${GRANTED}`);
+    console.log(summary('GET /api/auth/user (floor: session only)', baseline));
+    console.log(summary('POST /api/patients/{id}/access (grant)', grants));
+    console.log(summary('GET record-summary, 1 connection', sequential));
+    console.log(summary(`GET record-summary, ${CONCURRENCY} connections`, concurrent, wall));
+    console.log(summary('five SPEC list GETs in a row (total)', lists));
+    console.log(`audit rows written: ${auditRows} (one per grant, open and list read)`);
+  } finally {
+    await app.close();
+    if (appHandle !== database.handle) await appHandle.close();
+  }
+} finally {
+  await database.dispose();
+}

@@ -1,0 +1,17 @@
+// SPEC §8 search error mapping, by the status code at the start of the error message.
+import { parseApiError } from '../../../lib/api-client';
+
+export interface HealthcareError {
+  /** i18n key in the "search" namespace. */
+  messageKey: string;
+  code: 'AUTH_EXPIRED' | 'PERMISSION_DENIED' | 'SERVER_ERROR' | 'UNKNOWN_ERROR';
+  severity: 'medium' | 'high' | 'critical';
+}
+
+export function mapSearchError(error: unknown): HealthcareError {
+  const { status } = parseApiError(error);
+  if (status === 401) return { messageKey: 'errors.authExpired', code: 'AUTH_EXPIRED', severity: 'high' };
+  if (status === 403) return { messageKey: 'errors.permissionDenied', code: 'PERMISSION_DENIED', severity: 'high' };
+  if (status === 500) return { messageKey: 'errors.server', code: 'SERVER_ERROR', severity: 'critical' };
+  return { messageKey: 'errors.unknown', code: 'UNKNOWN_ERROR', severity: 'medium' };
+}

@@ -1,0 +1,118 @@
+// Patient search (SPEC §2, §4, §5, §8): three methods as radio cards, validation before sending, 'Searching...',
+// toasts and the error mapping; a double submit within 300 ms is ignored and identical searches are cached.
+import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Info } from 'lucide-react';
+import { patientSearchInput, type PatientSearchInput, type PatientSearchResult } from '../../../../contracts/patients';
+import { Button } from '../../../components/ui/button';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { RadioCards } from '../../../components/ui/radio-cards';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/toast';
+import { SEARCH_DEBOUNCE_MS, searchPayload, searchQueryOptions, type SearchForm } from '../api/search';
+import { mapSearchError } from '../api/search-errors';
+import { SearchResults } from './search-results';
+
+const empty: SearchForm = { method: 'name-dob', lastName: '', dateOfBirth: '', idNumber: '', firstName: '', smartLastName: '', address: '', ageRangeMin: '0', ageRangeMax: '150' };
+
+export function PatientSearch({ onSelect }: { onSelect: (patient: PatientSearchResult) => void }): React.JSX.Element {
+  const { t } = useTranslation(['search', 'validation', 'common']);
+  const [form, setForm] = useState<SearchForm>(empty);
+  const [payload, setPayload] = useState<PatientSearchInput | null>(null);
+  const [issues, setIssues] = useState<Record<string, string>>({});
+  const lastSubmit = useRef(0);
+  const search = useQuery({ ...searchQueryOptions(payload as PatientSearchInput), enabled: payload !== null });
+
+  // Toasts once per outcome (SPEC §8): an empty result, or a mapped error.
+  useEffect(() => {
+    if (search.isSuccess && search.data.length === 0) {
+      toast({ title: t('toast.noneTitle'), description: t('toast.noneDescription'), variant: 'destructive' });
+    }
+  }, [search.isSuccess, search.data, t]);
+  useEffect(() => {
+    if (!search.error) return;
+    const mapped = mapSearchError(search.error);
+    if (mapped.severity === 'critical') console.error('Critical search error', { code: mapped.code, timestamp: new Date().toISOString() });
+    toast({ title: t('toast.failedTitle'), description: t(mapped.messageKey), variant: 'destructive' });
+  }, [search.error, t]);
+
+  const set = (k: keyof SearchForm) => (e: React.ChangeEvent<HTMLInputElement>) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  // The overall message is shown once below the fields; a field shows only a more specific message.
+  const err = (k: string): string | undefined => (issues[k] && issues[k] !== issues.form ? t(issues[k]!) : undefined);
+
+  const onSubmit = (e: React.FormEvent): void => {
+    e.preventDefault();
+    const parsed = patientSearchInput.safeParse(searchPayload(form));
+    if (!parsed.success) {
+      const next: Record<string, string> = { form: 'validation:searchInvalid' };
+      for (const issue of parsed.error.issues) next[String(issue.path[0] ?? 'form')] ??= issue.message;
+      setIssues(next);
+      return;
+    }
+    setIssues({});
+    // A second submit within 300 ms (a double click) sends nothing more (SPEC §9 debounce).
+    const now = Date.now();
+    if (now - lastSubmit.current < SEARCH_DEBOUNCE_MS) return;
+    lastSubmit.current = now;
+    setPayload(parsed.data);
+  };
+
+  const searching = search.isFetching;
+  return (
+    <section aria-labelledby="search-title" className="flex flex-col gap-4">
+      <div>
+        <h2 id="search-title" className="text-xl font-semibold">{t('title')}</h2>
+        <p className="text-sm text-slate-600">{t('subtitle')}</p>
+      </div>
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4">
+        <RadioCards
+          label={t('methodLabel')}
+          value={form.method}
+          onValueChange={(method) => {
+            setForm((f) => ({ ...f, method: method as SearchForm['method'] }));
+            setIssues({});
+          }}
+          options={[
+            { value: 'name-dob', title: t('methods.nameDob.title'), description: t('methods.nameDob.description') },
+            { value: 'id-number', title: t('methods.idNumber.title'), description: t('methods.idNumber.description') },
+            { value: 'fuzzy-name', title: t('methods.fuzzy.title'), description: t('methods.fuzzy.description') },
+          ]}
+        />
+        {form.method === 'name-dob' ? (
+          <div className="grid gap-3 sm:grid-cols-2">
+            <FormField label={t('lastName')} required error={err('lastName')}><Input value={form.lastName} onChange={set('lastName')} maxLength={100} autoComplete="off" /></FormField>
+            <FormField label={t('dateOfBirth')} required error={err('dateOfBirth')}><Input type="date" value={form.dateOfBirth} onChange={set('dateOfBirth')} /></FormField>
+          </div>
+        ) : form.method === 'id-number' ? (
+          <FormField label={t('ncNumber')} error={err('idNumber')}>
+            <Input value={form.idNumber} onChange={set('idNumber')} maxLength={11} inputMode="numeric" placeholder={t('ncPlaceholder')} autoComplete="off" />
+          </FormField>
+        ) : (
+          <div className="flex flex-col gap-3">
+            <p className="text-sm text-slate-600">{t('fuzzyHint')}</p>
+            <div className="grid gap-3 sm:grid-cols-3">
+              <FormField label={t('firstName')} error={err('fullName')}><Input value={form.firstName} onChange={set('firstName')} maxLength={100} autoComplete="off" /></FormField>
+              <FormField label={t('lastName')}><Input value={form.smartLastName} onChange={set('smartLastName')} maxLength={100} autoComplete="off" /></FormField>
+              <FormField label={t('address')} error={err('address')}><Input value={form.address} onChange={set('address')} maxLength={200} /></FormField>
+              <FormField label={t('ageMin')} required error={err('ageRangeMin')}><Input type="number" min={0} max={150} value={form.ageRangeMin} onChange={set('ageRangeMin')} /></FormField>
+              <FormField label={t('ageMax')} required error={err('ageRangeMax')}><Input type="number" min={0} max={150} value={form.ageRangeMax} onChange={set('ageRangeMax')} /></FormField>
+            </div>
+            <p className="flex items-start gap-2 rounded-md bg-blue-50 p-3 text-sm text-blue-900">
+              <Info aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
+              {t('fuzzyInfo')}
+            </p>
+          </div>
+        )}
+        {issues.form ? <p role="alert" className="text-sm text-danger-600">{t(issues.form)}</p> : null}
+        <div>
+          <Button type="submit" size="lg" disabled={searching}>
+            {searching ? <><Spinner /> {t('searching')}</> : t('submit')}
+          </Button>
+        </div>
+      </form>
+      {search.isSuccess ? <SearchResults results={search.data} onSelect={onSelect} /> : null}
+    </section>
+  );
+}

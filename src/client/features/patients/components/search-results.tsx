@@ -1,0 +1,44 @@
+// The results panel (SPEC §2): 'N patient(s) found', rows as 'Last, First' with DOB (en-GB), NC number, sex and
+// the first two parts of the address; fuzzy results say why they matched.
+import { useTranslation } from 'react-i18next';
+import type { PatientSearchResult } from '../../../../contracts/patients';
+import { Badge } from '../../../components/ui/badge';
+import { formatDate } from '../format';
+
+export const shortAddress = (address: string): string =>
+  address.split(',').map((p) => p.trim()).filter(Boolean).slice(0, 2).join(', ');
+
+export function SearchResults({ results, onSelect }: { results: PatientSearchResult[]; onSelect: (p: PatientSearchResult) => void }): React.JSX.Element {
+  const { t } = useTranslation('search');
+  return (
+    <section aria-labelledby="results-title" className="rounded-lg border border-slate-200 bg-white p-4">
+      <h3 id="results-title" className="text-lg font-semibold">{t('resultsTitle')}</h3>
+      <p role="status" className="text-sm text-slate-600">{t('found', { count: results.length })}</p>
+      {results.length === 0 ? (
+        <div className="mt-3 rounded-md bg-slate-50 p-4 text-sm">
+          <p className="font-medium">{t('noneFound')}</p>
+          <p className="text-slate-600">{t('checkParameters')}</p>
+        </div>
+      ) : (
+        <ul className="mt-3 divide-y divide-slate-100">
+          {results.map((p) => (
+            <li key={p.id}>
+              <button type="button" onClick={() => onSelect(p)} className="flex w-full flex-col items-start gap-1 rounded px-2 py-3 text-left hover:bg-brand-50 focus:bg-brand-50">
+                <span className="font-semibold">{p.lastName}, {p.firstName}</span>
+                <span className="text-sm text-slate-600">
+                  {t('dob')}: {formatDate(p.dateOfBirth)} · {t('nc')}: <span className="font-mono">{p.idNumber}</span> · {t(`sex.${p.sex}`, { defaultValue: p.sex })}
+                </span>
+                {p.address ? <span className="text-sm text-slate-500">{shortAddress(p.address)}</span> : null}
+                {p.matchReasons?.length ? (
+                  <span className="flex flex-wrap gap-1" aria-label={t('whyMatched')}>
+                    {p.matchReasons.map((r) => <Badge key={r} tone="blue">{t(r.replace(/^search:/, ''))}</Badge>)}
+                  </span>
+                ) : null}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
