@@ -15,8 +15,8 @@ export async function rows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
 export function arrayLiteral(values: readonly (string | number)[]): string {
   return `{${values.map((v) => (typeof v === 'number' ? String(v) : `"${v.replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
 }
-export const textArray = (values: readonly string[]) => sql`${arrayLiteral(values)}::text[]`;
-export const intArray = (values: readonly number[]) => sql`${arrayLiteral(values)}::int[]`;
+export const textArray = (values: readonly string[]): SQL => sql`${arrayLiteral(values)}::text[]`;
+export const intArray = (values: readonly number[]): SQL => sql`${arrayLiteral(values)}::int[]`;
 
 const SUMMARY_COLUMNS = sql`id, first_name AS "firstName", last_name AS "lastName", date_of_birth::text AS "dateOfBirth",
   id_number AS "idNumber", sex, address`;
