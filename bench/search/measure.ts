@@ -39,12 +39,14 @@ export interface GroupStats {
   p95: number;
   p99: number;
   mean: number;
-  /** Queries per second over the group's samples at this concurrency (sum of latencies / concurrency). */
+  /** Queries per second at this concurrency by Little's law (concurrency / mean latency). */
   requestsPerSecond: number;
   /** Fuzzy only: the share of queries whose first result is a known answer. */
   recallAt1?: number;
   /** Fuzzy only: known answers among the first 10 results, over min(10, number of answers), averaged. */
   recallAt10?: number;
+  /** Fuzzy only: as recallAt10 for the first 20 results. */
+  recallAt20?: number;
   /** Answered correctly: exact methods return the target (or nothing for an unknown NC number). */
   correct?: number;
 }
@@ -70,14 +72,17 @@ export function summarize(group: string, samples: readonly Sample[], concurrency
   if (fuzzy) {
     const withAnswers = samples.filter((s) => s.target.answers.length > 0);
     stats.recallAt1 = ratio(withAnswers.filter((s) => s.target.answers.includes(s.resultIds[0] ?? -1)).length, withAnswers.length);
-    stats.recallAt10 = ratio(
-      withAnswers.reduce((sum, s) => {
-        const answers = new Set(s.target.answers);
-        const found = s.resultIds.slice(0, 10).filter((id) => answers.has(id)).length;
-        return sum + found / Math.min(10, answers.size);
-      }, 0),
-      withAnswers.length,
-    );
+    const recallAt = (k: number) =>
+      ratio(
+        withAnswers.reduce((sum, s) => {
+          const answers = new Set(s.target.answers);
+          const found = s.resultIds.slice(0, k).filter((id) => answers.has(id)).length;
+          return sum + found / Math.min(k, answers.size);
+        }, 0),
+        withAnswers.length,
+      );
+    stats.recallAt10 = recallAt(10);
+    stats.recallAt20 = recallAt(20);
   } else {
     stats.correct = ratio(
       samples.filter((s) => (s.target.targetId === null ? s.resultIds.length === 0 : s.resultIds.includes(s.target.targetId))).length,

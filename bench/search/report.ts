@@ -10,7 +10,13 @@ export interface RunReport {
   targets: { perCategory: number; seed: number; total: number };
   repeat: number;
   /** One entry per driver and concurrency: raw SQL now, HTTP next to it later. */
-  runs: { driver: string; concurrency: number; groups: GroupStats[] }[];
+  runs: {
+    driver: string;
+    concurrency: number;
+    /** Requests per second over the wall-clock time of the exact run and of the fuzzy run. */
+    throughput: Record<string, number>;
+    groups: GroupStats[];
+  }[];
 }
 
 const COLUMNS: [string, (g: GroupStats) => string][] = [
@@ -22,13 +28,15 @@ const COLUMNS: [string, (g: GroupStats) => string][] = [
   ['req/s', (g) => String(g.requestsPerSecond)],
   ['recall@1', (g) => (g.recallAt1 === undefined ? '' : g.recallAt1.toFixed(3))],
   ['recall@10', (g) => (g.recallAt10 === undefined ? '' : g.recallAt10.toFixed(3))],
+  ['recall@20', (g) => (g.recallAt20 === undefined ? '' : g.recallAt20.toFixed(3))],
   ['correct', (g) => (g.correct === undefined ? '' : g.correct.toFixed(3))],
 ];
 
 export function formatTable(report: RunReport): string {
   const lines: string[] = [];
   for (const run of report.runs) {
-    lines.push(`\n${run.driver}, ${run.concurrency} connection(s), ${report.database.patients.toLocaleString('en')} patients on ${report.database.kind}`);
+    const rates = Object.entries(run.throughput).map(([k, v]) => `${k} ${v} req/s`).join(', ');
+    lines.push(`\n${run.driver}, ${run.concurrency} connection(s), ${report.database.patients.toLocaleString('en')} patients on ${report.database.kind} (${rates})`);
     const cells = [COLUMNS.map(([h]) => h), ...run.groups.map((g) => COLUMNS.map(([, f]) => f(g)))];
     const widths = COLUMNS.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
     const row = (r: string[]) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;

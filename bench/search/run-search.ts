@@ -1,4 +1,4 @@
-// npm run bench -- search [--database-url URL] [--per-category N] [--seed S] [--repeat R] [--concurrency 1,16]
+// npm run bench -- search [--database-url URL] [--per-category N] [--seed S] [--repeat R] [--concurrency 1,16] [--baseline]
 // The raw-SQL half of the search benchmark: the fixed targets run through the same repository SQL the API uses,
 // straight on the database. The HTTP half (a signed-in session at 1 and 16 connections, and the ratio HTTP/raw SQL)
 // plugs in as another SearchDriver next to rawSqlDriver.
@@ -8,7 +8,8 @@ import { todayIso } from '../../src/contracts/ages';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase, type Db } from '../../src/server/db/client';
 import { searchPatients } from '../../src/server/modules/patients/search.service';
-import { GROUPS, runTargets, summarize, type SearchDriver } from './measure';
+import { BASELINE_INDEX, baselineIndexExists, trigramBaselineDriver } from './baseline-trigram';
+import { GROUPS, runTargets, summarize, type Sample, type SearchDriver } from './measure';
 import { formatTable, writeReport, type RunReport } from './report';
 import { buildTargets, CATEGORIES, type Target } from './targets';
 
@@ -25,6 +26,7 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
       seed: { type: 'string', default: '7' },
       repeat: { type: 'string', default: '3' },
       concurrency: { type: 'string', default: '1,16' },
+      baseline: { type: 'boolean', default: false },
     },
   });
   const perCategory = Number(values['per-category']);
@@ -53,17 +55,35 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
       repeat,
       runs: [],
     };
-    for (const concurrency of levels) {
-      if (handle.kind === 'pglite' && concurrency > 1) continue; // one embedded connection: concurrency only queues
-      process.stderr.write(`Running ${targets.length} x ${repeat} queries at ${concurrency} connection(s)...\n`);
-      const samples = await runTargets(driver, targets, concurrency, repeat);
-      const groups = [
-        ...Object.entries(GROUPS).map(([name, inGroup]) =>
-          summarize(name, samples.filter((s) => inGroup(s.target.category)), concurrency, name.startsWith('fuzzy')),
-        ),
-        ...CATEGORIES.map((c) => summarize(c, samples.filter((s) => s.target.category === c), concurrency, c.startsWith('fuzzy'))),
-      ].filter((g) => g.queries > 0);
-      report.runs.push({ driver: driver.name, concurrency, groups });
+    const drivers: [SearchDriver, Target[]][] = [[driver, targets]];
+    if (values.baseline) {
+      if (await baselineIndexExists(handle.db)) drivers.push([trigramBaselineDriver(handle.db, today), targets.filter((t) => t.input.method === 'fuzzy-name')]);
+      else process.stderr.write(`--baseline needs the index ${BASELINE_INDEX} (see bench/search/baseline-trigram.ts); skipped.\n`);
+    }
+    for (const [d, set] of drivers) {
+      for (const concurrency of levels) {
+        if (handle.kind === 'pglite' && concurrency > 1) continue; // one embedded connection: concurrency only queues
+        // Exact and fuzzy searches run apart: each load is measured on its own, as the budgets state them.
+        const samples: Sample[] = [];
+        const throughput: Record<string, number> = {};
+        for (const [kind, part] of [
+          ['exact', set.filter((t) => t.input.method !== 'fuzzy-name')],
+          ['fuzzy', set.filter((t) => t.input.method === 'fuzzy-name')],
+        ] as const) {
+          if (part.length === 0) continue;
+          process.stderr.write(`${d.name}: ${part.length} x ${repeat} ${kind} queries at ${concurrency} connection(s)...\n`);
+          const started = performance.now();
+          samples.push(...(await runTargets(d, part, concurrency, repeat)));
+          throughput[kind] = Math.round((part.length * repeat * 1000) / (performance.now() - started));
+        }
+        const groups = [
+          ...Object.entries(GROUPS).map(([name, inGroup]) =>
+            summarize(name, samples.filter((s) => inGroup(s.target.category)), concurrency, name.startsWith('fuzzy')),
+          ),
+          ...CATEGORIES.map((c) => summarize(c, samples.filter((s) => s.target.category === c), concurrency, c.startsWith('fuzzy'))),
+        ].filter((g) => g.queries > 0);
+        report.runs.push({ driver: d.name, concurrency, throughput, groups });
+      }
     }
     console.log(formatTable(report));
     process.stderr.write(`\nWritten to ${writeReport(report)}\n`);

@@ -72,8 +72,8 @@ export async function buildTargets(db: Db, options: TargetOptions): Promise<Targ
     db,
     sql`WITH top AS (SELECT last_name_norm FROM patients GROUP BY 1 ORDER BY count(*) DESC LIMIT 5)
         SELECT id, first_name AS "firstName", last_name AS "lastName", date_of_birth::text AS "dateOfBirth", id_number AS "idNumber"
-          FROM patients WHERE last_name_norm IN (SELECT last_name_norm FROM top) AND date_of_birth IS NOT NULL AND id % 97 = ${options.seed % 97}
-         LIMIT ${n}`,
+          FROM patients WHERE last_name_norm IN (SELECT last_name_norm FROM top) AND date_of_birth IS NOT NULL
+         ORDER BY md5(id::text || ${String(options.seed)}) LIMIT ${n}`,
   );
   for (const p of common) {
     targets.push({ category: 'exact-name-dob-common', input: { method: 'name-dob', lastName: p.lastName, dateOfBirth: p.dateOfBirth }, targetId: p.id, answers: [p.id] });
@@ -96,7 +96,7 @@ export async function buildTargets(db: Db, options: TargetOptions): Promise<Targ
   ];
   for (const [category, make] of fuzzy) {
     const where = category === 'fuzzy-no-diacritics' ? sql`(first_name || last_name) <> nhr_unaccent(first_name || last_name)` : sql`TRUE`;
-    const pool = category === 'fuzzy-no-diacritics' ? await sampleWithDiacritics(db, rng, n) : await sample(n * 2, where);
+    const pool = category === 'fuzzy-no-diacritics' ? await sampleWithDiacritics(db, rng, n, max) : await sample(n * 2, where);
     let made = 0;
     for (const p of pool) {
       if (made === n) break;
@@ -169,11 +169,13 @@ async function answersFor(db: Db, p: SourcePatient, query: FuzzyQuery, born: { f
   return found.map((r) => r.id);
 }
 
-async function sampleWithDiacritics(db: Db, rng: Rng, n: number): Promise<SourcePatient[]> {
+async function sampleWithDiacritics(db: Db, rng: Rng, n: number, patients: number): Promise<SourcePatient[]> {
+  // About 3% of names carry diacritics: sample enough pages for n of them, at least 1% of the table.
+  const percent = Math.min(100, Math.max(1, (n * 100 * 100) / patients));
   const found = await execute<SourcePatient>(
     db,
     sql`SELECT id, first_name AS "firstName", last_name AS "lastName", date_of_birth::text AS "dateOfBirth", id_number AS "idNumber"
-          FROM patients TABLESAMPLE SYSTEM (1) REPEATABLE (${rng.int(1, 1_000_000)})
+          FROM patients TABLESAMPLE SYSTEM (${percent}) REPEATABLE (${rng.int(1, 1_000_000)})
          WHERE date_of_birth IS NOT NULL AND first_name || last_name <> nhr_unaccent(first_name || last_name)
          ORDER BY id LIMIT ${n * 3}`,
   );

@@ -29,7 +29,7 @@ export interface SeedReport {
 }
 
 export const LOADED_TABLES = ['patients', ...CLINICAL_TABLES] as const;
-/** Derived from patients by the database (migration 0005); rebuilt in one pass after the load. */
+/** Derived from patients by the database (migration 0007); rebuilt in one pass after the load. */
 const SEARCH_TABLES = ['patient_name_pairs', 'name_words', 'name_word_deletes'] as const;
 
 /** Loads into `handle`; on PostgreSQL `databaseUrl` must name the same database (COPY runs on its own connections). */

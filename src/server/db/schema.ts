@@ -164,12 +164,12 @@ export const patients = pgTable(
     lastNameNorm: text('last_name_norm').generatedAlwaysAs(sql`nhr_norm(last_name)`),
   },
   // The search indexes (INCLUDE columns for index-only scans, an expression index on the address) are in
-  // migration 0005_patient_search_index.sql: drizzle cannot declare them.
+  // migration 0007_patient_search_index.sql: drizzle cannot declare them.
 );
 
 /**
- * Patient search (DESIGN.md §8, docs/decisions/001-patient-search.md), kept by triggers on patients
- * (migration 0005). Its indexes with INCLUDE columns are in that migration: drizzle cannot declare INCLUDE.
+ * Patient search (DESIGN.md §8, docs/decisions/008-patient-search.md), kept by triggers on patients
+ * (migration 0007). Its indexes with INCLUDE columns are in that migration: drizzle cannot declare INCLUDE.
  *
  * One row per (last-name word, first-name word) of each patient, with the date of birth: two names and an age
  * range find their patients in one index range scan per word pair, whatever the size of the registry.
@@ -196,8 +196,9 @@ export const nameWords = pgTable(
   },
   (t) => [
     index('name_words_prefix_idx').on(t.word.op('text_pattern_ops')),
-    index('name_words_dm_idx').on(t.dm),
-    index('name_words_dm_alt_idx').on(t.dmAlt),
+    // Single words only: long concatenated names share their first word's code and would crowd the lookups.
+    index('name_words_dm_idx').on(t.dm).where(sql`length(word) <= 12`),
+    index('name_words_dm_alt_idx').on(t.dmAlt).where(sql`length(word) <= 12`),
     // Long words only: there, trigram similarity separates well and complements the deletion neighbourhoods.
     index('name_words_long_trgm_idx').using('gin', t.word.op('gin_trgm_ops')).where(sql`length(word) >= 11`),
   ],

@@ -1,24 +1,17 @@
 // The fuzzy ("smart") search of DESIGN.md §8: a cascade from exact words to typos, sound-alikes and prefixes,
-// blocked by the date-of-birth range, ranked best first (docs/decisions/001-patient-search.md).
+// blocked by the date-of-birth range, ranked best first (docs/decisions/008-patient-search.md).
 import type { DateRange } from '../../../contracts/ages';
 import { SEARCH_RESULT_LIMIT, type FuzzySearchInput, type MatchReason, type PatientSearchResult } from '../../../contracts/patients';
 import type { DbOrTx } from '../../db/client';
 import { lowerLetters } from './name-normalize';
-import { rankWords, SCORES, scorePatient, scoreWord, type TokenHit, type WordFacts, type WordMatch } from './search-scoring';
-import {
-  findByAddress,
-  findNameCandidates,
-  findPairCandidates,
-  findPairCandidatesByFirstPrefix,
-  findWordCandidates,
-  getSummaries,
-  type PairCandidate,
-  type ScoredWord,
-} from './search.repository';
-import { maxTypos, searchTokens, wordDeletes, type SearchToken } from './search-tokens';
+import { rankWords, SCORES, scoreCandidate, scoreWord, type MatchRow, type TokenHit, type WordFacts, type WordMatch } from './search-scoring';
+import { findNameCandidates, findPairCandidates, type CandidateBranch, type PairCandidate, type ScoredWord } from './fuzzy.repository';
+import { findByAddress, findWordCandidates, getSummaries } from './search.repository';
+import { joinedTokens, maxTypos, searchTokens, wordDeletes, type SearchToken } from './search-tokens';
 
 /** Words kept per token after ranking; prefix completions looked up per token before a prefix counts as broad. */
-const WORDS_PER_TOKEN = 15;
+const WORDS_IF_KNOWN = 8;
+const WORDS_IF_UNKNOWN = 40;
 /** Tokens this short are searched as the start of a name (by index range), besides their exact and close words. */
 const SHORT_TOKEN = 4;
 const NO_FACTS: WordFacts = { via: new Set(), patients: 0 };
@@ -33,8 +26,8 @@ export const MIN_RESULT_SCORE = 0.45;
 interface Candidate {
   patientId: number;
   dateOfBirth: string | null;
-  hits: TokenHit[];
-  whole: boolean;
+  /** One entry per matching word pair (or single name) of the patient. */
+  rows: MatchRow[];
 }
 
 export type FuzzyCriteria = Pick<FuzzySearchInput, 'fullName' | 'firstName' | 'smartLastName' | 'address'>;
@@ -49,18 +42,20 @@ export async function fuzzySearch(db: DbOrTx, input: FuzzyCriteria, born: DateRa
   const exact = new Map(tokens.map((t) => [t.index, new Map([t.text, ...t.variants].map((w) => [w, scoreWord(t, w, NO_FACTS)!]))]));
   let candidates = new Map<number, Candidate>();
   if (tokens.length === 2 && !address) {
-    addPairs(candidates, tokens, exact, await findPairCandidates(db, scored(exact), born, CANDIDATES));
+    addPairs(candidates, tokens, exact, await findPairCandidates(db, pairBranches(tokens, scored(exact)), born, CANDIDATES));
     // Nothing fuzzy can score above one exact name and one name with a single typo.
     const bestFuzzy = (SCORES.exact + SCORES.typo1 + SCORES.commonness + SCORES.closeness) / 2;
-    const sure = [...candidates.values()].filter((c) => scorePatient(tokens, c.hits, { whole: c.whole }).score >= bestFuzzy);
+    const sure = [...candidates.values()].filter((c) => scoreCandidate(tokens, c.rows).score >= bestFuzzy);
     if (sure.length < SEARCH_RESULT_LIMIT) candidates = new Map();
   }
 
+  // Stage 2: typos, sound-alikes, prefixes, and neighbouring words joined (double first names).
+  const all = [...tokens, ...joinedTokens(tokens)];
   if (candidates.size === 0) {
-    const words = await matchWords(db, tokens);
-    candidates = await findCandidates(db, tokens, words, born);
+    const words = await matchWords(db, all);
+    candidates = await findCandidates(db, all, words, born);
   }
-  return rank(db, tokens, [...candidates.values()], address, born);
+  return rank(db, all, [...candidates.values()], address, born);
 }
 
 interface TokenWords {
@@ -72,12 +67,24 @@ interface TokenWords {
 async function matchWords(db: DbOrTx, tokens: readonly SearchToken[]): Promise<TokenWords> {
   const found = await findWordCandidates(
     db,
-    tokens.map((t) => ({ token: t.index, text: t.text, words: [t.text, ...t.variants], deletes: maxTypos(t.text) > 0 ? wordDeletes(t.text) : [] })),
+    tokens.map((t) => {
+      const spellings = [t.text, ...t.variants].filter((w) => maxTypos(w) > 0).map(wordDeletes);
+      return {
+        token: t.index,
+        text: t.text,
+        trigram: t.covers.length === 1,
+        words: [t.text, ...t.variants],
+        deletes: [...new Set(spellings.flatMap((d) => d.one))],
+        // Joined words are long: one typo, or trigrams, are enough there.
+        deletes2: t.covers.length > 1 ? [] : [...new Set(spellings.flatMap((d) => d.two))],
+      };
+    }),
     PREFIX_LIMIT,
   );
   const byToken = new Map<number, Map<string, WordFacts>>();
   const prefixCount = new Map<number, number>();
   for (const c of found) {
+    if (!c.patients) continue;
     let words = byToken.get(c.token);
     if (!words) byToken.set(c.token, (words = new Map()));
     let facts = words.get(c.word);
@@ -87,39 +94,50 @@ async function matchWords(db: DbOrTx, tokens: readonly SearchToken[]): Promise<T
   }
   const matches = new Map<number, Map<string, WordMatch>>();
   for (const t of tokens) {
-    const ranked = rankWords(t, byToken.get(t.index) ?? new Map(), WORDS_PER_TOKEN);
+    const words = byToken.get(t.index) ?? new Map<string, WordFacts>();
+    // A token that is itself a known name needs few alternatives; a misspelled one needs a wider net.
+    const known = [t.text, ...t.variants].some((w) => words.get(w)?.via.has('exact'));
+    const ranked = rankWords(t, words, known ? WORDS_IF_KNOWN : WORDS_IF_UNKNOWN);
     matches.set(t.index, new Map(ranked.map((m) => [m.word, m])));
   }
-  const broadPrefixes = tokens.filter((t) => t.text.length <= SHORT_TOKEN || (prefixCount.get(t.index) ?? 0) >= PREFIX_LIMIT);
+  const broadPrefixes = tokens.filter(
+    (t) => t.covers.length === 1 && (t.text.length <= SHORT_TOKEN || (prefixCount.get(t.index) ?? 0) >= PREFIX_LIMIT),
+  );
   return { matches, broadPrefixes };
 }
 
 async function findCandidates(db: DbOrTx, tokens: readonly SearchToken[], words: TokenWords, born: DateRange): Promise<Map<number, Candidate>> {
   const candidates = new Map<number, Candidate>();
   const all = scored(words.matches);
-  if (tokens.length >= 2) {
-    addPairs(candidates, tokens, words.matches, await findPairCandidates(db, all, born, CANDIDATES));
+  const single = tokens.filter((t) => t.covers.length === 1).length === 1;
+  if (!single) {
+    const branches = pairBranches(tokens, all);
     for (const prefix of words.broadPrefixes) {
-      const others = all.filter((w) => w.token !== prefix.index);
-      if (others.length === 0) continue;
-      addPairs(candidates, tokens, words.matches, await findPairCandidatesByFirstPrefix(db, { token: prefix.index, text: prefix.text }, others, born, CANDIDATES));
-      for (const c of await findNameCandidates(db, 'first', others, born, prefix.text, CANDIDATES)) {
-        addHits(candidates, c.patientId, c.dateOfBirth, true, [
-          hit(tokens, words.matches, c.token, 'first', c.word),
-          hit(tokens, words.matches, prefix.index, 'last', c.otherName),
-        ]);
-      }
+      const others = all.filter((w) => !tokens[w.token]!.covers.includes(prefix.index));
+      const p = { token: prefix.index, text: prefix.text };
+      branches.push({ kind: 'firstPrefix', prefix: p, last: others }, { kind: 'lastPrefix', prefix: p, first: others });
     }
+    addPairs(candidates, tokens, words.matches, await findPairCandidates(db, branches, born, CANDIDATES));
   }
   // One name only, or nothing matched as a pair: whole first or last names on their own.
-  if (tokens.length === 1 || candidates.size === 0) {
+  if (single || candidates.size === 0) {
     for (const side of ['last', 'first'] as const) {
-      for (const c of await findNameCandidates(db, side, all, born, null, CANDIDATES)) {
+      for (const c of await findNameCandidates(db, side, all, born, CANDIDATES)) {
         addHits(candidates, c.patientId, c.dateOfBirth, true, [hit(tokens, words.matches, c.token, side, c.word)]);
       }
     }
   }
   return candidates;
+}
+
+/** One branch per (first-name token, last-name token) pair of tokens that do not stand for the same search word. */
+function pairBranches(tokens: readonly SearchToken[], words: readonly ScoredWord[]): CandidateBranch[] {
+  const of = (t: SearchToken) => words.filter((w) => w.token === t.index);
+  return tokens.flatMap((a) =>
+    tokens
+      .filter((b) => a.index !== b.index && !a.covers.some((c) => b.covers.includes(c)))
+      .map((b): CandidateBranch => ({ kind: 'pair', first: of(a), last: of(b) })),
+  );
 }
 
 function scored(matches: ReadonlyMap<number, ReadonlyMap<string, WordMatch>>): ScoredWord[] {
@@ -142,12 +160,8 @@ function addPairs(into: Map<number, Candidate>, tokens: readonly SearchToken[], 
 
 function addHits(into: Map<number, Candidate>, patientId: number, dateOfBirth: string | null, whole: boolean, hits: TokenHit[]): void {
   const c = into.get(patientId);
-  if (c) {
-    c.hits.push(...hits);
-    c.whole ||= whole;
-  } else {
-    into.set(patientId, { patientId, dateOfBirth, hits, whole });
-  }
+  if (c) c.rows.push({ hits, whole });
+  else into.set(patientId, { patientId, dateOfBirth, rows: [{ hits, whole }] });
 }
 
 async function rank(
@@ -160,7 +174,7 @@ async function rank(
   const middle = Date.parse(`${born.from}T00:00:00Z`) / 2 + Date.parse(`${born.to}T00:00:00Z`) / 2;
   const distance = (dob: string | null) => (dob ? Math.abs(Date.parse(`${dob}T00:00:00Z`) - middle) : Infinity);
   const scoredCandidates = candidates
-    .map((c) => ({ ...c, ...scorePatient(tokens, c.hits, { whole: c.whole }) }))
+    .map((c) => ({ ...c, ...scoreCandidate(tokens, c.rows) }))
     .filter((c) => c.score >= MIN_RESULT_SCORE)
     .sort((a, b) => b.score - a.score || distance(a.dateOfBirth) - distance(b.dateOfBirth) || a.patientId - b.patientId)
     .slice(0, address ? CANDIDATES : SEARCH_RESULT_LIMIT);

@@ -8,7 +8,10 @@ export type MatchKind = 'exact' | 'accents' | 'typo' | 'soundsLike' | 'prefix';
 
 export interface WordMatch {
   word: string;
+  /** How well the word matches (0-1): what patients are scored with. */
   score: number;
+  /** The score plus a small bonus for common words: which candidate words are kept for the search. */
+  rank: number;
   kind: MatchKind;
 }
 
@@ -59,29 +62,28 @@ export interface WordFacts {
   patients: number;
 }
 
-/**
- * Scores one candidate word for one token; null when it does not match well enough. Within a kind of match the
- * commoner word scores a little higher: of two equally close names, the common one is the likelier intent.
- */
+/** Scores one candidate word for one token (typos against the word and its particle variants); null when too far. */
 export function scoreWord(token: SearchToken, word: string, facts: WordFacts): WordMatch | null {
   const q = token.text;
   if (word === q || token.variants.includes(word)) {
-    return { word, score: SCORES.exact, kind: token.typed === word || token.typed === q ? 'exact' : 'accents' };
+    return { word, score: SCORES.exact, rank: SCORES.exact + 1, kind: token.typed === word || token.typed === q ? 'exact' : 'accents' };
   }
   const allowed = maxTypos(q);
-  const distance = osaDistance(q, word, Math.max(allowed, 3));
-  let best: WordMatch | null = null;
+  const distance = Math.min(...[q, ...token.variants].map((v) => osaDistance(v, word, Math.max(allowed, 3))));
+  let best: { score: number; kind: MatchKind } | null = null;
   const consider = (score: number, kind: MatchKind): void => {
-    if (!best || score > best.score) best = { word, score, kind };
+    if (!best || score > best.score) best = { score, kind };
   };
   if (distance <= allowed) consider(q.length < 5 ? SCORES.shortTypo : distance === 1 ? SCORES.typo1 : SCORES.typo2, 'typo');
   if (facts.via.has('phonetic')) consider(SCORES.soundsLike - 0.03 * Math.max(0, distance - 1), 'soundsLike');
   if (facts.via.has('trigram')) consider(SCORES.typo2 - 0.02 * Math.max(0, distance - 2), 'typo');
   if (q.length >= 2 && word.startsWith(q)) consider(SCORES.prefixBase + (SCORES.prefixSpan * q.length) / word.length, 'prefix');
   if (!best) return null;
-  const m: WordMatch = best;
-  const prior = SCORES.commonness * Math.min(1, Math.log10(1 + facts.patients) / 7);
-  return { ...m, score: m.score + prior + SCORES.closeness * trigramSimilarity(q, word) };
+  const { score, kind }: { score: number; kind: MatchKind } = best;
+  // Equally close words: the one sharing more trigrams is the likelier typo; the commoner one the likelier name.
+  const closeness = score + SCORES.closeness * trigramSimilarity(q, word);
+  const commonness = SCORES.commonness * Math.min(1, Math.log10(1 + facts.patients) / 7);
+  return { word, score: closeness, rank: closeness + commonness, kind };
 }
 
 /** The best few matching words of one token, best first. */
@@ -91,7 +93,7 @@ export function rankWords(token: SearchToken, candidates: ReadonlyMap<string, Wo
     const m = scoreWord(token, word, facts);
     if (m) out.push(m);
   }
-  return out.sort((a, b) => b.score - a.score || a.word.localeCompare(b.word)).slice(0, limit);
+  return out.sort((a, b) => b.rank - a.rank || a.word.localeCompare(b.word)).slice(0, limit);
 }
 
 /** pg_trgm's similarity(): shared trigrams of the padded words over all their trigrams. */
@@ -171,6 +173,34 @@ export function scorePatient(
   }
   if (reasons.size > 1) reasons.delete('search:reason.exact');
   return { score: Math.max(0, Math.min(1, score)), reasons: [...reasons] };
+}
+
+/** The hits of one matching word pair (or single name) of a patient. */
+export interface MatchRow {
+  hits: TokenHit[];
+  /** The matched words are the whole names, not parts of longer ones. */
+  whole: boolean;
+}
+
+/**
+ * The best reading of a patient's matches: each row scored with its own words, tokens it does not cover taking
+ * their best hit from the other rows (three or more search words span several pairs).
+ */
+export function scoreCandidate(tokens: readonly SearchToken[], rows: readonly MatchRow[]): { score: number; reasons: MatchReason[]; hits: TokenHit[] } {
+  // A joined token's hit counts for each word it joins.
+  const expand = (hits: readonly TokenHit[]) => hits.flatMap((h) => (tokens[h.token]?.covers ?? [h.token]).map((token) => ({ ...h, token })));
+  rows = rows.map((r) => ({ ...r, hits: expand(r.hits) }));
+  const words = tokens.filter((t) => t.covers.length === 1);
+  const best = new Map<number, TokenHit>();
+  for (const row of rows) for (const h of row.hits) if (!best.has(h.token) || h.score > best.get(h.token)!.score) best.set(h.token, h);
+  let winner = { score: -1, reasons: [] as MatchReason[], hits: [] as TokenHit[] };
+  for (const row of rows) {
+    const covered = new Set(row.hits.map((h) => h.token));
+    const hits = [...row.hits, ...[...best.values()].filter((h) => !covered.has(h.token))];
+    const scored = scorePatient(words, hits, { whole: row.whole });
+    if (scored.score > winner.score) winner = { ...scored, hits };
+  }
+  return winner;
 }
 
 /** Names in the other order: a first-name field matched a last name, or in a full name the last name came first. */

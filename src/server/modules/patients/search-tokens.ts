@@ -20,6 +20,8 @@ export interface SearchToken {
   side: 'first' | 'last' | 'either';
   /** Position in the full name, 0-based (first-name words come first when the fields are separate). */
   position: number;
+  /** The search words this token stands for: itself, or two neighbours typed as one name ('Maria Renée'). */
+  covers: number[];
 }
 
 interface Word {
@@ -51,13 +53,14 @@ function tokensOf(value: string, side: SearchToken['side'], into: SearchToken[])
       typed: particles.map((p) => p.typed).join('') + word.typed,
       side,
       position: into.length,
+      covers: [into.length],
     });
     particles = [];
   }
   // Particles alone ('van') are searched as themselves.
   if (particles.length > 0 && into.length < MAX_TOKENS) {
     const norm = particles.map((p) => p.norm).join('');
-    into.push({ index: into.length, text: norm, variants: [], typed: particles.map((p) => p.typed).join(''), side, position: into.length });
+    into.push({ index: into.length, text: norm, variants: [], typed: particles.map((p) => p.typed).join(''), side, position: into.length, covers: [into.length] });
   }
 }
 
@@ -74,23 +77,50 @@ export function searchTokens(input: Pick<FuzzySearchInput, 'fullName' | 'firstNa
   const seen = new Set<string>();
   return tokens
     .filter((t) => (seen.has(t.text) ? false : (seen.add(t.text), true)))
-    .map((t, i) => ({ ...t, index: i }));
+    .map((t, i) => ({ ...t, index: i, position: i, covers: [i] }));
+}
+
+/**
+ * Neighbouring search words joined, as extra tokens: a double first name ('Maria Renée' is stored 'mariarenee')
+ * or a name split by a typo. Their indexes follow the words' own.
+ */
+export function joinedTokens(tokens: readonly SearchToken[]): SearchToken[] {
+  const full = (t: SearchToken) => t.variants[0] ?? t.text;
+  const out: SearchToken[] = [];
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const [a, b] = [tokens[i]!, tokens[i + 1]!];
+    const text = full(a) + full(b);
+    const plain = a.text + b.text;
+    out.push({
+      index: tokens.length + i,
+      text,
+      variants: plain === text ? [] : [plain],
+      typed: a.typed + b.typed,
+      side: a.side === b.side ? a.side : 'either',
+      position: a.position,
+      covers: [a.index, b.index],
+    });
+  }
+  return out;
 }
 
 /**
  * The deletion neighbourhood of a search word, mirroring nhr_word_deletes() on the stored words: the word itself and
- * the strings with one letter deleted (3+ letters) or two letters deleted (5+ letters).
+ * the strings with one letter deleted (3+ letters), and separately those with two letters deleted (5+ letters).
  */
-export function wordDeletes(word: string): string[] {
-  const out = new Set<string>([word]);
+export function wordDeletes(word: string): { one: string[]; two: string[] } {
+  const one = new Set<string>([word]);
+  const two = new Set<string>();
   const n = word.length;
-  if (n < 3) return [...out];
-  for (let i = 0; i < n; i++) {
-    const one = word.slice(0, i) + word.slice(i + 1);
-    out.add(one);
-    if (n >= 5) for (let j = i; j < n - 1; j++) out.add(one.slice(0, j) + one.slice(j + 1));
+  if (n >= 3) {
+    for (let i = 0; i < n; i++) {
+      const d = word.slice(0, i) + word.slice(i + 1);
+      one.add(d);
+      if (n >= 5) for (let j = i; j < n - 1; j++) two.add(d.slice(0, j) + d.slice(j + 1));
+    }
   }
-  return [...out];
+  for (const d of one) two.delete(d);
+  return { one: [...one], two: [...two] };
 }
 
 /** How many typos a search word of this length may carry. */
