@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addPatientInput, patientAccessInput, patientSearchInput } from './patients';
+import { addPatientInput, patientSearchInput } from './patients';
 
 const issues = (schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown) => {
   const r = schema.safeParse(value);
@@ -91,12 +91,3 @@ describe('add patient input', () => {
   });
 });
 
-describe('access input', () => {
-  it('takes consent, or a reason of 5-500 characters', () => {
-    expect(patientAccessInput.parse({ consent: true })).toEqual({ consent: true });
-    expect(patientAccessInput.parse({ consent: false, reason: '  Unconscious  ' })).toEqual({ consent: false, reason: 'Unconscious' });
-    expect(issues(patientAccessInput, { consent: false, reason: 'abc ' })).toEqual(['reason: validation:accessReasonLength']);
-    expect(issues(patientAccessInput, { consent: false, reason: 'x'.repeat(501) })).toEqual(['reason: validation:accessReasonLength']);
-    expect(issues(patientAccessInput, { consent: 'yes' })).toEqual(['consent: validation:accessChoiceRequired']);
-  });
-});

@@ -129,23 +129,8 @@ export const addPatientInput = z.object({
 });
 export type AddPatientInput = z.infer<typeof addPatientInput>;
 
-/** DESIGN.md §4: consent, or a stated reason of 5-500 characters (break-the-glass). */
-export const patientAccessInput = z.discriminatedUnion(
-  'consent',
-  [
-    z.object({ consent: z.literal(true) }),
-    z.object({
-      consent: z.literal(false),
-      reason: z
-        .string({ error: 'validation:accessReasonLength' })
-        .trim()
-        .min(5, { error: 'validation:accessReasonLength' })
-        .max(500, { error: 'validation:accessReasonLength' }),
-    }),
-  ],
-  { error: 'validation:accessChoiceRequired' },
-);
-export type PatientAccessInput = z.infer<typeof patientAccessInput>;
+// The record-access input (consent or a stated reason) is recordAccessInput in ./access.ts.
+
 
 /** SPEC §7: the patient fields a search returns. */
 export const patientSummary = z.object({

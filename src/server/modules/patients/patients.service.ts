@@ -1,14 +1,12 @@
-// Add patient with the duplicate warning, read one patient, record-access grants (SPEC §5, §7; DESIGN.md §4, §7).
-import type { AddPatientInput, PatientAccessInput, PatientDetails, PatientSearchResult } from '../../../contracts/patients';
+// Add patient with the duplicate warning and read one patient (SPEC §5, §7; DESIGN.md §7). Record-access grants
+// live in the access module.
+import type { AddPatientInput, PatientDetails, PatientSearchResult } from '../../../contracts/patients';
 import type { RandomSource } from '../../../contracts/nc-number';
 import type { DbOrTx } from '../../db/client';
 import { notFound } from '../../errors/app-error';
-import { createAccessGrant, hasLiveGrant, type AccessGrant } from './access-grants.repository';
 import { fuzzySearch } from './fuzzy-search';
 import { findBySameNames, getPatientById, insertPatient } from './patients.repository';
 import { getSummaries } from './search.repository';
-
-export { hasLiveGrant, type AccessGrant };
 
 /** Score from which a fuzzy match with the same date of birth counts as a likely duplicate. */
 export const DUPLICATE_MIN_SCORE = 0.8;
@@ -43,10 +41,4 @@ export async function getPatient(db: DbOrTx, id: number): Promise<PatientDetails
   const patient = await getPatientById(db, id);
   if (!patient) throw notFound('Patient not found');
   return patient;
-}
-
-/** Grants the user 8 hours of access to the patient's record (404 for an unknown patient). */
-export async function grantAccess(tx: DbOrTx, userId: string, patientId: number, access: PatientAccessInput): Promise<AccessGrant> {
-  await getPatient(tx, patientId);
-  return createAccessGrant(tx, { userId, patientId, consent: access.consent, reason: access.consent ? null : access.reason });
 }

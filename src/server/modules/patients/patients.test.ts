@@ -1,14 +1,12 @@
-// Adding patients (NC numbers, duplicates) and record-access grants, through the real database.
+// Adding patients (NC numbers, duplicates), through the real database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
-import { randomUUID } from 'node:crypto';
 import { addPatientInput } from '../../../contracts/patients';
 import { isValidNcNumber, luhnCheckDigit } from '../../../contracts/nc-number';
 import type { Db } from '../../db/client';
-import { users } from '../../db/schema';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { NC_ATTEMPTS, NcNumberExhaustedError } from './patients.repository';
-import { addPatient, findLikelyDuplicates, getPatient, grantAccess, hasLiveGrant } from './patients.service';
+import { addPatient, findLikelyDuplicates, getPatient } from './patients.service';
 
 let database: TestDatabase;
 let db: Db;
@@ -90,42 +88,5 @@ describe('likely duplicates', () => {
     await addPatient(db, input({ firstName: 'Tangeni', lastName: 'Iipumbu', dateOfBirth: '' }));
     expect(await findLikelyDuplicates(db, { firstName: 'tangeni', lastName: 'IIPUMBU', dateOfBirth: '' })).toHaveLength(1);
     expect(await findLikelyDuplicates(db, { firstName: 'Tangeni', lastName: 'Iipumbo', dateOfBirth: '' })).toEqual([]);
-  });
-});
-
-describe('access grants', () => {
-  const userId = randomUUID();
-  const otherUser = randomUUID();
-  beforeAll(async () => {
-    for (const id of [userId, otherUser]) {
-      await db.insert(users).values({ id, email: `${id}@health.gov.na`, firstName: 'Test', lastName: 'Doctor', passwordHash: 'x' });
-    }
-  });
-
-  it('grants 8 hours with consent or with a reason, for that user and patient only', async () => {
-    const p = await addPatient(db, input({ firstName: 'Hilma' }));
-    const q = await addPatient(db, input({ firstName: 'Foibe' }));
-    expect(await hasLiveGrant(db, userId, p.id)).toBe(false);
-    const grant = await grantAccess(db, userId, p.id, { consent: true });
-    expect(grant).toMatchObject({ userId, patientId: p.id, consent: true, reason: null });
-    expect((grant.expiresAt.getTime() - grant.grantedAt.getTime()) / 3_600_000).toBeCloseTo(8, 5);
-    expect(await hasLiveGrant(db, userId, p.id)).toBe(true);
-    expect(await hasLiveGrant(db, otherUser, p.id)).toBe(false);
-    expect(await hasLiveGrant(db, userId, q.id)).toBe(false);
-    const reasoned = await grantAccess(db, otherUser, q.id, { consent: false, reason: 'Unconscious on arrival' });
-    expect(reasoned).toMatchObject({ consent: false, reason: 'Unconscious on arrival' });
-  });
-
-  it('stops counting a grant once it has expired', async () => {
-    const p = await addPatient(db, input({ firstName: 'Rauha' }));
-    const grant = await grantAccess(db, userId, p.id, { consent: true });
-    await db.execute(sql`UPDATE access_grants SET expires_at = now() - interval '1 second' WHERE id = ${grant.id}`);
-    expect(await hasLiveGrant(db, userId, p.id)).toBe(false);
-    await db.execute(sql`UPDATE access_grants SET expires_at = now() + interval '1 minute' WHERE id = ${grant.id}`);
-    expect(await hasLiveGrant(db, userId, p.id)).toBe(true);
-  });
-
-  it('refuses a grant for an unknown patient with 404', async () => {
-    await expect(grantAccess(db, userId, 999_999, { consent: true })).rejects.toMatchObject({ status: 404 });
   });
 });
