@@ -1,81 +1,70 @@
 // Journey: an auditor filters the audit log by SEARCH, generates a HIPAA report and downloads it.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, screenshot } from './support/browser';
+import { useJourney } from './support/journey';
 import { ADMIN, apiPost, apiSignIn, createApprovedStaff, createFirstAdmin, signInThroughPage } from './support/fixtures';
-import { startApp, type RunningApp } from './support/server';
 
 const run = browserAvailable();
 const AUDITOR = { firstName: 'Selma', lastName: 'Haufiku', email: 'selma.haufiku@health.gov.na', password: 'ledger-and-chain', roleId: 6 };
 const DOCTOR = { firstName: 'Tangeni', lastName: 'Amutenya', email: 'tangeni@health.gov.na', password: 'stethoscope-42', roleId: 3 };
 
 describe.skipIf(!run)('audit and compliance journey', () => {
-  let app: RunningApp;
-  let browser: Browser;
-  let page: Page;
-  let consoleErrors: string[];
-
-  beforeAll(async () => {
-    app = await startApp();
-    await createFirstAdmin(app.baseUrl);
-    const admin = await apiSignIn(app.baseUrl, ADMIN.email, ADMIN.password);
-    await createApprovedStaff(app.baseUrl, admin, AUDITOR);
-    await createApprovedStaff(app.baseUrl, admin, DOCTOR);
-    // The doctor searches twice: these are the SEARCH rows the auditor must find.
-    const doctor = await apiSignIn(app.baseUrl, DOCTOR.email, DOCTOR.password);
-    await apiPost(app.baseUrl, doctor, '/api/patients/search', { method: 'id-number', idNumber: '12345678903' });
-    await apiPost(app.baseUrl, doctor, '/api/patients/search', { method: 'name-dob', lastName: 'Shikongo', dateOfBirth: '1980-04-12' });
-    browser = await launchBrowser();
-    page = await browser.newPage({ locale: 'en-GB', acceptDownloads: true });
-    consoleErrors = watchConsole(page);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
+  const j = useJourney({
+    prepare: async (app) => {
+      await createFirstAdmin(app.baseUrl);
+      const admin = await apiSignIn(app.baseUrl, ADMIN.email, ADMIN.password);
+      await createApprovedStaff(app.baseUrl, admin, AUDITOR);
+      await createApprovedStaff(app.baseUrl, admin, DOCTOR);
+      // The doctor searches twice: these are the SEARCH rows the auditor must find.
+      const doctor = await apiSignIn(app.baseUrl, DOCTOR.email, DOCTOR.password);
+      await apiPost(app.baseUrl, doctor, '/api/patients/search', { method: 'id-number', idNumber: '12345678903' });
+      await apiPost(app.baseUrl, doctor, '/api/patients/search', { method: 'name-dob', lastName: 'Shikongo', dateOfBirth: '1980-04-12' });
+    },
+    acceptDownloads: true,
   });
 
   it('shows the auditor the Audit button but not Admin', async () => {
-    await signInThroughPage(page, app.baseUrl, AUDITOR.email, AUDITOR.password);
-    await page.getByRole('button', { name: 'Audit' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Admin' }).count()).toBe(0);
+    await signInThroughPage(j.page, j.app.baseUrl, AUDITOR.email, AUDITOR.password);
+    await j.page.getByRole('button', { name: 'Audit' }).waitFor();
+    expect(await j.page.getByRole('button', { name: 'Admin' }).count()).toBe(0);
   });
 
   it('filters the log by SEARCH and sees the doctor’s searches', async () => {
-    await page.getByRole('button', { name: 'Audit' }).click();
-    await page.getByRole('heading', { name: 'Audit and Compliance' }).waitFor();
-    await page.getByLabel('Action').selectOption('SEARCH');
-    await page.getByRole('button', { name: 'Apply Filters' }).click();
-    const rows = page.getByRole('row').filter({ hasText: 'Tangeni Amutenya' });
+    await j.page.getByRole('button', { name: 'Audit' }).click();
+    await j.page.getByRole('heading', { name: 'Audit and Compliance' }).waitFor();
+    await j.page.getByLabel('Action').selectOption('SEARCH');
+    await j.page.getByRole('button', { name: 'Apply Filters' }).click();
+    const rows = j.page.getByRole('row').filter({ hasText: 'Tangeni Amutenya' });
     await rows.first().waitFor();
     expect(await rows.count()).toBe(2);
-    expect(await page.getByRole('row').filter({ hasText: 'VIEW' }).count()).toBe(0);
-    await screenshot(page, 'audit-logs-search');
+    expect(await j.page.getByRole('row').filter({ hasText: 'VIEW' }).count()).toBe(0);
+    await screenshot(j.page, 'audit-logs-search');
   });
 
   it('asks for the required fields, then generates a HIPAA report and downloads it', async () => {
-    await page.getByRole('tab', { name: 'Compliance Reports' }).click();
-    await page.getByRole('button', { name: 'Generate Report' }).click();
-    await page.getByText('Please fill in all required fields').waitFor();
+    await j.page.getByRole('tab', { name: 'Compliance Reports' }).click();
+    await j.page.getByRole('button', { name: 'Generate Report' }).click();
+    await j.page.getByText('Please fill in all required fields').waitFor();
     const today = new Date().toISOString().slice(0, 10);
-    await page.getByLabel(/^Title/).fill('HIPAA review November');
-    await page.getByLabel(/^Date from/).fill('2020-01-01');
-    await page.getByLabel(/^Date to/).fill(today);
-    await page.getByRole('button', { name: 'Generate Report' }).click();
-    const row = page.getByRole('row').filter({ hasText: 'HIPAA review November' });
+    await j.page.getByLabel(/^Title/).fill('HIPAA review November');
+    await j.page.getByLabel(/^Date from/).fill('2020-01-01');
+    await j.page.getByLabel(/^Date to/).fill(today);
+    await j.page.getByRole('button', { name: 'Generate Report' }).click();
+    const row = j.page.getByRole('row').filter({ hasText: 'HIPAA review November' });
     await row.waitFor();
     await row.getByText('Completed').waitFor();
-    await screenshot(page, 'compliance-reports');
-    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download HIPAA review November' }).click()]);
+    await screenshot(j.page, 'compliance-reports');
+    const [download] = await Promise.all([j.page.waitForEvent('download'), row.getByRole('button', { name: 'Download HIPAA review November' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^HIPAA_review_November_\d+\.json$/);
     const data = JSON.parse(readFileSync((await download.path())!, 'utf8')) as Record<string, unknown>;
-    const listed = await fetch(`${app.baseUrl}/api/compliance-reports`, { headers: { cookie: await apiSignIn(app.baseUrl, AUDITOR.email, AUDITOR.password) } });
+    const listed = await fetch(`${j.app.baseUrl}/api/compliance-reports`, { headers: { cookie: await apiSignIn(j.app.baseUrl, AUDITOR.email, AUDITOR.password) } });
     const reports = (await listed.json()) as { title: string; reportData: string }[];
     const stored = reports.find((r) => r.title === 'HIPAA review November');
     expect(data).toEqual(JSON.parse(stored!.reportData));
   });
 
   it('ran without console errors', () => {
-    expect(consoleErrors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
+    expect(j.consoleErrors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
   });
 });

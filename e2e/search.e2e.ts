@@ -1,108 +1,96 @@
 // Journey: an administrator adds a patient; a doctor finds them by each search method (a misspelled, reordered
 // name too), confirms access with a stated reason and opens the record.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, screenshot } from './support/browser';
+import { useJourney } from './support/journey';
 import { ADMIN, apiSignIn, createApprovedStaff, createFirstAdmin, signInThroughPage, signOutThroughPage } from './support/fixtures';
-import { startApp, type RunningApp } from './support/server';
 
 const run = browserAvailable();
 const DOCTOR = { firstName: 'Tangeni', lastName: 'Amutenya', email: 'tangeni@health.gov.na', password: 'stethoscope-42', roleId: 3 };
 
 describe.skipIf(!run)('patient registry and search journey', () => {
-  let app: RunningApp;
-  let browser: Browser;
-  let page: Page;
-  let consoleErrors: string[];
   let ncNumber = '';
-
-  beforeAll(async () => {
-    app = await startApp();
-    await createFirstAdmin(app.baseUrl);
-    await createApprovedStaff(app.baseUrl, await apiSignIn(app.baseUrl, ADMIN.email, ADMIN.password), DOCTOR);
-    browser = await launchBrowser();
-    page = await browser.newPage({ locale: 'en-GB' });
-    consoleErrors = watchConsole(page);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
+  const j = useJourney({
+    prepare: async (app) => {
+      await createFirstAdmin(app.baseUrl);
+      await createApprovedStaff(app.baseUrl, await apiSignIn(app.baseUrl, ADMIN.email, ADMIN.password), DOCTOR);
+    },
   });
 
   it('lets the administrator add a patient and shows the generated NC number', async () => {
-    await signInThroughPage(page, app.baseUrl, ADMIN.email, ADMIN.password);
-    await page.getByRole('button', { name: 'Admin' }).click();
-    await page.getByRole('tab', { name: 'Add Patients' }).waitFor();
-    await page.getByRole('button', { name: 'Add Patient' }).click();
-    await page.getByText('First name is required').waitFor();
-    await page.getByLabel(/^First name/).fill('Ndapewa');
-    await page.getByLabel(/^Last name/).fill('Nghipondoka');
-    await page.getByLabel('Date of birth').fill('1984-03-09');
-    await page.getByLabel(/^Sex/).selectOption('Female');
-    await page.getByLabel('Address').fill('12 Main Road, Oshakati, Oshana');
-    await page.getByRole('button', { name: 'Add Patient' }).click();
-    await page.getByText('Patient added successfully', { exact: true }).first().waitFor();
-    const created = await page.getByRole('status').filter({ hasText: 'was added with NC number' }).textContent();
+    await signInThroughPage(j.page, j.app.baseUrl, ADMIN.email, ADMIN.password);
+    await j.page.getByRole('button', { name: 'Admin' }).click();
+    await j.page.getByRole('tab', { name: 'Add Patients' }).waitFor();
+    await j.page.getByRole('button', { name: 'Add Patient' }).click();
+    await j.page.getByText('First name is required').waitFor();
+    await j.page.getByLabel(/^First name/).fill('Ndapewa');
+    await j.page.getByLabel(/^Last name/).fill('Nghipondoka');
+    await j.page.getByLabel('Date of birth').fill('1984-03-09');
+    await j.page.getByLabel(/^Sex/).selectOption('Female');
+    await j.page.getByLabel('Address').fill('12 Main Road, Oshakati, Oshana');
+    await j.page.getByRole('button', { name: 'Add Patient' }).click();
+    await j.page.getByText('Patient added successfully', { exact: true }).first().waitFor();
+    const created = await j.page.getByRole('status').filter({ hasText: 'was added with NC number' }).textContent();
     ncNumber = /(\d{11})/.exec(created ?? '')?.[1] ?? '';
     expect(ncNumber).toMatch(/^\d{11}$/);
-    await screenshot(page, 'add-patient');
+    await screenshot(j.page, 'add-patient');
   });
 
   it('warns of a likely duplicate before adding the same person again', async () => {
-    await page.getByLabel(/^First name/).fill('Ndapewa');
-    await page.getByLabel(/^Last name/).fill('Nghipondoka');
-    await page.getByLabel('Date of birth').fill('1984-03-09');
-    await page.getByLabel(/^Sex/).selectOption('Female');
-    await page.getByRole('button', { name: 'Add Patient' }).click();
-    await page.getByText('This patient may already be registered:').waitFor();
-    await page.getByRole('button', { name: 'Clear Form' }).click();
-    await signOutThroughPage(page);
+    await j.page.getByLabel(/^First name/).fill('Ndapewa');
+    await j.page.getByLabel(/^Last name/).fill('Nghipondoka');
+    await j.page.getByLabel('Date of birth').fill('1984-03-09');
+    await j.page.getByLabel(/^Sex/).selectOption('Female');
+    await j.page.getByRole('button', { name: 'Add Patient' }).click();
+    await j.page.getByText('This patient may already be registered:').waitFor();
+    await j.page.getByRole('button', { name: 'Clear Form' }).click();
+    await signOutThroughPage(j.page);
   });
 
   it('finds the patient by last name and date of birth, and by NC number', async () => {
-    await signInThroughPage(page, app.baseUrl, DOCTOR.email, DOCTOR.password);
-    await page.getByRole('heading', { name: 'Patient Search' }).waitFor();
-    await page.getByRole('button', { name: 'Search Patients' }).click();
-    await page.getByText('Invalid search parameters for selected method').waitFor();
-    await page.getByLabel(/^Last name/).fill('NGHIPONDOKA');
-    await page.getByLabel(/^Date of birth/).fill('1984-03-09');
-    await page.getByRole('button', { name: 'Search Patients' }).click();
-    await page.getByText('1 patient found').waitFor();
-    await page.getByRole('button', { name: /Nghipondoka, Ndapewa/ }).waitFor();
-    await page.getByRole('radio', { name: /NC number/ }).click();
-    await page.getByLabel('NC number').fill(ncNumber);
-    await page.getByRole('button', { name: 'Search Patients' }).click();
-    await page.getByText(`NC: ${ncNumber}`).waitFor();
+    await signInThroughPage(j.page, j.app.baseUrl, DOCTOR.email, DOCTOR.password);
+    await j.page.getByRole('heading', { name: 'Patient Search' }).waitFor();
+    await j.page.getByRole('button', { name: 'Search Patients' }).click();
+    await j.page.getByText('Invalid search parameters for selected method').waitFor();
+    await j.page.getByLabel(/^Last name/).fill('NGHIPONDOKA');
+    await j.page.getByLabel(/^Date of birth/).fill('1984-03-09');
+    await j.page.getByRole('button', { name: 'Search Patients' }).click();
+    await j.page.getByText('1 patient found').waitFor();
+    await j.page.getByRole('button', { name: /Nghipondoka, Ndapewa/ }).waitFor();
+    await j.page.getByRole('radio', { name: /NC number/ }).click();
+    await j.page.getByLabel('NC number').fill(ncNumber);
+    await j.page.getByRole('button', { name: 'Search Patients' }).click();
+    await j.page.getByText(`NC: ${ncNumber}`).waitFor();
   });
 
   it('finds a misspelled, reordered name with smart search and says why', async () => {
-    await page.getByRole('radio', { name: /Smart search/ }).click();
-    await page.getByLabel('First name').fill('Ngipondoka');
-    await page.getByLabel('Last name').fill('Ndapeva');
-    await page.getByRole('button', { name: 'Search Patients' }).click();
+    await j.page.getByRole('radio', { name: /Smart search/ }).click();
+    await j.page.getByLabel('First name').fill('Ngipondoka');
+    await j.page.getByLabel('Last name').fill('Ndapeva');
+    await j.page.getByRole('button', { name: 'Search Patients' }).click();
     // The NC result on screen shows the same patient without reasons: wait for the smart-search answer itself.
-    const row = page.getByRole('button', { name: /Nghipondoka, Ndapewa/ }).filter({ hasText: 'first and last name swapped' });
+    const row = j.page.getByRole('button', { name: /Nghipondoka, Ndapewa/ }).filter({ hasText: 'first and last name swapped' });
     await row.waitFor();
-    await screenshot(page, 'smart-search');
+    await screenshot(j.page, 'smart-search');
   });
 
   it('requires a reason without consent, then opens the record', async () => {
-    await page.getByRole('button', { name: /Nghipondoka, Ndapewa/ }).click();
-    await page.getByText('Has the patient granted you access to their medical history?').waitFor();
-    const grant = page.getByRole('button', { name: 'Grant Access' });
+    await j.page.getByRole('button', { name: /Nghipondoka, Ndapewa/ }).click();
+    await j.page.getByText('Has the patient granted you access to their medical history?').waitFor();
+    const grant = j.page.getByRole('button', { name: 'Grant Access' });
     expect(await grant.isDisabled()).toBe(true);
-    await page.getByRole('radio', { name: 'No, but I have a valid reason' }).click();
+    await j.page.getByRole('radio', { name: 'No, but I have a valid reason' }).click();
     expect(await grant.isDisabled()).toBe(true);
-    await page.getByLabel(/^Reason for accessing without consent/).fill('Unconscious on arrival at casualty');
-    await screenshot(page, 'access-dialog');
+    await j.page.getByLabel(/^Reason for accessing without consent/).fill('Unconscious on arrival at casualty');
+    await screenshot(j.page, 'access-dialog');
     await grant.click();
-    await page.getByRole('button', { name: 'Back to Search' }).waitFor();
-    await page.getByText(ncNumber).first().waitFor();
-    await screenshot(page, 'record-after-search');
+    await j.page.getByRole('button', { name: 'Back to Search' }).waitFor();
+    await j.page.getByText(ncNumber).first().waitFor();
+    await screenshot(j.page, 'record-after-search');
   });
 
   it('ran without console errors', () => {
     // 401 (signed-out check) and 409 (the duplicate warning) are answers the screens handle.
-    expect(consoleErrors.filter((e) => !/status of 40[139]/.test(e))).toEqual([]);
+    expect(j.consoleErrors.filter((e) => !/status of 40[139]/.test(e))).toEqual([]);
   });
 });
