@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { LanguageSelector } from '../components/language-selector';
+import { loadNamespaces } from '../lib/i18n';
 import { currentUserQueryOptions, type CurrentUser } from '../features/auth/api/current-user';
 import { LoginScreen } from '../features/auth/components/login-screen';
 import { setupStatusQueryOptions } from '../features/setup/api/setup';
@@ -11,11 +12,19 @@ import type { DashboardView } from './dashboard-screen';
 import { StatusScreen } from './status-screen';
 
 const SetupScreen = lazy(() => import('../features/setup/components/setup-screen').then((m) => ({ default: m.SetupScreen })));
-const DashboardScreen = lazy(() => import('./dashboard-screen').then((m) => ({ default: m.DashboardScreen })));
-const PatientLoginScreen = lazy(() =>
-  import('../features/portal/components/patient-login-screen').then((m) => ({ default: m.PatientLoginScreen })),
-);
-const PortalScreen = lazy(() => import('../features/portal/components/portal-screen').then((m) => ({ default: m.PortalScreen })));
+// Each screen's translations load with its JavaScript (DESIGN.md §10 first-page budget).
+const DashboardScreen = lazy(async () => {
+  const [m] = await Promise.all([import('./dashboard-screen'), loadNamespaces('dashboard', 'profile', 'users', 'audit', 'search', 'patients')]);
+  return { default: m.DashboardScreen };
+});
+const PatientLoginScreen = lazy(async () => {
+  const [m] = await Promise.all([import('../features/portal/components/patient-login-screen'), loadNamespaces('portal')]);
+  return { default: m.PatientLoginScreen };
+});
+const PortalScreen = lazy(async () => {
+  const [m] = await Promise.all([import('../features/portal/components/portal-screen'), loadNamespaces('portal')]);
+  return { default: m.PortalScreen };
+});
 
 /** The patient's routes (SPEC §2): they never need the staff user, and work signed out. */
 const PATIENT_PATHS = new Set(['/patient-login', '/patient-portal']);

@@ -37,6 +37,11 @@ i18n.on('languageChanged', (lng) => {
 document.documentElement.lang = i18n.resolvedLanguage ?? 'en';
 
 /** Adds a lazily loaded namespace (every language) before its screen renders. */
+/** Loads several lazy namespaces at once (a screen and the features it composes). */
+export async function loadNamespaces(...names: LazyNamespace[]): Promise<void> {
+  await Promise.all(names.map(loadNamespace));
+}
+
 export async function loadNamespace(ns: LazyNamespace): Promise<void> {
   if (i18n.hasResourceBundle('en', ns)) return;
   const bundles = await lazyNamespaceBundles(ns);

@@ -2,10 +2,16 @@
 // Namespaces of lazily loaded screens (LAZY_NAMESPACES) are split out of the first page's JavaScript and loaded
 // with their screen (lib/i18n.ts loadNamespace).
 type Namespace = Record<string, unknown>;
-const files = import.meta.glob<Namespace>(['./*/*.json', '!./*/record.json'], { eager: true, import: 'default' });
-const lazyFiles = import.meta.glob<Namespace>('./*/record.json', { import: 'default' });
+// The sign-in and setup pages' namespaces are in the first page; every other screen's comes with that screen.
+const files = import.meta.glob<Namespace>(['./*/common.json', './*/validation.json', './*/auth.json', './*/setup.json'], {
+  eager: true,
+  import: 'default',
+});
+const lazyFiles = import.meta.glob<Namespace>(['./*/*.json', '!./*/common.json', '!./*/validation.json', '!./*/auth.json', '!./*/setup.json'], {
+  import: 'default',
+});
 
-export const LAZY_NAMESPACES = ['record'] as const;
+export const LAZY_NAMESPACES = ['record', 'dashboard', 'profile', 'users', 'audit', 'search', 'patients', 'portal'] as const;
 export type LazyNamespace = (typeof LAZY_NAMESPACES)[number];
 
 const parts = (path: string): [string, string] | null => {
