@@ -1,14 +1,62 @@
-// npm run bench -- <benchmark> [options]. Benchmarks: search (patient search: raw SQL now, HTTP next to it).
+// npm run bench -- <benchmark> [options]: one command for every benchmark (DESIGN.md §10). Without a name it lists
+// them. Set DATABASE_URL to measure on PostgreSQL (the budgets are stated for PostgreSQL at 3,000,000 patients);
+// without it the benchmarks use embedded PGlite. Results are printed and written as JSON to bench/results/.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { runClientSizeBenchmark } from './client-size';
 import { runSearchBenchmark } from './search/run-search';
 
-const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
-  search: runSearchBenchmark,
+/** Runs a benchmark script that is built to run as main, in its own node process with this terminal. */
+function script(file: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(file, import.meta.url)), ...args], { stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${file} exited with ${signal ?? code}`))));
+  });
+}
+
+interface Benchmark {
+  summary: string;
+  run(argv: string[]): Promise<void>;
+}
+
+const BENCHMARKS: Record<string, Benchmark> = {
+  search: {
+    summary:
+      'patient search on the database: fixed targets with known answers, raw SQL and HTTP (signed-in session, audit row) at 1 and 16 connections; p50/p95/p99, req/s, recall@1/@10, HTTP/raw ratio [--no-http --per-category N --repeat R --concurrency 1,16 --baseline]',
+    run: runSearchBenchmark,
+  },
+  records: {
+    summary:
+      'opening a patient record over HTTP (grant check, five lists, vital signs, audit row) at 1 and 16 connections in a scratch database it seeds itself [env PATIENTS, WITH_RECORDS, OPENS, CONCURRENCY, GRANTED, SYNC_COMMIT=off]',
+    run: (argv) => script('./record-open.ts', argv),
+  },
+  auth: {
+    summary: 'staff sign-in (argon2id) and an authenticated GET /api/auth/user over HTTP, sequential [env LOGINS, READS]',
+    run: (argv) => script('./auth-latency.ts', argv),
+  },
+  audit: {
+    summary:
+      'audit cost: a lookup transaction without and with the audit write (latency, throughput at 16 connections), then chain verification and reports over 1,000,000 rows [audit write|verify [options]]',
+    async run(argv) {
+      const [part, ...rest] = argv;
+      if (part !== 'verify') await script('./audit-write-bench.ts', part === 'write' ? rest : argv);
+      if (part !== 'write') await script('./audit-verify-bench.ts', part === 'verify' ? rest : []);
+    },
+  },
+  client: {
+    summary: 'initial JavaScript of the built client (entry script + modulepreloads of dist/client/index.html), gzip, against the 150 KB budget; builds if missing [--no-build]',
+    run: runClientSizeBenchmark,
+  },
 };
 
 const [name, ...argv] = process.argv.slice(2);
-const run = name ? BENCHMARKS[name] : undefined;
-if (!run) {
-  console.error(`Usage: npm run bench -- <${Object.keys(BENCHMARKS).join('|')}> [options]`);
-  process.exit(2);
+const benchmark = name ? BENCHMARKS[name] : undefined;
+if (!benchmark) {
+  if (name) console.error(`Unknown benchmark "${name}".\n`);
+  console.log('Usage: npm run bench -- <benchmark> [options]   (DATABASE_URL=postgres://... for PostgreSQL; results in bench/results/)\n');
+  const width = Math.max(...Object.keys(BENCHMARKS).map((k) => k.length));
+  for (const [key, b] of Object.entries(BENCHMARKS)) console.log(`  ${key.padEnd(width)}  ${b.summary}`);
+  process.exit(name ? 2 : 0);
 }
-await run(argv);
+await benchmark.run(argv);

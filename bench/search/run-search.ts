@@ -1,16 +1,19 @@
-// npm run bench -- search [--database-url URL] [--per-category N] [--seed S] [--repeat R] [--concurrency 1,16] [--baseline]
-// The raw-SQL half of the search benchmark: the fixed targets run through the same repository SQL the API uses,
-// straight on the database. The HTTP half (a signed-in session at 1 and 16 connections, and the ratio HTTP/raw SQL)
-// plugs in as another SearchDriver next to rawSqlDriver.
+// npm run bench -- search [--database-url URL] [--per-category N] [--seed S] [--repeat R] [--concurrency 1,16]
+//                         [--no-http] [--baseline]
+// The search benchmark: the fixed targets run through the same repository SQL the API uses, straight on the
+// database (raw SQL), and through the real app over HTTP with a signed-in session (http-driver.ts, on by default),
+// at each concurrency; then the ratio HTTP/raw SQL of p50 and p95 per group.
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { todayIso } from '../../src/contracts/ages';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase, type Db } from '../../src/server/db/client';
 import { searchPatients } from '../../src/server/modules/patients/search.service';
+import { startHttpSearchServer, type HttpSearchServer } from './http-driver';
 import { BASELINE_INDEX, baselineIndexExists, trigramBaselineDriver } from './baseline-trigram';
 import { GROUPS, runTargets, summarize, type Sample, type SearchDriver } from './measure';
-import { formatTable, writeReport, type RunReport } from './report';
+import { compareRuns, formatTable, writeReport, type RunReport } from './report';
 import { buildTargets, CATEGORIES, type Target } from './targets';
 
 export function rawSqlDriver(db: Db, today: string): SearchDriver {
@@ -27,6 +30,8 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
       repeat: { type: 'string', default: '3' },
       concurrency: { type: 'string', default: '1,16' },
       baseline: { type: 'boolean', default: false },
+      http: { type: 'boolean', default: true },
+      'no-http': { type: 'boolean', default: false },
     },
   });
   const perCategory = Number(values['per-category']);
@@ -36,7 +41,10 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
   const config = loadConfig();
   const databaseUrl = values['database-url'] ?? config.databaseUrl;
   const maxConcurrency = Math.max(...levels);
+  const withHttp = values.http && !values['no-http'];
   const handle = await openDatabase(databaseUrl ? { databaseUrl, poolSize: maxConcurrency } : { dataDir: config.dataDir });
+  let server: HttpSearchServer | undefined;
+  let appHandle: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
     await handle.migrate();
     const today = todayIso();
@@ -47,22 +55,38 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
     process.stderr.write(`Warming up with ${targets.length} queries...\n`);
     await runTargets(driver, targets, 1, 1);
 
+    if (withHttp) {
+      // The app gets its own pool, as in production: raw SQL and HTTP never wait on each other's connections.
+      appHandle = databaseUrl ? await openDatabase({ databaseUrl, poolSize: maxConcurrency + 2 }) : handle;
+      server = await startHttpSearchServer(appHandle.db);
+      const warm = server.driver(1);
+      process.stderr.write(`Warming up HTTP with ${Math.min(300, targets.length)} requests...\n`);
+      await runTargets(warm, targets.filter((_, i) => i % Math.max(1, Math.floor(targets.length / 300)) === 0).slice(0, 300), 1, 1);
+      warm.close();
+    }
+
     const report: RunReport = {
       benchmark: 'search',
       startedAt: new Date().toISOString(),
+      node: process.version,
+      loadAverage: { before: round2(loadavg()[0]!), after: 0 },
       database: { kind: handle.kind, patients: n },
       targets: { perCategory, seed, total: targets.length },
       repeat,
       runs: [],
+      comparisons: [],
     };
-    const drivers: [SearchDriver, Target[]][] = [[driver, targets]];
+    // Each driver per concurrency level (the HTTP one gets an agent with that many keep-alive sockets).
+    const drivers: [(concurrency: number) => SearchDriver & { close?(): void }, Target[]][] = [[() => driver, targets]];
+    if (server) drivers.push([(c) => server!.driver(c), targets]);
     if (values.baseline) {
-      if (await baselineIndexExists(handle.db)) drivers.push([trigramBaselineDriver(handle.db, today), targets.filter((t) => t.input.method === 'fuzzy-name')]);
+      if (await baselineIndexExists(handle.db)) drivers.push([() => trigramBaselineDriver(handle.db, today), targets.filter((t) => t.input.method === 'fuzzy-name')]);
       else process.stderr.write(`--baseline needs the index ${BASELINE_INDEX} (see bench/search/baseline-trigram.ts); skipped.\n`);
     }
-    for (const [d, set] of drivers) {
-      for (const concurrency of levels) {
-        if (handle.kind === 'pglite' && concurrency > 1) continue; // one embedded connection: concurrency only queues
+    for (const concurrency of levels) {
+      if (handle.kind === 'pglite' && concurrency > 1) continue; // one embedded connection: concurrency only queues
+      for (const [makeDriver, set] of drivers) {
+        const d = makeDriver(concurrency);
         // Exact and fuzzy searches run apart: each load is measured on its own, as the budgets state them.
         const samples: Sample[] = [];
         const throughput: Record<string, number> = {};
@@ -82,12 +106,19 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
           ),
           ...CATEGORIES.map((c) => summarize(c, samples.filter((s) => s.target.category === c), concurrency, c.startsWith('fuzzy'))),
         ].filter((g) => g.queries > 0);
+        d.close?.();
         report.runs.push({ driver: d.name, concurrency, throughput, groups });
       }
     }
+    report.loadAverage.after = round2(loadavg()[0]!);
+    report.comparisons = compareRuns(report, 'HTTP', 'raw SQL');
     console.log(formatTable(report));
     process.stderr.write(`\nWritten to ${writeReport(report)}\n`);
   } finally {
+    await server?.close();
+    if (appHandle && appHandle !== handle) await appHandle.close();
     await handle.close();
   }
 }
+
+const round2 = (x: number): number => Math.round(x * 100) / 100;
