@@ -3,19 +3,10 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
 import type { Db, DbOrTx } from '../../db/client';
 import { accessGrants, patients } from '../../db/schema';
+import type { PatientDetails } from '../../../contracts/patients';
 
-export interface PatientRow {
-  id: number;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string | null;
-  sex: string;
-  idNumber: string;
-  contactNumber: string | null;
-  address: string;
-  nextOfKin: string;
-  nextOfKinContact: string;
-}
+/** A patient's demographics: the shape the registry's contract defines. */
+export type PatientRow = PatientDetails;
 
 export interface GrantRow {
   id: number;

@@ -4,6 +4,7 @@ import { desc, eq } from 'drizzle-orm';
 import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
 import type { Db, DbOrTx } from '../../db/client';
 import { allergies, appointments, diagnoses, medications, patients, vaccines } from '../../db/schema';
+import type { PatientDetails } from '../../../contracts/patients';
 import type {
   PortalAllergy,
   PortalAppointment,
@@ -27,18 +28,8 @@ export async function findPatientByNcNumber(db: Db, ncNumber: string): Promise<P
   return row ?? null;
 }
 
-export interface PatientRow {
-  id: number;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string | null;
-  sex: string;
-  idNumber: string;
-  contactNumber: string | null;
-  address: string;
-  nextOfKin: string;
-  nextOfKinContact: string;
-}
+/** A patient's demographics: the shape the registry's contract defines. */
+export type PatientRow = PatientDetails;
 
 export interface PortalRows {
   patient: PatientRow;

@@ -9,7 +9,6 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
-import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
 import { reportsQueryOptions, useGenerateReport, type FilterParams } from '../api/audit';
@@ -72,8 +71,8 @@ export function ReportsTab(): React.JSX.Element {
             <FormField label={t('dateTo')} required><Input type="date" value={form.dateTo} onChange={set('dateTo')} /></FormField>
             {missing ? <p role="alert" className="text-sm text-danger-600 sm:col-span-2 lg:col-span-5">{t('fillRequired')}</p> : null}
             <div className="sm:col-span-2 lg:col-span-5">
-              <Button type="submit" disabled={generate.isPending}>
-                {generate.isPending ? <><Spinner /> {t('generating')}</> : t('generate')}
+              <Button type="submit" pending={generate.isPending} pendingText={t('generating')}>
+                {t('generate')}
               </Button>
             </div>
           </form>

@@ -7,7 +7,6 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
-import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
 import { useLogin } from '../api/login';
@@ -82,14 +81,8 @@ export function LoginScreen(): React.JSX.Element {
             <FormField label={t('login.password')} error={errors.password && t(errors.password)}>
               <Input type="password" autoComplete="current-password" {...field('password')} />
             </FormField>
-            <Button type="submit" size="lg" disabled={login.isPending}>
-              {login.isPending ? (
-                <>
-                  <Spinner /> {t('login.signingIn')}
-                </>
-              ) : (
-                t('login.signIn')
-              )}
+            <Button type="submit" size="lg" pending={login.isPending} pendingText={t('login.signingIn')}>
+              {t('login.signIn')}
             </Button>
             <Button variant="secondary" size="lg" onClick={() => setRegistering(true)}>
               {t('login.createAccount')}

@@ -8,7 +8,6 @@ import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
-import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
 import { duplicatesOf, useAddPatient } from '../api/add-patient';
@@ -84,7 +83,7 @@ export function AddPatientForm(): React.JSX.Element {
       ) : null}
       <div className="flex gap-2 sm:col-span-2">
         <Button variant="secondary" onClick={() => { form.reset(empty); setDuplicates(null); setCreated(null); }}>{t('clear')}</Button>
-        <Button type="submit" disabled={add.isPending}>{add.isPending ? <><Spinner /> {t('adding')}</> : t('submit')}</Button>
+        <Button type="submit" pending={add.isPending} pendingText={t('adding')}>{t('submit')}</Button>
       </div>
     </form>
   );

@@ -22,7 +22,7 @@ export function PatientSearch({ onSelect }: { onSelect: (patient: PatientSearchR
   const [form, setForm] = useState<SearchForm>(empty);
   const [payload, setPayload] = useState<PatientSearchInput | null>(null);
   const [issues, setIssues] = useState<Record<string, string>>({});
-  const lastSubmit = useRef(0);
+  const lastSubmit = useRef({ key: '', at: 0 });
   const search = useQuery({ ...searchQueryOptions(payload as PatientSearchInput), enabled: payload !== null });
 
   // Toasts once per outcome (SPEC §8): an empty result, or a mapped error.
@@ -52,10 +52,12 @@ export function PatientSearch({ onSelect }: { onSelect: (patient: PatientSearchR
       return;
     }
     setIssues({});
-    // A second submit within 300 ms (a double click) sends nothing more (SPEC §9 debounce).
+    // The same search submitted again within 300 ms (a double click) sends nothing more (SPEC §9 debounce);
+    // a different search always goes.
     const now = Date.now();
-    if (now - lastSubmit.current < SEARCH_DEBOUNCE_MS) return;
-    lastSubmit.current = now;
+    const key = JSON.stringify(parsed.data);
+    if (key === lastSubmit.current.key && now - lastSubmit.current.at < SEARCH_DEBOUNCE_MS) return;
+    lastSubmit.current = { key, at: now };
     setPayload(parsed.data);
   };
 

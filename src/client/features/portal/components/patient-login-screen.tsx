@@ -10,7 +10,6 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
-import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast';
 import { parseApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/error-text';
@@ -93,14 +92,8 @@ export function PatientLoginScreen(): React.JSX.Element {
             <FormField label={t('login.dateOfBirth')} error={errors.dateOfBirth && t(errors.dateOfBirth)}>
               <Input type="date" autoComplete="bday" max={today()} {...field('dateOfBirth')} />
             </FormField>
-            <Button type="submit" size="lg" disabled={login.isPending}>
-              {login.isPending ? (
-                <>
-                  <Spinner /> {t('login.submitting')}
-                </>
-              ) : (
-                t('login.submit')
-              )}
+            <Button type="submit" size="lg" pending={login.isPending} pendingText={t('login.submitting')}>
+              {t('login.submit')}
             </Button>
           </form>
           <p className="mt-6 text-center text-sm">
