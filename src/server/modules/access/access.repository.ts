@@ -2,6 +2,7 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
 import type { Db, DbOrTx } from '../../db/client';
+import { patientDetailsColumns } from '../../db/patient-columns';
 import { accessGrants, patients } from '../../db/schema';
 import type { PatientDetails } from '../../../contracts/patients';
 
@@ -26,18 +27,7 @@ export interface NewGrant {
   expiresAt: Date;
 }
 
-const patientColumns = {
-  id: patients.id,
-  firstName: patients.firstName,
-  lastName: patients.lastName,
-  dateOfBirth: patients.dateOfBirth,
-  sex: patients.sex,
-  idNumber: patients.idNumber,
-  contactNumber: patients.contactNumber,
-  address: patients.address,
-  nextOfKin: patients.nextOfKin,
-  nextOfKinContact: patients.nextOfKinContact,
-};
+const patientColumns = patientDetailsColumns;
 
 export async function patientExists(db: DbOrTx, patientId: number): Promise<boolean> {
   const [row] = await db.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId));

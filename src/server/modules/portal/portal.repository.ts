@@ -3,6 +3,7 @@
 import { desc, eq } from 'drizzle-orm';
 import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
 import type { Db, DbOrTx } from '../../db/client';
+import { patientDetailsColumns } from '../../db/patient-columns';
 import { allergies, appointments, diagnoses, medications, patients, vaccines } from '../../db/schema';
 import type { PatientDetails } from '../../../contracts/patients';
 import type {
@@ -42,18 +43,7 @@ export interface PortalRows {
 
 function selectPatient(tx: DbOrTx, patientId: number): Promise<PatientRow[]> {
   return tx
-    .select({
-      id: patients.id,
-      firstName: patients.firstName,
-      lastName: patients.lastName,
-      dateOfBirth: patients.dateOfBirth,
-      sex: patients.sex,
-      idNumber: patients.idNumber,
-      contactNumber: patients.contactNumber,
-      address: patients.address,
-      nextOfKin: patients.nextOfKin,
-      nextOfKinContact: patients.nextOfKinContact,
-    })
+    .select(patientDetailsColumns)
     .from(patients)
     .where(eq(patients.id, patientId));
 }

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { loginInput, type LoginInput } from '../../../../contracts/auth-login';
 import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { PageCard } from '../../../components/ui/page-card';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
@@ -49,52 +49,38 @@ export function LoginScreen(): React.JSX.Element {
   if (registering) {
     return (
       <main className="flex min-h-screen items-center justify-center p-4">
-        <Card className="w-full max-w-xl">
-          <CardHeader>
-            <p className="text-sm font-medium text-brand-700">{t('common:appName')}</p>
-            <h1 className="text-xl font-semibold text-slate-900">{t('register.title')}</h1>
-            <CardDescription>{t('register.subtitle')}</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <Suspense fallback={<p role="status">{t('common:loading')}</p>}>
-              <RegistrationForm onBack={() => setRegistering(false)} />
-            </Suspense>
-          </CardContent>
-        </Card>
+        <PageCard eyebrow={t('common:appName')} title={t('register.title')} description={t('register.subtitle')} wide>
+          <Suspense fallback={<p role="status">{t('common:loading')}</p>}>
+            <RegistrationForm onBack={() => setRegistering(false)} />
+          </Suspense>
+        </PageCard>
       </main>
     );
   }
 
   return (
     <main className="flex min-h-screen items-center justify-center p-4">
-      <Card className="w-full max-w-md">
-        <CardHeader>
-          <p className="text-sm font-medium text-brand-700">{t('common:appName')}</p>
-          <h1 className="text-xl font-semibold text-slate-900">{t('login.title')}</h1>
-          <CardDescription>{t('login.subtitle')}</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-            <FormField label={t('login.email')} error={errors.email && t(errors.email)}>
-              <Input type="email" autoComplete="username" {...field('email')} />
-            </FormField>
-            <FormField label={t('login.password')} error={errors.password && t(errors.password)}>
-              <Input type="password" autoComplete="current-password" {...field('password')} />
-            </FormField>
-            <Button type="submit" size="lg" pending={login.isPending} pendingText={t('login.signingIn')}>
-              {t('login.signIn')}
-            </Button>
-            <Button variant="secondary" size="lg" onClick={() => setRegistering(true)}>
-              {t('login.createAccount')}
-            </Button>
-          </form>
-          <p className="mt-6 text-center text-sm">
-            <Link href="/patient-login" className="text-brand-700 underline">
-              {t('login.patientLink')}
-            </Link>
-          </p>
-        </CardContent>
-      </Card>
+      <PageCard eyebrow={t('common:appName')} title={t('login.title')} description={t('login.subtitle')}>
+        <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+          <FormField label={t('login.email')} error={errors.email && t(errors.email)}>
+            <Input type="email" autoComplete="username" {...field('email')} />
+          </FormField>
+          <FormField label={t('login.password')} error={errors.password && t(errors.password)}>
+            <Input type="password" autoComplete="current-password" {...field('password')} />
+          </FormField>
+          <Button type="submit" size="lg" pending={login.isPending} pendingText={t('login.signingIn')}>
+            {t('login.signIn')}
+          </Button>
+          <Button variant="secondary" size="lg" onClick={() => setRegistering(true)}>
+            {t('login.createAccount')}
+          </Button>
+        </form>
+        <p className="mt-6 text-center text-sm">
+          <Link href="/patient-login" className="text-brand-700 underline">
+            {t('login.patientLink')}
+          </Link>
+        </p>
+      </PageCard>
     </main>
   );
 }

@@ -7,7 +7,7 @@ import { Link, useLocation } from 'wouter';
 import { patientLoginInput, type PatientLoginInput } from '../../../../contracts/portal-login';
 import { LanguageSelector } from '../../../components/language-selector';
 import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { PageCard } from '../../../components/ui/page-card';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
@@ -72,37 +72,30 @@ export function PatientLoginScreen(): React.JSX.Element {
       <div className="fixed right-3 top-3 z-30">
         <LanguageSelector />
       </div>
-      <Card className="w-full max-w-md">
-        <CardHeader>
-          <p className="text-sm font-medium text-brand-700">{t('common:appName')}</p>
-          <h1 className="text-xl font-semibold text-slate-900">{t('login.title')}</h1>
-          <CardDescription>{t('login.subtitle')}</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-            <FormField label={t('login.ncNumber')} error={errors.ncNumber && t(errors.ncNumber)}>
-              <Input
-                inputMode="numeric"
-                autoComplete="off"
-                maxLength={14}
-                placeholder={t('login.ncNumberPlaceholder')}
-                {...field('ncNumber')}
-              />
-            </FormField>
-            <FormField label={t('login.dateOfBirth')} error={errors.dateOfBirth && t(errors.dateOfBirth)}>
-              <Input type="date" autoComplete="bday" max={today()} {...field('dateOfBirth')} />
-            </FormField>
-            <Button type="submit" size="lg" pending={login.isPending} pendingText={t('login.submitting')}>
-              {t('login.submit')}
-            </Button>
-          </form>
-          <p className="mt-6 text-center text-sm">
-            <Link href="/login" className="text-brand-700 underline">
-              {t('login.staffLink')}
-            </Link>
-          </p>
-        </CardContent>
-      </Card>
+      <PageCard eyebrow={t('common:appName')} title={t('login.title')} description={t('login.subtitle')}>
+        <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+          <FormField label={t('login.ncNumber')} error={errors.ncNumber && t(errors.ncNumber)}>
+            <Input
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={14}
+              placeholder={t('login.ncNumberPlaceholder')}
+              {...field('ncNumber')}
+            />
+          </FormField>
+          <FormField label={t('login.dateOfBirth')} error={errors.dateOfBirth && t(errors.dateOfBirth)}>
+            <Input type="date" autoComplete="bday" max={today()} {...field('dateOfBirth')} />
+          </FormField>
+          <Button type="submit" size="lg" pending={login.isPending} pendingText={t('login.submitting')}>
+            {t('login.submit')}
+          </Button>
+        </form>
+        <p className="mt-6 text-center text-sm">
+          <Link href="/login" className="text-brand-700 underline">
+            {t('login.staffLink')}
+          </Link>
+        </p>
+      </PageCard>
     </main>
   );
 }

@@ -7,7 +7,7 @@ import { useLocation } from 'wouter';
 import { FACILITIES, SETUP_DEPARTMENTS } from '../../../../contracts/constants';
 import { setupAdminInput, type SetupAdminInput } from '../../../../contracts/setup';
 import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { PageCard } from '../../../components/ui/page-card';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
@@ -50,49 +50,42 @@ export function SetupScreen(): React.JSX.Element {
 
   return (
     <main className="flex min-h-screen items-center justify-center p-4">
-      <Card className="w-full max-w-xl">
-        <CardHeader>
-          <p className="text-sm font-medium text-brand-700">{t('common:appName')}</p>
-          <h1 className="text-xl font-semibold text-slate-900">{t('title')}</h1>
-          <CardDescription>{t('subtitle')}</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <form noValidate onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2">
-            <FormField label={t('fields.firstName')} error={err('firstName')} required>
-              <Input autoComplete="given-name" {...form.register('firstName')} />
+      <PageCard eyebrow={t('common:appName')} title={t('title')} description={t('subtitle')} wide>
+        <form noValidate onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2">
+          <FormField label={t('fields.firstName')} error={err('firstName')} required>
+            <Input autoComplete="given-name" {...form.register('firstName')} />
+          </FormField>
+          <FormField label={t('fields.lastName')} error={err('lastName')} required>
+            <Input autoComplete="family-name" {...form.register('lastName')} />
+          </FormField>
+          <div className="sm:col-span-2">
+            <FormField label={t('fields.email')} error={err('email')} required>
+              <Input type="email" autoComplete="email" {...form.register('email')} />
             </FormField>
-            <FormField label={t('fields.lastName')} error={err('lastName')} required>
-              <Input autoComplete="family-name" {...form.register('lastName')} />
-            </FormField>
-            <div className="sm:col-span-2">
-              <FormField label={t('fields.email')} error={err('email')} required>
-                <Input type="email" autoComplete="email" {...form.register('email')} />
-              </FormField>
-            </div>
-            <FormField label={t('fields.password')} error={err('password')} required>
-              <Input type="password" autoComplete="new-password" {...form.register('password')} />
-            </FormField>
-            <FormField label={t('fields.confirmPassword')} error={err('confirmPassword')} required>
-              <Input type="password" autoComplete="new-password" {...form.register('confirmPassword')} />
-            </FormField>
-            <FormField label={t('fields.facility')} error={err('facility')} required>
-              <NativeSelect placeholder={t('fields.facilityPlaceholder')} options={FACILITIES.map((f) => ({ value: f, label: f }))} {...form.register('facility')} />
-            </FormField>
-            <FormField label={t('fields.department')} error={err('department')} required>
-              <NativeSelect
-                placeholder={t('fields.departmentPlaceholder')}
-                options={SETUP_DEPARTMENTS.map((d) => ({ value: d, label: t(`departments.${d}`) }))}
-                {...form.register('department')}
-              />
-            </FormField>
-            <div className="sm:col-span-2">
-              <Button type="submit" size="lg" className="w-full" disabled={running}>
-                {t('submit')}
-              </Button>
-            </div>
-          </form>
-        </CardContent>
-      </Card>
+          </div>
+          <FormField label={t('fields.password')} error={err('password')} required>
+            <Input type="password" autoComplete="new-password" {...form.register('password')} />
+          </FormField>
+          <FormField label={t('fields.confirmPassword')} error={err('confirmPassword')} required>
+            <Input type="password" autoComplete="new-password" {...form.register('confirmPassword')} />
+          </FormField>
+          <FormField label={t('fields.facility')} error={err('facility')} required>
+            <NativeSelect placeholder={t('fields.facilityPlaceholder')} options={FACILITIES.map((f) => ({ value: f, label: f }))} {...form.register('facility')} />
+          </FormField>
+          <FormField label={t('fields.department')} error={err('department')} required>
+            <NativeSelect
+              placeholder={t('fields.departmentPlaceholder')}
+              options={SETUP_DEPARTMENTS.map((d) => ({ value: d, label: t(`departments.${d}`) }))}
+              {...form.register('department')}
+            />
+          </FormField>
+          <div className="sm:col-span-2">
+            <Button type="submit" size="lg" className="w-full" disabled={running}>
+              {t('submit')}
+            </Button>
+          </div>
+        </form>
+      </PageCard>
       {running ? <SetupOverlay progress={progress} /> : null}
     </main>
   );
