@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Globe } from 'lucide-react';
-import { LANGUAGES } from '../lib/i18n';
+import { changeLanguage, LANGUAGES } from '../lib/i18n';
 
 export function LanguageSelector(): React.JSX.Element {
   const { t, i18n } = useTranslation();
@@ -59,7 +59,7 @@ export function LanguageSelector(): React.JSX.Element {
                 lang={l.code}
                 aria-current={l.code === current.code}
                 onClick={() => {
-                  void i18n.changeLanguage(l.code);
+                  void changeLanguage(l.code);
                   setOpen(false);
                   trigger.current?.focus();
                 }}
