@@ -10,7 +10,6 @@ import { AddPatientForm } from '../features/patients/components/add-patient-form
 import { ProfileScreen } from '../features/profile/components/profile-screen';
 import { displayNameOf } from '../lib/user-display';
 import { AdminScreen } from './admin-screen';
-import { FloatingLogout } from './floating-logout';
 import { PatientArea } from './patient-area';
 import { StaffHeader } from './staff-header';
 
@@ -33,7 +32,7 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
   else main = <PatientArea user={user} />;
 
   return (
-    <div className="min-h-screen pb-20">
+    <div className="min-h-screen pb-8">
       <StaffHeader user={user} onProfile={() => setProfileOpen(true)} />
       <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6">
         <div className="flex flex-wrap items-center justify-between gap-4">
@@ -59,7 +58,6 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
         </div>
         <main>{main}</main>
       </div>
-      <FloatingLogout />
     </div>
   );
 }

@@ -66,7 +66,7 @@ export function LanguageSelector(): React.JSX.Element {
                 className="flex w-full flex-col rounded px-3 py-2 text-left hover:bg-slate-100 focus:bg-slate-100 aria-[current=true]:font-semibold"
               >
                 <span>{l.nativeName}</span>
-                <span className="text-xs font-normal text-slate-500">{l.name}</span>
+                <span className="text-xs font-normal text-slate-600">{l.name}</span>
               </button>
             </li>
           ))}

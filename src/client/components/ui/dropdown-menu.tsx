@@ -9,7 +9,7 @@ export interface MenuEntry {
 
 export function DropdownMenu({ trigger, header, entries, triggerLabel }: { trigger: ReactNode; header?: ReactNode; entries: MenuEntry[]; triggerLabel: string }): React.JSX.Element {
   return (
-    <RadixMenu.Root>
+    <RadixMenu.Root modal={false}>
       <RadixMenu.Trigger aria-label={triggerLabel} className="flex items-center gap-2 rounded-md px-2 py-1 hover:bg-slate-100">
         {trigger}
       </RadixMenu.Trigger>
