@@ -34,7 +34,7 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
   return (
     <div className="min-h-screen pb-8">
       <StaffHeader user={user} onProfile={() => setProfileOpen(true)} />
-      <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6">
+      <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6">
         <div className="flex flex-wrap items-center justify-between gap-4">
           <div>
             <h1 className="text-2xl font-bold text-slate-900">{t('common:appName')}</h1>
@@ -49,15 +49,15 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
               type="button"
               onClick={() => setProfileOpen(true)}
               className="flex flex-col items-start rounded-md border border-slate-200 bg-white px-3 py-1.5 text-left hover:bg-slate-50"
-              aria-label={t('openProfile', { name: displayNameOf(user) })}
+              aria-label={t('openProfile', { name: displayNameOf(user), role: roleName })}
             >
-              <span className="text-sm font-semibold">{displayNameOf(user)}</span>
+              <span className="text-sm font-semibold">{displayNameOf(user)}</span>{' '}
               <span className="text-xs text-slate-600">{roleName}</span>
             </button>
           </nav>
         </div>
-        <main>{main}</main>
-      </div>
+        <div>{main}</div>
+      </main>
     </div>
   );
 }
