@@ -20,7 +20,7 @@ import { vitals } from '../src/server/db/schema';
 import { createStaffUser } from '../src/server/test/staff';
 import { axeViolations } from './support/axe';
 import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
-import { ADMIN, createFirstAdmin, signInThroughPage, signOutThroughPage } from './support/fixtures';
+import { ADMIN, signInThroughPage, signOutThroughPage } from './support/fixtures';
 import { DOCTOR, seedPortalJourney, type PortalJourneyData } from './support/portal-seed';
 import { startApp, type RunningApp } from './support/server';
 
@@ -29,12 +29,15 @@ const AUDITOR = { firstName: 'Selma', lastName: 'Haufiku', email: 'selma.haufiku
 const APPLICANT = { firstName: 'Petrus', lastName: 'Shilongo', email: 'petrus.shilongo@health.gov.na', password: 'applicant-pass-9' };
 const PHONE = { width: 375, height: 667 };
 
-/** The portal journey's patient and doctor, an auditor, and a reading that raises a CRITICAL alert. */
+/** The portal journey's patient and doctor, an administrator, an auditor, a pending registration, and a reading
+ * that raises a CRITICAL alert. */
 async function seed(target: { dataDir?: string; databaseUrl?: string }): Promise<PortalJourneyData> {
   const data = await seedPortalJourney(target);
   const handle = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir ?? 'memory://', poolSize: 2 });
   try {
+    await createStaffUser(handle.db, { roleId: 1, ...ADMIN });
     await createStaffUser(handle.db, { roleId: 6, ...AUDITOR });
+    await createStaffUser(handle.db, { roleId: 3, active: false, ...APPLICANT });
     await handle.db.insert(vitals).values({ patientId: data.patient.id, systolic: 190, diastolic: 100, recordedBy: 'Nurse M. Nghipandulwa' });
   } finally {
     await handle.close();
@@ -62,13 +65,6 @@ describe.skipIf(!run)('UI hardening journey (issue 10, items 11-14 and 16)', () 
       data = await seed({ dataDir });
       app = await startApp({ DATA_DIR: dataDir });
     }
-    await createFirstAdmin(app.baseUrl);
-    const reg = await fetch(`${app.baseUrl}/api/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...APPLICANT, roleId: 3, department: 'Emergency', facility: 'Windhoek Central Hospital', phoneNumber: '' }),
-    });
-    expect(reg.status).toBe(201);
     browser = await launchBrowser();
     phone = await browser.newPage({ locale: 'en-GB', viewport: PHONE, isMobile: true, hasTouch: true });
     desk = await browser.newPage({ locale: 'en-GB', viewport: { width: 1280, height: 900 } });
@@ -217,7 +213,7 @@ describe.skipIf(!run)('UI hardening journey (issue 10, items 11-14 and 16)', () 
     await desk.getByRole('menuitem', { name: 'Profile' }).waitFor();
     await noViolations(desk, 'dashboard, user menu open');
     await desk.keyboard.press('Escape');
-    await desk.getByRole('button', { name: 'Admin' }).click();
+    await desk.getByRole('button', { name: 'Admin', exact: true }).click();
     await desk.getByRole('tab', { name: 'Manage Users' }).click();
     const reject = desk.getByRole('button', { name: `Reject ${APPLICANT.firstName} ${APPLICANT.lastName}` });
     await reject.click();
@@ -240,7 +236,7 @@ describe.skipIf(!run)('UI hardening journey (issue 10, items 11-14 and 16)', () 
 
   it('14: a reversed audit date range gets a field message at once, and no request', async () => {
     await signInThroughPage(desk, app.baseUrl, AUDITOR.email, AUDITOR.password);
-    await desk.getByRole('button', { name: 'Audit' }).click();
+    await desk.getByRole('button', { name: 'Audit', exact: true }).click();
     await desk.getByRole('heading', { name: 'Audit and Compliance' }).waitFor();
     await noViolations(desk, 'audit');
     const requests: string[] = [];
