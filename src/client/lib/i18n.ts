@@ -58,8 +58,11 @@ export async function startI18n(): Promise<void> {
         caches: ['localStorage'],
       },
       // A key missing from the active language is a defect: say so on the console, where every journey looks.
+      // Lookups that bring their own defaultValue (a role or department name from the server, a probe for an
+      // error code) expect that some keys do not exist, and are not reported.
       saveMissing: true,
-      missingKeyHandler: (lngs, ns, key) => {
+      missingKeyHandler: (lngs, ns, key, _fallback, _update, options?: { defaultValue?: unknown }) => {
+        if (options && options.defaultValue !== undefined) return;
         console.error(`i18n: missing translation ${ns}:${key} (${lngs.join(', ')})`);
       },
     });
