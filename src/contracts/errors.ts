@@ -11,6 +11,7 @@ export const errorCodes = [
   'CONFLICT',
   'RATE_LIMITED',
   'SETUP_ALREADY_DONE',
+  'REVIEW_OWN_ACCESS',
   'INTERNAL',
 ] as const;
 

@@ -18,6 +18,44 @@ export interface Config {
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   /** The clock every time rule reads (sessions, sign-in throttling); tests replace it instead of sleeping. */
   now: () => Date;
+  /** Thresholds of the privacy review's flags (docs/decisions/018-privacy-review.md). */
+  privacy: PrivacyThresholds;
+}
+
+export interface PrivacyThresholds {
+  /** GRANT_RATE: more than this many record-access confirmations by one user within an hour (PRIVACY_GRANTS_PER_HOUR). */
+  grantsPerHour: number;
+  /** NEW_IP_SEARCHES: more than this many searches in a session begun from a new address (PRIVACY_NEW_IP_SEARCHES). */
+  newIpSearches: number;
+  /** BULK_SEARCH: more than this many distinct patients in a user's search results (PRIVACY_BULK_SEARCH_PATIENTS)... */
+  bulkSearchPatients: number;
+  /** ...within this many minutes before or after the access (PRIVACY_BULK_SEARCH_MINUTES). */
+  bulkSearchMinutes: number;
+}
+
+export const DEFAULT_PRIVACY_THRESHOLDS: PrivacyThresholds = {
+  grantsPerHour: 10,
+  newIpSearches: 20,
+  bulkSearchPatients: 50,
+  bulkSearchMinutes: 10,
+};
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of 1 or more, got "${raw}"`);
+  return value;
+}
+
+function privacyThresholds(env: NodeJS.ProcessEnv): PrivacyThresholds {
+  const d = DEFAULT_PRIVACY_THRESHOLDS;
+  return {
+    grantsPerHour: positiveInteger(env, 'PRIVACY_GRANTS_PER_HOUR', d.grantsPerHour),
+    newIpSearches: positiveInteger(env, 'PRIVACY_NEW_IP_SEARCHES', d.newIpSearches),
+    bulkSearchPatients: positiveInteger(env, 'PRIVACY_BULK_SEARCH_PATIENTS', d.bulkSearchPatients),
+    bulkSearchMinutes: positiveInteger(env, 'PRIVACY_BULK_SEARCH_MINUTES', d.bulkSearchMinutes),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -34,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedOrigins: (env.TRUSTED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     now: () => new Date(),
+    privacy: privacyThresholds(env),
   };
 }
 
