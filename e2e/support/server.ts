@@ -25,8 +25,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(baseUrl: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+async function waitForHealth(baseUrl: string, child: ChildProcess, log: () => string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${log()}`);
     try {
@@ -40,8 +40,11 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, log: () => st
   throw new Error(`server did not become healthy:\n${log()}`);
 }
 
-/** Starts `src/server/main.ts` on a free port: PostgreSQL (a new database) when DATABASE_URL is set, else PGlite in a temp dir. */
-export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
+/**
+ * Starts `src/server/main.ts` (or `script`, e.g. scripts/start.ts as `npm start` runs it) on a free port:
+ * PostgreSQL (a new database) when DATABASE_URL is set, else PGlite in a temp dir.
+ */
+export async function startApp(env: Record<string, string> = {}, script = 'src/server/main.ts'): Promise<RunningApp> {
   const port = await freePort();
   const serverUrl = process.env.DATABASE_URL;
   let databaseUrl: string | undefined;
@@ -52,7 +55,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
     databaseUrl = scratch.url;
   }
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -67,7 +70,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(baseUrl, child, () => output);
+  // scripts/start.ts may build the client first.
+  await waitForHealth(baseUrl, child, () => output, script === 'src/server/main.ts' ? 60_000 : 300_000);
   return {
     baseUrl,
     databaseUrl,

@@ -12,6 +12,7 @@ export const errorCodes = [
   'RATE_LIMITED',
   'SETUP_ALREADY_DONE',
   'REVIEW_OWN_ACCESS',
+  'SETUP_REQUIRED',
   'INTERNAL',
 ] as const;
 

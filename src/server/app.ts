@@ -8,6 +8,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { AppDeps } from './deps';
+import { requireStaff } from './context/guards';
 import { registerRequestContext } from './context/request-context';
 import { registerErrorHandler, registerNotFoundHandler } from './errors/error-handler';
 import { registerCsrfGuard } from './http/csrf';
@@ -69,11 +70,12 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
     openapi: { info: { title: 'National Health Records API', version: '0.1.0' } },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   const deps: AppDeps = { db, config };
   // Every request gets request.meta and request.actor (session + permissions from the database) before any route.
   registerRequestContext(app, deps);
+  // The API document names every route and field: staff only (issue 10 item 10); a patient or anonymous caller gets 401.
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiHooks: { onRequest: requireStaff() } });
   await app.register(healthRoutes(deps));
   await app.register(setupRoutes(deps));
   await app.register(authRoutes(deps));

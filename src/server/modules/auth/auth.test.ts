@@ -10,6 +10,7 @@ let doctor: StaffUser;
 
 beforeAll(async () => {
   t = await createTestApp();
+  await createStaffUser(t.db, { roleId: 1 }); // setup done: registration is open
   doctor = await createStaffUser(t.db, { roleId: 3, firstName: 'Tangeni', lastName: 'Shikongo', email: 'tangeni@health.gov.na' });
 });
 afterAll(async () => {

@@ -21,6 +21,8 @@ export interface AccessRow {
   reviewVerdict: string | null;
   /** ISO 8601 UTC. */
   reviewedAt: string | null;
+  /** The role stored on the audit row when it was written (null on rows written before it was stored). */
+  roleAtTheTime: { name: string; displayName: string } | null;
 }
 
 const flagType = sql<string | null>`${auditLogs.complianceFlags} ->> 'type'`;
@@ -57,6 +59,7 @@ async function selectAccesses(tx: DbOrTx, patientId: number, limit: number, offs
       reviewedAt: sql<string | null>`CASE WHEN ${isBreakGlass} THEN ${latestReview(
         `to_char(r.timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
       )} END`,
+      roleAtTheTime: sql<{ name: string; displayName: string } | null>`${auditLogs.newValues} -> 'role'`,
     })
     .from(auditLogs)
     .leftJoin(users, eq(users.id, auditLogs.userId))
