@@ -91,13 +91,15 @@ const withIsoTime = <T extends { timestamp: Date }>(r: T): Omit<T, 'timestamp'> 
 
 // The latest privacy-review verdict of a break-the-glass row (docs/decisions/018-privacy-review.md): verdicts are
 // ACCESS_REVIEW audit rows whose resource_id is the reviewed row's id.
+// The outer row's columns are written out qualified: inside the subquery a bare "id" would be the review's.
+const outerId = sql.raw('"audit_logs"."id"');
 const latestReview = (expression: string): SQL =>
-  sql`(SELECT ${sql.raw(expression)} FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${auditLogs.id}::text
+  sql`(SELECT ${sql.raw(expression)} FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${outerId}::text
     ORDER BY r.timestamp DESC, r.id DESC LIMIT 1)`;
 
 /** Break-the-glass accesses in the period with a verdict (reviewed at any time up to now) and without. */
 export async function breakGlassReviewCounts(db: DbOrTx, p: Period): Promise<{ breakGlassReviewed: number; breakGlassUnreviewed: number }> {
-  const reviewed = sql`EXISTS (SELECT 1 FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${auditLogs.id}::text)`;
+  const reviewed = sql`EXISTS (SELECT 1 FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${outerId}::text)`;
   const [row] = await db
     .select({ breakGlassReviewed: n(reviewed), breakGlassUnreviewed: n(sql`NOT ${reviewed}`) })
     .from(auditLogs)
@@ -114,8 +116,8 @@ export async function breakGlassAccesses(db: DbOrTx, p: Period, limit: number): 
       reviewedBy: sql<string | null>`${latestReview('r.user_name')}`,
       reviewedAt: sql<string | null>`${latestReview(`to_char(r.timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)}`,
       // The first verdict's delay: how long the access waited for a reviewer.
-      minutesToReview: sql<number | null>`(SELECT floor(extract(epoch FROM min(r.timestamp) - ${auditLogs.timestamp}) / 60)::int
-        FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${auditLogs.id}::text)`,
+      minutesToReview: sql<number | null>`(SELECT floor(extract(epoch FROM min(r.timestamp) - ${sql.raw('"audit_logs"."timestamp"')}) / 60)::int
+        FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${outerId}::text)`,
     })
     .from(auditLogs)
     .where(and(inPeriod(p), flagType('BREAK_GLASS')))

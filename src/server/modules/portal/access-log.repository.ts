@@ -29,7 +29,7 @@ const flagType = sql<string | null>`${auditLogs.complianceFlags} ->> 'type'`;
 const isBreakGlass = sql`${auditLogs.action} = 'VIEW' AND ${flagType} = 'BREAK_GLASS'`;
 // The latest verdict about an access row: verdicts are ACCESS_REVIEW audit rows whose resource_id is its id.
 const latestReview = (column: string): SQL =>
-  sql`(SELECT ${sql.raw(column)} FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${auditLogs.id}::text
+  sql`(SELECT ${sql.raw(column)} FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${sql.raw('"audit_logs"."id"')}::text
     ORDER BY r.timestamp DESC, r.id DESC LIMIT 1)`;
 
 function accessesOf(patientId: number): SQL | undefined {
@@ -84,7 +84,7 @@ export async function countUnreviewedEmergencyAccesses(db: DbOrTx, patientId: nu
       and(
         eq(auditLogs.patientId, patientId),
         isBreakGlass,
-        sql`NOT EXISTS (SELECT 1 FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${auditLogs.id}::text)`,
+        sql`NOT EXISTS (SELECT 1 FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${sql.raw('"audit_logs"."id"')}::text)`,
       ),
     );
   return Number(row?.n ?? 0);

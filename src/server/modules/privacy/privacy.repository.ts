@@ -80,7 +80,8 @@ export async function selectBreakGlass(db: DbOrTx, c: QueueCriteria, bulkMinutes
     sql`
     WITH g AS (
       SELECT a.id, a.timestamp, a.user_id, a.user_name, a.patient_id, a.facility, a.session_id,
-             a.compliance_flags ->> 'reason' AS reason, a.new_values ->> 'expiresAt' AS expires_at
+             a.compliance_flags ->> 'reason' AS reason, a.new_values ->> 'expiresAt' AS expires_at,
+             a.new_values -> 'role' AS role_then
       FROM audit_logs a
       WHERE ${where(c)}
       ORDER BY a.timestamp DESC, a.id DESC
@@ -88,7 +89,8 @@ export async function selectBreakGlass(db: DbOrTx, c: QueueCriteria, bulkMinutes
     )
     SELECT g.id::int AS "id", ${iso(sql`g.timestamp`)} AS "at", g.user_id AS "userId", g.user_name AS "userName",
       g.facility AS "facility", g.reason AS "reason", g.patient_id AS "patientId", g.expires_at AS "grantExpiresAt",
-      ro.name AS "roleName", ro.display_name AS "roleDisplayName", u.facility AS "userFacility",
+      coalesce(g.role_then ->> 'name', ro.name) AS "roleName",
+      coalesce(g.role_then ->> 'displayName', ro.display_name) AS "roleDisplayName", u.facility AS "userFacility",
       CASE WHEN p.id IS NULL THEN NULL ELSE p.first_name || ' ' || p.last_name END AS "patientName",
       p.address AS "patientAddress", coalesce(p.restricted, false) AS "restricted",
       coalesce(p.last_name_norm <> '' AND p.last_name_norm = nhr_norm(u.last_name), false) AS "sameSurname",
