@@ -12,6 +12,7 @@ export const errorCodes = [
   'RATE_LIMITED',
   'SETUP_ALREADY_DONE',
   'SETUP_REQUIRED',
+  'DATABASE_BUSY',
   'INTERNAL',
 ] as const;
 
