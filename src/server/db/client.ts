@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import type { SQL } from 'drizzle-orm';
 import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
 
@@ -99,4 +100,19 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * Runs a hot query as a named prepared statement (issue 11): on node-postgres each connection parses and plans
+ * it once and then only binds and executes; PGlite (one in-process backend) runs it as usual. The name must
+ * always go with the same SQL text: build `query` from constant text and bound parameters only.
+ */
+export async function preparedRows<T>(db: DbOrTx, name: string, query: SQL): Promise<T[]> {
+  // drizzle's raw `execute` cannot name a statement; its session's prepareQuery can (public at run time, typed internal).
+  const internals = db as unknown as {
+    dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } };
+    session: { prepareQuery(q: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } };
+  };
+  const result = await internals.session.prepareQuery(internals.dialect.sqlToQuery(query), undefined, name, false).execute();
+  return (result as { rows: T[] }).rows;
 }
