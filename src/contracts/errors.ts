@@ -13,6 +13,7 @@ export const errorCodes = [
   'SETUP_ALREADY_DONE',
   'REVIEW_OWN_ACCESS',
   'SETUP_REQUIRED',
+  'DATABASE_BUSY',
   'INTERNAL',
 ] as const;
 
