@@ -1,0 +1,18 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import { openDatabase } from '/work/wt/arch-data/src/server/db/client';
+let t = Date.now();
+const h = await openDatabase({ dataDir: 'memory://' });
+console.log('open', Date.now() - t); t = Date.now();
+await h.migrate();
+console.log('migrate', Date.now() - t); t = Date.now();
+const client = (h.db as any).$client as PGlite;
+const dump = await client.dumpDataDir('none');
+console.log('dump', Date.now() - t, dump.size); t = Date.now();
+await h.close();
+const c2 = await PGlite.create('memory://', { loadDataDir: dump, extensions: { pg_trgm, fuzzystrmatch, unaccent } });
+console.log('load', Date.now() - t); t = Date.now();
+console.log((await c2.query("select count(*) from roles")).rows, (await c2.query("select similarity('abc','abd')")).rows);
+console.log('q', Date.now() - t);
