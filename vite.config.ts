@@ -5,7 +5,8 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
-const outDir = path.resolve('dist/client');
+// CLIENT_DIR: where the server looks for the built client (config.ts), so `npm start` can build into it.
+const outDir = path.resolve(process.env.CLIENT_DIR ?? 'dist/client');
 
 /** Writes .br and .gz beside each text asset, so the server sends them pre-compressed (slow links). */
 function precompress(): Plugin {

@@ -5,8 +5,9 @@ import { parseArgs } from 'node:util';
 import { isIsoDate, todayIso } from '../src/contracts/ages';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
+import { DataDirInUseError } from '../src/server/db/data-dir-lock';
 import { formatSeconds, ProgressBar } from '../bench/seed/progress';
-import { seedPatients } from '../bench/seed/seed-patients';
+import { SeedRefusedError, seedPatients } from '../bench/seed/seed-patients';
 
 const { values } = parseArgs({
   options: {
@@ -17,17 +18,26 @@ const { values } = parseArgs({
   },
 });
 
+/** A refusal the operator can act on: the message alone, no stack trace. */
+function refuse(message: string): never {
+  console.error(`seed: ${message}`);
+  process.exit(1);
+}
+
 const patients = Number(values.patients);
 const seed = Number(values.seed);
 const asOf = values['as-of'] ?? todayIso();
-if (!Number.isInteger(patients) || patients < 1 || patients > 9_000_000) throw new Error('--patients must be 1..9,000,000');
-if (!Number.isInteger(seed)) throw new Error('--seed must be an integer');
-if (!isIsoDate(asOf)) throw new Error('--as-of must be YYYY-MM-DD');
+if (!Number.isInteger(patients) || patients < 1 || patients > 9_000_000) refuse('--patients must be a whole number from 1 to 9,000,000');
+if (!Number.isInteger(seed)) refuse('--seed must be a whole number');
+if (!isIsoDate(asOf)) refuse('--as-of must be a date written YYYY-MM-DD');
 
 const config = loadConfig();
 const databaseUrl = values['database-url'] ?? config.databaseUrl;
-const handle = await openDatabase(databaseUrl ? { databaseUrl, poolSize: 2 } : { dataDir: config.dataDir });
+const handle = await openDatabase(databaseUrl ? { databaseUrl, poolSize: 2 } : { dataDir: config.dataDir }).catch((err: unknown) =>
+  refuse(err instanceof DataDirInUseError ? err.message : `cannot open the database: ${(err as Error).message}`),
+);
 const started = performance.now();
+let refusal: string | undefined;
 try {
   await handle.migrate();
   const bar = new ProgressBar(patients, 'patients');
@@ -43,6 +53,10 @@ try {
       `into ${handle.kind} in ${formatSeconds((performance.now() - started) / 1000)} (seed ${seed}, as of ${asOf}); ` +
       `phases: ${Object.entries(report.timings).map(([k, v]) => `${k} ${v}s`).join(', ')}`,
   );
+} catch (err) {
+  if (!(err instanceof SeedRefusedError)) throw err;
+  refusal = err.message;
 } finally {
   await handle.close();
 }
+if (refusal) refuse(refusal);

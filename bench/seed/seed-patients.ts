@@ -28,6 +28,11 @@ export interface SeedReport {
   timings: Record<string, number>;
 }
 
+/** The database is not empty: nothing was loaded (the message says why). */
+export class SeedRefusedError extends Error {
+  override name = 'SeedRefusedError';
+}
+
 export const LOADED_TABLES = ['patients', ...CLINICAL_TABLES] as const;
 /** Derived from patients by the database (migration 0007); rebuilt in one pass after the load. */
 const SEARCH_TABLES = ['patient_name_pairs', 'name_words', 'name_word_deletes'] as const;
@@ -49,7 +54,7 @@ export async function seedPatients(handle: DatabaseHandle, databaseUrl: string |
   const [run] = runners as [SqlRunner, ...SqlRunner[]];
   try {
     const [{ n } = { n: 0 }] = (await run('SELECT count(*)::int AS n FROM patients')) as { n: number }[];
-    if (n > 0) throw new Error(`The database already holds ${n} patients; seed an empty database.`);
+    if (n > 0) throw new SeedRefusedError(`the database already holds ${n.toLocaleString('en')} patients; nothing was changed. Seed an empty database.`);
 
     const setAside = await setAsideForBulkLoad(run, [...LOADED_TABLES, ...SEARCH_TABLES]);
     let clinicalCount = 0;

@@ -9,6 +9,8 @@ import { createScratchDatabase, type ScratchDatabase } from '../../src/server/db
 export interface RunningApp {
   baseUrl: string;
   databaseUrl: string | undefined;
+  /** The server's process id (with WORKERS, the cluster's primary). */
+  pid: number;
   /** Sends SIGTERM, waits for the exit, removes the data; resolves to the exit code. */
   stop(): Promise<number | null>;
 }
@@ -25,8 +27,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(baseUrl: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+async function waitForHealth(baseUrl: string, child: ChildProcess, log: () => string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${log()}`);
     try {
@@ -40,8 +42,11 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, log: () => st
   throw new Error(`server did not become healthy:\n${log()}`);
 }
 
-/** Starts `src/server/main.ts` on a free port: PostgreSQL (a new database) when DATABASE_URL is set, else PGlite in a temp dir. */
-export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
+/**
+ * Starts `src/server/main.ts` (or `script`, e.g. scripts/start.ts as `npm start` runs it) on a free port:
+ * PostgreSQL (a new database) when DATABASE_URL is set, else PGlite in a temp dir.
+ */
+export async function startApp(env: Record<string, string> = {}, script = 'src/server/main.ts'): Promise<RunningApp> {
   const port = await freePort();
   const serverUrl = process.env.DATABASE_URL;
   let databaseUrl: string | undefined;
@@ -52,7 +57,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
     databaseUrl = scratch.url;
   }
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -67,10 +72,12 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(baseUrl, child, () => output);
+  // Generous: migrations on a busy 2-core machine are slow; scripts/start.ts may build the client first.
+  await waitForHealth(baseUrl, child, () => output, script === 'src/server/main.ts' ? 180_000 : 300_000);
   return {
     baseUrl,
     databaseUrl,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -11,6 +11,9 @@ export const errorCodes = [
   'CONFLICT',
   'RATE_LIMITED',
   'SETUP_ALREADY_DONE',
+  'REVIEW_OWN_ACCESS',
+  'SETUP_REQUIRED',
+  'DATABASE_BUSY',
   'INTERNAL',
 ] as const;
 

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertPatient, signInPatient } from './test/portal-fixtures';
+import { signInAs } from './test/staff';
 import { createTestApp, type TestApp } from './test/test-app';
 
 let t: TestApp;
@@ -30,9 +32,24 @@ describe('the app shell', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('serves the OpenAPI document', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+  it('serves the OpenAPI document and its pages to signed-in staff', async () => {
+    const { cookie } = await signInAs(t, 6);
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json', headers: { cookie } });
     expect(res.statusCode).toBe(200);
     expect(Object.keys(res.json().paths)).toContain('/api/setup/admin');
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs', headers: { cookie } });
+    expect(page.statusCode).toBe(200);
+  });
+
+  it('refuses the API document to anonymous callers and to patients (401, no paths)', async () => {
+    const patient = await insertPatient(t.db);
+    const patientCookie = await signInPatient(t.app, patient);
+    for (const url of ['/api/docs', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/index.html']) {
+      for (const headers of [{}, { cookie: patientCookie }]) {
+        const res = await t.app.inject({ method: 'GET', url, headers });
+        expect(res.statusCode, `${url} ${JSON.stringify(headers)}`).toBe(401);
+        expect(res.body).not.toContain('/api/setup/admin');
+      }
+    }
   });
 });

@@ -8,15 +8,18 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { AppDeps } from './deps';
+import { requireStaff } from './context/guards';
 import { registerRequestContext } from './context/request-context';
 import { registerErrorHandler, registerNotFoundHandler } from './errors/error-handler';
 import { registerCsrfGuard } from './http/csrf';
+import { registerInputGuard } from './http/input-guard';
 import { registerStaticClient } from './http/static-client';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { patientsRoutes } from './modules/patients/patients.routes';
 import { portalRoutes } from './modules/portal/portal.routes';
+import { privacyRoutes } from './modules/privacy/privacy.routes';
 import { accessRoutes } from './modules/access/access.routes';
 import { recordsRoutes } from './modules/records/records.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
@@ -42,6 +45,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerCsrfGuard(app, config.trustedOrigins);
+  registerInputGuard(app);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -68,11 +72,12 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
     openapi: { info: { title: 'National Health Records API', version: '0.1.0' } },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   const deps: AppDeps = { db, config };
   // Every request gets request.meta and request.actor (session + permissions from the database) before any route.
   registerRequestContext(app, deps);
+  // The API document names every route and field: staff only (issue 10 item 10); a patient or anonymous caller gets 401.
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiHooks: { onRequest: requireStaff() } });
   await app.register(healthRoutes(deps));
   await app.register(setupRoutes(deps));
   await app.register(authRoutes(deps));
@@ -82,6 +87,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(patientsRoutes(deps));
   await app.register(accessRoutes(deps));
   await app.register(recordsRoutes(deps));
+  await app.register(privacyRoutes(deps));
 
   registerNotFoundHandler(app, await registerStaticClient(app, config.clientDir));
   return app;

@@ -2,9 +2,18 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { DataDirInUseError } from './db/data-dir-lock';
 
 const config = loadConfig();
-const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const handle = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  statementTimeoutMs: config.statementTimeoutMs,
+}).catch((err: unknown) => {
+  if (!(err instanceof DataDirInUseError)) throw err;
+  console.error(err.message); // a clear sentence, not a stack trace
+  process.exit(1);
+});
 // MIGRATE=false: the schema is migrated by a deploy step, so the app may run as a role without CREATE rights
 // (docs/security/audit-append-only.md).
 if (process.env.MIGRATE !== 'false') await handle.migrate();

@@ -14,6 +14,7 @@ import type { Db } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError, conflict } from '../../errors/app-error';
 import { hashPassword, verifyPassword } from '../../security/password';
+import { needsSetup } from '../setup/setup.service';
 import { createUser, getCurrentUser, isEmailTaken, loginCandidate } from '../users/users.service';
 import { insertSecurityEvent, listActiveRoles, recordLoginSuccess, type SecurityEventRow } from './auth.repository';
 import { recordSignInFailure, refuseIfThrottled, serializeSignIn, type SignInAttempt } from './sign-in-throttle.service';
@@ -97,6 +98,9 @@ export async function completeStaffLogin(
 
 /** A pending account (isActive false, accountStatus 'pending') awaiting an administrator. */
 export async function register({ db, config }: AppDeps, input: RegisterInput, meta: RequestMeta): Promise<void> {
+  // Until the first administrator exists nobody could approve a registration, and an anonymous one must not
+  // stand in the way of setup (issue 10 item 5).
+  if (await needsSetup(db)) throw new AppError('SETUP_REQUIRED', 403, 'Registration opens once first-time setup is done');
   const email = input.email.toLowerCase();
   const taken = (): AppError => conflict('An account with this email already exists');
   if (await isEmailTaken(db, email)) throw taken();

@@ -10,6 +10,7 @@ let doctor: StaffUser;
 
 beforeAll(async () => {
   t = await createTestApp();
+  await createStaffUser(t.db, { roleId: 1 }); // setup done: registration is open
   doctor = await createStaffUser(t.db, { roleId: 3, firstName: 'Tangeni', lastName: 'Shikongo', email: 'tangeni@health.gov.na' });
 });
 afterAll(async () => {
@@ -43,7 +44,7 @@ describe('POST /api/auth/login', () => {
     expect(Object.keys(body.user).sort()).toEqual(
       [
         'id', 'email', 'firstName', 'lastName', 'phoneNumber', 'department', 'facility', 'roleId', 'role', 'isActive',
-        'accountStatus', 'profileImageUrl', 'licenseNumber', 'lastLoginAt', 'createdAt', 'permissions',
+        'accountStatus', 'profileImageUrl', 'licenseNumber', 'address', 'lastLoginAt', 'createdAt', 'permissions',
       ].sort(),
     );
     expect(body.user).not.toHaveProperty('passwordHash');

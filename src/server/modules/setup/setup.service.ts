@@ -1,12 +1,13 @@
 import type { SetupAdminInput, SetupAdminResult } from '../../../contracts/setup';
 import { ROLE_IDS } from '../../../contracts/constants';
 import type { Db } from '../../db/client';
-import { AppError } from '../../errors/app-error';
+import { AppError, conflict } from '../../errors/app-error';
 import { hashPassword } from '../../security/password';
-import { countUsers, createFirstAdmin } from './setup.repository';
+import { countActiveAdmins, createFirstAdmin } from './setup.repository';
 
+/** Setup is open while no active system administrator exists; registration stays closed until then. */
 export async function needsSetup(db: Db): Promise<boolean> {
-  return (await countUsers(db)) === 0;
+  return (await countActiveAdmins(db)) === 0;
 }
 
 const alreadyDone = (): AppError =>
@@ -15,7 +16,7 @@ const alreadyDone = (): AppError =>
 export async function setupFirstAdmin(db: Db, input: SetupAdminInput, ipAddress: string): Promise<SetupAdminResult> {
   if (!(await needsSetup(db))) throw alreadyDone();
   const passwordHash = await hashPassword(input.password);
-  const userId = await createFirstAdmin(
+  const created = await createFirstAdmin(
     db,
     {
       firstName: input.firstName,
@@ -28,6 +29,7 @@ export async function setupFirstAdmin(db: Db, input: SetupAdminInput, ipAddress:
     },
     ipAddress,
   );
-  if (!userId) throw alreadyDone();
-  return { message: 'Initial administrator account created successfully', userId };
+  if (created === 'done') throw alreadyDone();
+  if (created === 'email-taken') throw conflict('An account with this email already exists');
+  return { message: 'Initial administrator account created successfully', userId: created.userId };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { createStaffUser } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
 const valid = {
@@ -28,7 +29,25 @@ async function userCount(): Promise<number> {
 const post = (payload: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url: '/api/setup/admin', payload: payload as object, headers });
 
+const registration = {
+  firstName: 'Early',
+  lastName: 'Bird',
+  email: 'early.bird@health.gov.na',
+  password: 'a long enough password',
+  department: 'Nursing',
+  facility: 'Rundu State Hospital',
+  roleId: 4,
+};
+const register = (payload: object) => t.app.inject({ method: 'POST', url: '/api/auth/register', payload });
+
 describe('first-time setup', () => {
+  it('keeps registration closed until setup is done: 403 SETUP_REQUIRED and nothing created', async () => {
+    const res = await register(registration);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('SETUP_REQUIRED');
+    expect(await userCount()).toBe(0);
+  });
+
   it('reports that setup is needed while no user exists', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/setup/status' });
     expect(res.statusCode).toBe(200);
@@ -104,5 +123,42 @@ describe('first-time setup', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('SETUP_ALREADY_DONE');
     expect(await userCount()).toBe(1);
+  });
+
+  it('then opens registration', async () => {
+    expect((await register(registration)).statusCode).toBe(201);
+    expect(await userCount()).toBe(2);
+  });
+});
+
+describe('setup on a database that has accounts but no active administrator', () => {
+  let u: TestApp;
+  beforeAll(async () => {
+    u = await createTestApp();
+  });
+  afterAll(async () => {
+    await u?.close();
+  });
+
+  it('is not blocked by pending registrations or by staff of other roles', async () => {
+    // A pending registration (e.g. made before registration was closed) and an inactive administrator.
+    await createStaffUser(u.db, { roleId: 4, active: false, email: 'pending.nurse@health.gov.na' });
+    await createStaffUser(u.db, { roleId: 1, active: false, email: 'old.admin@health.gov.na' });
+    expect((await u.app.inject({ method: 'GET', url: '/api/setup/status' })).json()).toEqual({ needsSetup: true });
+    const res = await u.app.inject({ method: 'POST', url: '/api/setup/admin', payload: valid });
+    expect(res.statusCode).toBe(201);
+    expect((await u.app.inject({ method: 'GET', url: '/api/setup/status' })).json()).toEqual({ needsSetup: false });
+  });
+
+  it("answers 409 when the administrator's e-mail belongs to another account", async () => {
+    const v = await createTestApp();
+    try {
+      await createStaffUser(v.db, { roleId: 4, active: false, email: 'taken@health.gov.na' });
+      const res = await v.app.inject({ method: 'POST', url: '/api/setup/admin', payload: { ...valid, email: 'Taken@health.gov.na' } });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().code).toBe('CONFLICT');
+    } finally {
+      await v.close();
+    }
   });
 });

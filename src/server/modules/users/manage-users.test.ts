@@ -10,6 +10,7 @@ let admin: { cookie: string; user: StaffUser };
 
 beforeAll(async () => {
   t = await createTestApp();
+  await createStaffUser(t.db, { roleId: 1 }); // setup done: registration is open
   admin = await signInAs(t, 2);
 });
 afterAll(async () => {
@@ -186,6 +187,6 @@ describe('GET /api/admin/active-users and /api/admin/user-stats', () => {
       displayName: 'Nurse',
       total: counts!.nurses,
     });
-    expect(stats.byRole.find((r: { roleId: number }) => r.roleId === 1)).toMatchObject({ total: 0, active: 0 });
+    expect(stats.byRole.find((r: { roleId: number }) => r.roleId === 1)).toMatchObject({ total: 1, active: 1 }); // the set-up administrator
   });
 });
