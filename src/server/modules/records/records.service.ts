@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { auditActorOf, type AuditEntry } from '../../audit/audit-writer';
 import { staffDisplayName, type RequestMeta, type StaffActor } from '../../context/actor';
 import type { Db } from '../../db/client';
-import { notFound } from '../../errors/app-error';
+import { AppError } from '../../errors/app-error';
 import { assertLiveGrant, patientWithLiveGrant } from '../access/access.service';
 import { deleteRecorded, insertRecorded, listRecorded, readWholeRecord, type NewRecordValues, type RecordGuard } from './records.repository';
 
@@ -68,7 +68,7 @@ export async function deleteRecordItem(c: RecordCaller, kind: RecordKind, id: nu
   const deleted = await deleteRecorded(c.db, kind, id, grantGuard(c), (row) =>
     entry(c, kind, row.patientId, { action: 'DELETE', resourceId: row.id, oldValues: row }),
   );
-  if (!deleted) throw notFound(NOT_FOUND[kind]);
+  if (!deleted) throw new AppError('RECORD_ENTRY_NOT_FOUND', NOT_FOUND[kind], { details: { kind } });
 }
 
 /**
