@@ -78,7 +78,7 @@ describe('POST /api/auth/login', () => {
     for (const attempt of attempts) {
       const res = await login(attempt);
       expect(res.statusCode).toBe(401);
-      expect(res.body).toBe('{"message":"Invalid credentials","code":"UNAUTHENTICATED"}');
+      expect(res.body).toBe('{"message":"Invalid credentials","code":"INVALID_CREDENTIALS"}');
       expect(res.headers['set-cookie']).toBeUndefined();
     }
     const reasons = await queryRows<{ reason: string }>(

@@ -136,7 +136,7 @@ describe('DELETE /api/admin/users/{id}/reject', () => {
       url: '/api/auth/login',
       payload: { email: 'reject.me@health.gov.na', password: 'a long enough password' },
     });
-    expect(login.body).toBe('{"message":"Invalid credentials","code":"UNAUTHENTICATED"}');
+    expect(login.body).toBe('{"message":"Invalid credentials","code":"INVALID_CREDENTIALS"}');
     expect((await as(admin.cookie).reject(id)).statusCode).toBe(404);
   });
 
