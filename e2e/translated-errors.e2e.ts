@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, screenshot } from './support/browser';
 import { useJourney } from './support/journey';
-import { ADMIN, createFirstAdmin } from './support/fixtures';
+import { ADMIN, apiPost, apiSignIn, createFirstAdmin } from './support/fixtures';
 
 const run = browserAvailable();
 
@@ -12,12 +12,12 @@ const LANGS = {
   af: {
     email: 'E-pos', password: 'Wagwoord', signIn: 'Meld aan',
     invalidCredentials: 'Ongeldige e-pos of wagwoord.', region: 'Kennisgewings (F8)',
-    department: 'Interne geneeskunde', create: 'Skep', user: 'Gebruikersrekening',
+    department: 'Interne geneeskunde', create: 'Skep', patient: 'Pasiënt', manageUsers: 'Bestuur gebruikers',
   },
   ng: {
     email: 'Imeili', password: 'Oshitya shuuholameno', signIn: 'Inda mo',
     invalidCredentials: 'Imeili nenge oshitya shuuholameno inashi li mondjila.', region: 'Iinyolwa (F8)',
-    department: 'Uunamiti womeni', create: 'Shita', user: 'Okonto yomulongithi',
+    department: 'Uunamiti womeni', create: 'Shita', patient: 'Omuvu', manageUsers: 'Pangela aalongithi',
   },
 } as const;
 
@@ -34,6 +34,9 @@ describe.skipIf(!run)('errors and codes in the user’s language', () => {
         }),
       });
       if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${await res.text()}`);
+      // A CREATE PATIENT row for the audit log.
+      const cookie = await apiSignIn(app.baseUrl, ADMIN.email, ADMIN.password);
+      await apiPost(app.baseUrl, cookie, '/api/admin/patients', { firstName: 'Ndinelao', lastName: 'Shikongo', sex: 'Female' }, 201);
     },
   });
 
@@ -55,16 +58,18 @@ describe.skipIf(!run)('errors and codes in the user’s language', () => {
       await j.page.getByRole('button', { name: words.signIn }).click();
       await j.page.getByRole('button', { name: new RegExp(ADMIN.firstName) }).first().waitFor();
       await j.page.goto(`${j.app.baseUrl}/admin`);
+      await j.page.getByRole('tab', { name: words.manageUsers }).click();
       await j.page.getByText('selma.haufiku@health.gov.na').waitFor();
       await j.page.getByText(new RegExp(`^${words.department} · Katutura State Hospital`)).waitFor();
       await j.page.goto(`${j.app.baseUrl}/audit`);
       const table = j.page.locator('table');
       await table.getByText(words.create, { exact: true }).first().waitFor();
-      await table.getByText(words.user, { exact: true }).first().waitFor();
+      await table.getByText(words.patient, { exact: true }).first().waitFor();
       expect(await table.getByText('CREATE', { exact: true }).count()).toBe(0);
-      expect(await table.getByText('USER', { exact: true }).count()).toBe(0);
+      expect(await table.getByText('PATIENT', { exact: true }).count()).toBe(0);
       await screenshot(j.page, `audit-log-${lang}`);
       await j.page.context().clearCookies();
+      await j.page.goto(`${j.app.baseUrl}/login`);
     });
   }
 
