@@ -27,6 +27,7 @@ export async function seedPortalJourney(target: { dataDir?: string; databaseUrl?
   try {
     await handle.migrate();
     const db = handle.db;
+    await createStaffUser(db, { roleId: 1 }); // first-time setup was done: an active system administrator exists
     const patient = await insertPatient(db, {
       firstName: 'Ndinelao',
       lastName: 'Haufiku',

@@ -5,7 +5,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../src/server/db/client';
 import type { Db } from '../../src/server/db/client';
+import { createStaffUser } from '../../src/server/test/staff';
 import { startApp, type RunningApp } from './server';
+
+/** Every real database went through first-time setup: an active system administrator exists. */
+async function seedWithSetupDone<T>(db: Db, seed: (db: Db) => Promise<T>): Promise<T> {
+  await createStaffUser(db, { roleId: 1 });
+  return seed(db);
+}
 
 /**
  * Starts the app with `seed` applied to its database: on PostgreSQL (DATABASE_URL) after start, through the new
@@ -16,7 +23,7 @@ export async function startSeededApp<T>(seed: (db: Db) => Promise<T>): Promise<{
     const app = await startApp();
     const handle = await openDatabase({ databaseUrl: app.databaseUrl, poolSize: 2 });
     try {
-      return { app, seeded: await seed(handle.db) };
+      return { app, seeded: await seedWithSetupDone(handle.db, seed) };
     } finally {
       await handle.close();
     }
@@ -26,7 +33,7 @@ export async function startSeededApp<T>(seed: (db: Db) => Promise<T>): Promise<{
   let seeded: T;
   try {
     await handle.migrate();
-    seeded = await seed(handle.db);
+    seeded = await seedWithSetupDone(handle.db, seed);
   } finally {
     await handle.close();
   }

@@ -70,8 +70,8 @@ export async function startApp(env: Record<string, string> = {}, script = 'src/s
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
-  // scripts/start.ts may build the client first.
-  await waitForHealth(baseUrl, child, () => output, script === 'src/server/main.ts' ? 60_000 : 300_000);
+  // Generous: migrations on a busy 2-core machine are slow; scripts/start.ts may build the client first.
+  await waitForHealth(baseUrl, child, () => output, script === 'src/server/main.ts' ? 180_000 : 300_000);
   return {
     baseUrl,
     databaseUrl,

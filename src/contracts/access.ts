@@ -1,5 +1,6 @@
 // Record access (DESIGN.md §4, break-the-glass) and the patient's demographics as the record shows them (SPEC §3).
 import { z } from 'zod';
+import { safeString } from './fields';
 
 export const ACCESS_REASON_MIN = 5;
 export const ACCESS_REASON_MAX = 500;
@@ -15,8 +16,7 @@ export const ACCESS_NOT_CONFIRMED_MESSAGE = 'Access to this record has not been 
 export const recordAccessInput = z
   .strictObject({
     consent: z.boolean({ error: 'validation:accessChoiceRequired' }),
-    reason: z
-      .string({ error: 'validation:accessReasonLength' })
+    reason: safeString('validation:accessReasonLength')
       .trim()
       .max(ACCESS_REASON_MAX, { error: 'validation:accessReasonLength' })
       .nullish()

@@ -1,5 +1,6 @@
 // Ages and calendar dates (SPEC §5, §9): ages 0-150, dates as ISO YYYY-MM-DD, "today" in Namibian time.
 import { AGE_MAX } from './constants';
+import { DATE_MAX_YEAR, DATE_MIN_YEAR } from './safe-text';
 
 export const CLINIC_TIME_ZONE = 'Africa/Windhoek';
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -10,11 +11,12 @@ export function todayIso(now: Date = new Date(), timeZone: string = CLINIC_TIME_
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
-/** True for a real calendar date written as YYYY-MM-DD (no 2024-02-30). */
+/** True for a real calendar date written as YYYY-MM-DD (no 2024-02-30) in DATE_MIN_YEAR..DATE_MAX_YEAR. */
 export function isIsoDate(value: string): boolean {
   const m = ISO_DATE.exec(value);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (y < DATE_MIN_YEAR || y > DATE_MAX_YEAR) return false;
   const date = new Date(Date.UTC(y, mo - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }

@@ -1,6 +1,7 @@
 // Audit vocabulary (SPEC §3, §4, §9; DESIGN.md §6) and the audit API's schemas (SPEC §7).
 import { z } from 'zod';
-import { text } from './fields';
+import { safeString, text } from './fields';
+import { DATE_OUT_OF_RANGE, isYearInRange } from './safe-text';
 
 export const AUDIT_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'VIEW', 'SEARCH'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -42,7 +43,7 @@ function filter<T extends z.ZodType>(schema: T) {
 }
 
 /** A calendar date, YYYY-MM-DD (dates are UTC days on the server). */
-export const isoDate = z.iso.date({ error: 'validation:dateInvalid' });
+export const isoDate = z.iso.date({ error: 'validation:dateInvalid' }).refine(isYearInRange, { error: DATE_OUT_OF_RANGE });
 
 const dateOrder = {
   error: 'validation:dateRangeOrder',
@@ -54,7 +55,7 @@ const datesInOrder = (v: { dateFrom?: string | undefined; dateTo?: string | unde
 /** GET /api/audit-logs. Unknown action or resource type: 400. limit: 1 or more, default 100, capped at 1,000. */
 export const auditLogQuery = z
   .object({
-    userId: filter(z.string().trim().max(256, { error: 'validation:tooLong' })),
+    userId: filter(safeString().trim().max(256, { error: 'validation:tooLong' })),
     patientId: filter(z.coerce.number({ error: 'validation:invalidNumber' }).int().min(1).max(2_147_483_647)),
     resourceType: filter(z.enum(AUDIT_RESOURCE_TYPES)),
     action: filter(z.enum(AUDIT_ACTIONS)),
@@ -99,10 +100,10 @@ export const generateReportInput = z
   .strictObject({
     reportType: z.enum(REPORT_TYPES, { error: 'validation:invalidChoice' }).default('HIPAA'),
     title: text(200),
-    description: z.string().trim().max(2000, { error: 'validation:tooLong' }).nullish(),
+    description: safeString().trim().max(2000, { error: 'validation:tooLong' }).nullish(),
     dateFrom: isoDate,
     dateTo: isoDate,
-    generatedBy: z.string().max(256, { error: 'validation:tooLong' }).nullish(),
+    generatedBy: safeString().max(256, { error: 'validation:tooLong' }).nullish(),
   })
   .refine(datesInOrder, dateOrder);
 export type GenerateReportInput = z.input<typeof generateReportInput>;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AGE_MAX, AGE_MIN, NC_NUMBER_LENGTH } from './constants';
 import { isIsoDate, minusYears, todayIso } from './ages';
 import { NC_NUMBER_MESSAGES } from './nc-number';
+import { safeString } from './fields';
 
 export const SEXES = ['Male', 'Female', 'Other'] as const;
 export type Sex = (typeof SEXES)[number];
@@ -38,8 +39,7 @@ const hasLetterOrDigit = /[\p{L}\p{N}]/u;
 
 /** A trimmed name-like search string: 1..max characters with at least one letter or digit. */
 const searchText = (max: number) =>
-  z
-    .string({ error: SEARCH_MESSAGES.invalid })
+  safeString(SEARCH_MESSAGES.invalid)
     .trim()
     .min(1, { error: SEARCH_MESSAGES.invalid, abort: true })
     .max(max, { error: 'validation:tooLong', abort: true })
@@ -99,15 +99,14 @@ export type FuzzySearchInput = z.infer<typeof fuzzySearchInput>;
 
 /** Optional text that defaults to '' (SPEC §5 Add Patient); null counts as missing. */
 const optionalText = (max: number) =>
-  z
-    .string()
+  safeString()
     .trim()
     .max(max, { error: 'validation:tooLong' })
     .nullish()
     .transform((v) => v ?? '');
 
 const requiredName = (message: string) =>
-  z.string({ error: message }).trim().min(1, { error: message }).max(NAME_MAX, { error: 'validation:tooLong' });
+  safeString(message).trim().min(1, { error: message }).max(NAME_MAX, { error: 'validation:tooLong' });
 
 /** A date of birth: a real date, not in the future and within the last 150 years. */
 export function isPlausibleDateOfBirth(value: string, today: string = todayIso()): boolean {

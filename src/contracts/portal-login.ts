@@ -2,6 +2,7 @@
 // zod/mini keeps the patient sign-in page's JavaScript small (DESIGN.md §10); the server validates with the same schema.
 import * as z from 'zod/mini';
 import { NC_NUMBER_LENGTH } from './constants';
+import { DATE_OUT_OF_RANGE, isYearInRange } from './safe-text';
 
 /** NC number: exactly 11 digits (SPEC §5 'Defined but unused rules'). Surrounding spaces are ignored. */
 export const ncNumberField = z
@@ -13,7 +14,7 @@ export const ncNumberField = z
   );
 
 /** A calendar date, YYYY-MM-DD. */
-export const dateOfBirthField = z.iso.date({ error: 'validation:dateInvalid' });
+export const dateOfBirthField = z.iso.date({ error: 'validation:dateInvalid' }).check(z.refine(isYearInRange, { error: DATE_OUT_OF_RANGE }));
 
 export const patientLoginInput = z.strictObject({
   ncNumber: ncNumberField,

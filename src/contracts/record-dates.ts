@@ -5,6 +5,8 @@ export const CLINIC_TIME_ZONE = 'Africa/Windhoek';
 /** SPEC §5: dates are within the last 100 years (and, for dates that record the past, not in the future). */
 export const DATE_WINDOW_YEARS = 100;
 
+import { DATE_MAX_YEAR, DATE_MIN_YEAR } from './safe-text';
+
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Today's calendar date in the clinic's time zone, as YYYY-MM-DD. */
@@ -13,11 +15,12 @@ export function clinicToday(now: Date = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: CLINIC_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
-/** True for a real calendar date written as YYYY-MM-DD (not 2024-02-30). */
+/** True for a real calendar date written as YYYY-MM-DD (not 2024-02-30) in DATE_MIN_YEAR..DATE_MAX_YEAR. */
 export function isCalendarDate(value: string): boolean {
   const m = ISO_DATE.exec(value);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (y < DATE_MIN_YEAR || y > DATE_MAX_YEAR) return false;
   const date = new Date(Date.UTC(y, mo - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }

@@ -2,6 +2,7 @@
 // Messages are i18n keys. Schemas are built from a clock (`now`) so the server's injectable clock decides what
 // "in the future" means; the client builds them with the real clock.
 import { z } from 'zod';
+import { safeString } from './fields';
 import { DATE_WINDOW_YEARS, addYears, clinicToday, isCalendarDate } from './record-dates';
 
 export const DIAGNOSIS_STATUSES = ['Active', 'Resolved', 'Chronic'] as const;
@@ -34,12 +35,11 @@ const tooLong = { error: 'validation:tooLong' };
 const dateInvalid = 'validation:dateInvalid';
 
 const requiredText = (max: number, missing: string) =>
-  z.string({ error: missing }).trim().min(1, { error: missing, abort: true }).max(max, tooLong);
+  safeString(missing).trim().min(1, { error: missing, abort: true }).max(max, tooLong);
 
 /** Optional text: missing, null or blank is null. */
 const optionalText = (max: number) =>
-  z
-    .string({ error: 'validation:textInvalid' })
+  safeString('validation:textInvalid')
     .trim()
     .max(max, tooLong)
     .nullish()

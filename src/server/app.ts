@@ -12,6 +12,7 @@ import { requireStaff } from './context/guards';
 import { registerRequestContext } from './context/request-context';
 import { registerErrorHandler, registerNotFoundHandler } from './errors/error-handler';
 import { registerCsrfGuard } from './http/csrf';
+import { registerInputGuard } from './http/input-guard';
 import { registerStaticClient } from './http/static-client';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -43,6 +44,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerCsrfGuard(app, config.trustedOrigins);
+  registerInputGuard(app);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

@@ -41,3 +41,10 @@ declare module 'fastify' {
 
 export const staffDisplayName = (a: Pick<StaffActor, 'firstName' | 'lastName' | 'email'>): string =>
   `${a.firstName} ${a.lastName}`.trim() || a.email;
+
+/**
+ * The actor's role as audit rows record it, so a later role change cannot rewrite who did what (issue 10 item 9):
+ * stored in the newValues of the rows a patient's access history shows (grants and searches).
+ */
+export const actorRoleAtTheTime = (a: Pick<StaffActor, 'roleName' | 'roleDisplayName'>): { name: string; displayName: string } | null =>
+  a.roleName && a.roleDisplayName ? { name: a.roleName, displayName: a.roleDisplayName } : null;

@@ -12,7 +12,7 @@ import {
 } from '../../../contracts/access';
 import type { FieldIssue } from '../../../contracts/errors';
 import { auditActorOf } from '../../audit/audit-writer';
-import type { RequestMeta, StaffActor } from '../../context/actor';
+import { actorRoleAtTheTime, type RequestMeta, type StaffActor } from '../../context/actor';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError, validationFailed } from '../../errors/app-error';
 import { findPatientWithGrant, hasLiveGrant, insertGrantRecorded, patientExists, readRecorded } from './access.repository';
@@ -50,7 +50,7 @@ export async function grantRecordAccess(
     resourceType: 'PATIENT',
     resourceId: patientId,
     patientId,
-    newValues: { access: 'GRANTED', grantId: grant.id, expiresAt: grant.expiresAt.toISOString() },
+    newValues: { access: 'GRANTED', grantId: grant.id, expiresAt: grant.expiresAt.toISOString(), role: actorRoleAtTheTime(actor) },
     complianceFlags: consent ? { type: 'CONSENT' } : { type: 'BREAK_GLASS', reason },
   }));
   if (!row) throw patientNotFound();

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { addPatientRequest } from '../../../contracts/patient-requests';
 import type { PatientDetails, PatientSearchInput, PatientSearchResult } from '../../../contracts/patients';
 import { auditActorOf, withAudit } from '../../audit/audit-writer';
-import type { RequestMeta, StaffActor } from '../../context/actor';
+import { actorRoleAtTheTime, type RequestMeta, type StaffActor } from '../../context/actor';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors/app-error';
 import { addPatient, findLikelyDuplicates } from './patients.service';
@@ -21,7 +21,7 @@ export async function searchRecorded(db: Db, input: PatientSearchInput, actor: S
       resourceType: 'PATIENT',
       // One result names its patient, so the patient sees the search in their access history.
       patientId: results.length === 1 ? results[0]!.id : null,
-      newValues: { ...searchAuditSummary(input, results), patientIds: results.map((p) => p.id) },
+      newValues: { ...searchAuditSummary(input, results), patientIds: results.map((p) => p.id), role: actorRoleAtTheTime(actor) },
     }),
   );
 }

@@ -17,6 +17,8 @@ export interface AccessRow {
   userFacility: string | null;
   roleName: string | null;
   roleDisplayName: string | null;
+  /** The role stored on the audit row when it was written (null on rows written before it was stored). */
+  roleAtTheTime: { name: string; displayName: string } | null;
 }
 
 const flagType = sql<string | null>`${auditLogs.complianceFlags} ->> 'type'`;
@@ -44,6 +46,7 @@ async function selectAccesses(tx: DbOrTx, patientId: number, limit: number, offs
       userFacility: users.facility,
       roleName: roles.name,
       roleDisplayName: roles.displayName,
+      roleAtTheTime: sql<{ name: string; displayName: string } | null>`${auditLogs.newValues} -> 'role'`,
     })
     .from(auditLogs)
     .leftJoin(users, eq(users.id, auditLogs.userId))

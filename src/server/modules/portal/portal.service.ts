@@ -35,7 +35,8 @@ function toItem(row: AccessRow): AccessLogItem {
     kind,
     at: row.timestamp.toISOString(),
     name: row.userName,
-    role: row.roleName && row.roleDisplayName ? { name: row.roleName, displayName: row.roleDisplayName } : null,
+    // The role when it happened; rows written before roles were stored fall back to the user's current role.
+    role: row.roleAtTheTime ?? (row.roleName && row.roleDisplayName ? { name: row.roleName, displayName: row.roleDisplayName } : null),
     facility: row.facility ?? row.userFacility,
     reason: kind === 'BREAK_GLASS' ? row.reason : null,
   };

@@ -1,0 +1,191 @@
+// Every route of the app's OpenAPI document, as every role (signed out, patient, each staff role), with generated
+// hostile values in each path parameter, query parameter and body field (issue 10 item 7): never a 5xx; NUL, lone
+// surrogates, dates outside the real range and wrong types are refused with a 4xx and leave the database as it was.
+// New routes fall under this test by being in the OpenAPI document.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import { ALL_ROLE_IDS } from '../test/permission-matrix';
+import { createTestApp, type TestApp } from '../test/test-app';
+import { createPatient } from '../test/patient-fixtures';
+import { createStaffUser, signInAs } from '../test/staff';
+import { databaseFingerprint } from '../test/db-fingerprint';
+import { encodeQueryValue, hostilePathSegments, hostileText, hostileTypes, type HostileValue } from '../test/hostile-values';
+
+/** The parts of an OpenAPI 3 document this test reads. */
+interface JsonSchema {
+  type?: string | string[];
+  format?: string;
+  enum?: unknown[];
+  const?: unknown;
+  minimum?: number;
+  minLength?: number;
+  pattern?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  oneOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
+  items?: JsonSchema;
+  default?: unknown;
+}
+interface Operation {
+  parameters?: { in: string; name: string; schema?: JsonSchema }[];
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+}
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+interface Case {
+  route: string;
+  where: string;
+  hostile: HostileValue;
+  request: InjectOptions;
+}
+
+const PATIENT_IP = '10.77.0.9'; // the portal sign-in comes from another machine than the staff sign-ins
+let t: TestApp;
+let patientId: number;
+let pendingUserId: string;
+const sessions: { role: string; cookie?: string; remoteAddress?: string }[] = [{ role: 'signed out' }];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const patient = await createPatient(t.db);
+  patientId = patient.id;
+  const portal = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/patient-login',
+    remoteAddress: PATIENT_IP,
+    payload: { ncNumber: patient.idNumber, dateOfBirth: patient.dateOfBirth },
+  });
+  expect(portal.statusCode).toBe(200);
+  const sid = portal.cookies.find((c) => c.name === 'nhr_sid')!;
+  sessions.push({ role: 'patient', cookie: `nhr_sid=${sid.value}`, remoteAddress: PATIENT_IP });
+  for (const roleId of ALL_ROLE_IDS) sessions.push({ role: `staff role ${roleId}`, cookie: (await signInAs(t, roleId)).cookie });
+  pendingUserId = (await createStaffUser(t.db, { roleId: 3, active: false })).id;
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const isDateField = (name: string, schema: JsonSchema): boolean =>
+  schema.format === 'date' || /date$|^date|nextDue|nextReview|recordedAt/i.test(name);
+
+const types = (s: JsonSchema): string[] => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []);
+
+/** A plausible valid value for a schema, so that the hostile field is what a refusal is about. */
+function validValue(name: string, s: JsonSchema): unknown {
+  if (s.default !== undefined) return s.default;
+  if (s.const !== undefined) return s.const;
+  if (s.enum?.length) return s.enum[0];
+  const alt = s.oneOf ?? s.anyOf;
+  if (alt?.length) return validValue(name, alt.find((a) => !types(a).includes('null')) ?? alt[0]!);
+  const type = types(s).find((x) => x !== 'null');
+  if (type === 'object') return validObject(s);
+  if (type === 'array') return [];
+  if (type === 'boolean') return true;
+  if (type === 'integer' || type === 'number') return Math.max(s.minimum ?? 1, 1);
+  if (isDateField(name, s)) return '2020-01-15';
+  if (/email/i.test(name)) return 'someone@health.test.na';
+  if (/ncNumber|idNumber/.test(name)) return '12345678903';
+  if (/time/i.test(name)) return '09:30';
+  if (/password/i.test(name)) return 'correct horse battery staple';
+  return 'Valid text'.padEnd(Math.max(s.minLength ?? 0, 10), 'x');
+}
+
+function validObject(s: JsonSchema): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, validValue(k, v)]));
+}
+
+/** Every hostile request for one operation: one field at a time, the rest valid. */
+function casesFor(path: string, method: Method, op: Operation, seed: number): Case[] {
+  const params = op.parameters ?? [];
+  const pathParams = params.filter((p) => p.in === 'path');
+  const queryParams = params.filter((p) => p.in === 'query');
+  const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+  const bodies = bodySchema?.oneOf ?? bodySchema?.anyOf ?? (bodySchema ? [bodySchema] : []);
+  const idFor = (): string => (path.includes('/users/') ? pendingUserId : String(patientId));
+  const url = (pathOverride?: [string, string], query?: [string, string]): string => {
+    let u = path;
+    for (const p of pathParams) u = u.replace(`{${p.name}}`, pathOverride?.[0] === p.name ? pathOverride[1] : idFor());
+    return query ? `${u}?${query[0]}=${encodeQueryValue(query[1])}` : u;
+  };
+  const route = `${method} ${path}`;
+  const out: Case[] = [];
+  let n = seed;
+  const baseBody = bodies[0] ? validObject(bodies[0]) : undefined;
+  for (const p of pathParams) {
+    for (const hostile of hostilePathSegments(n++ * 10)) {
+      out.push({ route, where: `path ${p.name}`, hostile, request: { method, url: url([p.name, String(hostile.value)]), ...(baseBody ? { payload: baseBody } : {}) } });
+    }
+  }
+  for (const q of queryParams) {
+    for (const hostile of hostileText(n++ * 10, isDateField(q.name, q.schema ?? {}), true)) {
+      out.push({ route, where: `query ${q.name}`, hostile, request: { method, url: url(undefined, [q.name, String(hostile.value)]) } });
+    }
+  }
+  for (const body of bodies) {
+    const base = validObject(body);
+    for (const [field, schema] of Object.entries(body.properties ?? {})) {
+      if (schema.const !== undefined || (schema.enum?.length === 1 && field === 'method')) continue; // the union's tag
+      const values = [...hostileText(n * 10, isDateField(field, schema)), ...hostileTypes(n * 10)];
+      n++;
+      for (const hostile of values) {
+        out.push({ route, where: `body ${field}`, hostile, request: { method, url: url(), payload: { ...base, [field]: hostile.value } } });
+      }
+    }
+  }
+  return out;
+}
+
+function operations(): { path: string; method: Method; op: Operation }[] {
+  const doc = t.app.swagger() as { paths: Record<string, Record<string, Operation>> };
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops)
+      .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+      .map(([m, op]) => ({ path, method: m.toUpperCase() as Method, op })),
+  );
+}
+
+describe('hostile input on every route of the OpenAPI document, as every role', () => {
+  it('never answers 5xx; refuses forbidden text, far dates and wrong types with a 4xx and changes nothing', async () => {
+    const ops = operations();
+    expect(ops.length).toBeGreaterThan(30);
+    const failures: string[] = [];
+    let sent = 0;
+    for (const [i, { path, method, op }] of ops.entries()) {
+      const cases = casesFor(path, method, op, i * 100);
+      // Refused cases first, between two fingerprints: nothing may change. Then the allowed-but-odd ones.
+      for (const mustRefuse of [true, false]) {
+        const batch = cases.filter((c) => c.hostile.mustRefuse === mustRefuse);
+        if (batch.length === 0) continue;
+        const before = mustRefuse ? await databaseFingerprint(t.db) : undefined;
+        for (const session of sessions) {
+          // A role the route's guard turns away (401/403 on the first case) gets one value per field, not all.
+          let guarded: boolean | undefined;
+          const fieldsSent = new Set<string>();
+          for (const c of batch) {
+            if (guarded && fieldsSent.has(c.where)) continue;
+            fieldsSent.add(c.where);
+            const res = await t.app.inject({
+              ...c.request,
+              ...(session.remoteAddress ? { remoteAddress: session.remoteAddress } : {}),
+              headers: { ...(session.cookie ? { cookie: session.cookie } : {}) },
+            });
+            sent++;
+            guarded ??= res.statusCode === 401 || res.statusCode === 403;
+            const what = `${c.route} [${session.role}] ${c.where} = ${JSON.stringify(c.hostile.value)} (${c.hostile.label})`;
+            if (res.statusCode >= 500) failures.push(`${what}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+            else if (mustRefuse && (res.statusCode < 400 || res.statusCode >= 500)) failures.push(`${what}: accepted with ${res.statusCode}`);
+          }
+        }
+        if (before) {
+          const after = await databaseFingerprint(t.db);
+          const changed = Object.keys(after).filter((k) => after[k] !== before[k]);
+          if (changed.length) failures.push(`${method} ${path}: refused requests changed ${changed.join(', ')}`);
+        }
+      }
+    }
+    expect(sent).toBeGreaterThan(1000);
+    expect(failures.slice(0, 40)).toEqual([]);
+  }, 600_000);
+});
