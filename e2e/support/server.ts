@@ -9,6 +9,8 @@ import { createScratchDatabase, type ScratchDatabase } from '../../src/server/db
 export interface RunningApp {
   baseUrl: string;
   databaseUrl: string | undefined;
+  /** The server's process id (with WORKERS, the cluster's primary). */
+  pid: number;
   /** Sends SIGTERM, waits for the exit, removes the data; resolves to the exit code. */
   stop(): Promise<number | null>;
 }
@@ -75,6 +77,7 @@ export async function startApp(env: Record<string, string> = {}, script = 'src/s
   return {
     baseUrl,
     databaseUrl,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -18,6 +18,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'AUDIT_LOG',
   'COMPLIANCE_REPORT',
   'USER',
+  'ACCESS_REVIEW',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

@@ -73,6 +73,8 @@ export const currentUser = z.object({
   phoneNumber: z.string().nullable(),
   department: z.string().nullable(),
   facility: z.string().nullable(),
+  /** Home address (optional): the privacy review flags accesses to patients living there. */
+  address: z.string().nullable(),
   roleId: z.number().nullable(),
   role: roleSummary.nullable(),
   isActive: z.boolean(),

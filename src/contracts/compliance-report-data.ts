@@ -44,6 +44,9 @@ export interface HipaaReportData extends ReportDataBase {
     users: number;
     patients: number;
     breakGlassAccesses: number;
+    /** Break-the-glass accesses of the period with a privacy-review verdict (given at any time up to the report). */
+    breakGlassReviewed: number;
+    breakGlassUnreviewed: number;
     consentAccesses: number;
     failedLogins: number;
     lockedOutLogins: number;
@@ -52,8 +55,19 @@ export interface HipaaReportData extends ReportDataBase {
   accessesByUser: Capped<{ userId: string; userName: string; total: number; byAction: ActionCounts }>;
   /** Busiest first; only events about one patient. */
   accessesByPatient: Capped<{ patientId: number; total: number; users: number; byAction: ActionCounts }>;
-  /** Record access without the patient's consent (DESIGN.md §4), oldest first. */
-  breakGlassAccesses: Capped<ReportAuditEvent & { reason: string | null }>;
+  /**
+   * Record access without the patient's consent (DESIGN.md §4), oldest first, with the latest privacy-review
+   * verdict (null while unreviewed), who gave it and when, and the minutes from the access to its first verdict.
+   */
+  breakGlassAccesses: Capped<
+    ReportAuditEvent & {
+      reason: string | null;
+      verdict: string | null;
+      reviewedBy: string | null;
+      reviewedAt: string | null;
+      minutesToReview: number | null;
+    }
+  >;
   /** security_events LOGIN_FAILURE and LOGIN_LOCKED, oldest first. */
   loginFailures: Capped<{
     id: number;

@@ -83,5 +83,7 @@ export const PERMISSIONS = [
   'reports.read',
   'reports.generate',
   'users.approve',
+  'audit.review',
+  'patients.restrict',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

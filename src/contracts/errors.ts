@@ -25,6 +25,7 @@ export const errorStatus = {
   ACCESS_GRANT_REQUIRED: 403,
   OWN_PROFILE_ONLY: 403,
   OWN_ACCOUNT_DECISION: 403,
+  REVIEW_OWN_ACCESS: 403,
   SETUP_ALREADY_DONE: 403,
   SETUP_REQUIRED: 403,
   // What they asked about
@@ -33,11 +34,13 @@ export const errorStatus = {
   PATIENT_NOT_FOUND: 404,
   USER_NOT_FOUND: 404,
   RECORD_ENTRY_NOT_FOUND: 404,
+  BREAK_GLASS_ACCESS_NOT_FOUND: 404,
   CONFLICT: 409,
   DUPLICATE_PATIENT: 409,
   EMAIL_IN_USE: 409,
   USER_NOT_PENDING: 409,
   // The server
+  DATABASE_BUSY: 503,
   INTERNAL: 500,
 } as const satisfies Record<string, number>;
 

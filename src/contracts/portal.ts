@@ -1,6 +1,7 @@
 // The patient portal (SPEC §2 Patient portal, §3, §7; DESIGN.md §4, §6): the sign-in result, the patient's own
 // record as the portal reads it, and the history of who opened that record.
 import { z } from 'zod';
+import { REVIEW_VERDICTS } from './privacy-review';
 
 export {
   patientLoginInput,
@@ -146,6 +147,8 @@ export const accessLogItem = z.object({
   facility: z.string().nullable(),
   /** The reason stated for a break-the-glass access; null otherwise. */
   reason: z.string().nullable(),
+  /** A break-the-glass access's privacy-review verdict (null while unreviewed, and for other kinds). */
+  review: z.object({ verdict: z.enum(REVIEW_VERDICTS), at: z.string() }).nullable(),
 });
 export type AccessLogItem = z.infer<typeof accessLogItem>;
 

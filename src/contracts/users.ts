@@ -11,6 +11,13 @@ export const profileUpdateInput = z.strictObject({
   phoneNumber: optionalPhone,
   department: text(100, 'validation:departmentRequired'),
   facility: text(200, 'validation:facilityRequired'),
+  /** Optional home address; left out: unchanged; blank: removed (the privacy review compares it with patients'). */
+  address: z
+    .string()
+    .trim()
+    .max(300, { error: 'validation:tooLong' })
+    .nullish()
+    .transform((v) => (v === undefined ? undefined : v || null)),
 });
 export type ProfileUpdateInput = z.infer<typeof profileUpdateInput>;
 

@@ -19,6 +19,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { patientsRoutes } from './modules/patients/patients.routes';
 import { portalRoutes } from './modules/portal/portal.routes';
+import { privacyRoutes } from './modules/privacy/privacy.routes';
 import { accessRoutes } from './modules/access/access.routes';
 import { recordsRoutes } from './modules/records/records.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
@@ -86,6 +87,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(patientsRoutes(deps));
   await app.register(accessRoutes(deps));
   await app.register(recordsRoutes(deps));
+  await app.register(privacyRoutes(deps));
 
   registerNotFoundHandler(app, await registerStaticClient(app, config.clientDir));
   return app;

@@ -16,8 +16,51 @@ export interface Config {
    * set TRUST_PROXY so request.ip (sign-in throttling, security events, audit rows) is the client, not the balancer.
    */
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
+  /**
+   * The longest one database statement of a request may run (or wait for a lock) on PostgreSQL before it is
+   * cancelled and the request answers 503 DATABASE_BUSY (DATABASE_STATEMENT_TIMEOUT_MS; 0 turns it off).
+   */
+  statementTimeoutMs: number;
   /** The clock every time rule reads (sessions, sign-in throttling); tests replace it instead of sleeping. */
   now: () => Date;
+  /** Thresholds of the privacy review's flags (docs/decisions/018-privacy-review.md). */
+  privacy: PrivacyThresholds;
+}
+
+export interface PrivacyThresholds {
+  /** GRANT_RATE: more than this many record-access confirmations by one user within an hour (PRIVACY_GRANTS_PER_HOUR). */
+  grantsPerHour: number;
+  /** NEW_IP_SEARCHES: more than this many searches in a session begun from a new address (PRIVACY_NEW_IP_SEARCHES). */
+  newIpSearches: number;
+  /** BULK_SEARCH: more than this many distinct patients in a user's search results (PRIVACY_BULK_SEARCH_PATIENTS)... */
+  bulkSearchPatients: number;
+  /** ...within this many minutes before or after the access (PRIVACY_BULK_SEARCH_MINUTES). */
+  bulkSearchMinutes: number;
+}
+
+export const DEFAULT_PRIVACY_THRESHOLDS: PrivacyThresholds = {
+  grantsPerHour: 10,
+  newIpSearches: 20,
+  bulkSearchPatients: 50,
+  bulkSearchMinutes: 10,
+};
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of 1 or more, got "${raw}"`);
+  return value;
+}
+
+function privacyThresholds(env: NodeJS.ProcessEnv): PrivacyThresholds {
+  const d = DEFAULT_PRIVACY_THRESHOLDS;
+  return {
+    grantsPerHour: positiveInteger(env, 'PRIVACY_GRANTS_PER_HOUR', d.grantsPerHour),
+    newIpSearches: positiveInteger(env, 'PRIVACY_NEW_IP_SEARCHES', d.newIpSearches),
+    bulkSearchPatients: positiveInteger(env, 'PRIVACY_BULK_SEARCH_PATIENTS', d.bulkSearchPatients),
+    bulkSearchMinutes: positiveInteger(env, 'PRIVACY_BULK_SEARCH_MINUTES', d.bulkSearchMinutes),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -33,8 +76,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: path.resolve(env.CLIENT_DIR ?? './dist/client'),
     trustedOrigins: (env.TRUSTED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    statementTimeoutMs: wholeNumber(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS),
     now: () => new Date(),
+    privacy: privacyThresholds(env),
   };
+}
+
+/** Long enough for a full-range audit report on millions of rows; a hung lock wait ends well before a proxy gives up. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+  return value;
 }
 
 function parseTrustProxy(value: string | undefined): Config['trustProxy'] {

@@ -5,7 +5,11 @@ import { openDatabase } from './db/client';
 import { DataDirInUseError } from './db/data-dir-lock';
 
 const config = loadConfig();
-const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((err: unknown) => {
+const handle = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  statementTimeoutMs: config.statementTimeoutMs,
+}).catch((err: unknown) => {
   if (!(err instanceof DataDirInUseError)) throw err;
   console.error(err.message); // a clear sentence, not a stack trace
   process.exit(1);

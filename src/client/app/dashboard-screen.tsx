@@ -6,6 +6,8 @@ import { useLocation } from 'wouter';
 import { Button } from '../components/ui/button';
 import { hasPermission, type CurrentUser } from '../features/auth/api/current-user';
 import { AuditScreen } from '../features/audit/components/audit-screen';
+import { ReviewCounts } from '../features/privacy/components/review-counts';
+import { ReviewQueueTab } from '../features/privacy/components/review-queue-tab';
 import { AddPatientForm } from '../features/patients/components/add-patient-form';
 import { ProfileScreen } from '../features/profile/components/profile-screen';
 import { displayNameOf } from '../lib/user-display';
@@ -14,20 +16,29 @@ import { FloatingLogout } from './floating-logout';
 import { PatientArea } from './patient-area';
 import { StaffHeader } from './staff-header';
 
-export type DashboardView = 'home' | 'admin' | 'audit';
+export type DashboardView = 'home' | 'admin' | 'audit' | 'reviews';
 
 export function DashboardScreen({ user, view }: { user: CurrentUser; view: DashboardView }): React.JSX.Element {
-  const { t } = useTranslation(['dashboard', 'common']);
+  const { t } = useTranslation(['dashboard', 'common', 'privacy']);
   const [, navigate] = useLocation();
   const [profileOpen, setProfileOpen] = useState(false);
   const canAdmin = hasPermission(user, 'users.approve') || hasPermission(user, 'patients.create');
-  const canAudit = hasPermission(user, 'audit.read') || hasPermission(user, 'reports.read');
+  const canReview = hasPermission(user, 'audit.review');
+  const canAudit = hasPermission(user, 'audit.read') || hasPermission(user, 'reports.read') || canReview;
   const roleName = user.role ? t(`common:roles.${user.role.name}`, { defaultValue: user.role.displayName }) : t('profile:healthcareWorker');
 
   let main: React.JSX.Element;
   if (profileOpen) main = <ProfileScreen user={user} onClose={() => setProfileOpen(false)} />;
-  else if (view === 'audit' && canAudit)
-    main = <AuditScreen onBack={() => navigate('/')} canReadLogs={hasPermission(user, 'audit.read')} canReadReports={hasPermission(user, 'reports.read')} />;
+  else if ((view === 'audit' || view === 'reviews') && canAudit)
+    main = (
+      <AuditScreen
+        onBack={() => navigate('/')}
+        canReadLogs={hasPermission(user, 'audit.read')}
+        canReadReports={hasPermission(user, 'reports.read')}
+        extraTabs={canReview ? [{ value: 'reviews', label: t('privacy:tab'), content: <ReviewQueueTab /> }] : []}
+        initialTab={view === 'reviews' && canReview ? 'reviews' : undefined}
+      />
+    );
   else if (view === 'admin' && canAdmin) main = <AdminScreen canAddPatients={hasPermission(user, 'patients.create')} canManageUsers={hasPermission(user, 'users.approve')} addPatients={<AddPatientForm />} />;
   else if (view !== 'home') main = <p role="alert" className="rounded-md bg-red-50 p-4 text-danger-600">{t('notAllowed')}</p>;
   else main = <PatientArea user={user} />;
@@ -57,6 +68,7 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
             </button>
           </nav>
         </div>
+        {canReview && view === 'home' && !profileOpen ? <ReviewCounts onOpen={() => navigate('/audit/reviews')} /> : null}
         <main>{main}</main>
       </div>
       <FloatingLogout />

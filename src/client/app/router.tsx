@@ -14,7 +14,7 @@ import { StatusScreen } from './status-screen';
 const SetupScreen = lazy(() => import('../features/setup/components/setup-screen').then((m) => ({ default: m.SetupScreen })));
 // Each screen's translations load with its JavaScript (DESIGN.md §10 first-page budget).
 const DashboardScreen = lazy(async () => {
-  const [m] = await Promise.all([import('./dashboard-screen'), loadNamespaces('dashboard', 'profile', 'users', 'audit', 'search', 'patients')]);
+  const [m] = await Promise.all([import('./dashboard-screen'), loadNamespaces('dashboard', 'profile', 'users', 'audit', 'search', 'patients', 'privacy')]);
   return { default: m.DashboardScreen };
 });
 const PatientLoginScreen = lazy(async () => {
@@ -22,7 +22,7 @@ const PatientLoginScreen = lazy(async () => {
   return { default: m.PatientLoginScreen };
 });
 const PortalScreen = lazy(async () => {
-  const [m] = await Promise.all([import('../features/portal/components/portal-screen'), loadNamespaces('portal')]);
+  const [m] = await Promise.all([import('../features/portal/components/portal-screen'), loadNamespaces('portal', 'privacy')]);
   return { default: m.PortalScreen };
 });
 
@@ -81,6 +81,7 @@ export function AppRouter(): React.JSX.Element {
         <Route path="/login">{me ? <Redirect to="/" replace /> : <Staff user={null} view="home" />}</Route>
         <Route path="/admin">{me ? <Staff user={me} view="admin" /> : <Redirect to="/login" replace />}</Route>
         <Route path="/audit">{me ? <Staff user={me} view="audit" /> : <Redirect to="/login" replace />}</Route>
+        <Route path="/audit/reviews">{me ? <Staff user={me} view="reviews" /> : <Redirect to="/login" replace />}</Route>
         <Route path="/">{me ? <Staff user={me} view="home" /> : <Redirect to="/login" replace />}</Route>
         <Route>{me ? <Redirect to="/" replace /> : <Staff user={null} view="home" />}</Route>
       </Switch>

@@ -11,7 +11,7 @@ const lazyFiles = import.meta.glob<Namespace>(['./*/*.json', '!./*/common.json',
   import: 'default',
 });
 
-export const LAZY_NAMESPACES = ['record', 'dashboard', 'profile', 'users', 'audit', 'search', 'patients', 'portal'] as const;
+export const LAZY_NAMESPACES = ['record', 'dashboard', 'profile', 'users', 'audit', 'search', 'patients', 'portal', 'privacy'] as const;
 export type LazyNamespace = (typeof LAZY_NAMESPACES)[number];
 
 const parts = (path: string): [string, string] | null => {

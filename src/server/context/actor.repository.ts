@@ -1,12 +1,46 @@
-// Reads a staff actor on every request (DESIGN.md §4): one query by primary key. Permissions are the role's
-// (when the role is active) plus the user's grants, minus the user's revocations.
-import { eq, sql } from 'drizzle-orm';
+// Reads who asks on every request (DESIGN.md §4, issue 11): the session, its staff user, role and permissions in
+// one prepared statement. Permissions are the role's (when the role is active) plus the user's grants, minus the
+// user's revocations.
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { PERMISSIONS, type Permission } from '../../contracts/constants';
-import type { Db } from '../db/client';
+import { preparedRows, type Db } from '../db/client';
 import { roles, users } from '../db/schema';
 import type { StaffActor } from './actor';
 
 const known = new Set<string>(PERMISSIONS);
+
+/** The permission names of user `userId` with role `roleId` (role active: `roleActive`), as one JSON array. */
+const permissionsOf = (userId: SQL, roleId: SQL, roleActive: SQL): SQL => sql`(
+  SELECT coalesce(json_agg(p.name), '[]'::json) FROM permissions p
+  WHERE (p.id IN (SELECT rp.permission_id FROM role_permissions rp WHERE rp.role_id = ${roleId} AND ${roleActive})
+      OR p.id IN (SELECT up.permission_id FROM user_permissions up WHERE up.user_id = ${userId} AND up.is_granted))
+    AND p.id NOT IN (SELECT up.permission_id FROM user_permissions up WHERE up.user_id = ${userId} AND NOT up.is_granted)
+)`;
+
+interface StaffRow {
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  roleId: number | null;
+  roleName: string | null;
+  roleDisplayName: string | null;
+  facility: string | null;
+  department: string | null;
+  isActive: boolean;
+  accountStatus: string;
+  permissions: string[];
+}
+
+function staffActorOf(row: StaffRow | undefined): StaffActor | null {
+  if (!row || !row.isActive || row.accountStatus !== 'active') return null;
+  const { isActive: _a, accountStatus: _s, permissions, ...rest } = row;
+  return {
+    kind: 'staff',
+    ...rest,
+    permissions: new Set(permissions.filter((p): p is Permission => known.has(p))),
+  };
+}
 
 /** The staff actor for this user, or null when the user is missing, not active, or not approved. */
 export async function loadStaffActor(db: Db, userId: string): Promise<StaffActor | null> {
@@ -23,21 +57,67 @@ export async function loadStaffActor(db: Db, userId: string): Promise<StaffActor
       department: users.department,
       isActive: users.isActive,
       accountStatus: users.accountStatus,
-      permissions: sql<string[]>`(
-        SELECT coalesce(json_agg(p.name), '[]'::json) FROM permissions p
-        WHERE (p.id IN (SELECT rp.permission_id FROM role_permissions rp WHERE rp.role_id = ${users.roleId} AND ${roles.isActive})
-            OR p.id IN (SELECT up.permission_id FROM user_permissions up WHERE up.user_id = ${users.id} AND up.is_granted))
-          AND p.id NOT IN (SELECT up.permission_id FROM user_permissions up WHERE up.user_id = ${users.id} AND NOT up.is_granted)
-      )`,
+      permissions: sql<string[]>`${permissionsOf(sql`${users.id}`, sql`${users.roleId}`, sql`${roles.isActive}`)}`,
     })
     .from(users)
     .leftJoin(roles, eq(roles.id, users.roleId))
     .where(eq(users.id, userId));
-  if (!row || !row.isActive || row.accountStatus !== 'active') return null;
-  const { isActive: _a, accountStatus: _s, permissions, ...rest } = row;
+  return staffActorOf(row);
+}
+
+/** Idle and absolute lifetimes of a kind of session, in milliseconds. */
+export interface SessionLifetimes {
+  staff: { idleMs: number; absoluteMs: number };
+  patient: { idleMs: number; absoluteMs: number };
+}
+
+export interface SessionActorRow {
+  sess: unknown;
+  /** The expiry after this request (slid when the statement moved it). */
+  expire: Date;
+  /** The session's staff user with role and permissions, or null (a patient session, or no such user). */
+  staff: StaffActor | null;
+}
+
+const CREATED_AT = String.raw`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$`;
+
+/**
+ * The live session with this sid and its staff user, role and permissions, in one prepared statement that also
+ * slides the idle expiry when that moves it by at least `touchMs`, and the staff sign-in's last_activity when it
+ * is at least `touchMs` old: a busy client costs one write a minute, not one per request.
+ */
+export async function loadSessionActor(db: Db, sid: string, now: Date, life: SessionLifetimes, touchMs: number): Promise<SessionActorRow | null> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const ms = (n: number): SQL => sql`(${n}::int * interval '1 millisecond')`;
+  const [row] = await preparedRows<StaffRow & { sess: unknown; expire: number; slid: number | null; touched: boolean; staff: boolean }>(
+    db,
+    'nhr_session_actor',
+    sql`WITH s AS (
+          SELECT sid, sess, expire,
+                 CASE WHEN sess->>'kind' IN ('staff', 'patient') AND sess->>'createdAt' ~ ${CREATED_AT} THEN least(
+                   ${at} + CASE sess->>'kind' WHEN 'staff' THEN ${ms(life.staff.idleMs)} ELSE ${ms(life.patient.idleMs)} END,
+                   (sess->>'createdAt')::timestamptz
+                     + CASE sess->>'kind' WHEN 'staff' THEN ${ms(life.staff.absoluteMs)} ELSE ${ms(life.patient.absoluteMs)} END)
+                 END AS slid
+            FROM sessions WHERE sid = ${sid} AND expire > ${at}),
+        t AS (UPDATE sessions AS x SET expire = s.slid FROM s
+               WHERE x.sid = s.sid AND s.slid - s.expire >= ${ms(touchMs)} RETURNING x.sid),
+        -- Not referenced below: a data-modifying WITH runs whether or not the query reads it.
+        a AS (UPDATE user_sessions SET last_activity = ${at}
+               WHERE session_id = (SELECT sid FROM s) AND is_active AND last_activity <= ${at} - ${ms(touchMs)} RETURNING id)
+        SELECT s.sess, extract(epoch FROM s.expire)::float8 * 1000 AS expire, extract(epoch FROM s.slid)::float8 * 1000 AS slid, EXISTS (SELECT 1 FROM t) AS touched,
+               u.id IS NOT NULL AS staff, u.id AS "userId", u.email, u.first_name AS "firstName", u.last_name AS "lastName",
+               u.role_id AS "roleId", r.name AS "roleName", r.display_name AS "roleDisplayName", u.facility, u.department,
+               u.is_active AS "isActive", u.account_status AS "accountStatus",
+               CASE WHEN u.id IS NULL THEN '[]'::json ELSE ${permissionsOf(sql`u.id`, sql`u.role_id`, sql`r.is_active`)} END AS permissions
+          FROM s
+          LEFT JOIN users AS u ON s.sess->>'kind' = 'staff' AND u.id = s.sess->>'userId'
+          LEFT JOIN roles AS r ON r.id = u.role_id`,
+  );
+  if (!row) return null;
   return {
-    kind: 'staff',
-    ...rest,
-    permissions: new Set(permissions.filter((p): p is Permission => known.has(p))),
+    sess: row.sess,
+    expire: new Date(Math.round(row.touched && row.slid !== null ? row.slid : row.expire)),
+    staff: row.staff ? staffActorOf(row) : null,
   };
 }

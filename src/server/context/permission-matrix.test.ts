@@ -56,6 +56,36 @@ const ROUTES: GuardedRoute[] = [
     allowedStatus: 404,
   },
   {
+    route: 'GET /api/privacy-reviews',
+    permission: 'audit.review',
+    request: () => ({ method: 'GET', url: '/api/privacy-reviews' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'GET /api/privacy-reviews/summary',
+    permission: 'audit.review',
+    request: () => ({ method: 'GET', url: '/api/privacy-reviews/summary' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'GET /api/privacy-reviews/{id}',
+    permission: 'audit.review',
+    request: () => ({ method: 'GET', url: '/api/privacy-reviews/99999999' }),
+    allowedStatus: 404,
+  },
+  {
+    route: 'POST /api/privacy-reviews/{id}/verdict',
+    permission: 'audit.review',
+    request: () => ({ method: 'POST', url: '/api/privacy-reviews/99999999/verdict', payload: { verdict: 'JUSTIFIED', note: 'Probe' } }),
+    allowedStatus: 404,
+  },
+  {
+    route: 'PUT /api/patients/{id}/restricted',
+    permission: 'patients.restrict',
+    request: () => ({ method: 'PUT', url: '/api/patients/99999999/restricted', payload: { restricted: true } }),
+    allowedStatus: 404,
+  },
+  {
     route: 'DELETE /api/admin/users/{id}/reject',
     permission: 'users.approve',
     request: () => ({ method: 'DELETE', url: `/api/admin/users/${UNKNOWN_ID}/reject` }),

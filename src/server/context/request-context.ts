@@ -28,11 +28,13 @@ export function registerRequestContext(app: FastifyInstance, deps: AppDeps): voi
     if (!request.url.startsWith('/api/')) return;
     const token = sessionToken(request);
     if (!token) return;
-    const session = await loadSession(db, hashToken(token), config.now());
-    if (!session) return;
+    // One round trip: the session, its user, role and permissions (issue 11).
+    const loaded = await loadSession(db, hashToken(token), config.now());
+    if (!loaded) return;
+    const { session } = loaded;
     let actor: Actor | null;
     if (session.subject.kind === 'staff') {
-      actor = await loadStaffActor(db, session.subject.userId);
+      actor = loaded.staff;
       // Deactivated, unapproved or deleted since sign-in: the session ends here, and stays ended if reactivated.
       if (!actor) return destroySession(db, session.sid);
     } else {

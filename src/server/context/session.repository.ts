@@ -1,26 +1,10 @@
 // The sessions table (SPEC §3 sid, sess, expire). sid is the SHA-256 of the cookie token, never the token.
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { sessions } from '../db/schema';
 
 export async function insertSession(db: Db, sid: string, sess: unknown, expire: Date): Promise<void> {
   await db.insert(sessions).values({ sid, sess, expire });
-}
-
-export async function findLiveSession(db: Db, sid: string, now: Date): Promise<{ sess: unknown; expire: Date } | null> {
-  const [row] = await db
-    .select({ sess: sessions.sess, expire: sessions.expire })
-    .from(sessions)
-    .where(and(eq(sessions.sid, sid), gt(sessions.expire, now)));
-  return row ?? null;
-}
-
-/** Slides the idle expiry, and the staff sign-in's last activity with it (one statement). */
-export async function extendSession(db: Db, sid: string, expire: Date, now: Date): Promise<void> {
-  await db.execute(sql`
-    WITH s AS (UPDATE sessions SET expire = ${expire.toISOString()}::timestamptz WHERE sid = ${sid} RETURNING sid)
-    UPDATE user_sessions SET last_activity = ${now.toISOString()}::timestamptz
-    WHERE session_id IN (SELECT sid FROM s) AND is_active`);
 }
 
 export async function deleteSession(db: Db, sid: string): Promise<void> {

@@ -135,6 +135,27 @@ describe('expiry', () => {
     expect((await sessionRow(cookie))!.expire_ms).toBe(clock.now().getTime() + SESSION_POLICY.staff.idleMs);
   });
 
+  it('writes the sign-in last activity only when it is older than a minute', async () => {
+    const cookie = await signIn(t.app, doctor.email, doctor.password);
+    const lastActivity = async () =>
+      (await queryOne<{ ms: number }>(
+        t.db,
+        sql`SELECT (extract(epoch FROM last_activity) * 1000)::float8 AS ms FROM user_sessions WHERE session_id = ${hashToken(tokenOf(cookie))}`,
+      ))!.ms;
+    const signedIn = clock.now().getTime();
+    expect(await lastActivity()).toBe(signedIn);
+    clock.advance(40_000);
+    expect((await me(cookie)).statusCode).toBe(200);
+    expect(await lastActivity()).toBe(signedIn);
+    clock.advance(25_000);
+    expect((await me(cookie)).statusCode).toBe(200);
+    const touched = clock.now().getTime();
+    expect(await lastActivity()).toBe(touched);
+    clock.advance(10_000);
+    expect((await me(cookie)).statusCode).toBe(200);
+    expect(await lastActivity()).toBe(touched);
+  });
+
   it('ends any session 12 hours after sign-in, however busy', async () => {
     const cookie = await signIn(t.app, doctor.email, doctor.password);
     for (let elapsed = 0; elapsed < 12 * 60 - 20; elapsed += 20) {

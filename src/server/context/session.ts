@@ -6,7 +6,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { deleteExpiredSessions, deleteSession, extendSession, findLiveSession, insertSession } from './session.repository';
+import { loadSessionActor } from './actor.repository';
+import type { StaffActor } from './actor';
+import { deleteExpiredSessions, deleteSession, insertSession } from './session.repository';
 
 export const SESSION_COOKIE = 'nhr_sid';
 
@@ -43,6 +45,7 @@ export function sessionToken(request: FastifyRequest): string | null {
   return token && TOKEN_PATTERN.test(token) ? token : null;
 }
 
+/** The idle expiry slid to now, capped by the absolute lifetime (loadSessionActor computes the same in SQL). */
 function expiryFor(subject: SessionSubject, createdAt: Date, now: Date): Date {
   const policy = SESSION_POLICY[subject.kind];
   return new Date(Math.min(now.getTime() + policy.idleMs, createdAt.getTime() + policy.absoluteMs));
@@ -74,22 +77,25 @@ function parseStored(sess: unknown): { subject: SessionSubject; createdAt: Date 
   return null;
 }
 
+/** A live session and, for a staff session, its user as an actor (null when no longer active or approved). */
+export interface LoadedSession {
+  session: Session;
+  staff: StaffActor | null;
+}
+
 /**
- * The live session with this sid, or null. Slides the idle expiry, writing the row only when that moves the
- * expiry by at least SESSION_TOUCH_MS (so a busy client costs one write a minute, not one per request).
+ * The live session with this sid and its staff actor, or null: one prepared statement (issue 11) that also slides
+ * the idle expiry, writing the row only when that moves the expiry by at least SESSION_TOUCH_MS, and the sign-in's
+ * last activity only when it is older than that (so a busy client costs one write a minute, not one per request).
  */
-export async function loadSession(db: Db, sid: string, now: Date): Promise<Session | null> {
-  const row = await findLiveSession(db, sid, now);
+export async function loadSession(db: Db, sid: string, now: Date): Promise<LoadedSession | null> {
+  const row = await loadSessionActor(db, sid, now, SESSION_POLICY, SESSION_TOUCH_MS);
   if (!row) return null;
   const stored = parseStored(row.sess);
   if (!stored) return null;
-  let expire = row.expire;
-  const slid = expiryFor(stored.subject, stored.createdAt, now);
-  if (slid.getTime() - expire.getTime() >= SESSION_TOUCH_MS) {
-    await extendSession(db, sid, slid, now);
-    expire = slid;
-  }
-  return { sid, subject: stored.subject, createdAt: stored.createdAt, expire };
+  const session: Session = { sid, subject: stored.subject, createdAt: stored.createdAt, expire: row.expire };
+  const staff = stored.subject.kind === 'staff' && row.staff?.userId === stored.subject.userId ? row.staff : null;
+  return { session, staff };
 }
 
 export const destroySession = (db: Db, sid: string): Promise<void> => deleteSession(db, sid);

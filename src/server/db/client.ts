@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import type { SQL } from 'drizzle-orm';
 import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
 
@@ -32,13 +33,19 @@ export interface DatabaseOptions {
   /** Folder for the embedded database; `memory://` keeps it in memory (tests). */
   dataDir?: string;
   poolSize?: number;
+  /**
+   * PostgreSQL only: cancel any statement of this pool that runs longer (lock waits included); 0 or absent: no
+   * limit. The server sets it for request work; migrations run without it. PGlite (one embedded process, no
+   * timers in its single backend) has none.
+   */
+  statementTimeoutMs?: number;
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 const MIGRATION_LOCK = 727_001; // pg_advisory_lock key: one migrator at a time across app instances
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.statementTimeoutMs ?? 0);
   return openPglite(options.dataDir ?? 'memory://');
 }
 
@@ -70,8 +77,8 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   };
 }
 
-async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max });
+async function openPostgres(url: string, max: number, statementTimeoutMs: number): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) });
   // Dates stay as YYYY-MM-DD strings; no time-zone shifting of calendar dates.
   pool.on('error', () => undefined); // an idle client's error is reported on its next use
   const db = drizzlePg(pool, { schema });
@@ -81,13 +88,31 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
     async migrate() {
       const client = await pool.connect();
       try {
+        // An index build on millions of rows may take minutes: no request statement timeout while migrating.
+        await client.query('SET statement_timeout = 0');
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
         await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+        await client.query('RESET statement_timeout').catch(() => undefined);
         client.release();
       }
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * Runs a hot query as a named prepared statement (issue 11): on node-postgres each connection parses and plans
+ * it once and then only binds and executes; PGlite (one in-process backend) runs it as usual. The name must
+ * always go with the same SQL text: build `query` from constant text and bound parameters only.
+ */
+export async function preparedRows<T>(db: DbOrTx, name: string, query: SQL): Promise<T[]> {
+  // drizzle's raw `execute` cannot name a statement; its session's prepareQuery can (public at run time, typed internal).
+  const internals = db as unknown as {
+    dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } };
+    session: { prepareQuery(q: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } };
+  };
+  const result = await internals.session.prepareQuery(internals.dialect.sqlToQuery(query), undefined, name, false).execute();
+  return (result as { rows: T[] }).rows;
 }

@@ -73,6 +73,8 @@ export const users = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     mustChangePassword: boolean('must_change_password').notNull().default(false),
+    /** Where the staff member lives (optional): the privacy review flags accesses to patients at the same address. */
+    address: varchar('address', { length: 300 }),
   },
   (t) => [index('users_account_status_idx').on(t.accountStatus)],
 );
@@ -158,6 +160,8 @@ export const patients = pgTable(
     address: varchar('address', { length: 300 }).notNull().default(''),
     nextOfKin: varchar('next_of_kin', { length: 200 }).notNull().default(''),
     nextOfKinContact: varchar('next_of_kin_contact', { length: 32 }).notNull().default(''),
+    /** VIP/restricted record (set by an administrator, audited): every break-the-glass access to it is flagged. */
+    restricted: boolean('restricted').notNull().default(false),
     createdAt: createdAt(),
     // Normalized search columns, maintained by the database (lower case, no accents, no spaces or punctuation).
     firstNameNorm: text('first_name_norm').generatedAlwaysAs(sql`nhr_norm(first_name)`),
@@ -367,6 +371,8 @@ export const auditLogs = pgTable(
     index('audit_logs_break_glass_idx')
       .on(t.timestamp)
       .where(sql`${t.complianceFlags} ->> 'type' = 'BREAK_GLASS'`),
+    // Verdicts of the privacy review (ACCESS_REVIEW rows) by the break-the-glass row they review.
+    index('audit_logs_review_idx').on(t.resourceId, t.timestamp).where(sql`${t.resourceType} = 'ACCESS_REVIEW'`),
   ],
 );
 

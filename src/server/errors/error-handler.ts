@@ -11,6 +11,19 @@ const fastifyCodes: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'INVALID_JSON', message: 'Request body is not valid JSON' },
 };
 
+/** PostgreSQL's query_canceled: the statement timeout (or a cancel) stopped the request's database work. */
+const QUERY_CANCELED = '57014';
+/** Seconds a client is asked to wait after a statement timeout. */
+export const DATABASE_BUSY_RETRY_SECONDS = 2;
+
+/** Whether the error (or the driver error it wraps) is a statement that ran out of time. */
+export function isStatementTimeout(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === QUERY_CANCELED) return true;
+  }
+  return false;
+}
+
 /** A 4xx thrown by Fastify or a plugin without one of our codes: the general code of its status. */
 function codeForStatus(status: number): ErrorCode {
   if (status === 401) return 'UNAUTHENTICATED';
@@ -39,6 +52,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
         message: v.message ?? 'Invalid value',
       }));
       body = { message: 'Invalid input', code: 'VALIDATION_FAILED', issues };
+    } else if (isStatementTimeout(error)) {
+      // The database did not answer within the statement timeout (DATABASE_STATEMENT_TIMEOUT_MS): a clear 503
+      // the client can retry, never a request that hangs. The transaction was rolled back: nothing half-done.
+      status = 503;
+      body = { message: 'The system is busy and could not answer in time. Please try again in a moment.', code: 'DATABASE_BUSY' };
+      reply.header('retry-after', String(DATABASE_BUSY_RETRY_SECONDS));
     } else if (error.code && fastifyCodes[error.code]) {
       const known = fastifyCodes[error.code]!;
       status = errorStatus[known.code];
@@ -51,7 +70,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
     // Log the kind of failure only: a driver error's message and properties can carry query parameters
     // (password hashes, patient data), which must never reach the logs (DESIGN.md §6).
-    if (status >= 500) request.log.error({ errorName: error.name, errorCode: error.code, causeCode: (error.cause as { code?: string } | undefined)?.code }, 'unhandled error');
+    if (status === 503) request.log.warn({ url: request.routeOptions.url }, 'database statement timeout');
+    else if (status >= 500) request.log.error({ errorName: error.name, errorCode: error.code, causeCode: (error.cause as { code?: string } | undefined)?.code }, 'unhandled error');
     return reply.status(status).send(body);
   });
 

@@ -16,6 +16,8 @@ export const DESIGN_MATRIX: Record<Permission, readonly number[]> = {
   'reports.read': [...admins, R.auditor],
   'reports.generate': [...admins, R.auditor],
   'users.approve': admins,
+  'audit.review': [R.systemAdmin, R.auditor],
+  'patients.restrict': admins,
 };
 
 /** Every role id of SPEC §6, 1-6 and 403-405. */

@@ -28,7 +28,10 @@ export async function readSnapshot<T>(db: Db, read: (tx: DbOrTx) => Promise<T>):
   return db.transaction(read, { isolationLevel: 'repeatable read', accessMode: 'read only' });
 }
 
-export async function hipaaSummary(db: DbOrTx, p: Period): Promise<Omit<HipaaReportData['summary'], 'failedLogins' | 'lockedOutLogins'>> {
+export async function hipaaSummary(
+  db: DbOrTx,
+  p: Period,
+): Promise<Omit<HipaaReportData['summary'], 'failedLogins' | 'lockedOutLogins' | 'breakGlassReviewed' | 'breakGlassUnreviewed'>> {
   const [row] = await db
     .select({
       auditEvents: n(),
@@ -86,9 +89,36 @@ const withIsoTime = <T extends { timestamp: Date }>(r: T): Omit<T, 'timestamp'> 
   timestamp: r.timestamp.toISOString(),
 });
 
+// The latest privacy-review verdict of a break-the-glass row (docs/decisions/018-privacy-review.md): verdicts are
+// ACCESS_REVIEW audit rows whose resource_id is the reviewed row's id.
+// The outer row's columns are written out qualified: inside the subquery a bare "id" would be the review's.
+const outerId = sql.raw('"audit_logs"."id"');
+const latestReview = (expression: string): SQL =>
+  sql`(SELECT ${sql.raw(expression)} FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${outerId}::text
+    ORDER BY r.timestamp DESC, r.id DESC LIMIT 1)`;
+
+/** Break-the-glass accesses in the period with a verdict (reviewed at any time up to now) and without. */
+export async function breakGlassReviewCounts(db: DbOrTx, p: Period): Promise<{ breakGlassReviewed: number; breakGlassUnreviewed: number }> {
+  const reviewed = sql`EXISTS (SELECT 1 FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${outerId}::text)`;
+  const [row] = await db
+    .select({ breakGlassReviewed: n(reviewed), breakGlassUnreviewed: n(sql`NOT ${reviewed}`) })
+    .from(auditLogs)
+    .where(and(inPeriod(p), flagType('BREAK_GLASS')));
+  return row!;
+}
+
 export async function breakGlassAccesses(db: DbOrTx, p: Period, limit: number): Promise<HipaaReportData['breakGlassAccesses']['rows']> {
   const rows = await db
-    .select({ ...eventColumns, reason: sql<string | null>`${auditLogs.complianceFlags} ->> 'reason'` })
+    .select({
+      ...eventColumns,
+      reason: sql<string | null>`${auditLogs.complianceFlags} ->> 'reason'`,
+      verdict: sql<string | null>`${latestReview("r.new_values ->> 'verdict'")}`,
+      reviewedBy: sql<string | null>`${latestReview('r.user_name')}`,
+      reviewedAt: sql<string | null>`${latestReview(`to_char(r.timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)}`,
+      // The first verdict's delay: how long the access waited for a reviewer.
+      minutesToReview: sql<number | null>`(SELECT floor(extract(epoch FROM min(r.timestamp) - ${sql.raw('"audit_logs"."timestamp"')}) / 60)::int
+        FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${outerId}::text)`,
+    })
     .from(auditLogs)
     .where(and(inPeriod(p), flagType('BREAK_GLASS')))
     .orderBy(asc(auditLogs.timestamp), asc(auditLogs.id))

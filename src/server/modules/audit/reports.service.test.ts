@@ -88,6 +88,8 @@ describe('HIPAA report', () => {
       users: 3,
       patients: 2,
       breakGlassAccesses: 2,
+      breakGlassReviewed: 0,
+      breakGlassUnreviewed: 2,
       consentAccesses: 1,
       failedLogins: 3,
       lockedOutLogins: 1,
@@ -125,7 +127,7 @@ describe('HIPAA report', () => {
 
   it('is empty for a period without events', async () => {
     const data = (await computeReportData(db, 'HIPAA', '2024-06-01', '2024-06-30')) as HipaaReportData;
-    expect(data.summary).toEqual({ auditEvents: 0, users: 0, patients: 0, breakGlassAccesses: 0, consentAccesses: 0, failedLogins: 0, lockedOutLogins: 0 });
+    expect(data.summary).toEqual({ auditEvents: 0, users: 0, patients: 0, breakGlassAccesses: 0, breakGlassReviewed: 0, breakGlassUnreviewed: 0, consentAccesses: 0, failedLogins: 0, lockedOutLogins: 0 });
     expect(data.accessesByUser).toEqual({ total: 0, truncated: false, rows: [] });
     expect(data.breakGlassAccesses.rows).toEqual([]);
   });

@@ -42,7 +42,11 @@ type Body<T extends ReportData> = T extends ReportData ? Omit<T, 'period' | 'gen
 
 async function reportBody(tx: DbOrTx, type: ReportType, p: Period, limit: number): Promise<Body<ReportData>> {
   if (type === 'HIPAA') {
-    const summary = { ...(await reports.hipaaSummary(tx, p)), ...(await reports.loginFailureCounts(tx, p)) };
+    const summary = {
+      ...(await reports.hipaaSummary(tx, p)),
+      ...(await reports.breakGlassReviewCounts(tx, p)),
+      ...(await reports.loginFailureCounts(tx, p)),
+    };
     return {
       reportType: 'HIPAA',
       summary,

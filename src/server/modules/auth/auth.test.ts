@@ -44,7 +44,7 @@ describe('POST /api/auth/login', () => {
     expect(Object.keys(body.user).sort()).toEqual(
       [
         'id', 'email', 'firstName', 'lastName', 'phoneNumber', 'department', 'facility', 'roleId', 'role', 'isActive',
-        'accountStatus', 'profileImageUrl', 'licenseNumber', 'lastLoginAt', 'createdAt', 'permissions',
+        'accountStatus', 'profileImageUrl', 'licenseNumber', 'address', 'lastLoginAt', 'createdAt', 'permissions',
       ].sort(),
     );
     expect(body.user).not.toHaveProperty('passwordHash');

@@ -17,11 +17,20 @@ export interface AccessRow {
   userFacility: string | null;
   roleName: string | null;
   roleDisplayName: string | null;
+  /** The latest privacy-review verdict of a break-the-glass access (docs/decisions/018-privacy-review.md). */
+  reviewVerdict: string | null;
+  /** ISO 8601 UTC. */
+  reviewedAt: string | null;
   /** The role stored on the audit row when it was written (null on rows written before it was stored). */
   roleAtTheTime: { name: string; displayName: string } | null;
 }
 
 const flagType = sql<string | null>`${auditLogs.complianceFlags} ->> 'type'`;
+const isBreakGlass = sql`${auditLogs.action} = 'VIEW' AND ${flagType} = 'BREAK_GLASS'`;
+// The latest verdict about an access row: verdicts are ACCESS_REVIEW audit rows whose resource_id is its id.
+const latestReview = (column: string): SQL =>
+  sql`(SELECT ${sql.raw(column)} FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${sql.raw('"audit_logs"."id"')}::text
+    ORDER BY r.timestamp DESC, r.id DESC LIMIT 1)`;
 
 function accessesOf(patientId: number): SQL | undefined {
   return and(
@@ -46,6 +55,10 @@ async function selectAccesses(tx: DbOrTx, patientId: number, limit: number, offs
       userFacility: users.facility,
       roleName: roles.name,
       roleDisplayName: roles.displayName,
+      reviewVerdict: sql<string | null>`CASE WHEN ${isBreakGlass} THEN ${latestReview("r.new_values ->> 'verdict'")} END`,
+      reviewedAt: sql<string | null>`CASE WHEN ${isBreakGlass} THEN ${latestReview(
+        `to_char(r.timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+      )} END`,
       roleAtTheTime: sql<{ name: string; displayName: string } | null>`${auditLogs.newValues} -> 'role'`,
     })
     .from(auditLogs)
@@ -59,6 +72,21 @@ async function selectAccesses(tx: DbOrTx, patientId: number, limit: number, offs
 
 async function countAccesses(tx: DbOrTx, patientId: number): Promise<number> {
   const [row] = await tx.select({ n: count() }).from(auditLogs).where(accessesOf(patientId));
+  return Number(row?.n ?? 0);
+}
+
+/** Break-the-glass accesses to this patient's record that no reviewer has given a verdict on yet. */
+export async function countUnreviewedEmergencyAccesses(db: DbOrTx, patientId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(auditLogs)
+    .where(
+      and(
+        eq(auditLogs.patientId, patientId),
+        isBreakGlass,
+        sql`NOT EXISTS (SELECT 1 FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${sql.raw('"audit_logs"."id"')}::text)`,
+      ),
+    );
   return Number(row?.n ?? 0);
 }
 

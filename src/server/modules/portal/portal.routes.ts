@@ -14,7 +14,8 @@ import { endSession, startSession } from '../../context/session';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { unauthenticated } from '../../errors/app-error';
 import { completePatientLogin, verifyPatientLogin } from './patient-login.service';
-import { loadAccessLog, loadPortalRecord } from './portal.service';
+import { portalAccessSummary } from '../../../contracts/privacy-review';
+import { loadAccessLog, loadAccessSummary, loadPortalRecord } from './portal.service';
 
 export function portalRoutes(deps: AppDeps) {
   const { db } = deps;
@@ -55,6 +56,13 @@ export function portalRoutes(deps: AppDeps) {
         const page = await loadAccessLog(db, patientActor(request), request.meta, request.query);
         return page ?? signedOut(request, reply);
       },
+    );
+
+    // The overview's counter of unreviewed emergency (break-the-glass) accesses (docs/decisions/018-privacy-review.md).
+    r.get(
+      '/api/patient-portal/access-summary',
+      { onRequest: patientOnly, schema: { tags, response: { 200: portalAccessSummary } } },
+      async (request) => loadAccessSummary(db, patientActor(request)),
     );
   };
 }

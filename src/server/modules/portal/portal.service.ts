@@ -4,7 +4,8 @@ import type { AccessKind, AccessLogItem, AccessLogPage, AccessLogQuery, PortalRe
 import { auditActorOf } from '../../audit/audit-writer';
 import type { PatientActor, RequestMeta } from '../../context/actor';
 import type { Db } from '../../db/client';
-import { readAccessLog, type AccessRow } from './access-log.repository';
+import { REVIEW_VERDICTS, type PortalAccessSummary, type ReviewVerdict } from '../../../contracts/privacy-review';
+import { countUnreviewedEmergencyAccesses, readAccessLog, type AccessRow } from './access-log.repository';
 import { readPortalRecord } from './portal.repository';
 
 /** The patient's record, audited as VIEW PATIENT by the patient; null when the patient no longer exists. */
@@ -23,6 +24,8 @@ export async function loadPortalRecord(db: Db, actor: PatientActor, meta: Reques
   return { patient: { ...patient, ncNumber: patient.idNumber }, medicalRecords };
 }
 
+const isVerdict = (v: string | null): v is ReviewVerdict => (REVIEW_VERDICTS as readonly (string | null)[]).includes(v);
+
 function kindOf(row: AccessRow): AccessKind {
   if (row.action === 'SEARCH') return 'SEARCH';
   return row.flagType === 'BREAK_GLASS' ? 'BREAK_GLASS' : 'CONSENT';
@@ -39,6 +42,7 @@ function toItem(row: AccessRow): AccessLogItem {
     role: row.roleAtTheTime ?? (row.roleName && row.roleDisplayName ? { name: row.roleName, displayName: row.roleDisplayName } : null),
     facility: row.facility ?? row.userFacility,
     reason: kind === 'BREAK_GLASS' ? row.reason : null,
+    review: kind === 'BREAK_GLASS' && isVerdict(row.reviewVerdict) && row.reviewedAt ? { verdict: row.reviewVerdict, at: row.reviewedAt } : null,
   };
 }
 
@@ -63,4 +67,9 @@ export async function loadAccessLog(
   }));
   if (!result) return null;
   return { items: result.rows.map(toItem), page, pageSize, total: result.total };
+}
+
+/** The overview's counter: break-the-glass accesses to the patient's own record not yet reviewed. */
+export async function loadAccessSummary(db: Db, actor: PatientActor): Promise<PortalAccessSummary> {
+  return { unreviewedEmergencyAccesses: await countUnreviewedEmergencyAccesses(db, actor.patientId) };
 }

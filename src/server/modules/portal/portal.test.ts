@@ -189,6 +189,7 @@ describe('GET /api/patient-portal/access-log', () => {
         role: { name: 'doctor', displayName: 'Doctor' },
         facility: 'Katutura State Hospital',
         reason: 'Unconscious on arrival, emergency treatment',
+        review: null,
       },
       {
         id: expect.any(Number),
@@ -198,6 +199,7 @@ describe('GET /api/patient-portal/access-log', () => {
         role: null,
         facility: 'Windhoek Central Hospital',
         reason: null,
+        review: null,
       },
       {
         id: expect.any(Number),
@@ -207,6 +209,7 @@ describe('GET /api/patient-portal/access-log', () => {
         role: { name: 'doctor', displayName: 'Doctor' },
         facility: 'Katutura State Hospital',
         reason: null,
+        review: null,
       },
     ]);
     const ids = body.items.map((i: { id: number }) => i.id);

@@ -81,6 +81,7 @@ export interface UserWithRole {
   accountStatus: string;
   profileImageUrl: string | null;
   licenseNumber: string | null;
+  address: string | null;
   activatedAt: Date | null;
   lastLoginAt: Date | null;
   createdAt: Date;
@@ -101,6 +102,7 @@ const userColumns = {
   accountStatus: users.accountStatus,
   profileImageUrl: users.profileImageUrl,
   licenseNumber: users.licenseNumber,
+  address: users.address,
   activatedAt: users.activatedAt,
   lastLoginAt: users.lastLoginAt,
   createdAt: users.createdAt,
@@ -126,6 +128,7 @@ export interface ProfileFields {
   phoneNumber: string | null;
   department: string;
   facility: string;
+  address?: string | null | undefined;
 }
 
 /** Updates exactly the profile fields; 'duplicate' when the e-mail belongs to someone else. */
@@ -140,7 +143,7 @@ export async function updateProfile(
   try {
     return await db.transaction(async (tx) => {
       const [before] = await tx
-        .select({ firstName: users.firstName, lastName: users.lastName, email: users.email, phoneNumber: users.phoneNumber, department: users.department, facility: users.facility })
+        .select({ firstName: users.firstName, lastName: users.lastName, email: users.email, phoneNumber: users.phoneNumber, department: users.department, facility: users.facility, address: users.address })
         .from(users)
         .where(eq(users.id, id))
         .for('update');

@@ -45,6 +45,7 @@ export function toCurrentUser(u: UserWithRole, permissions: Iterable<string>): C
     accountStatus: u.accountStatus,
     profileImageUrl: u.profileImageUrl,
     licenseNumber: u.licenseNumber,
+    address: u.address,
     lastLoginAt: iso(u.lastLoginAt),
     createdAt: u.createdAt.toISOString(),
     permissions: [...permissions].sort(),

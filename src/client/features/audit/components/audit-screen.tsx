@@ -2,16 +2,30 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
-import { Tabs } from '../../../components/ui/tabs';
+import { Tabs, type TabItem } from '../../../components/ui/tabs';
 import { AuditLogsTab } from './audit-logs-tab';
 import { ReportsTab } from './reports-tab';
 
-export function AuditScreen({ onBack, canReadLogs, canReadReports }: { onBack: () => void; canReadLogs: boolean; canReadReports: boolean }): React.JSX.Element {
+export function AuditScreen({
+  onBack,
+  canReadLogs,
+  canReadReports,
+  extraTabs = [],
+  initialTab,
+}: {
+  onBack: () => void;
+  canReadLogs: boolean;
+  canReadReports: boolean;
+  /** Tabs composed in by the app (e.g. the privacy review queue), after the audit's own. */
+  extraTabs?: TabItem[];
+  initialTab?: string | undefined;
+}): React.JSX.Element {
   const { t } = useTranslation('audit');
-  const [tab, setTab] = useState(canReadLogs ? 'logs' : 'reports');
+  const [tab, setTab] = useState(initialTab ?? (canReadLogs ? 'logs' : canReadReports ? 'reports' : (extraTabs[0]?.value ?? 'logs')));
   const items = [
     ...(canReadLogs ? [{ value: 'logs', label: t('logsTab'), content: <AuditLogsTab /> }] : []),
     ...(canReadReports ? [{ value: 'reports', label: t('reportsTab'), content: <ReportsTab /> }] : []),
+    ...extraTabs,
   ];
   return (
     <section aria-labelledby="audit-title" className="flex flex-col gap-4">

@@ -1,5 +1,6 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { AccessLogPage, PortalRecord } from '../../../../contracts/portal';
+import type { PortalAccessSummary } from '../../../../contracts/privacy-review';
 import { retryUnlessRefused } from '../../../lib/api-error';
 
 export const PORTAL_RECORD_URL = '/api/patient-portal/me';
@@ -20,6 +21,13 @@ export const accessLogQueryOptions = (page: number, pageSize: number) =>
     retry: retryUnlessRefused,
     staleTime: 0,
   });
+
+/** GET /api/patient-portal/access-summary: how many emergency accesses still await a reviewer. Always fresh. */
+export const accessSummaryQueryOptions = queryOptions<PortalAccessSummary>({
+  queryKey: ['/api/patient-portal/access-summary'],
+  retry: retryUnlessRefused,
+  staleTime: 0,
+});
 
 /** Forgets everything cached for a patient or a staff user: on patient sign-in and sign-out. */
 export function forgetSignedInData(queryClient: QueryClient): void {

@@ -14,7 +14,7 @@ const PAGE_SIZE = 10;
 const kindTone: Record<AccessKind, BadgeTone> = { CONSENT: 'green', BREAK_GLASS: 'red', SEARCH: 'blue' };
 
 function AccessEntry({ item }: { item: AccessLogItem }): React.JSX.Element {
-  const { t } = useTranslation(['portal', 'common']);
+  const { t } = useTranslation(['portal', 'common', 'privacy']);
   const role = item.role ? t(`common:roles.${item.role.name}`, { defaultValue: item.role.displayName }) : t('access.unknownRole');
   return (
     <li className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
@@ -43,6 +43,13 @@ function AccessEntry({ item }: { item: AccessLogItem }): React.JSX.Element {
       {item.reason ? (
         <p className="mt-2 break-words rounded-md bg-red-50 p-2 text-sm text-red-900">
           <span className="font-medium">{t('access.reason')}:</span> {item.reason}
+        </p>
+      ) : null}
+      {item.kind === 'BREAK_GLASS' ? (
+        <p className="mt-2 text-sm font-medium text-slate-800">
+          {item.review
+            ? t('privacy:portal.reviewed', { verdict: t(`privacy:portal.verdict.${item.review.verdict}`) })
+            : t('privacy:portal.awaiting')}
         </p>
       ) : null}
     </li>

@@ -1,9 +1,28 @@
 // Overview (SPEC §2): full name, NC number, date of birth, sex, contact number, address, next of kin and their
 // contact, and the counts of diagnoses, appointments, medications and vaccines.
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PortalRecord } from '../../../../contracts/portal';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { accessSummaryQueryOptions } from '../api/portal-record';
 import { formatDay } from '../format';
+
+/** The counter of emergency (break-the-glass) accesses to this record that no reviewer has checked yet. */
+function UnreviewedEmergencyAccesses(): React.JSX.Element | null {
+  const { t } = useTranslation('privacy');
+  const summary = useQuery(accessSummaryQueryOptions);
+  if (!summary.data) return null;
+  const n = summary.data.unreviewedEmergencyAccesses;
+  return (
+    <div className={`flex items-center gap-3 rounded-md p-3 ${n > 0 ? 'bg-red-50' : 'bg-slate-50'}`}>
+      <dl className="flex min-w-0 flex-col-reverse">
+        <dt className="text-sm font-medium text-slate-700">{t('portal.unreviewedCount')}</dt>
+        <dd className={`text-2xl font-bold ${n > 0 ? 'text-red-800' : 'text-slate-700'}`}>{n}</dd>
+      </dl>
+      <p className="min-w-0 text-xs text-slate-600">{t('portal.unreviewedHelp')}</p>
+    </div>
+  );
+}
 
 export function OverviewTab({ record }: { record: PortalRecord }): React.JSX.Element {
   const { t } = useTranslation('portal');
@@ -40,6 +59,9 @@ export function OverviewTab({ record }: { record: PortalRecord }): React.JSX.Ele
               </div>
             ))}
           </dl>
+          <div className="mt-3">
+            <UnreviewedEmergencyAccesses />
+          </div>
         </CardContent>
       </Card>
       <Card>

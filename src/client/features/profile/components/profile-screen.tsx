@@ -26,6 +26,7 @@ const toForm = (u: CurrentUser): ProfileForm => ({
   phoneNumber: u.phoneNumber ?? '',
   department: u.department ?? '',
   facility: u.facility ?? '',
+  address: u.address ?? '',
 });
 
 /** Options for a select, keeping a stored value that is not in the list. */
@@ -97,6 +98,7 @@ export function ProfileScreen({ user, onClose }: { user: CurrentUser; onClose: (
               <FormField label={t('fields.facility')} error={err('facility')} required>
                 <NativeSelect placeholder="" options={withCurrent(FACILITIES, user.facility).map((f) => ({ value: f, label: f }))} {...form.register('facility')} />
               </FormField>
+              <FormField label={t('fields.address')} hint={t('fields.addressHint')} error={err('address')}><Input autoComplete="street-address" {...form.register('address')} /></FormField>
             </fieldset>
             <div className="flex gap-2 sm:col-span-2">
               {editing ? (

@@ -1,0 +1,37 @@
+// Privacy review requests (docs/decisions/018-privacy-review.md): the queue, one access, the reviewer's counts and
+// recording a verdict (which refreshes all three).
+import { queryOptions, useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
+import type { BreakGlassDetail, RecordVerdictInput, ReviewQueuePage, ReviewSummary, ReviewVerdictRecord } from '../../../../contracts/privacy-review';
+import { apiJson } from '../../../lib/api-client';
+
+export interface QueueFilters {
+  status: string;
+  facility: string;
+  userId: string;
+  page: number;
+}
+
+const queryString = (f: QueueFilters): string => {
+  const search = new URLSearchParams({ status: f.status, page: String(f.page), pageSize: '20' });
+  if (f.facility) search.set('facility', f.facility);
+  if (f.userId.trim()) search.set('userId', f.userId.trim());
+  return search.toString();
+};
+
+const PREFIX = '/api/privacy-reviews';
+
+export const reviewQueueQueryOptions = (f: QueueFilters) =>
+  queryOptions<ReviewQueuePage>({ queryKey: [`${PREFIX}?${queryString(f)}`], staleTime: 0 });
+
+export const reviewDetailQueryOptions = (id: number) => queryOptions<BreakGlassDetail>({ queryKey: [`${PREFIX}/${id}`], staleTime: 0 });
+
+export const reviewSummaryQueryOptions = queryOptions<ReviewSummary>({ queryKey: [`${PREFIX}/summary`], staleTime: 30_000 });
+
+export function useRecordVerdict(id: number): UseMutationResult<ReviewVerdictRecord, Error, RecordVerdictInput> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: RecordVerdictInput) => apiJson<ReviewVerdictRecord>('POST', `${PREFIX}/${id}/verdict`, input),
+    retry: false,
+    onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith(PREFIX) }),
+  });
+}

@@ -1,0 +1,62 @@
+// Privacy review API (docs/decisions/018-privacy-review.md): the break-the-glass review queue, one access's detail,
+// verdicts (audit.review), the reviewer's counts, and the VIP/restricted marker (patients.restrict).
+import type { FastifyInstance } from 'fastify';
+import {
+  breakGlassDetail,
+  recordVerdictInput,
+  restrictPatientInput,
+  restrictPatientResult,
+  reviewIdParams,
+  reviewQueuePage,
+  reviewQueueQuery,
+  reviewSummary,
+  reviewVerdictRecord,
+} from '../../../contracts/privacy-review';
+import { recordIdParams } from '../../../contracts/record-rows';
+import { requireStaff, staffActor } from '../../context/guards';
+import { zodRoutes, type AppDeps } from '../../deps';
+import { readReviewDetail, readReviewQueue, readReviewSummary, recordVerdict, setPatientRestricted } from './privacy.service';
+
+export function privacyRoutes({ db, config }: AppDeps) {
+  const canReview = requireStaff('audit.review');
+  return async (app: FastifyInstance): Promise<void> => {
+    const r = zodRoutes(app);
+    const tags = ['privacy review'];
+
+    r.get(
+      '/api/privacy-reviews',
+      { onRequest: canReview, schema: { tags, querystring: reviewQueueQuery, response: { 200: reviewQueuePage } } },
+      async (request) => readReviewQueue(db, config.privacy, request.query, staffActor(request), request.meta),
+    );
+
+    r.get(
+      '/api/privacy-reviews/summary',
+      { onRequest: canReview, schema: { tags, response: { 200: reviewSummary } } },
+      async () => readReviewSummary(db),
+    );
+
+    r.get(
+      '/api/privacy-reviews/:id',
+      { onRequest: canReview, schema: { tags, params: reviewIdParams, response: { 200: breakGlassDetail } } },
+      async (request) => readReviewDetail(db, config.privacy, request.params.id, staffActor(request), request.meta),
+    );
+
+    r.post(
+      '/api/privacy-reviews/:id/verdict',
+      { onRequest: canReview, schema: { tags, params: reviewIdParams, body: recordVerdictInput, response: { 201: reviewVerdictRecord } } },
+      async (request, reply) => {
+        const verdict = await recordVerdict(db, request.params.id, request.body, staffActor(request), request.meta, config.now());
+        return reply.status(201).send(verdict);
+      },
+    );
+
+    r.put(
+      '/api/patients/:id/restricted',
+      {
+        onRequest: requireStaff('patients.restrict'),
+        schema: { tags, params: recordIdParams, body: restrictPatientInput, response: { 200: restrictPatientResult } },
+      },
+      async (request) => setPatientRestricted(db, request.params.id, request.body.restricted, staffActor(request), request.meta),
+    );
+  };
+}

@@ -1,0 +1,186 @@
+// Privacy review of break-the-glass accesses (docs/decisions/018-privacy-review.md): the queue with its flags, the
+// detail of one access (what was read and changed during its grant), verdicts as audit rows, the reviewer's counts,
+// the VIP/restricted marker, and the counts the patient portal tells the patient.
+import {
+  recordVerdictInput,
+  reviewQueueQuery,
+  type BreakGlassAccess,
+  type BreakGlassDetail,
+  type RecordVerdictInput,
+  type ReviewQueuePage,
+  type ReviewQueueQueryInput,
+  type ReviewSummary,
+  type ReviewVerdict,
+  type ReviewVerdictRecord,
+} from '../../../contracts/privacy-review';
+import { auditActorOf } from '../../audit/audit-writer';
+import type { PrivacyThresholds } from '../../config';
+import type { RequestMeta, StaffActor } from '../../context/actor';
+import type { Db, DbOrTx } from '../../db/client';
+import { AppError } from '../../errors/app-error';
+import { parseOr400 } from '../audit/parse';
+import { flagsOf } from './flags';
+import * as repo from './privacy.repository';
+
+/** The detail view lists at most this many audit rows of one grant. */
+export const GRANT_ACTIVITY_LIMIT = 500;
+const GRANT_HOURS_FALLBACK = 8;
+
+const breakGlassNotFound = (): AppError => new AppError('BREAK_GLASS_ACCESS_NOT_FOUND', 'Break-the-glass access not found');
+
+function toAccess(row: repo.BreakGlassRow, limits: PrivacyThresholds): BreakGlassAccess {
+  return {
+    id: row.id,
+    at: row.at,
+    user: {
+      id: row.userId,
+      name: row.userName,
+      role: row.roleName && row.roleDisplayName ? { name: row.roleName, displayName: row.roleDisplayName } : null,
+    },
+    facility: row.facility ?? row.userFacility,
+    patient: { id: row.patientId, name: row.patientName, restricted: row.restricted },
+    reason: row.reason,
+    flags: flagsOf(row, limits),
+    review:
+      row.reviewVerdict && row.reviewerId && row.reviewedAt
+        ? {
+            verdict: row.reviewVerdict as ReviewVerdict,
+            note: row.reviewNote ?? '',
+            reviewerId: row.reviewerId,
+            reviewerName: row.reviewerName ?? '',
+            at: row.reviewedAt,
+          }
+        : null,
+  };
+}
+
+/** GET /api/privacy-reviews: a page of break-the-glass accesses, newest first, audited as VIEW AUDIT_LOG. */
+export async function readReviewQueue(
+  db: Db,
+  limits: PrivacyThresholds,
+  query: ReviewQueueQueryInput,
+  actor: StaffActor,
+  meta: RequestMeta,
+): Promise<ReviewQueuePage> {
+  const q = parseOr400(reviewQueueQuery, query, 'Invalid review filters');
+  const criteria: repo.QueueCriteria = {
+    status: q.status,
+    facility: q.facility,
+    userId: q.userId,
+    limit: q.pageSize,
+    offset: (q.page - 1) * q.pageSize,
+  };
+  const { rows, total } = await repo.readRecorded(
+    db,
+    async (tx) => ({ rows: await repo.selectBreakGlass(tx, criteria, limits.bulkSearchMinutes), total: await repo.countBreakGlass(tx, criteria) }),
+    (result) => ({
+      actor: auditActorOf(actor),
+      meta,
+      action: 'VIEW',
+      resourceType: 'AUDIT_LOG',
+      newValues: { privacyReview: { filters: q, returned: result.rows.length } },
+    }),
+  );
+  return { items: rows.map((r) => toAccess(r, limits)), page: q.page, pageSize: q.pageSize, total };
+}
+
+const toVerdict = (v: repo.VerdictRow): ReviewVerdictRecord => ({ ...v, verdict: v.verdict as ReviewVerdict });
+
+async function detailOf(tx: DbOrTx, id: number, limits: PrivacyThresholds): Promise<BreakGlassDetail | null> {
+  const [row] = await repo.selectBreakGlass(tx, { status: 'all', id, limit: 1, offset: 0 }, limits.bulkSearchMinutes);
+  if (!row) return null;
+  const expires = row.grantExpiresAt && !Number.isNaN(Date.parse(row.grantExpiresAt))
+    ? new Date(row.grantExpiresAt)
+    : new Date(Date.parse(row.at) + GRANT_HOURS_FALLBACK * 3_600_000);
+  const activity = await repo.selectGrantActivity(tx, {
+    userId: row.userId,
+    patientId: row.patientId,
+    from: row.at,
+    until: expires.toISOString(),
+    excludeId: row.id,
+    limit: GRANT_ACTIVITY_LIMIT,
+  });
+  const reviews = (await repo.selectVerdicts(tx, id)).map(toVerdict);
+  return { access: toAccess(row, limits), grantExpiresAt: expires.toISOString(), activity, reviews };
+}
+
+/** GET /api/privacy-reviews/{id}: one access with what was done during its grant; 404 for any other row. */
+export async function readReviewDetail(
+  db: Db,
+  limits: PrivacyThresholds,
+  id: number,
+  actor: StaffActor,
+  meta: RequestMeta,
+): Promise<BreakGlassDetail> {
+  const detail = await repo.readRecorded(
+    db,
+    (tx) => detailOf(tx, id, limits),
+    (result) =>
+      result && {
+        actor: auditActorOf(actor),
+        meta,
+        action: 'VIEW',
+        resourceType: 'AUDIT_LOG',
+        resourceId: id,
+        patientId: result.access.patient.id,
+        newValues: { privacyReview: { breakGlassId: id, activity: result.activity.length } },
+      },
+  );
+  if (!detail) throw breakGlassNotFound();
+  return detail;
+}
+
+/**
+ * POST /api/privacy-reviews/{id}/verdict: the verdict is an audit row (CREATE ACCESS_REVIEW, resourceId the access's
+ * row id). 404 for a row that is not a break-the-glass access; 403 REVIEW_OWN_ACCESS for one's own access.
+ */
+export async function recordVerdict(
+  db: Db,
+  id: number,
+  input: RecordVerdictInput,
+  actor: StaffActor,
+  meta: RequestMeta,
+  now: Date,
+): Promise<ReviewVerdictRecord> {
+  const v = parseOr400(recordVerdictInput, input, 'Invalid verdict');
+  const who = auditActorOf(actor);
+  const outcome = await repo.insertVerdict(db, id, (access) => ({
+    actor: who,
+    meta,
+    action: 'CREATE',
+    resourceType: 'ACCESS_REVIEW',
+    resourceId: id,
+    patientId: access.patientId,
+    newValues: { verdict: v.verdict, note: v.note, reviewedUserId: access.userId },
+  }));
+  if (outcome === 'not-found') throw breakGlassNotFound();
+  if (outcome === 'own-access') throw new AppError('REVIEW_OWN_ACCESS', 'You cannot review your own break-the-glass access');
+  return { verdict: v.verdict, note: v.note, reviewerId: who.userId, reviewerName: who.userName, at: now.toISOString() };
+}
+
+/** GET /api/privacy-reviews/summary: counts only, no patient data. */
+export async function readReviewSummary(db: Db): Promise<ReviewSummary> {
+  return repo.reviewCounts(db);
+}
+
+/** PUT /api/patients/{id}/restricted: sets the VIP/restricted marker, audited as UPDATE PATIENT with old and new value. */
+export async function setPatientRestricted(
+  db: Db,
+  patientId: number,
+  restricted: boolean,
+  actor: StaffActor,
+  meta: RequestMeta,
+): Promise<{ id: number; restricted: boolean }> {
+  const result = await repo.updateRestricted(db, patientId, restricted, (before) => ({
+    actor: auditActorOf(actor),
+    meta,
+    action: 'UPDATE',
+    resourceType: 'PATIENT',
+    resourceId: patientId,
+    patientId,
+    oldValues: { restricted: before },
+    newValues: { restricted },
+  }));
+  if (!result) throw new AppError('PATIENT_NOT_FOUND', 'Patient not found');
+  return result;
+}
