@@ -6,7 +6,7 @@ import type { NewVitals, RecordInputSchemas } from '../../../contracts/records';
 import type { z } from 'zod';
 import { staffDisplayName, type StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type ContextAuditEntry, type RequestScope } from '../../context/data-context';
-import { notFound } from '../../errors/app-error';
+import { AppError } from '../../errors/app-error';
 import { openPatientRecord, openPatientRecordWithDetails } from '../access/patient-scope';
 import { deleteItem, insertItem, lockItemPatient, selectAllLists, selectList, type NewRecordValues } from './records.repository';
 
@@ -62,9 +62,9 @@ export async function addRecordItem<K extends RecordKind>(
 export async function deleteRecordItem(c: RecordCaller, kind: RecordKind, id: number): Promise<void> {
   await inAuditedTransaction(c, async (ctx) => {
     const patientId = await lockItemPatient(ctx, kind, id);
-    if (patientId === null) throw notFound(NOT_FOUND[kind]);
+    if (patientId === null) throw new AppError('RECORD_ENTRY_NOT_FOUND', NOT_FOUND[kind], { details: { kind } });
     const row = await deleteItem(await openPatientRecord(ctx, patientId), kind, id);
-    if (!row) throw notFound(NOT_FOUND[kind]); // locked above: only a concurrent change of its patient gets here
+    if (!row) throw new AppError('RECORD_ENTRY_NOT_FOUND', NOT_FOUND[kind], { details: { kind } }); // locked above: only a concurrent change of its patient gets here
     return ctx.audited(undefined, entry(kind, patientId, { action: 'DELETE', resourceId: row.id, oldValues: row }));
   });
 }

@@ -77,8 +77,8 @@ export function AuditLogsTab(): React.JSX.Element {
                 <tr key={row.id}>
                   <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{format(new Date(row.timestamp), 'yyyy-MM-dd HH:mm:ss')}</td>
                   <td className="px-3 py-2"><div>{row.userName}</div><div className="font-mono text-xs text-slate-500">{row.userId}</div></td>
-                  <td className="px-3 py-2"><Badge tone={actionTone(row.action)}>{row.action}</Badge></td>
-                  <td className="px-3 py-2"><div>{row.resourceType}</div><div className="text-xs text-slate-500">{dash(row.resourceId)}</div></td>
+                  <td className="px-3 py-2"><Badge tone={actionTone(row.action)}>{t(`actions.${row.action}`, { defaultValue: row.action })}</Badge></td>
+                  <td className="px-3 py-2"><div>{t(`resourceTypes.${row.resourceType}`, { defaultValue: row.resourceType })}</div><div className="text-xs text-slate-500">{dash(row.resourceId)}</div></td>
                   <td className="px-3 py-2">{dash(row.patientId)}</td>
                   <td className="px-3 py-2 font-mono text-xs">{dash(row.ipAddress)}</td>
                 </tr>

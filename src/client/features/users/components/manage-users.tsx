@@ -61,7 +61,7 @@ export function ManageUsers(): React.JSX.Element {
                     <p className="font-semibold">{u.firstName} {u.lastName}</p>
                     <p className="text-slate-600">{u.email}</p>
                     <p className="text-slate-600">
-                      {[u.department ?? '-', u.facility ?? '-', roleLabel(u.role)].join(' · ')}
+                      {[u.department ? t(`common:departments.${u.department}`, { defaultValue: u.department }) : '-', u.facility ?? '-', roleLabel(u.role)].join(' · ')}
                     </p>
                     <p className="text-slate-500">{t('registered', { date: day(u.createdAt) })}</p>
                   </div>
