@@ -2,15 +2,13 @@
 // never retried, so the user sees its message at once; network failures and 5xx are retried (queries twice,
 // mutations once).
 import { QueryClient } from '@tanstack/react-query';
-import { getQueryFn, parseApiError } from './api-client';
+import { getQueryFn } from './api-client';
+import { asApiError } from './api-error';
 
 export const MAX_QUERY_RETRIES = 2;
 export const MAX_MUTATION_RETRIES = 1;
 
-const isClientError = (error: unknown): boolean => {
-  const { status } = parseApiError(error);
-  return status !== null && status >= 400 && status < 500;
-};
+const isClientError = (error: unknown): boolean => asApiError(error)?.isRefusal === true;
 
 /** Whether a failed query should be tried again (failureCount: failures so far). */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
