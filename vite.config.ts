@@ -33,6 +33,16 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     reportCompressedSize: false,
+    rolldownOptions: {
+      output: {
+        // Each translation file is its own chunk named for its language (locale-<lang>-<namespace>), so a page
+        // fetches only its language's (and a journey can see which it fetched).
+        chunkFileNames: (chunk) => {
+          const m = /locales\/([a-z]+)\/([a-z-]+)\.json$/.exec(chunk.facadeModuleId ?? '');
+          return m ? `assets/locale-${m[1]}-${m[2]}-[hash].js` : 'assets/[name]-[hash].js';
+        },
+      },
+    },
   },
   server: {
     proxy: { '/api': `http://127.0.0.1:${process.env.API_PORT ?? 5000}` },

@@ -9,6 +9,8 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
+          // One migrated database per run, copied by each test file (docs/decisions/010-test-databases.md).
+          globalSetup: ['src/server/test/test-database.global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',

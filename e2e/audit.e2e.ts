@@ -26,12 +26,12 @@ describe.skipIf(!run)('audit and compliance journey', () => {
 
   it('shows the auditor the Audit button but not Admin', async () => {
     await signInThroughPage(j.page, j.app.baseUrl, AUDITOR.email, AUDITOR.password);
-    await j.page.getByRole('button', { name: 'Audit' }).waitFor();
-    expect(await j.page.getByRole('button', { name: 'Admin' }).count()).toBe(0);
+    await j.page.getByRole('button', { name: 'Audit', exact: true }).waitFor();
+    expect(await j.page.getByRole('button', { name: 'Admin', exact: true }).count()).toBe(0);
   });
 
   it('filters the log by SEARCH and sees the doctor’s searches', async () => {
-    await j.page.getByRole('button', { name: 'Audit' }).click();
+    await j.page.getByRole('button', { name: 'Audit', exact: true }).click();
     await j.page.getByRole('heading', { name: 'Audit and Compliance' }).waitFor();
     await j.page.getByLabel('Action').selectOption('SEARCH');
     await j.page.getByRole('button', { name: 'Apply Filters' }).click();

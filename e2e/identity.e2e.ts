@@ -42,7 +42,7 @@ describe.skipIf(!run)('staff identity journey', () => {
 
   it('lets the administrator approve the doctor in Manage Users', async () => {
     await signInThroughPage(j.page, j.app.baseUrl, ADMIN.email, ADMIN.password);
-    await j.page.getByRole('button', { name: 'Admin' }).click();
+    await j.page.getByRole('button', { name: 'Admin', exact: true }).click();
     await j.page.getByRole('tab', { name: 'Manage Users' }).click();
     await j.page.getByText(DOCTOR.email).waitFor();
     await screenshot(j.page, 'manage-users');
@@ -56,8 +56,8 @@ describe.skipIf(!run)('staff identity journey', () => {
     await signInThroughPage(j.page, j.app.baseUrl, DOCTOR.email, DOCTOR.password);
     await j.page.getByRole('button', { name: `Open the profile of ${DOCTOR.firstName} ${DOCTOR.lastName}` }).waitFor();
     await j.page.getByText('Doctor', { exact: true }).first().waitFor();
-    expect(await j.page.getByRole('button', { name: 'Admin' }).count()).toBe(0);
-    expect(await j.page.getByRole('button', { name: 'Audit' }).count()).toBe(0);
+    expect(await j.page.getByRole('button', { name: 'Admin', exact: true }).count()).toBe(0);
+    expect(await j.page.getByRole('button', { name: 'Audit', exact: true }).count()).toBe(0);
     await screenshot(j.page, 'doctor-dashboard');
   });
 

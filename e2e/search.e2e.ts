@@ -19,7 +19,7 @@ describe.skipIf(!run)('patient registry and search journey', () => {
 
   it('lets the administrator add a patient and shows the generated NC number', async () => {
     await signInThroughPage(j.page, j.app.baseUrl, ADMIN.email, ADMIN.password);
-    await j.page.getByRole('button', { name: 'Admin' }).click();
+    await j.page.getByRole('button', { name: 'Admin', exact: true }).click();
     await j.page.getByRole('tab', { name: 'Add Patients' }).waitFor();
     await j.page.getByRole('button', { name: 'Add Patient' }).click();
     await j.page.getByText('First name is required').waitFor();

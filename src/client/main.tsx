@@ -1,9 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles.css';
-import './lib/i18n';
+import { startI18n } from './lib/i18n';
 import { App } from './app/app';
 
+await startI18n();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

@@ -1,23 +1,56 @@
-// One error vocabulary for the API (DESIGN.md §3, STYLE habit 4). The client maps codes to translated text.
-export const errorCodes = [
-  'VALIDATION_FAILED',
-  'INVALID_JSON',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'PAYLOAD_TOO_LARGE',
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'CROSS_ORIGIN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'RATE_LIMITED',
-  'SETUP_ALREADY_DONE',
-  'REVIEW_OWN_ACCESS',
-  'SETUP_REQUIRED',
-  'DATABASE_BUSY',
-  'INTERNAL',
-] as const;
+// One error vocabulary for the API (DESIGN.md §3, STYLE habit 4, decision 021). Every error the server returns
+// carries one of these codes; the client turns the code (never the English message) into translated text through
+// common.json `errors.<CODE>` in en, af and ng (src/client/lib/error-text.ts).
 
-export type ErrorCode = (typeof errorCodes)[number];
+/** Each code with the HTTP status it is always sent with. */
+export const errorStatus = {
+  // The request itself
+  VALIDATION_FAILED: 400,
+  INVALID_JSON: 400,
+  BAD_REQUEST: 400,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  PAYLOAD_TOO_LARGE: 413,
+  CROSS_ORIGIN: 403,
+  // Who is asking
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  PATIENT_LOGIN_FAILED: 401,
+  LOCKED_OUT: 429,
+  NETWORK_THROTTLED: 429,
+  RATE_LIMITED: 429,
+  // What they may do
+  FORBIDDEN: 403,
+  PERMISSION_REQUIRED: 403,
+  PATIENT_PORTAL_ONLY: 403,
+  ACCESS_GRANT_REQUIRED: 403,
+  OWN_PROFILE_ONLY: 403,
+  OWN_ACCOUNT_DECISION: 403,
+  REVIEW_OWN_ACCESS: 403,
+  SETUP_ALREADY_DONE: 403,
+  SETUP_REQUIRED: 403,
+  // What they asked about
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  PATIENT_NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  RECORD_ENTRY_NOT_FOUND: 404,
+  BREAK_GLASS_ACCESS_NOT_FOUND: 404,
+  CONFLICT: 409,
+  DUPLICATE_PATIENT: 409,
+  EMAIL_IN_USE: 409,
+  USER_NOT_PENDING: 409,
+  // The server
+  DATABASE_BUSY: 503,
+  INTERNAL: 500,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export const errorCodes = Object.keys(errorStatus) as ErrorCode[];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(errorStatus, value);
+}
 
 export interface FieldIssue {
   /** Dotted path of the field, e.g. "email" or "items.0.name". */
@@ -27,6 +60,7 @@ export interface FieldIssue {
 }
 
 export interface ApiErrorBody {
+  /** English, for API callers and logs; the client never shows it (it translates `code`). */
   message: string;
   code: ErrorCode;
   issues?: FieldIssue[];

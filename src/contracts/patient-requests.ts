@@ -9,7 +9,7 @@ export type AddPatientRequest = z.input<typeof addPatientRequest>;
 /** The 409 answer when likely duplicates exist and the request did not confirm. */
 export const duplicatePatientsBody = z.object({
   message: z.string(),
-  code: z.literal('CONFLICT'),
+  code: z.literal('DUPLICATE_PATIENT'),
   duplicates: z.array(patientSearchResult),
 });
 

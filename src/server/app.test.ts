@@ -22,7 +22,7 @@ describe('the app shell', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/no-such-thing' });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toMatch(/application\/json/);
-    expect(res.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect(res.json()).toMatchObject({ code: 'ROUTE_NOT_FOUND' });
   });
 
   it('sends security headers with a strict script policy', async () => {

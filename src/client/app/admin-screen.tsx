@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../components/ui/button';
 import { Tabs } from '../components/ui/tabs';
 import { ManageUsers } from '../features/users/components/manage-users';
+import { MainHeading } from '../components/ui/main-heading';
 
 export function AdminScreen({ addPatients, canAddPatients, canManageUsers }: { addPatients: ReactNode; canAddPatients: boolean; canManageUsers: boolean }): React.JSX.Element {
   const { t } = useTranslation('dashboard');
@@ -11,9 +12,9 @@ export function AdminScreen({ addPatients, canAddPatients, canManageUsers }: { a
   return (
     <section aria-labelledby="admin-title" className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="admin-title" className="text-xl font-semibold">
+        <MainHeading id="admin-title" className="text-xl font-semibold">
           {t('admin.title')}
-        </h2>
+        </MainHeading>
         <Button variant="secondary" onClick={() => window.location.assign('/')}>
           {t('admin.backHome')}
         </Button>

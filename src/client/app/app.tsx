@@ -7,7 +7,7 @@ import { AppRouter } from './router';
 
 function AppToaster(): React.JSX.Element {
   const { t } = useTranslation();
-  return <Toaster regionLabel={t('notifications')} />;
+  return <Toaster regionLabel={t('notifications')} viewportLabel={t('notificationsRegion')} />;
 }
 
 export function App(): React.JSX.Element {

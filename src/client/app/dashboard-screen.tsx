@@ -12,7 +12,6 @@ import { AddPatientForm } from '../features/patients/components/add-patient-form
 import { ProfileScreen } from '../features/profile/components/profile-screen';
 import { displayNameOf } from '../lib/user-display';
 import { AdminScreen } from './admin-screen';
-import { FloatingLogout } from './floating-logout';
 import { PatientArea } from './patient-area';
 import { StaffHeader } from './staff-header';
 
@@ -44,9 +43,9 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
   else main = <PatientArea user={user} />;
 
   return (
-    <div className="min-h-screen pb-20">
+    <div className="min-h-screen pb-8">
       <StaffHeader user={user} onProfile={() => setProfileOpen(true)} />
-      <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6">
+      <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6">
         <div className="flex flex-wrap items-center justify-between gap-4">
           <div>
             <h1 className="text-2xl font-bold text-slate-900">{t('common:appName')}</h1>
@@ -61,17 +60,16 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
               type="button"
               onClick={() => setProfileOpen(true)}
               className="flex flex-col items-start rounded-md border border-slate-200 bg-white px-3 py-1.5 text-left hover:bg-slate-50"
-              aria-label={t('openProfile', { name: displayNameOf(user) })}
+              aria-label={t('openProfile', { name: displayNameOf(user), role: roleName })}
             >
-              <span className="text-sm font-semibold">{displayNameOf(user)}</span>
+              <span className="text-sm font-semibold">{displayNameOf(user)}</span>{' '}
               <span className="text-xs text-slate-600">{roleName}</span>
             </button>
           </nav>
         </div>
         {canReview && view === 'home' && !profileOpen ? <ReviewCounts onOpen={() => navigate('/audit/reviews')} /> : null}
-        <main>{main}</main>
-      </div>
-      <FloatingLogout />
+        <div>{main}</div>
+      </main>
     </div>
   );
 }

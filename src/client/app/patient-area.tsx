@@ -8,7 +8,7 @@ import type { PatientSearchResult } from '../../contracts/patients';
 import type { CurrentUser } from '../features/auth/api/current-user';
 import { hasPermission } from '../features/auth/api/current-user';
 import { AccessDialog } from '../features/patients/components/access-dialog';
-import { PatientSearch } from '../features/patients/components/patient-search';
+import { PatientSearch, useSearchState } from '../features/patients/components/patient-search';
 import { loadNamespace } from '../lib/i18n';
 
 // The record screen and its translations load only when a record is opened (DESIGN.md §10 first-page budget).
@@ -28,6 +28,8 @@ export function PatientArea({ user }: { user: CurrentUser }): React.JSX.Element 
   const [, navigate] = useLocation();
   const patientId = linkedPatientId(useSearch());
   const [picked, setPicked] = useState<PatientSearchResult | null>(null);
+  // Kept here, above the search screen, so 'Back to Search' returns to the same search and results.
+  const search = useSearchState();
 
   if (patientId !== null) {
     return (
@@ -41,7 +43,7 @@ export function PatientArea({ user }: { user: CurrentUser }): React.JSX.Element 
   }
   return (
     <>
-      <PatientSearch onSelect={setPicked} />
+      <PatientSearch onSelect={setPicked} state={search} />
       <AccessDialog
         patient={picked}
         onCancel={() => setPicked(null)}

@@ -1,5 +1,9 @@
 // The header for signed-in staff (SPEC §2 Header): title at left; user menu with name, e-mail, Profile, Log out.
+// SPEC §2's always-present logout button lives here, in the sticky header, where it covers no content
+// (decision 023: a floating button over the page hid the left of 'Search Patients' on phones).
 import { useTranslation } from 'react-i18next';
+import { LogOut } from 'lucide-react';
+import { Button } from '../components/ui/button';
 import { LanguageSelector } from '../components/language-selector';
 import { Avatar } from '../components/ui/avatar';
 import { DropdownMenu } from '../components/ui/dropdown-menu';
@@ -17,8 +21,12 @@ export function StaffHeader({ user, onProfile }: { user: CurrentUser; onProfile:
         <a href="/" className="truncate font-semibold text-brand-700">
           {t('common:appName')}
         </a>
-        <div className="flex items-center gap-2">
+        <div className="flex shrink-0 items-center gap-1 sm:gap-2">
           <LanguageSelector />
+          <Button variant="secondary" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
+            <LogOut aria-hidden="true" className="h-4 w-4" />
+            {t('logout')}
+          </Button>
           <DropdownMenu
             triggerLabel={t('userMenu', { name })}
             trigger={

@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Globe } from 'lucide-react';
-import { LANGUAGES } from '../lib/i18n';
+import { changeLanguage, LANGUAGES } from '../lib/i18n';
 
 export function LanguageSelector(): React.JSX.Element {
   const { t, i18n } = useTranslation();
@@ -59,14 +59,14 @@ export function LanguageSelector(): React.JSX.Element {
                 lang={l.code}
                 aria-current={l.code === current.code}
                 onClick={() => {
-                  void i18n.changeLanguage(l.code);
+                  void changeLanguage(l.code);
                   setOpen(false);
                   trigger.current?.focus();
                 }}
                 className="flex w-full flex-col rounded px-3 py-2 text-left hover:bg-slate-100 focus:bg-slate-100 aria-[current=true]:font-semibold"
               >
                 <span>{l.nativeName}</span>
-                <span className="text-xs font-normal text-slate-500">{l.name}</span>
+                <span className="text-xs font-normal text-slate-600">{l.name}</span>
               </button>
             </li>
           ))}

@@ -1,13 +1,10 @@
-// The api client of SPEC §7: credentials on every call; a non-success response throws
-// "{status}: {body text or status text}".
+// The api client of SPEC §7: credentials on every call; a non-success response throws an ApiError whose message is
+// "{status}: {body text or status text}" and which carries the status, code, issues and details (decision 021).
 import type { QueryFunction } from '@tanstack/react-query';
-import type { ApiErrorBody } from '../../contracts/errors';
+import { apiErrorOf } from './api-error';
 
 async function throwIfResNotOk(res: Response): Promise<void> {
-  if (!res.ok) {
-    const text = (await res.text()) || res.statusText;
-    throw new Error(`${res.status}: ${text}`);
-  }
+  if (!res.ok) throw await apiErrorOf(res);
 }
 
 export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
@@ -37,26 +34,4 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
     await throwIfResNotOk(res);
     return (await res.json()) as T;
   };
-}
-
-export interface ParsedApiError {
-  status: number | null;
-  body: Partial<ApiErrorBody> | null;
-  /** The server's message, or the raw text. */
-  message: string;
-}
-
-/** Reads back an error thrown by the api client. */
-export function parseApiError(error: unknown): ParsedApiError {
-  const text = error instanceof Error ? error.message : String(error);
-  const match = /^(\d{3}): ([\s\S]*)$/.exec(text);
-  if (!match) return { status: null, body: null, message: text };
-  const status = Number(match[1]);
-  const rest = match[2] ?? '';
-  try {
-    const body = JSON.parse(rest) as Partial<ApiErrorBody>;
-    return { status, body, message: typeof body.message === 'string' ? body.message : rest };
-  } catch {
-    return { status, body: null, message: rest };
-  }
 }

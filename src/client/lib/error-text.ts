@@ -1,12 +1,20 @@
-// One place that turns an api error into text for the user (STYLE habit 4).
+// The one mapping from an api error to text for the user (STYLE habit 4, decision 021): the error's code picks
+// common.json `errors.<CODE>` in the user's language. The server's English message is never shown.
 import type { TFunction } from 'i18next';
-import { parseApiError } from './api-client';
+import { errorCodeOf } from './api-error';
 
-/** The translated message for a known error code, else the server's message, else the fallback. */
+/** The translated message of the error's code; the fallback when the request failed without one of our codes. */
 export function errorText(t: TFunction, error: unknown, fallback: string): string {
-  const parsed = parseApiError(error);
-  const code = parsed.body?.code;
-  if (code && t(`common:errors.${code}`, { defaultValue: '' })) return t(`common:errors.${code}`);
-  if (parsed.status === null) return fallback;
-  return parsed.message || fallback;
+  const code = errorCodeOf(error);
+  return code ? t(`common:errors.${code}`) : fallback;
+}
+
+const ISSUE_KEY = /^validation:[A-Za-z]+$/;
+
+/**
+ * The i18n key for a field issue from the server: the contract schemas' messages are `validation:*` keys, shared
+ * with the forms; anything else (a message of the schema library itself) becomes the general `validation:invalidValue`.
+ */
+export function issueKey(message: string, exists: (key: string) => boolean): string {
+  return ISSUE_KEY.test(message) && exists(message) ? message : 'validation:invalidValue';
 }

@@ -1,8 +1,12 @@
 // Languages (SPEC §1): stored preference (localStorage "language"), then the browser, then <html lang>; unknown -> en.
+// Only the active language's translations are downloaded (DESIGN.md §10): startI18n loads its core namespaces
+// before the first render, loadNamespaces adds a screen's namespaces, changeLanguage loads the new language's
+// copies of everything loaded so far before switching. Keys are identical in the three languages (a test checks),
+// so no fallback language needs to be downloaded.
 import i18n from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import { lazyNamespaceBundles, resources, type LazyNamespace } from '../locales';
+import { CORE_NAMESPACES, loadBundle, type LazyNamespace, type NamespaceName } from '../locales';
 
 export const LANGUAGES = [
   { code: 'en', name: 'English', nativeName: 'English' },
@@ -12,40 +16,79 @@ export const LANGUAGES = [
 export type LanguageCode = (typeof LANGUAGES)[number]['code'];
 export const LANGUAGE_STORAGE_KEY = 'language';
 
-void i18n
-  .use(LanguageDetector)
-  .use(initReactI18next)
-  .init({
-    resources,
-    fallbackLng: 'en',
-    supportedLngs: LANGUAGES.map((l) => l.code),
-    load: 'languageOnly',
-    nonExplicitSupportedLngs: true,
-    defaultNS: 'common',
-    ns: Object.keys(resources.en ?? {}),
-    interpolation: { escapeValue: false },
-    detection: {
-      order: ['localStorage', 'navigator', 'htmlTag'],
-      lookupLocalStorage: LANGUAGE_STORAGE_KEY,
-      caches: ['localStorage'],
-    },
+const isLanguage = (code: string): code is LanguageCode => LANGUAGES.some((l) => l.code === code);
+
+/** The namespaces the page uses so far (core plus every screen's loaded since). */
+const wanted = new Set<NamespaceName>(CORE_NAMESPACES);
+
+async function ensure(lang: LanguageCode, names: Iterable<NamespaceName>): Promise<void> {
+  await Promise.all(
+    [...names]
+      .filter((ns) => !i18n.hasResourceBundle(lang, ns))
+      .map(async (ns) => {
+        const content = await loadBundle(lang, ns);
+        if (content) i18n.addResourceBundle(lang, ns, content, true, true);
+      }),
+  );
+}
+
+const activeLanguage = (): LanguageCode => {
+  const code = i18n.resolvedLanguage ?? i18n.languages.find(isLanguage) ?? 'en';
+  return isLanguage(code) ? code : 'en';
+};
+
+/** Detects the language, downloads its core translations, and starts i18next; awaited before the first render. */
+export async function startI18n(): Promise<void> {
+  await i18n
+    .use(LanguageDetector)
+    .use(initReactI18next)
+    .init({
+      resources: {},
+      partialBundledLanguages: true,
+      fallbackLng: 'en',
+      supportedLngs: LANGUAGES.map((l) => l.code),
+      load: 'languageOnly',
+      nonExplicitSupportedLngs: true,
+      defaultNS: 'common',
+      ns: [...CORE_NAMESPACES],
+      interpolation: { escapeValue: false },
+      detection: {
+        order: ['localStorage', 'navigator', 'htmlTag'],
+        lookupLocalStorage: LANGUAGE_STORAGE_KEY,
+        caches: ['localStorage'],
+      },
+      // A key missing from the active language is a defect: say so on the console, where every journey looks.
+      // Lookups that bring their own defaultValue (a role or department name from the server, a probe for an
+      // error code) expect that some keys do not exist, and are not reported.
+      saveMissing: true,
+      missingKeyHandler: (lngs, ns, key, _fallback, _update, options?: { defaultValue?: unknown }) => {
+        if (options && options.defaultValue !== undefined) return;
+        console.error(`i18n: missing translation ${ns}:${key} (${lngs.join(', ')})`);
+      },
+    });
+  const lang = i18n.languages.find(isLanguage) ?? 'en';
+  await ensure(lang, wanted);
+  if (i18n.resolvedLanguage !== lang) await i18n.changeLanguage(lang);
+  document.documentElement.lang = lang;
+  i18n.on('languageChanged', (lng) => {
+    document.documentElement.lang = lng;
   });
+}
 
-i18n.on('languageChanged', (lng) => {
-  document.documentElement.lang = lng;
-});
-document.documentElement.lang = i18n.resolvedLanguage ?? 'en';
-
-/** Adds a lazily loaded namespace (every language) before its screen renders. */
-/** Loads several lazy namespaces at once (a screen and the features it composes). */
+/** Downloads the translations of a screen's namespaces (active language only) before the screen renders. */
 export async function loadNamespaces(...names: LazyNamespace[]): Promise<void> {
-  await Promise.all(names.map(loadNamespace));
+  for (const ns of names) wanted.add(ns);
+  await ensure(activeLanguage(), names);
 }
 
 export async function loadNamespace(ns: LazyNamespace): Promise<void> {
-  if (i18n.hasResourceBundle('en', ns)) return;
-  const bundles = await lazyNamespaceBundles(ns);
-  for (const [lang, content] of Object.entries(bundles)) i18n.addResourceBundle(lang, ns, content, true, true);
+  await loadNamespaces(ns);
+}
+
+/** Switches language after downloading that language's copy of every namespace in use. */
+export async function changeLanguage(code: LanguageCode): Promise<void> {
+  await ensure(code, wanted);
+  await i18n.changeLanguage(code);
 }
 
 export default i18n;

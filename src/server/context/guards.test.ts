@@ -52,7 +52,7 @@ describe('requireStaff', () => {
     const { cookie } = await signInAs(t, 3);
     const res = await get('/api/probe/audit', cookie);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ message: 'Insufficient permissions', code: 'FORBIDDEN' });
+    expect(res.json()).toEqual({ message: 'Insufficient permissions', code: 'PERMISSION_REQUIRED' });
     expect((await get('/api/probe/pre-handler', cookie)).statusCode).toBe(403);
   });
 

@@ -11,7 +11,7 @@
 // a deactivation takes effect on the next request.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Permission } from '../../contracts/constants';
-import { forbidden, unauthenticated } from '../errors/app-error';
+import { AppError, unauthenticated } from '../errors/app-error';
 import type { PatientActor, StaffActor } from './actor';
 
 /** A route hook that throws AppError (401/403) or lets the request through. */
@@ -21,13 +21,13 @@ export const INSUFFICIENT_PERMISSIONS = 'Insufficient permissions';
 
 /**
  * Signed-in staff only: 401 UNAUTHENTICATED when signed out or signed in as a patient; with a permission,
- * 403 FORBIDDEN ('Insufficient permissions') when the user lacks it.
+ * 403 PERMISSION_REQUIRED ('Insufficient permissions') when the user lacks it.
  */
 export function requireStaff(permission?: Permission): Guard {
   return async (request) => {
     const actor = request.actor;
     if (actor?.kind !== 'staff') throw unauthenticated();
-    if (permission && !actor.permissions.has(permission)) throw forbidden(INSUFFICIENT_PERMISSIONS);
+    if (permission && !actor.permissions.has(permission)) throw new AppError('PERMISSION_REQUIRED', INSUFFICIENT_PERMISSIONS);
   };
 }
 
@@ -39,14 +39,14 @@ export function requirePatient(): Guard {
 }
 
 /**
- * The patient portal's guard: 401 UNAUTHENTICATED when signed out, 403 FORBIDDEN for a staff session (signed in,
+ * The patient portal's guard: 401 UNAUTHENTICATED when signed out, 403 PATIENT_PORTAL_ONLY for a staff session (signed in,
  * but the portal is only ever the signed-in patient's own record), patients through.
  */
 export function requirePortalPatient(): Guard {
   return async (request) => {
     const actor = request.actor;
     if (!actor) throw unauthenticated();
-    if (actor.kind !== 'patient') throw forbidden(PATIENT_PORTAL_ONLY);
+    if (actor.kind !== 'patient') throw new AppError('PATIENT_PORTAL_ONLY', PATIENT_PORTAL_ONLY);
   };
 }
 export const PATIENT_PORTAL_ONLY = 'The patient portal is for signed-in patients only';

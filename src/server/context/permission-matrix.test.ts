@@ -119,7 +119,7 @@ describe('permission matrix (DESIGN.md §4)', () => {
     const options = request(user);
     const res = await t.app.inject({ ...options, headers: { ...options.headers, cookie } });
     expect(res.statusCode).toBe(allowed ? allowedStatus : 403);
-    if (!allowed) expect(res.json()).toEqual({ message: 'Insufficient permissions', code: 'FORBIDDEN' });
+    if (!allowed) expect(res.json()).toEqual({ message: 'Insufficient permissions', code: 'PERMISSION_REQUIRED' });
   });
 
   it.each(ROUTES)('signed out: $route is 401', async ({ request }) => {

@@ -24,6 +24,8 @@ export interface DatabaseHandle {
   kind: 'pglite' | 'postgres';
   /** Applies the committed SQL migrations; safe to call from several processes at once. */
   migrate(): Promise<void>;
+  /** Embedded database only: its data directory as an uncompressed tarball (see `loadDataDir`). */
+  dumpDataDir?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,8 @@ export interface DatabaseOptions {
   /** Folder for the embedded database; `memory://` keeps it in memory (tests). */
   dataDir?: string;
   poolSize?: number;
+  /** Embedded database only: start from this data directory (a tarball from `dumpDataDir`) instead of an empty one. */
+  loadDataDir?: Blob | undefined;
   /**
    * PostgreSQL only: cancel any statement of this pool that runs longer (lock waits included); 0 or absent: no
    * limit. The server sets it for request work; migrations run without it. PGlite (one embedded process, no
@@ -46,10 +50,10 @@ const MIGRATION_LOCK = 727_001; // pg_advisory_lock key: one migrator at a time 
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.statementTimeoutMs ?? 0);
-  return openPglite(options.dataDir ?? 'memory://');
+  return openPglite(options.dataDir ?? 'memory://', options.loadDataDir);
 }
 
-async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string, loadDataDir: Blob | undefined): Promise<DatabaseHandle> {
   let release = (): void => undefined;
   if (!dataDir.startsWith('memory://')) {
     mkdirSync(dataDir, { recursive: true });
@@ -57,7 +61,10 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   }
   let client: PGlite;
   try {
-    client = await PGlite.create(dataDir, { extensions: { pg_trgm, fuzzystrmatch, unaccent } });
+    client = await PGlite.create(dataDir, {
+      extensions: { pg_trgm, fuzzystrmatch, unaccent },
+      ...(loadDataDir ? { loadDataDir } : {}),
+    });
   } catch (err) {
     release();
     throw err;
@@ -67,6 +74,7 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     db: db as unknown as Db,
     kind: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder }),
+    dumpDataDir: async () => new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer()),
     close: async () => {
       try {
         await client.close();

@@ -1,26 +1,41 @@
-import type { ErrorCode, FieldIssue } from '../../contracts/errors';
+import { errorStatus, type ErrorCode, type FieldIssue } from '../../contracts/errors';
 
-/** The one error type services throw; the error handler turns it into `{ message, code, issues? }`. */
+export interface AppErrorOptions {
+  issues?: FieldIssue[];
+  /** Response headers that go with the error, e.g. Retry-After on a 429. */
+  headers?: Record<string, string>;
+  /** Extra fields of the response body, e.g. the likely duplicates of a 409. */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * The one error type services throw; the error handler turns it into `{ message, code, issues? }`. The status
+ * comes from the code (contracts/errors.ts), so a code always travels with the same status; the English message is
+ * for API callers and logs, the client translates the code (decision 021).
+ */
 export class AppError extends Error {
+  readonly status: number;
+  readonly issues: FieldIssue[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
   constructor(
     readonly code: ErrorCode,
-    readonly status: number,
     message: string,
-    readonly issues?: FieldIssue[],
-    /** Response headers that go with the error, e.g. Retry-After on a 429. */
-    readonly headers?: Record<string, string>,
-    /** Extra fields of the response body, e.g. the likely duplicates of a 409. */
-    readonly details?: Record<string, unknown>,
+    options: AppErrorOptions = {},
   ) {
     super(message);
     this.name = 'AppError';
+    this.status = errorStatus[code];
+    this.issues = options.issues;
+    this.headers = options.headers;
+    this.details = options.details;
   }
 }
 
-export const unauthenticated = (): AppError => new AppError('UNAUTHENTICATED', 401, 'Authentication required');
-export const forbidden = (message = 'You do not have permission to do this'): AppError =>
-  new AppError('FORBIDDEN', 403, message);
-export const notFound = (message = 'Not found'): AppError => new AppError('NOT_FOUND', 404, message);
-export const conflict = (message: string): AppError => new AppError('CONFLICT', 409, message);
-export const tooManyRequests = (message: string, retryAfterSeconds: number): AppError =>
-  new AppError('RATE_LIMITED', 429, message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const unauthenticated = (): AppError => new AppError('UNAUTHENTICATED', 'Authentication required');
+export const validationFailed = (issues: FieldIssue[], message = 'Invalid input'): AppError =>
+  new AppError('VALIDATION_FAILED', message, { issues });
+/** A 429 with Retry-After in whole seconds (at least 1). */
+export const tooManyRequests = (code: 'LOCKED_OUT' | 'NETWORK_THROTTLED' | 'RATE_LIMITED', message: string, retryAfterSeconds: number): AppError =>
+  new AppError(code, message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });

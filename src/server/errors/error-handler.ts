@@ -1,18 +1,14 @@
 // The one error handler (DESIGN.md §3): every failure leaves as JSON `{ message, code, issues? }`, never a stack trace.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ApiErrorBody, ErrorCode, FieldIssue } from '../../contracts/errors';
+import { errorStatus, type ApiErrorBody, type ErrorCode, type FieldIssue } from '../../contracts/errors';
 import { AppError } from './app-error';
 
-const fastifyCodes: Record<string, { status: number; code: ErrorCode; message: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    status: 415,
-    code: 'UNSUPPORTED_MEDIA_TYPE',
-    message: 'Request body must be JSON',
-  },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'INVALID_JSON', message: 'Request body is empty' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'INVALID_JSON', message: 'Request body is not valid JSON' },
+const fastifyCodes: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Request body must be JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'INVALID_JSON', message: 'Request body is empty' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'INVALID_JSON', message: 'Request body is not valid JSON' },
 };
 
 /** PostgreSQL's query_canceled: the statement timeout (or a cancel) stopped the request's database work. */
@@ -28,13 +24,16 @@ export function isStatementTimeout(error: unknown): boolean {
   return false;
 }
 
+/** A 4xx thrown by Fastify or a plugin without one of our codes: the general code of its status. */
 function codeForStatus(status: number): ErrorCode {
   if (status === 401) return 'UNAUTHENTICATED';
   if (status === 403) return 'FORBIDDEN';
   if (status === 404) return 'NOT_FOUND';
   if (status === 409) return 'CONFLICT';
+  if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
   if (status === 429) return 'RATE_LIMITED';
-  return 'VALIDATION_FAILED';
+  return 'BAD_REQUEST';
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {
@@ -61,9 +60,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       reply.header('retry-after', String(DATABASE_BUSY_RETRY_SECONDS));
     } else if (error.code && fastifyCodes[error.code]) {
       const known = fastifyCodes[error.code]!;
-      status = known.status;
+      status = errorStatus[known.code];
       body = { message: known.message, code: known.code };
     } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      // Keeps the status Fastify chose (e.g. 405, 414); the code names its kind.
       status = error.statusCode;
       body = { message: error.message, code: codeForStatus(status) };
     }
@@ -82,7 +82,7 @@ export function registerNotFoundHandler(app: FastifyInstance, spaFallback: boole
   app.setNotFoundHandler((request, reply) => {
     const isPage = spaFallback && !request.url.startsWith('/api/') && (request.method === 'GET' || request.method === 'HEAD');
     if (isPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    const body: ApiErrorBody = { message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' };
+    const body: ApiErrorBody = { message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'ROUTE_NOT_FOUND' };
     return reply.status(404).send(body);
   });
 }

@@ -16,9 +16,9 @@ export function registerCsrfGuard(app: FastifyInstance, trustedOrigins: string[]
     try {
       host = new URL(origin).host;
     } catch {
-      throw new AppError('CROSS_ORIGIN', 403, 'Cross-site request refused');
+      throw new AppError('CROSS_ORIGIN', 'Cross-site request refused');
     }
     if (host === request.headers.host || trustedOrigins.includes(origin)) return;
-    throw new AppError('CROSS_ORIGIN', 403, 'Cross-site request refused');
+    throw new AppError('CROSS_ORIGIN', 'Cross-site request refused');
   });
 }

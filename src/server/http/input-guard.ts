@@ -3,7 +3,7 @@
 // Runs after the route's access guard (onRequest), before schema validation and the handler.
 import type { FastifyInstance } from 'fastify';
 import { findUnsafeText, INVALID_CHARACTERS } from '../../contracts/safe-text';
-import { AppError } from '../errors/app-error';
+import { validationFailed } from '../errors/app-error';
 
 export function registerInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
@@ -11,9 +11,7 @@ export function registerInputGuard(app: FastifyInstance): void {
     for (const [name, value] of Object.entries(parts)) {
       const path = findUnsafeText(value);
       if (path === null) continue;
-      throw new AppError('VALIDATION_FAILED', 400, `Invalid characters in ${name}`, [
-        { path: name === 'body' ? path : `${name}.${path}`, message: INVALID_CHARACTERS },
-      ]);
+      throw validationFailed([{ path: name === 'body' ? path : `${name}.${path}`, message: INVALID_CHARACTERS }], `Invalid characters in ${name}`);
     }
   });
 }

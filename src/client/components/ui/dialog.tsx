@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Dialog as RadixDialog } from 'radix-ui';
 import { cn } from '../../lib/cn';
+import { canTakeFocus, mainHeading } from '../../lib/focus';
 
 export interface DialogProps {
   open: boolean;
@@ -10,9 +11,13 @@ export interface DialogProps {
   children: ReactNode;
   /** SPEC §9: add dialogs have medium max width. */
   size?: 'md' | 'lg';
+  /** Where focus goes on close when the control that opened the dialog is gone (e.g. a deleted row's button). */
+  returnFocus?: () => HTMLElement | null;
 }
 
-export function Dialog({ open, onOpenChange, title, description, children, size = 'md' }: DialogProps): React.JSX.Element {
+export function Dialog({ open, onOpenChange, title, description, children, size = 'md', returnFocus }: DialogProps): React.JSX.Element {
+  // The element focused when the dialog opened: focus goes back there on close (Save, Cancel, Escape).
+  const opener = useRef<Element | null>(null);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -22,6 +27,17 @@ export function Dialog({ open, onOpenChange, title, description, children, size 
             'fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl',
             size === 'md' ? 'max-w-md' : 'max-w-2xl',
           )}
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement;
+          }}
+          onCloseAutoFocus={(e) => {
+            e.preventDefault();
+            // After the closing render: the opener may be re-enabled, or its row removed.
+            requestAnimationFrame(() => {
+              const target = [opener.current, returnFocus?.(), mainHeading()].find(canTakeFocus);
+              target?.focus();
+            });
+          }}
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
           <RadixDialog.Title className="text-lg font-semibold text-slate-900">{title}</RadixDialog.Title>

@@ -33,7 +33,8 @@ const subscribe = (l: () => void): (() => void) => {
   return () => listeners.delete(l);
 };
 
-export function Toaster({ regionLabel }: { regionLabel: string }): React.JSX.Element {
+/** regionLabel names each toast's region for screen readers; viewportLabel names the list, with {hotkey} for F8. */
+export function Toaster({ regionLabel, viewportLabel }: { regionLabel: string; viewportLabel: string }): React.JSX.Element {
   const t = useSyncExternalStore(subscribe, () => current);
   return (
     <RadixToast.Provider duration={5000} swipeDirection="right" swipeThreshold={50} label={regionLabel}>
@@ -51,7 +52,7 @@ export function Toaster({ regionLabel }: { regionLabel: string }): React.JSX.Ele
           {t.description ? <RadixToast.Description className="mt-1 text-sm opacity-90">{t.description}</RadixToast.Description> : null}
         </RadixToast.Root>
       ) : null}
-      <RadixToast.Viewport className="fixed bottom-4 right-4 z-[100] flex w-[calc(100vw-2rem)] max-w-sm flex-col gap-2 outline-none" />
+      <RadixToast.Viewport label={viewportLabel} className="fixed bottom-4 right-4 z-[100] flex w-[calc(100vw-2rem)] max-w-sm flex-col gap-2 outline-none" />
     </RadixToast.Provider>
   );
 }

@@ -14,18 +14,18 @@ import type { FieldIssue } from '../../../contracts/errors';
 import { auditActorOf } from '../../audit/audit-writer';
 import { actorRoleAtTheTime, type RequestMeta, type StaffActor } from '../../context/actor';
 import type { Db, DbOrTx } from '../../db/client';
-import { AppError, forbidden, notFound } from '../../errors/app-error';
+import { AppError, validationFailed } from '../../errors/app-error';
 import { findPatientWithGrant, hasLiveGrant, insertGrantRecorded, patientExists, readRecorded } from './access.repository';
 
 const HOUR_MS = 60 * 60 * 1000;
-export const patientNotFound = (): AppError => notFound('Patient not found');
-export const accessNotConfirmed = (): AppError => forbidden(ACCESS_NOT_CONFIRMED_MESSAGE);
+export const patientNotFound = (): AppError => new AppError('PATIENT_NOT_FOUND', 'Patient not found');
+export const accessNotConfirmed = (): AppError => new AppError('ACCESS_GRANT_REQUIRED', ACCESS_NOT_CONFIRMED_MESSAGE);
 
 function parseAccess(input: RecordAccessInput): { consent: boolean; reason: string | null } {
   const parsed = recordAccessInput.safeParse(input);
   if (parsed.success) return parsed.data;
   const issues: FieldIssue[] = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-  throw new AppError('VALIDATION_FAILED', 400, 'Invalid input', issues);
+  throw validationFailed(issues);
 }
 
 /**

@@ -93,7 +93,7 @@ describe('POST /api/patients/{id}/access', () => {
 
   it('answers 404 for an unknown patient and 400 for a malformed id', async () => {
     expect((await grant(doctor.cookie, 999_999, { consent: true })).statusCode).toBe(404);
-    expect((await grant(doctor.cookie, 999_999, { consent: true })).json()).toEqual({ message: 'Patient not found', code: 'NOT_FOUND' });
+    expect((await grant(doctor.cookie, 999_999, { consent: true })).json()).toEqual({ message: 'Patient not found', code: 'PATIENT_NOT_FOUND' });
     for (const id of ['abc', '0', '-1', '1.5', '99999999999']) {
       const res = await t.app.inject({ method: 'POST', url: `/api/patients/${id}/access`, headers: { cookie: doctor.cookie }, payload: { consent: true } });
       expect(res.statusCode, id).toBe(400);
@@ -123,7 +123,7 @@ describe('GET /api/patients/{id}', () => {
     const before = await auditCount();
     const res = await demographics(doctor.cookie, other.id);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ message: 'Access to this record has not been confirmed', code: 'FORBIDDEN' });
+    expect(res.json()).toEqual({ message: 'Access to this record has not been confirmed', code: 'ACCESS_GRANT_REQUIRED' });
     expect(await auditCount()).toBe(before);
   });
 

@@ -12,7 +12,7 @@ import type { Actor, RequestMeta } from '../../context/actor';
 import { staffActorFor } from '../../context/request-context';
 import type { Db } from '../../db/client';
 import type { AppDeps } from '../../deps';
-import { AppError, conflict } from '../../errors/app-error';
+import { AppError } from '../../errors/app-error';
 import { hashPassword, verifyPassword } from '../../security/password';
 import { needsSetup } from '../setup/setup.service';
 import { createUser, getCurrentUser, isEmailTaken, loginCandidate } from '../users/users.service';
@@ -22,7 +22,7 @@ import { recordSignInFailure, refuseIfThrottled, serializeSignIn, type SignInAtt
 export { LOGIN_THROTTLE } from './sign-in-throttle.service';
 
 /** The one answer for unknown e-mail, wrong password and an account that is not active. */
-const invalidCredentials = (): AppError => new AppError('UNAUTHENTICATED', 401, INVALID_CREDENTIALS_MESSAGE);
+const invalidCredentials = (): AppError => new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
 
 // Unknown e-mails are verified against this hash, so they take as long as known ones.
 let dummyHash: Promise<string> | undefined;
@@ -100,9 +100,9 @@ export async function completeStaffLogin(
 export async function register({ db, config }: AppDeps, input: RegisterInput, meta: RequestMeta): Promise<void> {
   // Until the first administrator exists nobody could approve a registration, and an anonymous one must not
   // stand in the way of setup (issue 10 item 5).
-  if (await needsSetup(db)) throw new AppError('SETUP_REQUIRED', 403, 'Registration opens once first-time setup is done');
+  if (await needsSetup(db)) throw new AppError('SETUP_REQUIRED', 'Registration opens once first-time setup is done');
   const email = input.email.toLowerCase();
-  const taken = (): AppError => conflict('An account with this email already exists');
+  const taken = (): AppError => new AppError('EMAIL_IN_USE', 'An account with this email already exists');
   if (await isEmailTaken(db, email)) throw taken();
   const now = config.now();
   const id = await createUser(

@@ -78,7 +78,7 @@ describe('POST /api/auth/login', () => {
     for (const attempt of attempts) {
       const res = await login(attempt);
       expect(res.statusCode).toBe(401);
-      expect(res.body).toBe('{"message":"Invalid credentials","code":"UNAUTHENTICATED"}');
+      expect(res.body).toBe('{"message":"Invalid credentials","code":"INVALID_CREDENTIALS"}');
       expect(res.headers['set-cookie']).toBeUndefined();
     }
     const reasons = await queryRows<{ reason: string }>(
@@ -172,14 +172,14 @@ describe('POST /api/auth/register', () => {
   it('leaves the new account unable to sign in until approved, with the same 401', async () => {
     const res = await login({ email: registration.email, password: registration.password });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ message: 'Invalid credentials', code: 'UNAUTHENTICATED' });
+    expect(res.json()).toEqual({ message: 'Invalid credentials', code: 'INVALID_CREDENTIALS' });
   });
 
   it('answers 409 for an e-mail already registered, in any letter case', async () => {
     const before = await userCount();
     const res = await register({ ...registration, email: registration.email.toUpperCase() });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'CONFLICT' });
+    expect(res.json()).toMatchObject({ code: 'EMAIL_IN_USE' });
     expect(await userCount()).toBe(before);
   });
 

@@ -10,7 +10,7 @@ import { queryOne } from '../../test/sql';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
 const MINUTE = 60_000;
-const LOCKED = { message: 'Too many failed sign-in attempts. Try again in 15 minutes.', code: 'RATE_LIMITED' };
+const LOCKED = { message: 'Too many failed sign-in attempts. Try again in 15 minutes.', code: 'LOCKED_OUT' };
 const clock = testClock(new Date('2026-03-02T08:00:00Z'));
 let t: TestApp;
 let ip = 0;
@@ -130,7 +130,7 @@ describe('per-IP limit', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual({
       message: 'Too many sign-in attempts from this network. Try again in 15 minutes.',
-      code: 'RATE_LIMITED',
+      code: 'NETWORK_THROTTLED',
     });
     const event = await queryOne(
       t.db,

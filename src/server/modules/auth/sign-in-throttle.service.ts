@@ -45,12 +45,12 @@ export async function refuseIfThrottled(db: Db, attempt: SignInAttempt, metadata
 
   const state = await readThrottleState(db, { subject, ip: meta.ip, now, ...LOGIN_THROTTLE });
   if (state.ipAttempts >= LOGIN_THROTTLE.ipLimit) {
-    await refuse('ip', 'Sign-in refused: too many attempts from this address', tooManyRequests(IP_THROTTLED_MESSAGE, LOGIN_THROTTLE.windowSeconds));
+    await refuse('ip', 'Sign-in refused: too many attempts from this address', tooManyRequests('NETWORK_THROTTLED', IP_THROTTLED_MESSAGE, LOGIN_THROTTLE.windowSeconds));
   }
   const lockedUntil = state.lockedSince ? state.lockedSince.getTime() + LOGIN_THROTTLE.windowSeconds * 1000 : 0;
   if (lockedUntil > now.getTime()) {
     const retryAfter = (lockedUntil - now.getTime()) / 1000;
-    await refuse('account', 'Sign-in refused: account locked after repeated failures', tooManyRequests(ACCOUNT_LOCKED_MESSAGE, retryAfter));
+    await refuse('account', 'Sign-in refused: account locked after repeated failures', tooManyRequests('LOCKED_OUT', ACCOUNT_LOCKED_MESSAGE, retryAfter));
   }
 }
 

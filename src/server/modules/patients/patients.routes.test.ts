@@ -41,7 +41,7 @@ describe('POST /api/admin/patients', () => {
     const before = await count('patients');
     const res = await post('/api/admin/patients', { ...ndapewa, firstName: 'Ndapéwa', lastName: 'Nghipondoka' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'CONFLICT', duplicates: [expect.objectContaining({ lastName: 'Nghipondoka' })] });
+    expect(res.json()).toMatchObject({ code: 'DUPLICATE_PATIENT', duplicates: [expect.objectContaining({ lastName: 'Nghipondoka' })] });
     expect(await count('patients')).toBe(before);
     const confirmed = await post('/api/admin/patients', { ...ndapewa, confirmDuplicate: true });
     expect(confirmed.statusCode).toBe(201);

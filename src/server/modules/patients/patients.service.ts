@@ -3,7 +3,7 @@
 import type { AddPatientInput, PatientDetails, PatientSearchResult } from '../../../contracts/patients';
 import type { RandomSource } from '../../../contracts/nc-number';
 import type { DbOrTx } from '../../db/client';
-import { notFound } from '../../errors/app-error';
+import { AppError } from '../../errors/app-error';
 import { fuzzySearch } from './fuzzy-search';
 import { findBySameNames, getPatientById, insertPatient } from './patients.repository';
 import { getSummaries } from './search.repository';
@@ -39,6 +39,6 @@ export async function findLikelyDuplicates(
 
 export async function getPatient(db: DbOrTx, id: number): Promise<PatientDetails> {
   const patient = await getPatientById(db, id);
-  if (!patient) throw notFound('Patient not found');
+  if (!patient) throw new AppError('PATIENT_NOT_FOUND', 'Patient not found');
   return patient;
 }

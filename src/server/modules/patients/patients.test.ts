@@ -66,7 +66,7 @@ describe('adding a patient', () => {
   });
 
   it('answers 404 for an unknown patient', async () => {
-    await expect(getPatient(db, 999_999)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    await expect(getPatient(db, 999_999)).rejects.toMatchObject({ status: 404, code: 'PATIENT_NOT_FOUND' });
   });
 });
 

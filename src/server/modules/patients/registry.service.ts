@@ -34,7 +34,7 @@ export async function registerPatient(db: Db, request: AddPatientRequest, actor:
   if (!confirmDuplicate) {
     const duplicates = await findLikelyDuplicates(db, input);
     if (duplicates.length > 0) {
-      throw new AppError('CONFLICT', 409, 'This patient may already be registered', undefined, undefined, { duplicates });
+      throw new AppError('DUPLICATE_PATIENT', 'This patient may already be registered', { details: { duplicates } });
     }
   }
   return withAudit(

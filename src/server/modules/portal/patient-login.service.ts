@@ -21,7 +21,7 @@ export interface VerifiedPatient {
 }
 
 /** The one 401 for an unknown NC number and a wrong date of birth: same status, same body. */
-export const patientLoginFailed = (): AppError => new AppError('UNAUTHENTICATED', 401, PATIENT_LOGIN_FAILED_MESSAGE);
+export const patientLoginFailed = (): AppError => new AppError('PATIENT_LOGIN_FAILED', PATIENT_LOGIN_FAILED_MESSAGE);
 
 /** Throws 429 (throttled) or the one 401, recording the attempt either way; returns the patient when both match. */
 export function verifyPatientLogin(deps: AppDeps, input: PatientLoginInput, meta: RequestMeta): Promise<VerifiedPatient> {

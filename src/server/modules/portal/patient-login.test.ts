@@ -10,8 +10,8 @@ import { signInAs } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
 const MINUTE = 60_000;
-const FAILED = { message: 'Invalid NC number or date of birth', code: 'UNAUTHENTICATED' };
-const LOCKED = { message: 'Too many failed sign-in attempts. Try again in 15 minutes.', code: 'RATE_LIMITED' };
+const FAILED = { message: 'Invalid NC number or date of birth', code: 'PATIENT_LOGIN_FAILED' };
+const LOCKED = { message: 'Too many failed sign-in attempts. Try again in 15 minutes.', code: 'LOCKED_OUT' };
 const clock = testClock(new Date('2026-03-02T08:00:00Z'));
 let t: TestApp;
 let patient: SeededPatient;
@@ -190,7 +190,7 @@ describe('throttle', () => {
     expect((await login({ ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth }, address)).statusCode).toBe(200); // 100
     const refused = await login({ ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth }, address);
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ message: 'Too many sign-in attempts from this network. Try again in 15 minutes.', code: 'RATE_LIMITED' });
+    expect(refused.json()).toEqual({ message: 'Too many sign-in attempts from this network. Try again in 15 minutes.', code: 'NETWORK_THROTTLED' });
     expect((await login({ ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth }, nextAddress())).statusCode).toBe(200);
     clock.advance(15 * MINUTE + 1000);
     expect((await login({ ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth }, address)).statusCode).toBe(200);

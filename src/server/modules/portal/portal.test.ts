@@ -136,7 +136,7 @@ describe('GET /api/patient-portal/me', () => {
       for (const url of ['/api/patient-portal/me', '/api/patient-portal/access-log']) {
         const res = await get(url, { cookie: staff });
         expect(res.statusCode, `role ${roleId} ${url}`).toBe(403);
-        expect(res.json()).toEqual({ message: 'The patient portal is for signed-in patients only', code: 'FORBIDDEN' });
+        expect(res.json()).toEqual({ message: 'The patient portal is for signed-in patients only', code: 'PATIENT_PORTAL_ONLY' });
       }
     }
   });

@@ -17,7 +17,7 @@ import { auditActorOf } from '../../audit/audit-writer';
 import type { PrivacyThresholds } from '../../config';
 import type { RequestMeta, StaffActor } from '../../context/actor';
 import type { Db, DbOrTx } from '../../db/client';
-import { AppError, notFound } from '../../errors/app-error';
+import { AppError } from '../../errors/app-error';
 import { parseOr400 } from '../audit/parse';
 import { flagsOf } from './flags';
 import * as repo from './privacy.repository';
@@ -26,7 +26,7 @@ import * as repo from './privacy.repository';
 export const GRANT_ACTIVITY_LIMIT = 500;
 const GRANT_HOURS_FALLBACK = 8;
 
-const breakGlassNotFound = (): AppError => notFound('Break-the-glass access not found');
+const breakGlassNotFound = (): AppError => new AppError('BREAK_GLASS_ACCESS_NOT_FOUND', 'Break-the-glass access not found');
 
 function toAccess(row: repo.BreakGlassRow, limits: PrivacyThresholds): BreakGlassAccess {
   return {
@@ -154,7 +154,7 @@ export async function recordVerdict(
     newValues: { verdict: v.verdict, note: v.note, reviewedUserId: access.userId },
   }));
   if (outcome === 'not-found') throw breakGlassNotFound();
-  if (outcome === 'own-access') throw new AppError('REVIEW_OWN_ACCESS', 403, 'You cannot review your own break-the-glass access');
+  if (outcome === 'own-access') throw new AppError('REVIEW_OWN_ACCESS', 'You cannot review your own break-the-glass access');
   return { verdict: v.verdict, note: v.note, reviewerId: who.userId, reviewerName: who.userName, at: now.toISOString() };
 }
 
@@ -181,6 +181,6 @@ export async function setPatientRestricted(
     oldValues: { restricted: before },
     newValues: { restricted },
   }));
-  if (!result) throw notFound('Patient not found');
+  if (!result) throw new AppError('PATIENT_NOT_FOUND', 'Patient not found');
   return result;
 }

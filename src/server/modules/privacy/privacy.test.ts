@@ -128,7 +128,7 @@ describe('one access (GET /api/privacy-reviews/{id})', () => {
   it('answers 404 for an audit row that is not a break-the-glass access, and 400 for a malformed id', async () => {
     const consentRow = await queryOne<{ id: number }>(t.db, sql`SELECT id::int FROM audit_logs WHERE compliance_flags ->> 'type' = 'CONSENT' LIMIT 1`);
     expect((await get(`/api/privacy-reviews/${consentRow!.id}`)).statusCode).toBe(404);
-    expect((await get('/api/privacy-reviews/99999999')).json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await get('/api/privacy-reviews/99999999')).json()).toMatchObject({ code: 'BREAK_GLASS_ACCESS_NOT_FOUND' });
     for (const id of ['abc', '0', '-1', '1.5', '99999999999999999']) expect((await get(`/api/privacy-reviews/${id}`)).statusCode, id).toBe(400);
   });
 });

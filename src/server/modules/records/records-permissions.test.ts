@@ -72,7 +72,7 @@ describe('record routes: permission matrix (DESIGN.md §4)', () => {
     const options = request(patientId);
     const res = await t.app.inject({ ...options, headers: { cookie: signedIn.get(roleId)!.cookie } });
     expect(res.statusCode).toBe(allowed ? allowedStatus : 403);
-    if (!allowed) expect(res.json()).toEqual({ message: 'Insufficient permissions', code: 'FORBIDDEN' });
+    if (!allowed) expect(res.json()).toEqual({ message: 'Insufficient permissions', code: 'PERMISSION_REQUIRED' });
   });
 
   it('lets Basic Life Support read but not write', () => {

@@ -1,14 +1,13 @@
 // The clinical lists (diagnoses, appointments, allergies, medications, vaccines) and vital signs. Every read and
-// change runs in one transaction with the grant check (`guard`, given by the service) and its audit row.
-import { desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+// change of a patient's items takes a PatientScope: the data context of a transaction in which the access module
+// checked this user's live grant for that patient (docs/decisions/009-data-context.md).
+import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { RECORD_KINDS, type RecordKind, type RecordRows } from '../../../contracts/record-rows';
-import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
-import type { Db, DbOrTx } from '../../db/client';
+import type { DataContext } from '../../context/data-context';
+import type { DbOrTx } from '../../db/client';
 import { allergies, appointments, diagnoses, medications, vaccines, vitals } from '../../db/schema';
-
-/** Checks (inside the transaction) that the caller may touch this patient's record; throws otherwise. */
-export type RecordGuard<T = void> = (tx: DbOrTx, patientId: number) => Promise<T>;
+import type { PatientScope } from '../access/patient-scope';
 
 interface TableSpec {
   table: PgTable;
@@ -46,10 +45,10 @@ function toRow<K extends RecordKind>(kind: K, raw: Raw): RecordRows[K] {
   return { ...v, temperature: decimal(v.temperature), weight: decimal(v.weight), recordedAt: v.recordedAt.toISOString() } as unknown as RecordRows[K];
 }
 
-/** What an insert stores: the parsed input plus patientId (and, for vital signs, who and when). */
-export type NewRecordValues = Raw & { patientId: number };
+/** What an insert stores besides the patient: the parsed input (and, for vital signs, who and when). */
+export type NewRecordValues = Raw;
 
-function toValues(kind: RecordKind, values: NewRecordValues): Raw {
+function toValues(kind: RecordKind, values: Raw): Raw {
   if (kind !== 'vitals') return values;
   const num = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
   return { ...values, temperature: num(values.temperature), weight: num(values.weight) };
@@ -90,75 +89,43 @@ async function selectRows<K extends RecordKind>(tx: DbOrTx, kind: K, patientId: 
 // Inserts and deletes go through the PgTable base type: Drizzle cannot type one statement over six tables, so
 // rows come back as Raw and toRow gives them their contract shape.
 
-/** One list of a patient, after the guard, with its audit row. */
-export async function listRecorded<K extends RecordKind>(
-  db: Db,
-  kind: K,
-  patientId: number,
-  guard: RecordGuard,
-  audit: (rows: RecordRows[K][]) => AuditEntry,
-): Promise<RecordRows[K][]> {
-  return db.transaction(async (tx) => {
-    await guard(tx, patientId);
-    const rows = await selectRows(tx, kind, patientId);
-    await writeAudit(tx, audit(rows));
-    return rows;
-  });
+/** One list of the scope's patient, newest first. */
+export async function selectList<K extends RecordKind>(scope: PatientScope, kind: K): Promise<RecordRows[K][]> {
+  return selectRows(scope.tx, kind, scope.patientId);
 }
 
-/** Inserts one item after the guard, with its audit row; returns the stored row. */
-export async function insertRecorded<K extends RecordKind>(
-  db: Db,
-  kind: K,
-  values: NewRecordValues,
-  guard: RecordGuard,
-  audit: (row: RecordRows[K]) => AuditEntry,
-): Promise<RecordRows[K]> {
-  return db.transaction(async (tx) => {
-    await guard(tx, values.patientId);
-    const [raw] = (await tx.insert(SPECS[kind].table).values(toValues(kind, values)).returning()) as Raw[];
-    const row = toRow(kind, raw!);
-    await writeAudit(tx, audit(row));
-    return row;
-  });
+export type RecordLists = { [K in RecordKind]: RecordRows[K][] };
+
+/** Every list of the scope's patient in one round trip. */
+export async function selectAllLists(scope: PatientScope): Promise<RecordLists> {
+  return selectLists(scope.tx, RECORD_KINDS, scope.patientId);
+}
+
+/** Inserts one item for the scope's patient; returns the stored row. */
+export async function insertItem<K extends RecordKind>(scope: PatientScope, kind: K, values: NewRecordValues): Promise<RecordRows[K]> {
+  const [raw] = (await scope.tx
+    .insert(SPECS[kind].table)
+    .values(toValues(kind, { ...values, patientId: scope.patientId }))
+    .returning()) as Raw[];
+  return toRow(kind, raw!);
 }
 
 /**
- * Deletes one item if the guard allows it for the item's patient, with its audit row; null when no such item.
- * The row is locked first, so the guard and the delete see the same item.
+ * The patient an item belongs to, its row locked until commit (so the grant check and the delete see the same
+ * item); null when there is no such item. Reads nothing else of the record.
  */
-export async function deleteRecorded<K extends RecordKind>(
-  db: Db,
-  kind: K,
-  id: number,
-  guard: RecordGuard,
-  audit: (row: RecordRows[K]) => AuditEntry,
-): Promise<RecordRows[K] | null> {
+export async function lockItemPatient(ctx: DataContext, kind: RecordKind, id: number): Promise<number | null> {
   const s = SPECS[kind];
-  return db.transaction(async (tx) => {
-    const [item] = (await tx.select({ patientId: s.patientId }).from(s.table).where(eq(s.id, id)).for('update')) as { patientId: number }[];
-    if (!item) return null;
-    await guard(tx, item.patientId);
-    const [raw] = (await tx.delete(s.table).where(eq(s.id, id)).returning()) as Raw[];
-    const row = toRow(kind, raw!);
-    await writeAudit(tx, audit(row));
-    return row;
-  });
+  const [item] = (await ctx.tx.select({ patientId: s.patientId }).from(s.table).where(eq(s.id, id)).for('update')) as { patientId: number }[];
+  return item?.patientId ?? null;
 }
 
-export type WholeRecord<P> = { patient: P } & { [K in RecordKind]: RecordRows[K][] };
-
-/** The patient (from the guard) and every list, with one audit row, in one transaction. */
-export async function readWholeRecord<P>(
-  db: Db,
-  patientId: number,
-  guard: RecordGuard<P>,
-  audit: (record: WholeRecord<P>) => AuditEntry,
-): Promise<WholeRecord<P>> {
-  return db.transaction(async (tx) => {
-    const patient = await guard(tx, patientId);
-    const record: WholeRecord<P> = { patient, ...(await selectLists(tx, RECORD_KINDS, patientId)) };
-    await writeAudit(tx, audit(record));
-    return record;
-  });
+/** Deletes one item of the scope's patient; returns the deleted row, or null when the patient has no such item. */
+export async function deleteItem<K extends RecordKind>(scope: PatientScope, kind: K, id: number): Promise<RecordRows[K] | null> {
+  const s = SPECS[kind];
+  const [raw] = (await scope.tx
+    .delete(s.table)
+    .where(and(eq(s.id, id), eq(s.patientId, scope.patientId)))
+    .returning()) as Raw[];
+  return raw ? toRow(kind, raw) : null;
 }

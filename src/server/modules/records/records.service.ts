@@ -1,24 +1,17 @@
 // The clinical record (SPEC §3, §7; DESIGN.md §4, §6, §9): the five lists and vital signs of one patient.
-// Every call needs a live access grant for that patient (checked inside the transaction) and writes its audit row:
-// reads VIEW, adds CREATE with newValues, deletes DELETE with oldValues.
-import type { RecordPatient } from '../../../contracts/access';
-import { RECORD_RESOURCE_TYPES, type RecordKind, type RecordRows, type RecordSummary } from '../../../contracts/record-rows';
+// Every call runs in one audited data context, opens the patient's record through the access module's grant check
+// (a PatientScope) and writes its audit row: reads VIEW, adds CREATE with newValues, deletes DELETE with oldValues.
+import { RECORD_KINDS, RECORD_RESOURCE_TYPES, type RecordKind, type RecordRows, type RecordSummary } from '../../../contracts/record-rows';
 import type { NewVitals, RecordInputSchemas } from '../../../contracts/records';
 import type { z } from 'zod';
-import { auditActorOf, type AuditEntry } from '../../audit/audit-writer';
-import { staffDisplayName, type RequestMeta, type StaffActor } from '../../context/actor';
-import type { Db } from '../../db/client';
-import { notFound } from '../../errors/app-error';
-import { assertLiveGrant, patientWithLiveGrant } from '../access/access.service';
-import { deleteRecorded, insertRecorded, listRecorded, readWholeRecord, type NewRecordValues, type RecordGuard } from './records.repository';
+import { staffDisplayName, type StaffActor } from '../../context/actor';
+import { inAuditedTransaction, type ContextAuditEntry, type RequestScope } from '../../context/data-context';
+import { AppError } from '../../errors/app-error';
+import { openPatientRecord, openPatientRecordWithDetails } from '../access/patient-scope';
+import { deleteItem, insertItem, lockItemPatient, selectAllLists, selectList, type NewRecordValues } from './records.repository';
 
 /** Who asks, from where, and when (the server's clock, so tests can move it). */
-export interface RecordCaller {
-  db: Db;
-  actor: StaffActor;
-  meta: RequestMeta;
-  now: Date;
-}
+export type RecordCaller = RequestScope<StaffActor>;
 
 /** The parsed add input of each kind. */
 export type NewRecordItem<K extends RecordKind> = z.output<RecordInputSchemas[K]>;
@@ -32,17 +25,17 @@ const NOT_FOUND: Record<RecordKind, string> = {
   vitals: 'Vital signs not found',
 };
 
-const grantGuard = (c: RecordCaller): RecordGuard => (tx, patientId) => assertLiveGrant(tx, c.actor, patientId, c.now);
-
-function entry(c: RecordCaller, kind: RecordKind, patientId: number, rest: Pick<AuditEntry, 'action'> & Partial<AuditEntry>): AuditEntry {
-  return { actor: auditActorOf(c.actor), meta: c.meta, resourceType: RECORD_RESOURCE_TYPES[kind], patientId, ...rest };
+function entry(kind: RecordKind, patientId: number, rest: Pick<ContextAuditEntry, 'action'> & Partial<ContextAuditEntry>): ContextAuditEntry {
+  return { resourceType: RECORD_RESOURCE_TYPES[kind], patientId, ...rest };
 }
 
 /** GET /api/patients/{id}/<kind>: newest first; audited as VIEW with the number of rows returned. */
 export async function listRecordItems<K extends RecordKind>(c: RecordCaller, kind: K, patientId: number): Promise<RecordRows[K][]> {
-  return listRecorded(c.db, kind, patientId, grantGuard(c), (rows) =>
-    entry(c, kind, patientId, { action: 'VIEW', newValues: { list: kind, returned: rows.length } }),
-  );
+  return inAuditedTransaction(c, async (ctx) => {
+    const scope = await openPatientRecord(ctx, patientId);
+    const rows = await selectList(scope, kind);
+    return ctx.audited(rows, entry(kind, patientId, { action: 'VIEW', newValues: { list: kind, returned: rows.length } }));
+  });
 }
 
 /** POST /api/patients/{id}/<kind>: stores the item and returns the stored row; audited as CREATE with newValues. */
@@ -52,23 +45,28 @@ export async function addRecordItem<K extends RecordKind>(
   patientId: number,
   input: NewRecordItem<K>,
 ): Promise<RecordRows[K]> {
-  let values: NewRecordValues = { ...(input as Record<string, unknown>), patientId };
+  let values: NewRecordValues = { ...(input as Record<string, unknown>) };
   if (kind === 'vitals') {
     const v = input as NewVitals;
     // DESIGN.md §9: recorded by the signed-in user; recorded now unless the reading is dated.
     values = { ...values, recordedAt: v.recordedAt ? new Date(v.recordedAt) : c.now, recordedBy: staffDisplayName(c.actor) };
   }
-  return insertRecorded(c.db, kind, values, grantGuard(c), (row) =>
-    entry(c, kind, patientId, { action: 'CREATE', resourceId: row.id, newValues: row }),
-  );
+  return inAuditedTransaction(c, async (ctx) => {
+    const scope = await openPatientRecord(ctx, patientId);
+    const row = await insertItem(scope, kind, values);
+    return ctx.audited(row, entry(kind, patientId, { action: 'CREATE', resourceId: row.id, newValues: row }));
+  });
 }
 
 /** DELETE /api/<kind>/{id}: 404 for an unknown id; 403 (nothing deleted) without a grant for the item's patient. */
 export async function deleteRecordItem(c: RecordCaller, kind: RecordKind, id: number): Promise<void> {
-  const deleted = await deleteRecorded(c.db, kind, id, grantGuard(c), (row) =>
-    entry(c, kind, row.patientId, { action: 'DELETE', resourceId: row.id, oldValues: row }),
-  );
-  if (!deleted) throw notFound(NOT_FOUND[kind]);
+  await inAuditedTransaction(c, async (ctx) => {
+    const patientId = await lockItemPatient(ctx, kind, id);
+    if (patientId === null) throw new AppError('RECORD_ENTRY_NOT_FOUND', NOT_FOUND[kind], { details: { kind } });
+    const row = await deleteItem(await openPatientRecord(ctx, patientId), kind, id);
+    if (!row) throw new AppError('RECORD_ENTRY_NOT_FOUND', NOT_FOUND[kind], { details: { kind } }); // locked above: only a concurrent change of its patient gets here
+    return ctx.audited(undefined, entry(kind, patientId, { action: 'DELETE', resourceId: row.id, oldValues: row }));
+  });
 }
 
 /**
@@ -76,24 +74,13 @@ export async function deleteRecordItem(c: RecordCaller, kind: RecordKind, id: nu
  * as one VIEW PATIENT row naming what was returned. The list endpoints stay for refreshing one list.
  */
 export async function readRecordSummary(c: RecordCaller, patientId: number): Promise<RecordSummary> {
-  const guard: RecordGuard<RecordPatient> = (tx, id) => patientWithLiveGrant(tx, c.actor, id, c.now);
-  return readWholeRecord(c.db, patientId, guard, (record) => ({
-    actor: auditActorOf(c.actor),
-    meta: c.meta,
-    action: 'VIEW',
-    resourceType: 'PATIENT',
-    resourceId: patientId,
-    patientId,
-    newValues: {
-      view: 'RECORD',
-      returned: {
-        diagnoses: record.diagnoses.length,
-        appointments: record.appointments.length,
-        allergies: record.allergies.length,
-        medications: record.medications.length,
-        vaccines: record.vaccines.length,
-        vitals: record.vitals.length,
-      },
-    },
-  }));
+  return inAuditedTransaction(c, async (ctx) => {
+    const { scope, patient } = await openPatientRecordWithDetails(ctx, patientId);
+    const lists = await selectAllLists(scope);
+    const returned = Object.fromEntries(RECORD_KINDS.map((kind) => [kind, lists[kind].length]));
+    return ctx.audited(
+      { patient, ...lists },
+      { action: 'VIEW', resourceType: 'PATIENT', resourceId: patientId, patientId, newValues: { view: 'RECORD', returned } },
+    );
+  });
 }

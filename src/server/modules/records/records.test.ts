@@ -89,7 +89,7 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
     const before = [await rowCount(kind), await auditCount()];
     for (const res of [await api(doctor.cookie).list(kind, ungranted.id), await api(doctor.cookie).add(kind, ungranted.id, SAMPLE_INPUTS[kind])]) {
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ message: 'Access to this record has not been confirmed', code: 'FORBIDDEN' });
+      expect(res.json()).toEqual({ message: 'Access to this record has not been confirmed', code: 'ACCESS_GRANT_REQUIRED' });
     }
     expect([await rowCount(kind), await auditCount()]).toEqual(before);
   });
@@ -115,7 +115,7 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
   it('answers 404 for an unknown id, 400 for a malformed one', async () => {
     const res = await api(doctor.cookie).remove(kind, createdId);
     expect(res.statusCode).toBe(404);
-    expect(res.json().code).toBe('NOT_FOUND');
+    expect(res.json().code).toBe('RECORD_ENTRY_NOT_FOUND');
     expect((await api(doctor.cookie).remove(kind, 0)).statusCode).toBe(400);
   });
 

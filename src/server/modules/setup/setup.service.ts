@@ -1,7 +1,7 @@
 import type { SetupAdminInput, SetupAdminResult } from '../../../contracts/setup';
 import { ROLE_IDS } from '../../../contracts/constants';
 import type { Db } from '../../db/client';
-import { AppError, conflict } from '../../errors/app-error';
+import { AppError } from '../../errors/app-error';
 import { hashPassword } from '../../security/password';
 import { countActiveAdmins, createFirstAdmin } from './setup.repository';
 
@@ -11,7 +11,7 @@ export async function needsSetup(db: Db): Promise<boolean> {
 }
 
 const alreadyDone = (): AppError =>
-  new AppError('SETUP_ALREADY_DONE', 403, 'Initial setup has already been completed');
+  new AppError('SETUP_ALREADY_DONE', 'Initial setup has already been completed');
 
 export async function setupFirstAdmin(db: Db, input: SetupAdminInput, ipAddress: string): Promise<SetupAdminResult> {
   if (!(await needsSetup(db))) throw alreadyDone();
@@ -30,6 +30,6 @@ export async function setupFirstAdmin(db: Db, input: SetupAdminInput, ipAddress:
     ipAddress,
   );
   if (created === 'done') throw alreadyDone();
-  if (created === 'email-taken') throw conflict('An account with this email already exists');
+  if (created === 'email-taken') throw new AppError('EMAIL_IN_USE', 'An account with this email already exists');
   return { message: 'Initial administrator account created successfully', userId: created.userId };
 }

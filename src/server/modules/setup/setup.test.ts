@@ -156,7 +156,7 @@ describe('setup on a database that has accounts but no active administrator', ()
       await createStaffUser(v.db, { roleId: 4, active: false, email: 'taken@health.gov.na' });
       const res = await v.app.inject({ method: 'POST', url: '/api/setup/admin', payload: { ...valid, email: 'Taken@health.gov.na' } });
       expect(res.statusCode).toBe(409);
-      expect(res.json().code).toBe('CONFLICT');
+      expect(res.json().code).toBe('EMAIL_IN_USE');
     } finally {
       await v.close();
     }

@@ -89,20 +89,20 @@ describe('POST /api/admin/users/{id}/approve', () => {
     const before = await userRow(active.id);
     const res = await as(admin.cookie).approve(active.id);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ message: 'This user is not awaiting approval', code: 'CONFLICT' });
+    expect(res.json()).toEqual({ message: 'This user is not awaiting approval', code: 'USER_NOT_PENDING' });
     expect(await userRow(active.id)).toEqual(before);
   });
 
   it('answers 404 for an unknown user', async () => {
     const res = await as(admin.cookie).approve('no-such-user');
     expect(res.statusCode).toBe(404);
-    expect(res.json().code).toBe('NOT_FOUND');
+    expect(res.json().code).toBe('USER_NOT_FOUND');
   });
 
   it('refuses an approver approving themselves with 403', async () => {
     const res = await as(admin.cookie).approve(admin.user.id);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ message: 'You cannot approve your own account', code: 'FORBIDDEN' });
+    expect(res.json()).toEqual({ message: 'You cannot approve your own account', code: 'OWN_ACCOUNT_DECISION' });
   });
 
   it('refuses a pending account approving itself: it cannot even sign in', async () => {
@@ -136,7 +136,7 @@ describe('DELETE /api/admin/users/{id}/reject', () => {
       url: '/api/auth/login',
       payload: { email: 'reject.me@health.gov.na', password: 'a long enough password' },
     });
-    expect(login.body).toBe('{"message":"Invalid credentials","code":"UNAUTHENTICATED"}');
+    expect(login.body).toBe('{"message":"Invalid credentials","code":"INVALID_CREDENTIALS"}');
     expect((await as(admin.cookie).reject(id)).statusCode).toBe(404);
   });
 

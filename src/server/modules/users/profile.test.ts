@@ -76,7 +76,7 @@ describe('PATCH /api/users/{id}', () => {
     for (const body of [{ ...valid, email: 'hijack@health.gov.na' }, { roleId: 1 }, 'not json at all']) {
       const res = await patch(other.id, body);
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ message: 'You can only edit your own profile', code: 'FORBIDDEN' });
+      expect(res.json()).toEqual({ message: 'You can only edit your own profile', code: 'OWN_PROFILE_ONLY' });
     }
     expect(await snapshot(other.id)).toEqual(otherBefore);
   });
@@ -90,7 +90,7 @@ describe('PATCH /api/users/{id}', () => {
   it('answers 409 when the e-mail belongs to another user, in any letter case', async () => {
     const res = await patch(nurse.id, { ...valid, email: 'TAKEN@health.gov.na' });
     expect(res.statusCode).toBe(409);
-    expect(res.json().code).toBe('CONFLICT');
+    expect(res.json().code).toBe('EMAIL_IN_USE');
     expect(await snapshot(nurse.id)).toEqual(before);
   });
 

@@ -12,13 +12,12 @@ import {
 } from '../../../contracts/users';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
-import { forbidden } from '../../errors/app-error';
-import { activeUsers, approveUser, pendingUsers, rejectUser, updateOwnProfile, userStats } from './users.service';
+import { activeUsers, approveUser, ownProfileOnly, pendingUsers, rejectUser, updateOwnProfile, userStats } from './users.service';
 
 /** Refuses another user's id before the body is read (DESIGN.md §4: own profile only). */
 async function ownIdOnly(request: FastifyRequest): Promise<void> {
   const { id } = request.params as { id?: string };
-  if (id !== staffActor(request).userId) throw forbidden('You can only edit your own profile');
+  if (id !== staffActor(request).userId) throw ownProfileOnly();
 }
 
 export function usersRoutes(deps: AppDeps) {

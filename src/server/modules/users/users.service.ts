@@ -5,7 +5,7 @@ import type { ActiveUser, PendingUser, ProfileUpdateInput, UserStats } from '../
 import type { RequestMeta, StaffActor } from '../../context/actor';
 import type { Db } from '../../db/client';
 import type { AppDeps } from '../../deps';
-import { AppError, conflict, forbidden, notFound, unauthenticated } from '../../errors/app-error';
+import { AppError, unauthenticated } from '../../errors/app-error';
 import {
   approvePendingUser,
   countUsersByRole,
@@ -103,6 +103,8 @@ export async function getCurrentUser(db: Db, actor: StaffActor): Promise<Current
   return toCurrentUser(user, actor.permissions);
 }
 
+export const ownProfileOnly = (): AppError => new AppError('OWN_PROFILE_ONLY', 'You can only edit your own profile');
+
 /** PATCH /api/users/{id}: the signed-in user's own profile, exactly the listed fields. */
 export async function updateOwnProfile(
   { db, config }: AppDeps,
@@ -111,9 +113,9 @@ export async function updateOwnProfile(
   input: ProfileUpdateInput,
   meta: RequestMeta,
 ): Promise<CurrentUser> {
-  if (id !== actor.userId) throw forbidden('You can only edit your own profile');
+  if (id !== actor.userId) throw ownProfileOnly();
   const email = input.email.toLowerCase();
-  const emailInUse = conflict('An account with this email already exists');
+  const emailInUse = new AppError('EMAIL_IN_USE', 'An account with this email already exists');
   if (await emailTaken(db, email, actor.userId)) throw emailInUse;
   const fields = { ...input, email };
   const record = event(meta, 'PROFILE_UPDATED', 'low', 'Staff user updated their profile', { fields: Object.keys(fields) }, input.facility);
@@ -140,27 +142,28 @@ export async function userStats(db: Db): Promise<UserStats> {
   return { total, byStatus, byRole };
 }
 
-const notPending = (): AppError => conflict('This user is not awaiting approval');
+const notPending = (): AppError => new AppError('USER_NOT_PENDING', 'This user is not awaiting approval');
+const userNotFound = (): AppError => new AppError('USER_NOT_FOUND', 'User not found');
 
 /** Activates a pending registration: isActive, accountStatus 'active', activatedAt, activatedBy. */
 export async function approveUser({ db, config }: AppDeps, actor: StaffActor, id: string, meta: RequestMeta): Promise<ActiveUser> {
-  if (id === actor.userId) throw forbidden('You cannot approve your own account');
+  if (id === actor.userId) throw new AppError('OWN_ACCOUNT_DECISION', 'You cannot approve your own account');
   const record = event(meta, 'USER_APPROVED', 'medium', 'Registration approved', { approvedBy: actor.userId }, actor.facility);
   const audit = { actor: auditActorOf(actor), meta, action: 'UPDATE', resourceType: 'USER', resourceId: id, newValues: { accountStatus: 'active', isActive: true } } as const;
   const result = await approvePendingUser(db, id, actor.userId, config.now(), record, audit);
-  if (result === 'missing') throw notFound('User not found');
+  if (result === 'missing') throw userNotFound();
   if (result === 'not_pending') throw notPending();
   const user = await findUserWithRole(db, id);
-  if (!user) throw notFound('User not found');
+  if (!user) throw userNotFound();
   return toActiveUser(user);
 }
 
 /** Rejects a pending registration: the row is deleted. */
 export async function rejectUser({ db }: AppDeps, actor: StaffActor, id: string, meta: RequestMeta): Promise<void> {
-  if (id === actor.userId) throw forbidden('You cannot reject your own account');
+  if (id === actor.userId) throw new AppError('OWN_ACCOUNT_DECISION', 'You cannot reject your own account');
   const record = event(meta, 'USER_REJECTED', 'medium', 'Registration rejected', { rejectedBy: actor.userId }, actor.facility);
   const audit = { actor: auditActorOf(actor), meta, action: 'DELETE', resourceType: 'USER', resourceId: id } as const;
   const result = await deletePendingUser(db, id, record, audit);
-  if (result === 'missing') throw notFound('User not found');
+  if (result === 'missing') throw userNotFound();
   if (result === 'not_pending') throw notPending();
 }

@@ -20,6 +20,7 @@ export function AuditLogsTab(): React.JSX.Element {
   const { t } = useTranslation(['audit', 'common', 'validation']);
   const [draft, setDraft] = useState(emptyFilters);
   const [applied, setApplied] = useState<FilterParams>(emptyFilters);
+  const [rangeReversed, setRangeReversed] = useState(false);
   const logs = useQuery(auditLogsQueryOptions(applied));
   const set = (k: keyof typeof emptyFilters) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
     setDraft((d) => ({ ...d, [k]: e.target.value }));
@@ -31,7 +32,10 @@ export function AuditLogsTab(): React.JSX.Element {
         className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6"
         onSubmit={(e) => {
           e.preventDefault();
-          setApplied({ ...draft });
+          // A reversed range is refused here, by the field, instead of sending a request the server refuses.
+          const reversed = draft.dateFrom !== '' && draft.dateTo !== '' && draft.dateTo < draft.dateFrom;
+          setRangeReversed(reversed);
+          if (!reversed) setApplied({ ...draft });
         }}
         aria-label={t('filters')}
       >
@@ -44,7 +48,7 @@ export function AuditLogsTab(): React.JSX.Element {
           <NativeSelect value={draft.action} onChange={set('action')} options={[all, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: t(`actions.${a}`) }))]} />
         </FormField>
         <FormField label={t('dateFrom')}><Input type="date" value={draft.dateFrom} onChange={set('dateFrom')} /></FormField>
-        <FormField label={t('dateTo')}><Input type="date" value={draft.dateTo} onChange={set('dateTo')} /></FormField>
+        <FormField label={t('dateTo')} error={rangeReversed ? t('validation:dateRangeOrder') : undefined}><Input type="date" value={draft.dateTo} onChange={set('dateTo')} /></FormField>
         <div className="sm:col-span-3 lg:col-span-6">
           <Button type="submit">{t('applyFilters')}</Button>
         </div>
@@ -73,8 +77,8 @@ export function AuditLogsTab(): React.JSX.Element {
                 <tr key={row.id}>
                   <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{format(new Date(row.timestamp), 'yyyy-MM-dd HH:mm:ss')}</td>
                   <td className="px-3 py-2"><div>{row.userName}</div><div className="font-mono text-xs text-slate-500">{row.userId}</div></td>
-                  <td className="px-3 py-2"><Badge tone={actionTone(row.action)}>{row.action}</Badge></td>
-                  <td className="px-3 py-2"><div>{row.resourceType}</div><div className="text-xs text-slate-500">{dash(row.resourceId)}</div></td>
+                  <td className="px-3 py-2"><Badge tone={actionTone(row.action)}>{t(`actions.${row.action}`, { defaultValue: row.action })}</Badge></td>
+                  <td className="px-3 py-2"><div>{t(`resourceTypes.${row.resourceType}`, { defaultValue: row.resourceType })}</div><div className="text-xs text-slate-500">{dash(row.resourceId)}</div></td>
                   <td className="px-3 py-2">{dash(row.patientId)}</td>
                   <td className="px-3 py-2 font-mono text-xs">{dash(row.ipAddress)}</td>
                 </tr>

@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Tabs, type TabItem } from '../../../components/ui/tabs';
 import { AuditLogsTab } from './audit-logs-tab';
 import { ReportsTab } from './reports-tab';
+import { MainHeading } from '../../../components/ui/main-heading';
 
 export function AuditScreen({
   onBack,
@@ -30,7 +31,7 @@ export function AuditScreen({
   return (
     <section aria-labelledby="audit-title" className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="audit-title" className="text-xl font-semibold">{t('title')}</h2>
+        <MainHeading id="audit-title" className="text-xl font-semibold">{t('title')}</MainHeading>
         <Button variant="secondary" onClick={onBack}>{t('back')}</Button>
       </div>
       <Tabs label={t('title')} value={tab} onValueChange={setTab} items={items} />

@@ -1,7 +1,8 @@
 import { useMutation, type UseMutationResult } from '@tanstack/react-query';
 import type { AddPatientRequest } from '../../../../contracts/patient-requests';
 import type { PatientDetails, PatientSummary } from '../../../../contracts/patients';
-import { apiJson, parseApiError } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
+import { asApiError } from '../../../lib/api-error';
 
 export type { AddPatientRequest };
 
@@ -13,9 +14,9 @@ export function useAddPatient(): UseMutationResult<PatientDetails, Error, AddPat
   });
 }
 
-/** The likely duplicates carried by a 409 answer, or null for any other error. */
+/** The likely duplicates carried by a DUPLICATE_PATIENT answer, or null for any other error. */
 export function duplicatesOf(error: unknown): PatientSummary[] | null {
-  const parsed = parseApiError(error);
-  const body = parsed.body as { duplicates?: PatientSummary[] } | null;
-  return parsed.status === 409 && Array.isArray(body?.duplicates) ? body.duplicates : null;
+  const apiError = asApiError(error);
+  const duplicates = apiError?.details.duplicates;
+  return apiError?.code === 'DUPLICATE_PATIENT' && Array.isArray(duplicates) ? (duplicates as PatientSummary[]) : null;
 }

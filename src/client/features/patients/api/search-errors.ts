@@ -1,5 +1,5 @@
-// SPEC §8 search error mapping, by the status code at the start of the error message.
-import { parseApiError } from '../../../lib/api-client';
+// SPEC §8 search error mapping, by the status of the failed request.
+import { asApiError } from '../../../lib/api-error';
 
 export interface HealthcareError {
   /** i18n key in the "search" namespace. */
@@ -9,7 +9,7 @@ export interface HealthcareError {
 }
 
 export function mapSearchError(error: unknown): HealthcareError {
-  const { status } = parseApiError(error);
+  const status = asApiError(error)?.status ?? null;
   if (status === 401) return { messageKey: 'errors.authExpired', code: 'AUTH_EXPIRED', severity: 'high' };
   if (status === 403) return { messageKey: 'errors.permissionDenied', code: 'PERMISSION_DENIED', severity: 'high' };
   if (status === 500) return { messageKey: 'errors.server', code: 'SERVER_ERROR', severity: 'critical' };

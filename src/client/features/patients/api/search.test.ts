@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { patientSearchInput } from '../../../../contracts/patients';
 import { searchPayload, withoutEmpty, type SearchForm } from './search';
+import { apiErrorOf } from '../../../lib/api-error';
 import { mapSearchError } from './search-errors';
 
 const blank: SearchForm = { method: 'name-dob', lastName: '', dateOfBirth: '', idNumber: '', firstName: '', smartLastName: '', address: '', ageRangeMin: '', ageRangeMax: '' };
@@ -30,12 +31,17 @@ describe('search payloads (SPEC §5, §7)', () => {
 
 describe('search error mapping (SPEC §8)', () => {
   it.each([
-    ['401: {"message":"x"}', 'AUTH_EXPIRED', 'high'],
-    ['403: Forbidden', 'PERMISSION_DENIED', 'high'],
-    ['500: boom', 'SERVER_ERROR', 'critical'],
-    ['418: teapot', 'UNKNOWN_ERROR', 'medium'],
-    ['network down', 'UNKNOWN_ERROR', 'medium'],
-  ])('%s -> %s', (message, code, severity) => {
-    expect(mapSearchError(new Error(message))).toMatchObject({ code, severity });
+    [401, '{"message":"x","code":"UNAUTHENTICATED"}', 'AUTH_EXPIRED', 'high'],
+    [403, 'Forbidden', 'PERMISSION_DENIED', 'high'],
+    [500, 'boom', 'SERVER_ERROR', 'critical'],
+    [418, 'teapot', 'UNKNOWN_ERROR', 'medium'],
+  ])('%s %s -> %s', async (status, body, code, severity) => {
+    const error = await apiErrorOf(new Response(body, { status }));
+    expect(error.message).toBe(`${status}: ${body}`);
+    expect(mapSearchError(error)).toMatchObject({ code, severity });
+  });
+
+  it('maps a network failure to UNKNOWN_ERROR', () => {
+    expect(mapSearchError(new TypeError('Failed to fetch'))).toMatchObject({ code: 'UNKNOWN_ERROR', severity: 'medium' });
   });
 });

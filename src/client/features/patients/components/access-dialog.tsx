@@ -8,7 +8,7 @@ import { FormField } from '../../../components/ui/form-field';
 import { RadioCards } from '../../../components/ui/radio-cards';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast';
-import { parseApiError } from '../../../lib/api-client';
+import { errorCodeOf } from '../../../lib/api-error';
 import { errorText } from '../../../lib/error-text';
 import { formatDate } from '../format';
 import { useGrantAccess } from '../api/access';
@@ -37,7 +37,7 @@ export function AccessDialog({ patient, onGranted, onCancel }: { patient: Patien
           onGranted(patient);
         },
         onError: (error) => {
-          const tooShort = parseApiError(error).status === 400;
+          const tooShort = errorCodeOf(error) === 'VALIDATION_FAILED';
           toast({ title: t('access.failedTitle'), description: tooShort ? t('validation:accessReasonLength') : errorText(t, error, t('common:anError')), variant: 'destructive' });
         },
       },

@@ -14,13 +14,27 @@ import { toast } from '../../../components/ui/toast';
 import { SEARCH_DEBOUNCE_MS, searchPayload, searchQueryOptions, type SearchForm } from '../api/search';
 import { mapSearchError } from '../api/search-errors';
 import { SearchResults } from './search-results';
+import { MainHeading } from '../../../components/ui/main-heading';
 
 const empty: SearchForm = { method: 'name-dob', lastName: '', dateOfBirth: '', idNumber: '', firstName: '', smartLastName: '', address: '', ageRangeMin: '0', ageRangeMax: '150' };
 
-export function PatientSearch({ onSelect }: { onSelect: (patient: PatientSearchResult) => void }): React.JSX.Element {
-  const { t } = useTranslation(['search', 'validation', 'common']);
+/** The search's form and last sent search, held by the caller so they outlive the search screen (Back to Search). */
+export interface SearchState {
+  form: SearchForm;
+  setForm: React.Dispatch<React.SetStateAction<SearchForm>>;
+  payload: PatientSearchInput | null;
+  setPayload: (payload: PatientSearchInput | null) => void;
+}
+
+export function useSearchState(): SearchState {
   const [form, setForm] = useState<SearchForm>(empty);
   const [payload, setPayload] = useState<PatientSearchInput | null>(null);
+  return { form, setForm, payload, setPayload };
+}
+
+export function PatientSearch({ onSelect, state }: { onSelect: (patient: PatientSearchResult) => void; state: SearchState }): React.JSX.Element {
+  const { t } = useTranslation(['search', 'validation', 'common']);
+  const { form, setForm, payload, setPayload } = state;
   const [issues, setIssues] = useState<Record<string, string>>({});
   const lastSubmit = useRef({ key: '', at: 0 });
   const search = useQuery({ ...searchQueryOptions(payload as PatientSearchInput), enabled: payload !== null });
@@ -49,6 +63,9 @@ export function PatientSearch({ onSelect }: { onSelect: (patient: PatientSearchR
       const next: Record<string, string> = { form: 'validation:searchInvalid' };
       for (const issue of parsed.error.issues) next[String(issue.path[0] ?? 'form')] ??= issue.message;
       setIssues(next);
+      // The previous search's results no longer answer what is on the form: they go, so none is opened by mistake.
+      setPayload(null);
+      lastSubmit.current = { key: '', at: 0 };
       return;
     }
     setIssues({});
@@ -65,7 +82,7 @@ export function PatientSearch({ onSelect }: { onSelect: (patient: PatientSearchR
   return (
     <section aria-labelledby="search-title" className="flex flex-col gap-4">
       <div>
-        <h2 id="search-title" className="text-xl font-semibold">{t('title')}</h2>
+        <MainHeading id="search-title" className="text-xl font-semibold">{t('title')}</MainHeading>
         <p className="text-sm text-slate-600">{t('subtitle')}</p>
       </div>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4">

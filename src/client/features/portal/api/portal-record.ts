@@ -1,11 +1,9 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { AccessLogPage, PortalRecord } from '../../../../contracts/portal';
 import type { PortalAccessSummary } from '../../../../contracts/privacy-review';
+import { retryUnlessRefused } from '../../../lib/api-error';
 
 export const PORTAL_RECORD_URL = '/api/patient-portal/me';
-
-/** Not worth retrying: the session is missing, not a patient's, or gone. Anything else is retried twice (SPEC §9). */
-const retryUnlessRefused = (failures: number, error: Error): boolean => failures < 2 && !/^(400|401|403|404):/.test(error.message);
 
 /** GET /api/patient-portal/me: the signed-in patient's record (the default query function fetches the key's URL). */
 export const portalRecordQueryOptions = queryOptions<PortalRecord>({

@@ -11,7 +11,7 @@ import { PageCard } from '../../../components/ui/page-card';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
-import { parseApiError } from '../../../lib/api-client';
+import { errorCodeOf } from '../../../lib/api-error';
 import { errorText } from '../../../lib/error-text';
 import { usePatientLogin } from '../api/patient-login';
 import { forgetSignedInData } from '../api/portal-record';
@@ -34,9 +34,9 @@ export function PatientLoginScreen(): React.JSX.Element {
   });
 
   const failureText = (error: Error): string => {
-    const { status } = parseApiError(error);
-    if (status === 401) return t('login.invalid');
-    if (status === 429) return t('login.locked');
+    const code = errorCodeOf(error);
+    if (code === 'PATIENT_LOGIN_FAILED') return t('login.invalid');
+    if (code === 'LOCKED_OUT' || code === 'NETWORK_THROTTLED') return t('login.locked');
     return errorText(t, error, t('login.failedFallback'));
   };
 

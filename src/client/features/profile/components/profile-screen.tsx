@@ -16,6 +16,7 @@ import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
 import { displayNameOf, initialsOf } from '../../../lib/user-display';
 import { useUpdateProfile } from '../api/update-profile';
+import { MainHeading } from '../../../components/ui/main-heading';
 
 type ProfileForm = { [K in keyof ProfileUpdateInput]: string };
 
@@ -59,9 +60,9 @@ export function ProfileScreen({ user, onClose }: { user: CurrentUser; onClose: (
   return (
     <section aria-labelledby="profile-title" className="flex flex-col gap-4">
       <div className="flex items-center justify-between">
-        <h2 id="profile-title" className="text-xl font-semibold">
+        <MainHeading id="profile-title" className="text-xl font-semibold">
           {t('title')}
-        </h2>
+        </MainHeading>
         <Button variant="secondary" onClick={onClose}>
           {t('back')}
         </Button>

@@ -2,14 +2,7 @@
 // from the summary's data (no second request), and an add or delete refreshes only its own list.
 import { queryOptions, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { RecordKind, RecordRows, RecordSummary } from '../../../../contracts/record-rows';
-import { parseApiError } from '../../../lib/api-client';
-
-/** No retry for refusals (401, 403, 404): asking again will not change the answer. */
-export function retryUnlessRefused(failureCount: number, error: unknown): boolean {
-  const status = parseApiError(error).status;
-  if (status !== null && status >= 400 && status < 500) return false;
-  return failureCount < 2;
-}
+import { retryUnlessRefused } from '../../../lib/api-error';
 
 export const recordSummaryQueryOptions = (patientId: number) =>
   queryOptions<RecordSummary>({ queryKey: [`/api/patients/${patientId}/record-summary`], retry: retryUnlessRefused });

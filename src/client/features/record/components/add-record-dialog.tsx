@@ -13,8 +13,8 @@ import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { Textarea } from '../../../components/ui/textarea';
 import { toast } from '../../../components/ui/toast';
-import { parseApiError } from '../../../lib/api-client';
-import { errorText } from '../../../lib/error-text';
+import { asApiError } from '../../../lib/api-error';
+import { errorText, issueKey } from '../../../lib/error-text';
 import { useAddRecordItem } from '../api/record-mutations';
 import { FORM_FIELDS, formDefaults, type FieldSpec } from './record-fields';
 
@@ -37,10 +37,10 @@ function payloadResolver(kind: RecordKind): Resolver<FormValues> {
 }
 
 /** Field issues of a 400 from the server go beside their fields, like the form's own. */
-function showServerIssues(form: UseFormReturn<FormValues>, kind: RecordKind, error: unknown): void {
+function showServerIssues(form: UseFormReturn<FormValues>, kind: RecordKind, error: unknown, exists: (key: string) => boolean): void {
   const names = new Set(FORM_FIELDS[kind].map((f) => f.name));
-  for (const issue of parseApiError(error).body?.issues ?? []) {
-    if (names.has(issue.path)) form.setError(issue.path, { message: issue.message });
+  for (const issue of asApiError(error)?.issues ?? []) {
+    if (names.has(issue.path)) form.setError(issue.path, { message: issueKey(issue.message, exists) });
   }
 }
 
@@ -52,7 +52,7 @@ export interface AddRecordDialogProps {
 }
 
 export function AddRecordDialog({ kind, patientId, open, onOpenChange }: AddRecordDialogProps): React.JSX.Element {
-  const { t } = useTranslation(['record', 'validation', 'common']);
+  const { t, i18n } = useTranslation(['record', 'validation', 'common']);
   const resolver = useMemo(() => payloadResolver(kind), [kind]);
   const form = useForm<FormValues>({ defaultValues: formDefaults(kind), resolver });
   const add = useAddRecordItem(kind, patientId);
@@ -65,7 +65,7 @@ export function AddRecordDialog({ kind, patientId, open, onOpenChange }: AddReco
         onOpenChange(false);
       },
       onError: (error) => {
-        showServerIssues(form, kind, error);
+        showServerIssues(form, kind, error, (key) => i18n.exists(key));
         toast({ title: t(`toast.addFailed.${kind}`), description: errorText(t, error, t('common:anError')), variant: 'destructive' });
       },
     }),

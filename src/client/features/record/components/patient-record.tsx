@@ -3,10 +3,10 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ACCESS_NOT_CONFIRMED_MESSAGE, type RecordPatient } from '../../../../contracts/access';
+import type { RecordPatient } from '../../../../contracts/access';
 import type { RecordKind } from '../../../../contracts/record-rows';
 import { Button } from '../../../components/ui/button';
-import { parseApiError } from '../../../lib/api-client';
+import { asApiError } from '../../../lib/api-error';
 import { recordSummaryQueryOptions } from '../api/record-queries';
 import { DemographicsSection } from './demographics-section';
 import { MedicalDashboard } from './medical-dashboard';
@@ -23,9 +23,10 @@ export interface PatientRecordProps {
 }
 
 function errorKey(error: unknown): string {
-  const { status, message } = parseApiError(error);
-  if (status === 403) return message === ACCESS_NOT_CONFIRMED_MESSAGE ? 'errors.accessNotConfirmed' : 'errors.noPermission';
-  if (status === 404) return 'errors.notFound';
+  const apiError = asApiError(error);
+  if (apiError?.code === 'ACCESS_GRANT_REQUIRED') return 'errors.accessNotConfirmed';
+  if (apiError?.status === 403) return 'errors.noPermission';
+  if (apiError?.status === 404) return 'errors.notFound';
   return 'errors.loadFailed';
 }
 

@@ -79,7 +79,7 @@ export function RecordListSection({ kind, patientId, editing, addOpen, onAddOpen
   return (
     <Card>
       <CardHeader className="flex-row flex-wrap items-center justify-between gap-3">
-        <CardTitle>{title}</CardTitle>
+        <CardTitle id={`record-${kind}-title`} tabIndex={-1} className="focus:outline-none">{title}</CardTitle>
         <Button onClick={() => onAddOpenChange(true)}>
           <Plus aria-hidden="true" className="h-4 w-4" />
           {t(`add.${kind}`)}
@@ -92,6 +92,7 @@ export function RecordListSection({ kind, patientId, editing, addOpen, onAddOpen
         onOpenChange={(open) => !open && !remove.isPending && setConfirming(null)}
         title={t('delete.title')}
         description={t('delete.description', { name: confirming?.title ?? '' })}
+        returnFocus={() => document.getElementById(`record-${kind}-title`)}
       >
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={() => setConfirming(null)} disabled={remove.isPending}>

@@ -1,9 +1,12 @@
 // The record's left sidebar (SPEC §2): name and NC number, Back to Search, the View/Edit toggle (Edit only with
-// records.write) and the sections.
+// records.write) and the sections. On a phone it sits above the section as a compact bar: the section list is
+// collapsed behind a 'Record sections' button, so the critical alerts and the dashboard are in the first screen.
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ArrowLeft } from 'lucide-react';
+import { ArrowLeft, ChevronDown } from 'lucide-react';
 import type { RecordPatient } from '../../../../contracts/access';
 import { Button } from '../../../components/ui/button';
+import { MainHeading } from '../../../components/ui/main-heading';
 import { cn } from '../../../lib/cn';
 
 export const RECORD_SECTIONS = ['dashboard', 'demographics', 'diagnoses', 'appointments', 'allergies', 'medications', 'vaccines', 'vitals'] as const;
@@ -22,18 +25,22 @@ export interface RecordSidebarProps {
 
 export function RecordSidebar({ patient, onBack, canEdit, mode, onModeChange, section, onSectionChange }: RecordSidebarProps): React.JSX.Element {
   const { t } = useTranslation('record');
+  // Phones only (below md): whether the section list is shown. From md up it always is.
+  const [sectionsOpen, setSectionsOpen] = useState(false);
+  const listId = useId();
   return (
-    <aside className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm md:sticky md:top-4 md:self-start">
+    <aside className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm md:sticky md:top-20 md:gap-4 md:self-start">
       <div>
-        <p className="text-lg font-semibold text-slate-900">{patient ? `${patient.firstName} ${patient.lastName}` : '\u00a0'}</p>
+        <MainHeading className="text-lg font-semibold text-slate-900">{patient ? `${patient.firstName} ${patient.lastName}` : '\u00a0'}</MainHeading>
         {patient ? <p className="text-sm text-slate-600">{t('ncNumber', { ncNumber: patient.idNumber })}</p> : null}
       </div>
+      <div className="flex flex-wrap gap-2 md:flex-col md:gap-4">
       <Button variant="secondary" onClick={onBack}>
         <ArrowLeft aria-hidden="true" className="h-4 w-4" />
         {t('backToSearch')}
       </Button>
       {canEdit ? (
-        <div role="group" aria-label={t('mode.label')} className="grid grid-cols-2 gap-1 rounded-md bg-slate-100 p-1">
+        <div role="group" aria-label={t('mode.label')} className="grid grow grid-cols-2 gap-1 rounded-md bg-slate-100 p-1">
           {(['view', 'edit'] as const).map((m) => (
             <button
               key={m}
@@ -47,16 +54,33 @@ export function RecordSidebar({ patient, onBack, canEdit, mode, onModeChange, se
           ))}
         </div>
       ) : (
-        <p className="text-xs text-slate-500">{t('mode.readOnly')}</p>
+        <p className="self-center text-xs text-slate-600">{t('mode.readOnly')}</p>
       )}
-      <nav aria-label={t('sections.label')}>
+      </div>
+      <button
+        type="button"
+        aria-expanded={sectionsOpen}
+        aria-controls={listId}
+        onClick={() => setSectionsOpen((o) => !o)}
+        className="flex items-center justify-between gap-2 rounded-md border border-slate-200 px-3 py-2 text-left text-sm md:hidden"
+      >
+        <span>
+          <span className="block font-medium text-slate-900">{t('sections.label')}</span>
+          <span className="block text-slate-600">{t(`sections.${section}`)}</span>
+        </span>
+        <ChevronDown aria-hidden="true" className={cn('h-4 w-4 shrink-0 transition-transform', sectionsOpen && 'rotate-180')} />
+      </button>
+      <nav id={listId} aria-label={t('sections.label')} className={cn(!sectionsOpen && 'hidden', 'md:block')}>
         <ul className="flex flex-col gap-1">
           {RECORD_SECTIONS.map((s) => (
             <li key={s}>
               <button
                 type="button"
                 aria-current={section === s ? 'page' : undefined}
-                onClick={() => onSectionChange(s)}
+                onClick={() => {
+                  onSectionChange(s);
+                  setSectionsOpen(false);
+                }}
                 className={cn(
                   'w-full rounded-md px-3 py-2 text-left text-sm',
                   section === s ? 'bg-brand-50 font-semibold text-brand-700' : 'text-slate-700 hover:bg-slate-100',

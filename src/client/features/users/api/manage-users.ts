@@ -13,11 +13,11 @@ function useUserDecision(method: 'POST' | 'DELETE', path: (id: string) => string
       await apiRequest(method, path(encodeURIComponent(id)));
     },
     retry: false,
-    onSettled: () => {
-      for (const q of [pendingUsersQueryOptions, activeUsersQueryOptions, userStatsQueryOptions]) {
-        void queryClient.invalidateQueries({ queryKey: q.queryKey });
-      }
-    },
+    // Awaited: the decision counts as done once the lists show it (the caller then moves focus off the gone row).
+    onSettled: () =>
+      Promise.all(
+        [pendingUsersQueryOptions, activeUsersQueryOptions, userStatsQueryOptions].map((q) => queryClient.invalidateQueries({ queryKey: q.queryKey })),
+      ),
   });
 }
 

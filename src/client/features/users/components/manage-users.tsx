@@ -1,9 +1,12 @@
 // Administration: Manage Users (SPEC §2): pending registrations with Approve and Reject; active users and counts.
+// Reject cannot be undone, so it asks for confirmation first; Approve acts at once.
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { format } from 'date-fns';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Dialog } from '../../../components/ui/dialog';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
 import { activeUsersQueryOptions, pendingUsersQueryOptions, useApproveUser, useRejectUser, userStatsQueryOptions } from '../api/manage-users';
@@ -20,11 +23,20 @@ export function ManageUsers(): React.JSX.Element {
   const roleLabel = (role: { name: string; displayName: string } | null): string =>
     role ? t(`common:roles.${role.name}`, { defaultValue: role.displayName }) : t('unknownRole');
 
-  const decide = (id: string, kind: 'approve' | 'reject'): void => {
+  const [rejecting, setRejecting] = useState<{ id: string; name: string; email: string } | null>(null);
+  const outcome = { approve: { done: 'approved', failed: 'approveFailed' }, reject: { done: 'rejected', failed: 'rejectFailed' } } as const;
+
+  const decide = (id: string, kind: 'approve' | 'reject', onSettled?: () => void): void => {
     const mutation = kind === 'approve' ? approve : reject;
+    const keys = outcome[kind];
     mutation.mutate(id, {
-      onSuccess: () => toast({ title: t(`toast.${kind}dTitle`), description: t(`toast.${kind}dDescription`) }),
-      onError: (error) => toast({ title: t(`toast.${kind}FailedTitle`), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+      onSuccess: () => {
+        toast({ title: t(`toast.${keys.done}Title`), description: t(`toast.${keys.done}Description`) });
+        // The row and its buttons are gone: focus goes to the list's heading, not to the page's top.
+        if (kind === 'approve') document.getElementById('pending-title')?.focus();
+      },
+      onError: (error) => toast({ title: t(`toast.${keys.failed}Title`), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+      ...(onSettled ? { onSettled } : {}),
     });
   };
 
@@ -32,7 +44,7 @@ export function ManageUsers(): React.JSX.Element {
     <div className="flex flex-col gap-4">
       <Card>
         <CardHeader>
-          <CardTitle>{t('pendingTitle')}</CardTitle>
+          <CardTitle id="pending-title" tabIndex={-1} className="focus:outline-none">{t('pendingTitle')}</CardTitle>
         </CardHeader>
         <CardContent>
           {pending.isPending ? (
@@ -49,7 +61,7 @@ export function ManageUsers(): React.JSX.Element {
                     <p className="font-semibold">{u.firstName} {u.lastName}</p>
                     <p className="text-slate-600">{u.email}</p>
                     <p className="text-slate-600">
-                      {[u.department ?? '-', u.facility ?? '-', roleLabel(u.role)].join(' · ')}
+                      {[u.department ? t(`common:departments.${u.department}`, { defaultValue: u.department }) : '-', u.facility ?? '-', roleLabel(u.role)].join(' · ')}
                     </p>
                     <p className="text-slate-500">{t('registered', { date: day(u.createdAt) })}</p>
                   </div>
@@ -57,7 +69,7 @@ export function ManageUsers(): React.JSX.Element {
                     <Button size="sm" onClick={() => decide(u.id, 'approve')} disabled={approve.isPending || reject.isPending} aria-label={t('approveUser', { name: `${u.firstName} ${u.lastName}` })}>
                       {t('approve')}
                     </Button>
-                    <Button size="sm" variant="destructive" onClick={() => decide(u.id, 'reject')} disabled={approve.isPending || reject.isPending} aria-label={t('rejectUser', { name: `${u.firstName} ${u.lastName}` })}>
+                    <Button size="sm" variant="destructive" onClick={() => setRejecting({ id: u.id, name: `${u.firstName} ${u.lastName}`, email: u.email })} disabled={approve.isPending || reject.isPending} aria-label={t('rejectUser', { name: `${u.firstName} ${u.lastName}` })}>
                       {t('reject')}
                     </Button>
                   </div>
@@ -67,6 +79,22 @@ export function ManageUsers(): React.JSX.Element {
           )}
         </CardContent>
       </Card>
+      <Dialog
+        open={rejecting !== null}
+        onOpenChange={(open) => !open && !reject.isPending && setRejecting(null)}
+        title={t('rejectConfirm.title')}
+        description={t('rejectConfirm.description', { name: rejecting?.name ?? '', email: rejecting?.email ?? '' })}
+        returnFocus={() => document.getElementById('pending-title')}
+      >
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={() => setRejecting(null)} disabled={reject.isPending}>
+            {t('rejectConfirm.cancel')}
+          </Button>
+          <Button variant="destructive" onClick={() => rejecting && decide(rejecting.id, 'reject', () => setRejecting(null))} disabled={reject.isPending}>
+            {t('rejectConfirm.confirm')}
+          </Button>
+        </div>
+      </Dialog>
       <Card>
         <CardHeader>
           <CardTitle>{t('activeTitle')}</CardTitle>

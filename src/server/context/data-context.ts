@@ -1,0 +1,82 @@
+// The per-request data context (docs/decisions/009-data-context.md, STYLE habits 3 and 5): one transaction that
+// knows who asks (actor, request meta, the server's clock) and commits only together with its audit rows.
+//
+//   return inAuditedTransaction(request.scope, async (ctx) => {
+//     const rows = await selectThings(ctx, …);          // repositories take the context, never a bare db
+//     return ctx.audited(rows, { action: 'VIEW', resourceType: 'PATIENT', … });
+//   });
+//
+// The work must return `Audited<T>`, which only `ctx.audited` makes: a unit of work without its audit row does
+// not compile (and is refused at run time too). Patient-scoped reads and changes take a `PatientScope`, which
+// only the access module's grant check makes (modules/access/patient-scope.ts).
+import type { AuditEntry } from '../audit/audit-writer';
+import { auditActorOf, writeAudit } from '../audit/audit-writer';
+import type { Db, DbOrTx } from '../db/client';
+import type { Actor, RequestMeta } from './actor';
+
+/** What a route hands to a service: who asks, from where, when, and the database to open a context on. */
+export interface RequestScope<A extends Actor = Actor> {
+  db: Db;
+  actor: A;
+  meta: RequestMeta;
+  now: Date;
+}
+
+/** An audit row as a unit of work states it: the actor and request meta come from the context. */
+export type ContextAuditEntry = Omit<AuditEntry, 'actor' | 'meta'>;
+
+declare const auditedBrand: unique symbol;
+/** A result whose audit rows are recorded; only DataContext#audited makes one. */
+export interface Audited<T> {
+  readonly value: T;
+  readonly [auditedBrand]: true;
+}
+
+export interface DataContext<A extends Actor = Actor> {
+  readonly actor: A;
+  readonly meta: RequestMeta;
+  readonly now: Date;
+  /** The transaction: for repositories only. */
+  readonly tx: DbOrTx;
+  /** Marks `value` as the audited result of this unit of work; the rows are written just before commit. */
+  audited<T>(value: T, ...entries: [ContextAuditEntry, ...ContextAuditEntry[]]): Audited<T>;
+}
+
+export const UNAUDITED_TRANSACTION = 'a unit of work ended without its audit row';
+
+interface Options {
+  isolationLevel?: 'read committed' | 'repeatable read' | 'serializable';
+}
+
+/**
+ * Runs `work` in one transaction with a data context, writes the audit rows it recorded (late, as the audit writer
+ * asks: a chain's other writers wait from there until commit) and commits; a throw anywhere rolls all of it back.
+ */
+export async function inAuditedTransaction<A extends Actor, T>(
+  scope: RequestScope<A>,
+  work: (ctx: DataContext<A>) => Promise<Audited<T>>,
+  options: Options = {},
+): Promise<T> {
+  return scope.db.transaction(async (tx) => {
+    const recorded: ContextAuditEntry[] = [];
+    const issued = new WeakSet<object>();
+    const ctx: DataContext<A> = {
+      actor: scope.actor,
+      meta: scope.meta,
+      now: scope.now,
+      tx,
+      audited<V>(value: V, ...entries: ContextAuditEntry[]): Audited<V> {
+        recorded.push(...entries);
+        const result = { value } as Audited<V>;
+        issued.add(result);
+        return result;
+      },
+    };
+    const result = await work(ctx);
+    // Types make this unreachable; a cast could still get here, so the transaction is refused rather than committed.
+    if (!issued.has(result) || recorded.length === 0) throw new Error(UNAUDITED_TRANSACTION);
+    const actor = auditActorOf(scope.actor);
+    for (const entry of recorded) await writeAudit(tx, { ...entry, actor, meta: scope.meta });
+    return result.value;
+  }, options.isolationLevel ? { isolationLevel: options.isolationLevel } : undefined);
+}
