@@ -67,7 +67,7 @@ describe('requireStaff', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       userId: user.id,
-      permissions: ['audit.read', 'reports.generate', 'reports.read'],
+      permissions: ['audit.read', 'audit.review', 'reports.generate', 'reports.read'],
       meta: { ip: '10.1.2.3', userAgent: 'probe/1.0', sessionHash: hashToken(cookie.slice('nhr_sid='.length)) },
     });
     expect((await get('/api/probe/audit', cookie)).statusCode).toBe(200);
