@@ -8,7 +8,7 @@ import { canonicalJson, type JsonValue } from './canonical-json';
 /** prev_hash of the first row of each chain. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** Chains in audit_chain_head (seeded by migration 0003; nhr_audit_append picks pg_backend_pid() % 16 + 1, so a connection always writes to the same one). */
+/** Chains in audit_chain_head (seeded by migration 0004; nhr_audit_append picks pg_backend_pid() % 16 + 1, so a connection always writes to the same one). */
 export const AUDIT_CHAINS = 16;
 
 /** The columns the writer fills from an audit entry (all but id, timestamp and the hashes). */

@@ -62,7 +62,7 @@ export function auditRowFields(entry: AuditEntry): AuditRowFields {
   };
 }
 
-// The values only the database knows, in canonical key order: nhr_audit_append (migration 0003) fills them in
+// The values only the database knows, in canonical key order: nhr_audit_append (migration 0004) fills them in
 // between the five text segments in exactly this order.
 const DATABASE_HOLES = ['chain', 'chainSeq', 'id', 'timestamp'] as const;
 

@@ -1,4 +1,4 @@
-// The sign-in throttle (DESIGN.md §5, decision 003), shared by the staff sign-in and the patient sign-in (portal
+// The sign-in throttle (DESIGN.md §5, decision 004), shared by the staff sign-in and the patient sign-in (portal
 // module): every attempt is a security_events row with a subject (lower-cased e-mail, or NC number), and those rows
 // are what the throttle counts.
 import { ACCOUNT_LOCKED_MESSAGE, IP_THROTTLED_MESSAGE } from '../../../contracts/auth';
