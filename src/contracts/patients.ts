@@ -48,11 +48,16 @@ const searchText = (max: number) =>
 const isoDate = (message: string) =>
   z.string({ error: message }).trim().refine(isIsoDate, { error: message });
 
-const age = z.coerce
-  .number({ error: SEARCH_MESSAGES.ageRange })
-  .refine(Number.isFinite, { error: SEARCH_MESSAGES.ageRange })
-  .min(AGE_MIN, { error: SEARCH_MESSAGES.ageRange })
-  .max(AGE_MAX, { error: SEARCH_MESSAGES.ageRange });
+// A number, or digits in a string (form fields); anything else (arrays, booleans, null) is refused rather than
+// coerced: Number([]) is 0, which would silently search ages from 0.
+const age = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
+  z
+    .number({ error: SEARCH_MESSAGES.ageRange })
+    .refine(Number.isFinite, { error: SEARCH_MESSAGES.ageRange })
+    .min(AGE_MIN, { error: SEARCH_MESSAGES.ageRange })
+    .max(AGE_MAX, { error: SEARCH_MESSAGES.ageRange }),
+);
 
 export const nameDobSearchInput = z.object({
   method: z.literal('name-dob'),
