@@ -17,6 +17,7 @@ const PUBLIC = new Set([
   'GET /api/roles',
   'GET /api/patient-portal/me',
   'GET /api/patient-portal/access-log',
+  'GET /api/patient-portal/access-summary',
 ]);
 
 let t: TestApp;
