@@ -42,9 +42,10 @@ describe.skipIf(!run)('errors and codes in the user’s language', () => {
 
   for (const [lang, words] of Object.entries(LANGS)) {
     it(`${lang}: a wrong password is refused in ${lang}, never with the server's English`, async () => {
+      // Before any page script runs: the app caches the language it detected once its translations load, and a
+      // setItem after the first load raced with that write (lost on a fast machine).
+      await j.page.addInitScript((l) => localStorage.setItem('language', l), lang);
       await j.page.goto(`${j.app.baseUrl}/login`);
-      await j.page.evaluate((l) => localStorage.setItem('language', l), lang);
-      await j.page.reload();
       await j.page.getByRole('region', { name: words.region }).waitFor({ state: 'attached' });
       await j.page.getByLabel(words.email).fill(ADMIN.email);
       await j.page.getByLabel(new RegExp(`^${words.password}`)).fill('not the password');
