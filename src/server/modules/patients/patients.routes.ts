@@ -6,7 +6,7 @@ import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { registerPatient, searchRecorded } from './registry.service';
 
-export function patientsRoutes({ db }: AppDeps) {
+export function patientsRoutes({ db, config }: AppDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     const r = zodRoutes(app);
     const tags = ['patients'];
@@ -20,7 +20,10 @@ export function patientsRoutes({ db }: AppDeps) {
     r.post(
       '/api/admin/patients',
       { onRequest: requireStaff('patients.create'), schema: { tags, body: addPatientRequest, response: { 201: addPatientResponse } } },
-      async (request, reply) => reply.status(201).send(await registerPatient(db, request.body, staffActor(request), request.meta)),
+      async (request, reply) => {
+        const scope = { db, actor: staffActor(request), meta: request.meta, now: config.now() };
+        return reply.status(201).send(await registerPatient(scope, request.body));
+      },
     );
   };
 }
