@@ -67,7 +67,7 @@ async function checkPatientSignIn({ db, config }: AppDeps, claim: PatientClaim, 
   await refuseIfThrottled(db, attempt, { kind: 'patient' });
   const row = await findPortalSignIn(db, claim.ncNumber);
   const proofFailure = await proof.check(row, attempt.now);
-  let failure: string | null = null;
+  let failure: string | null;
   if (!row) failure = 'unknown_nc_number';
   else if (claim.dateOfBirth !== undefined && (row.dateOfBirth === null || row.dateOfBirth !== claim.dateOfBirth)) failure = 'wrong_date_of_birth';
   else failure = proofFailure ?? (proof.commit ? await proof.commit(row, attempt.now) : null);
