@@ -62,7 +62,7 @@ export function ActivationSlip({ patient, activation }: { patient: SlipPatient; 
           <dt className="font-medium">{s('slip.ncNumber')}</dt>
           <dd className="font-mono">{patient.idNumber}</dd>
           <dt className="font-medium">{s('slip.code')}</dt>
-          <dd className="font-mono text-2xl font-bold tracking-widest" data-testid="activation-code">{activation.code}</dd>
+          <dd className="whitespace-nowrap font-mono text-xl font-bold tracking-wider sm:text-2xl" data-testid="activation-code">{activation.code}</dd>
           <dt className="font-medium">{s('slip.expires')}</dt>
           <dd>{format(new Date(activation.expiresAt), 'dd/MM/yyyy HH:mm')}</dd>
           <dt className="font-medium">{s('slip.address')}</dt>
