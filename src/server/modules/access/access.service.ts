@@ -15,6 +15,7 @@ import { auditActorOf } from '../../audit/audit-writer';
 import { actorRoleAtTheTime, type RequestMeta, type StaffActor } from '../../context/actor';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError, validationFailed } from '../../errors/app-error';
+import { assertFreshSecondFactor } from '../auth/mfa.service';
 import { findPatientWithGrant, hasLiveGrant, insertGrantRecorded, patientExists, readRecorded } from './access.repository';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -42,6 +43,8 @@ export async function grantRecordAccess(
   now: Date = new Date(),
 ): Promise<AccessGrant> {
   const { consent, reason } = parseAccess(input);
+  // Break-the-glass needs a second factor proven in this session within the last minutes (issue 12 item 3).
+  if (!consent) await assertFreshSecondFactor(db, actor, meta.sessionHash, now);
   const expiresAt = new Date(now.getTime() + ACCESS_GRANT_HOURS * HOUR_MS);
   const row = await insertGrantRecorded(db, { userId: actor.userId, patientId, consent, reason, grantedAt: now, expiresAt }, (grant) => ({
     actor: auditActorOf(actor),
