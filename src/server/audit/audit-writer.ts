@@ -1,6 +1,6 @@
 // The one audit writer (DESIGN.md §6, STYLE habit 5). Repositories call writeAudit inside the transaction
 // of the change it records, so no change is committed without its audit row.
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { AuditAction, AuditResourceType } from '../../contracts/audit';
 import { staffDisplayName, type Actor, type RequestMeta } from '../context/actor';
 import { preparedRows, type Db, type DbOrTx } from '../db/client';
@@ -66,7 +66,10 @@ export function auditRowFields(entry: AuditEntry): AuditRowFields {
 // between the five text segments in exactly this order.
 const DATABASE_HOLES = ['chain', 'chainSeq', 'id', 'timestamp'] as const;
 
-const jsonText = (value: JsonValue): string | null => (value === null ? null : JSON.stringify(value));
+/** A JSON value as the text a jsonb parameter takes (null stays SQL NULL). */
+export function jsonText(value: JsonValue): string | null {
+  return value === null ? null : JSON.stringify(value);
+}
 
 /**
  * Appends one row to an audit chain with one call of nhr_audit_append: it advances the chain head of this
@@ -90,47 +93,6 @@ export async function writeAudit(tx: DbOrTx, entry: AuditEntry): Promise<void> {
     ${f.action}, ${f.resourceType}, ${f.resourceId}, ${f.patientId}, ${jsonText(f.oldValues)}, ${jsonText(f.newValues)},
     ${f.ipAddress}, ${f.userAgent}, ${f.sessionId}, ${f.facility}, ${jsonText(f.complianceFlags)})`,
   );
-}
-
-/**
- * An audit row for a read whose results only the same statement knows (issue 11: the read and its audit row in one
- * round trip). `newValues` is the row's new_values without `idsKey` and `countKey`, which the statement fills with
- * the ids `ids` yields (an int[] expression) and their number; with `patientFromSingleId` the row names the patient
- * when exactly one id was found, else `patientId`.
- */
-export interface AuditEntryWithIds extends Omit<AuditEntry, 'newValues' | 'patientId'> {
-  newValues: Record<string, unknown>;
-  idsKey: string;
-  countKey: string;
-  patientFromSingleId: boolean;
-  patientId?: number | null;
-}
-
-const ROW_HOLES_WITH_IDS = ['chain', 'chainSeq', 'id', 'newValues', 'patientId', 'timestamp'] as const;
-
-/**
- * The SQL expression that appends `entry` (nhr_audit_append_ids, migration 0023) with the ids of `ids`: put it in
- * the statement that reads them, so the read and its row commit together in one round trip. Its text is the same
- * for every entry (all values are bound), so the statement around it can be a named, prepared one.
- */
-export function auditAppendWithIds(entry: AuditEntryWithIds, ids: SQL): SQL {
-  const newValues = toJsonValue(entry.newValues);
-  if (newValues === null || typeof newValues !== 'object' || Array.isArray(newValues)) throw new TypeError('audit newValues must be an object');
-  if (entry.idsKey in newValues || entry.countKey in newValues) throw new TypeError('audit newValues must leave out the keys the statement fills');
-  const nv = canonicalSegments(newValues, [entry.idsKey, entry.countKey]);
-  if (nv.holes[0] !== entry.idsKey) throw new Error('audit idsKey must sort before countKey');
-  const [nvHead, nvMid, nvTail] = nv.segments;
-  // The ids are a JSON array: its brackets go around the list the statement writes.
-  const head = `${nvHead}[`;
-  const mid = `]${nvMid}`;
-  const f = auditRowFields({ ...entry, newValues: null, patientId: entry.patientId ?? null });
-  const { newValues: _nv, patientId: _p, ...rest } = hashedFields(f);
-  const { segments, holes } = canonicalSegments(rest, ROW_HOLES_WITH_IDS);
-  if (holes.join() !== ROW_HOLES_WITH_IDS.join()) throw new Error(`audit hash holes out of order: ${holes.join()}`);
-  const [s0, s1, s2, s3, s4, s5, s6] = segments;
-  return sql`nhr_audit_append_ids(${s0}, ${s1}, ${s2}, ${s3}, ${s4}, ${s5}, ${s6}, ${head}, ${mid}, ${nvTail}, ${ids},
-    ${entry.patientFromSingleId}, ${f.patientId}::int, ${f.userId}, ${f.userName}, ${f.action}, ${f.resourceType}, ${f.resourceId},
-    ${jsonText(f.oldValues)}::jsonb, ${f.ipAddress}, ${f.userAgent}, ${f.sessionId}, ${f.facility}, ${jsonText(f.complianceFlags)}::jsonb)`;
 }
 
 /**

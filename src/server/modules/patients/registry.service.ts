@@ -23,10 +23,7 @@ export async function searchRecorded(db: Db, input: PatientSearchInput, actor: S
       meta,
       action: 'SEARCH',
       resourceType: 'PATIENT',
-      patientFromSingleId: true,
       newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
-      idsKey: 'patientIds',
-      countKey: 'resultCount',
     });
   }
   return withAudit(

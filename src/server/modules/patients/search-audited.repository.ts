@@ -3,7 +3,7 @@
 // named prepared statement, so a connection plans it once.
 import { sql, type SQL } from 'drizzle-orm';
 import type { PatientSummary } from '../../../contracts/patients';
-import { auditAppendWithIds, type AuditEntryWithIds } from '../../audit/audit-writer';
+import { auditAppendSql, sqlJson, type StatementAuditEntry } from '../../audit/audit-in-statement';
 import { preparedRows, type Db } from '../../db/client';
 import { SUMMARY_COLUMNS } from './search.repository';
 
@@ -17,17 +17,33 @@ function exactQuery(search: ExactSearch): SQL {
            ORDER BY first_name_norm, id LIMIT ${search.limit}`;
 }
 
+/** The SEARCH row's parts that the statement fills in: the found ids, their number, and the patient when one. */
+export interface SearchAudit extends Omit<StatementAuditEntry, 'newValues' | 'patientId'> {
+  /** new_values besides patientIds and resultCount. */
+  newValues: Record<string, unknown>;
+}
+
 /**
- * Runs the search and appends `audit` with the found ids, in one statement. The audit CTE always yields one row,
- * so the row is written whether or not anything was found (a volatile function's CTE is never inlined or skipped:
- * the outer query reads it).
+ * Runs the search and appends its audit row with the found ids, in one statement. The audit CTE always yields one
+ * row and the outer query reads it, so the row is written whether or not anything was found.
  */
-export async function findExactAudited(db: Db, search: ExactSearch, audit: AuditEntryWithIds): Promise<PatientSummary[]> {
+export async function findExactAudited(db: Db, search: ExactSearch, audit: SearchAudit): Promise<PatientSummary[]> {
+  const entry: StatementAuditEntry = {
+    ...audit,
+    newValues: {
+      ...(audit.newValues as Record<string, never>),
+      patientIds: sqlJson(sql`'[' || array_to_string(ids.v, ',') || ']'`),
+      resultCount: sqlJson(sql`cardinality(ids.v)`),
+    },
+    // One result names its patient, so the patient sees the search in their access history.
+    patientId: sql`CASE WHEN cardinality(ids.v) = 1 THEN ids.v[1] END`,
+  };
   const found = await preparedRows<PatientSummary & { ord: number | null }>(
     db,
     `nhr_search_${search.method}_audited`,
     sql`WITH r AS (SELECT row_number() OVER () AS ord, f.* FROM (${exactQuery(search)}) AS f),
-             a AS (SELECT ${auditAppendWithIds(audit, sql`(SELECT coalesce(array_agg(id ORDER BY ord), '{}'::int[]) FROM r)`)} AS audit_id)
+             ids AS (SELECT coalesce(array_agg(id ORDER BY ord), '{}'::int[]) AS v FROM r),
+             a AS (SELECT ${auditAppendSql(entry)} AS audit_id FROM ids)
         SELECT r.* FROM a LEFT JOIN r ON true ORDER BY r.ord`,
   );
   return found.filter((row) => row.ord !== null).map(({ ord: _ord, ...patient }) => patient);
