@@ -13,7 +13,7 @@ import { ROLE_IDS } from '../contracts/constants';
 import { verifyAuditChain } from './audit/audit-verify';
 import { openDatabase, type DatabaseHandle } from './db/client';
 import { createScratchDatabase, type ScratchDatabase } from './db/scratch-database';
-import { createPatient } from './test/patient-fixtures';
+import { createPatient, type TestPatient } from './test/patient-fixtures';
 import { SAMPLE_INPUTS } from './test/record-samples';
 import { queryRows } from './test/sql';
 import { createStaffUser } from './test/staff';
@@ -70,7 +70,7 @@ describe('kill -9 during writes', () => {
     const setup = await open();
     await setup.migrate();
     const doctor = await createStaffUser(setup.db, { roleId: ROLE_IDS.doctor });
-    const patients = [];
+    const patients: TestPatient[] = [];
     for (let i = 0; i < 40; i++) patients.push(await createPatient(setup.db));
     await setup.close();
 
