@@ -3,15 +3,19 @@
 // requests one after another. Patients: PATIENTS (default 3,000,000); clinical entries (about 13 per patient) for
 // the first WITH_RECORDS of them (default 200,000), whose records are opened.
 // Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:records
+// SEEDED_DATABASE_URL=postgres://.../db: measure on that database as it is (e.g. after `npm run seed -- --patients
+// 3000000`), without seeding or dropping it. On PostgreSQL the server runs as `npm start` runs it, in its own
+// WORKERS processes (default: one per core); SERVER=inline puts it in this process.
 // A measurement to report, not a test: nothing here asserts a budget (DESIGN.md §10: p95 <= 10 ms).
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/server/app';
 import { openDatabase } from '../src/server/db/client';
 import { createStaffUser } from '../src/server/test/staff';
 import { testConfig } from '../src/server/test/test-app';
-import { createBenchDatabase, percentile } from './bench-database';
+import { createBenchDatabase, percentile, type BenchDatabase } from './bench-database';
+import { startServerProcess } from './search/server-process';
 
 const PATIENTS = Number(process.env.PATIENTS ?? 3_000_000);
 const WITH_RECORDS = Math.min(PATIENTS, Number(process.env.WITH_RECORDS ?? 200_000));
@@ -29,10 +33,22 @@ function summary(label: string, samples: number[], wallMs?: number): string {
   return `${label.padEnd(44)} n=${String(s.length).padStart(5)}  p50 ${percentile(s, 50).toFixed(2)} ms  p95 ${percentile(s, 95).toFixed(2)} ms  p99 ${percentile(s, 99).toFixed(2)} ms${rate}`;
 }
 
-const database = await createBenchDatabase({ poolSize: CONCURRENCY + 2 });
+const SEEDED = process.env.SEEDED_DATABASE_URL;
+const WORKERS = Number(process.env.WORKERS ?? availableParallelism());
+const INLINE = process.env.SERVER === 'inline';
+
+async function seededDatabase(url: string): Promise<BenchDatabase> {
+  const handle = await openDatabase({ databaseUrl: url, poolSize: 4 });
+  await handle.migrate();
+  return { handle, url, dispose: () => handle.close() };
+}
+
+const database = SEEDED ? await seededDatabase(SEEDED) : await createBenchDatabase({ poolSize: CONCURRENCY + 2 });
 const db = database.handle.db;
+const R = WITH_RECORDS;
 try {
   let t0 = performance.now();
+  if (!SEEDED) {
   // Patients in batches of 500,000 (one statement each); NC numbers are unique 11-digit strings.
   for (let from = 1; from <= PATIENTS; from += 500_000) {
     const to = Math.min(PATIENTS, from + 499_999);
@@ -46,7 +62,6 @@ try {
   }
   console.log(`seeded ${PATIENTS.toLocaleString('en')} patients in ${seconds(t0)}`);
   t0 = performance.now();
-  const R = WITH_RECORDS;
   await db.execute(sql`INSERT INTO diagnoses (patient_id, condition, status, diagnosed_date, doctor, facility)
     SELECT p, (ARRAY['Hypertension','Type 2 diabetes mellitus','Asthma'])[1 + k], (ARRAY['Active','Chronic','Resolved'])[1 + (p + k) % 3],
            date '2015-01-01' + (p % 3000), 'Dr. Shikongo', 'Katutura State Hospital'
@@ -67,14 +82,17 @@ try {
     FROM generate_series(1, ${R}::int) p, generate_series(0, 2) k`);
   await db.execute(sql`ANALYZE`);
   console.log(`seeded clinical entries for ${R.toLocaleString('en')} patients (13 each) in ${seconds(t0)}`);
+  }
 
   // The app gets its own pool, opened after any per-database setting so every connection has it.
   if (SYNC_COMMIT_OFF && database.url) {
     await db.execute(sql.raw(`ALTER DATABASE ${new URL(database.url).pathname.slice(1)} SET synchronous_commit = off`));
   }
-  const appHandle = database.url ? await openDatabase({ databaseUrl: database.url, poolSize: CONCURRENCY + 2 }) : database.handle;
-  const app = await buildApp({ db: appHandle.db, config: testConfig() });
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const separate = database.url && !INLINE;
+  const appHandle = database.url && !separate ? await openDatabase({ databaseUrl: database.url, poolSize: CONCURRENCY + 2 }) : database.handle;
+  const app = separate ? undefined : await buildApp({ db: appHandle.db, config: testConfig() });
+  const server = separate ? await startServerProcess(database.url!, WORKERS) : undefined;
+  const base = server ? `http://127.0.0.1:${server.port}` : await app!.listen({ host: '127.0.0.1', port: 0 });
   try {
     const doctor = await createStaffUser(db, { roleId: 3 });
     const login = await fetch(`${base}/api/auth/login`, {
@@ -92,7 +110,13 @@ try {
     };
 
     // Patients spread over the ones with records; a grant for each, through the API (itself audited).
-    const ids = Array.from({ length: GRANTED }, (_, i) => 1 + Math.floor(((i + 0.5) * R) / GRANTED));
+    const ids = SEEDED
+      ? (
+          (await db.execute(sql`SELECT patient_id AS id FROM diagnoses GROUP BY patient_id ORDER BY md5(patient_id::text) LIMIT ${GRANTED}`)) as unknown as {
+            rows: { id: number }[];
+          }
+        ).rows.map((r) => r.id)
+      : Array.from({ length: GRANTED }, (_, i) => 1 + Math.floor(((i + 0.5) * R) / GRANTED));
     const grants: number[] = [];
     for (const id of ids) {
       const start = performance.now();
@@ -139,8 +163,9 @@ try {
     const counted = await db.execute(sql`SELECT count(*)::int AS n FROM audit_logs`);
     const auditRows = (counted as unknown as { rows: { n: number }[] }).rows[0]?.n;
     console.log(`\ndatabase: ${database.handle.kind}${SYNC_COMMIT_OFF ? ' (synchronous_commit off)' : ''}, node ${process.version}, HTTP on loopback with a session cookie`);
+    console.log(`server: ${server ? `npm start in its own processes, WORKERS=${WORKERS}` : 'in the benchmark process'}`);
     console.log(`load average (1 min) ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after the measurements`);
-    console.log(`patients ${PATIENTS.toLocaleString('en')}, with clinical entries ${R.toLocaleString('en')}, records opened ${GRANTED}`);
+    console.log(SEEDED ? `seeded database ${new URL(SEEDED).pathname.slice(1)}, records opened ${ids.length}` : `patients ${PATIENTS.toLocaleString('en')}, with clinical entries ${R.toLocaleString('en')}, records opened ${GRANTED}`);
     console.log(summary('GET /api/auth/user (floor: session only)', baseline));
     console.log(summary('POST /api/patients/{id}/access (grant)', grants));
     console.log(summary('GET record-summary, 1 connection', sequential));
@@ -148,7 +173,8 @@ try {
     console.log(summary('five SPEC list GETs in a row (total)', lists));
     console.log(`audit rows written: ${auditRows} (one per grant, open and list read)`);
   } finally {
-    await app.close();
+    await app?.close();
+    await server?.stop();
     if (appHandle !== database.handle) await appHandle.close();
   }
 } finally {

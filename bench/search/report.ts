@@ -10,6 +10,8 @@ export interface RunReport {
   /** One-minute load average of the machine before and after the measurements (the machine is shared). */
   loadAverage: { before: number; after: number };
   database: { kind: string; patients: number };
+  /** How the HTTP server ran: `npm start, WORKERS=n` (own processes), `inline` (this process) or `none`. */
+  server?: string;
   targets: { perCategory: number; seed: number; total: number };
   repeat: number;
   /** One entry per driver and concurrency: raw SQL, HTTP (and the trigram baseline with --baseline). */
@@ -25,6 +27,8 @@ export interface RunReport {
 }
 
 export interface Comparison {
+  /** The raw driver HTTP is compared with. */
+  reference: string;
   concurrency: number;
   group: string;
   p50: { http: number; raw: number; ratio: number };
@@ -42,6 +46,7 @@ export function compareRuns(report: RunReport, httpDriver: string, rawDriver: st
       if (!r) continue;
       const ratio = (a: number, b: number): number => (b > 0 ? Math.round((a / b) * 100) / 100 : 0);
       out.push({
+        reference: rawDriver,
         concurrency: http.concurrency,
         group: h.group,
         p50: { http: h.p50, raw: r.p50, ratio: ratio(h.p50, r.p50) },
@@ -54,6 +59,7 @@ export function compareRuns(report: RunReport, httpDriver: string, rawDriver: st
 }
 
 const COMPARISON_COLUMNS: [string, (c: Comparison) => string][] = [
+  ['reference', (c) => c.reference],
   ['group', (c) => c.group],
   ['conn', (c) => String(c.concurrency)],
   ['raw p50', (c) => c.p50.raw.toFixed(2)],
@@ -94,7 +100,7 @@ export function formatTable(report: RunReport): string {
     lines.push(...markdownTable(COLUMNS, run.groups));
   }
   if (report.comparisons.length > 0) {
-    lines.push('\nHTTP / raw SQL (latency in ms; req/s by concurrency / mean latency)');
+    lines.push(`\nHTTP (server: ${report.server ?? 'inline'}) / raw reference (latency in ms; req/s by concurrency / mean latency)`);
     lines.push(...markdownTable(COMPARISON_COLUMNS, report.comparisons));
   }
   lines.push(`\nnode ${report.node}, load average (1 min) ${report.loadAverage.before} before, ${report.loadAverage.after} after`);

@@ -1,16 +1,21 @@
 // npm run bench -- search [--database-url URL] [--per-category N] [--seed S] [--repeat R] [--concurrency 1,16]
-//                         [--no-http] [--baseline]
+//                         [--no-http] [--baseline] [--server process|inline] [--workers N]
 // The search benchmark: the fixed targets run through the same repository SQL the API uses, straight on the
-// database (raw SQL), and through the real app over HTTP with a signed-in session (http-driver.ts, on by default),
-// at each concurrency; then the ratio HTTP/raw SQL of p50 and p95 per group.
-import { loadavg } from 'node:os';
+// database (raw SQL), as that search plus its SEARCH audit row in one transaction (raw search+audit: the
+// reference issue 11 sets), and through the real app over HTTP with a signed-in session (http-driver.ts, on by
+// default; on PostgreSQL the server runs as `npm start` runs it, in its own WORKERS processes), at each
+// concurrency; then the ratios HTTP / raw search+audit and HTTP / raw SQL of p50 and p95 per group, and the budgets.
+import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { todayIso } from '../../src/contracts/ages';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase, type Db } from '../../src/server/db/client';
 import { searchPatients } from '../../src/server/modules/patients/search.service';
-import { startHttpSearchServer, type HttpSearchServer } from './http-driver';
+import { withAudit } from '../../src/server/audit/audit-writer';
+import { searchAuditSummary } from '../../src/server/modules/patients/search.service';
+import { startHttpSearchServer, startProcessSearchServer, type HttpSearchServer } from './http-driver';
+import { budgetLines } from './budgets';
 import { BASELINE_INDEX, baselineIndexExists, trigramBaselineDriver } from './baseline-trigram';
 import { GROUPS, runTargets, summarize, type Sample, type SearchDriver } from './measure';
 import { compareRuns, formatTable, writeReport, type RunReport } from './report';
@@ -18,6 +23,28 @@ import { buildTargets, CATEGORIES, type Target } from './targets';
 
 export function rawSqlDriver(db: Db, today: string): SearchDriver {
   return { name: 'raw SQL', search: (target: Target) => searchPatients(db, target.input, { today }) };
+}
+
+/** The reference: the same search and its SEARCH audit row (as the API writes it) in one transaction. */
+export function rawAuditedDriver(db: Db, today: string): SearchDriver {
+  const meta = { ip: '127.0.0.1', userAgent: 'bench', sessionHash: null };
+  const actor = { userId: 'bench-raw', userName: 'Bench Raw', facility: null };
+  return {
+    name: 'raw search+audit',
+    search: (target: Target) =>
+      withAudit(
+        db,
+        (tx) => searchPatients(tx, target.input, { today }),
+        (results) => ({
+          actor,
+          meta,
+          action: 'SEARCH',
+          resourceType: 'PATIENT',
+          patientId: results.length === 1 ? results[0]!.id : null,
+          newValues: { ...searchAuditSummary(target.input, results), patientIds: results.map((p) => p.id), role: { id: 3, name: 'Doctor' } },
+        }),
+      ),
+  };
 }
 
 export async function runSearchBenchmark(argv: string[]): Promise<void> {
@@ -32,6 +59,8 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
       baseline: { type: 'boolean', default: false },
       http: { type: 'boolean', default: true },
       'no-http': { type: 'boolean', default: false },
+      server: { type: 'string', default: 'process' },
+      workers: { type: 'string', default: String(availableParallelism()) },
     },
   });
   const perCategory = Number(values['per-category']);
@@ -57,8 +86,13 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
 
     if (withHttp) {
       // The app gets its own pool, as in production: raw SQL and HTTP never wait on each other's connections.
-      appHandle = databaseUrl ? await openDatabase({ databaseUrl, poolSize: maxConcurrency + 2 }) : handle;
-      server = await startHttpSearchServer(appHandle.db);
+      if (databaseUrl && values.server === 'process') {
+        process.stderr.write(`Starting the server as npm start does, WORKERS=${values.workers}...\n`);
+        server = await startProcessSearchServer(handle.db, databaseUrl, Number(values.workers));
+      } else {
+        appHandle = databaseUrl ? await openDatabase({ databaseUrl, poolSize: maxConcurrency + 2 }) : handle;
+        server = await startHttpSearchServer(appHandle.db);
+      }
       const warm = server.driver(1);
       process.stderr.write(`Warming up HTTP with ${Math.min(300, targets.length)} requests...\n`);
       await runTargets(warm, targets.filter((_, i) => i % Math.max(1, Math.floor(targets.length / 300)) === 0).slice(0, 300), 1, 1);
@@ -75,9 +109,14 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
       repeat,
       runs: [],
       comparisons: [],
+      server: 'none',
     };
     // Each driver per concurrency level (the HTTP one gets an agent with that many keep-alive sockets).
-    const drivers: [(concurrency: number) => SearchDriver & { close?(): void }, Target[]][] = [[() => driver, targets]];
+    const audited = rawAuditedDriver(handle.db, today);
+    const drivers: [(concurrency: number) => SearchDriver & { close?(): void }, Target[]][] = [
+      [() => driver, targets],
+      [() => audited, targets],
+    ];
     if (server) drivers.push([(c) => server!.driver(c), targets]);
     if (values.baseline) {
       if (await baselineIndexExists(handle.db)) drivers.push([() => trigramBaselineDriver(handle.db, today), targets.filter((t) => t.input.method === 'fuzzy-name')]);
@@ -111,8 +150,10 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
       }
     }
     report.loadAverage.after = round2(loadavg()[0]!);
-    report.comparisons = compareRuns(report, 'HTTP', 'raw SQL');
+    report.server = server ? (databaseUrl && values.server === 'process' ? `npm start, WORKERS=${values.workers}` : 'inline') : 'none';
+    report.comparisons = [...compareRuns(report, 'HTTP', 'raw search+audit'), ...compareRuns(report, 'HTTP', 'raw SQL')];
     console.log(formatTable(report));
+    console.log(budgetLines(report).join('\n'));
     process.stderr.write(`\nWritten to ${writeReport(report)}\n`);
   } finally {
     await server?.close();

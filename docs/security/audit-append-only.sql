@@ -30,9 +30,16 @@ REVOKE ALL ON FUNCTION nhr_audit_append(text, text, text, text, text, text, text
   jsonb, text, text, text, text, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION nhr_audit_append(text, text, text, text, text, text, text, text, text, text, integer, jsonb,
   jsonb, text, text, text, text, jsonb) TO :"app_role";
+-- The same for the append inside a read's or change's own statement (migration 0023).
+ALTER FUNCTION nhr_audit_append_sql(text, text, text, text, text, text, text, text, integer, text, text, text, text,
+  text, jsonb, text, text, text, text, jsonb) SECURITY DEFINER SET search_path = public, pg_temp;
+REVOKE ALL ON FUNCTION nhr_audit_append_sql(text, text, text, text, text, text, text, text, integer, text, text, text,
+  text, text, jsonb, text, text, text, text, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION nhr_audit_append_sql(text, text, text, text, text, text, text, text, integer, text, text,
+  text, text, text, jsonb, text, text, text, text, jsonb) TO :"app_role";
 
 -- Security events and compliance reports are records too: insert and read only.
-REVOKE UPDATE, DELETE, TRUNCATE ON security_events, compliance_reports FROM PUBLIC, :"app_role";
+REVOKE UPDATE, DELETE, TRUNCATE ON security_events, compliance_reports, compliance_report_archives, audit_checkpoints FROM PUBLIC, :"app_role";
 
 -- 3. Defence in depth, for every role including the owner (a superuser can still disable triggers; the hash
 --    chain and its anchors are what shows that).

@@ -16,6 +16,7 @@ import { registerInputGuard } from './http/input-guard';
 import { registerStaticClient } from './http/static-client';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { mfaRoutes } from './modules/auth/mfa.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { patientsRoutes } from './modules/patients/patients.routes';
 import { portalRoutes } from './modules/portal/portal.routes';
@@ -81,6 +82,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(healthRoutes(deps));
   await app.register(setupRoutes(deps));
   await app.register(authRoutes(deps));
+  await app.register(mfaRoutes(deps));
   await app.register(usersRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(portalRoutes(deps));

@@ -12,6 +12,7 @@ import * as schema from '../db/schema';
 import { auditEntry } from '../test/audit-fixtures';
 import { createTestDatabase, type TestDatabase } from '../test/test-database';
 import { verifyAuditChain } from './audit-verify';
+import { auditAppendSql, sqlJson } from './audit-in-statement';
 import { writeAudit } from './audit-writer';
 
 const SQL_FILE = new URL('../../../docs/security/audit-append-only.sql', import.meta.url);
@@ -87,7 +88,20 @@ describe('the application role after audit-append-only.sql', () => {
       await app.transaction((tx) => writeAudit(tx, auditEntry({ action: 'SEARCH' })));
       const rows = await app.execute(sql`SELECT count(*)::int AS n FROM audit_logs`);
       expect((rows as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(2);
-      expect(await verifyAuditChain(app)).toMatchObject({ ok: true, rows: 2 });
+      expect(await verifyAuditChain(app)).toMatchObject({ ok: true });
+    });
+  });
+
+  it('appends inside its own statement through nhr_audit_append_sql, and the log verifies', async () => {
+    await asApp(async (app) => {
+      const { newValues: _n, patientId: _p, ...base } = auditEntry({ action: 'SEARCH' });
+      const before = (await app.execute(sql`SELECT count(*)::int AS n FROM audit_logs`)) as unknown as { rows: { n: number }[] };
+      await app.execute(
+        sql`WITH x AS (SELECT ARRAY[7, 8]::int[] AS v) SELECT ${auditAppendSql({ ...base, newValues: { ids: sqlJson(sql`'[' || array_to_string(x.v, ',') || ']'`) }, patientId: null })} FROM x`,
+      );
+      const after = (await app.execute(sql`SELECT count(*)::int AS n FROM audit_logs`)) as unknown as { rows: { n: number }[] };
+      expect(after.rows[0]!.n).toBe(before.rows[0]!.n + 1);
+      expect(await verifyAuditChain(app)).toMatchObject({ ok: true });
     });
   });
 
@@ -131,6 +145,6 @@ describe('the guard triggers, for the owner too', () => {
 
   it('still let the writer append, and the chain stays valid', async () => {
     await writeAudit(db, auditEntry({ action: 'CREATE' }));
-    expect(await verifyAuditChain(db)).toMatchObject({ ok: true, rows: 3 });
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true, rows: 4 });
   });
 });

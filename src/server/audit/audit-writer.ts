@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { AuditAction, AuditResourceType } from '../../contracts/audit';
 import { staffDisplayName, type Actor, type RequestMeta } from '../context/actor';
-import type { Db, DbOrTx } from '../db/client';
+import { preparedRows, type Db, type DbOrTx } from '../db/client';
 import { hashedFields, type AuditRowFields } from './audit-hash';
 import { canonicalSegments, storableText, toJsonValue, type JsonValue } from './canonical-json';
 
@@ -66,7 +66,10 @@ export function auditRowFields(entry: AuditEntry): AuditRowFields {
 // between the five text segments in exactly this order.
 const DATABASE_HOLES = ['chain', 'chainSeq', 'id', 'timestamp'] as const;
 
-const jsonText = (value: JsonValue): string | null => (value === null ? null : JSON.stringify(value));
+/** A JSON value as the text a jsonb parameter takes (null stays SQL NULL). */
+export function jsonText(value: JsonValue): string | null {
+  return value === null ? null : JSON.stringify(value);
+}
 
 /**
  * Appends one row to an audit chain with one call of nhr_audit_append: it advances the chain head of this
@@ -82,9 +85,14 @@ export async function writeAudit(tx: DbOrTx, entry: AuditEntry): Promise<void> {
   const { segments, holes } = canonicalSegments(hashedFields(f), DATABASE_HOLES);
   if (holes.join() !== DATABASE_HOLES.join()) throw new Error(`audit hash holes out of order: ${holes.join()}`);
   const [s0, s1, s2, s3, s4] = segments;
-  await tx.execute(sql`SELECT nhr_audit_append(${s0}, ${s1}, ${s2}, ${s3}, ${s4}, ${f.userId}, ${f.userName},
+  // A named statement: each connection plans the append once (issue 11).
+  await preparedRows(
+    tx,
+    'nhr_audit_append',
+    sql`SELECT nhr_audit_append(${s0}, ${s1}, ${s2}, ${s3}, ${s4}, ${f.userId}, ${f.userName},
     ${f.action}, ${f.resourceType}, ${f.resourceId}, ${f.patientId}, ${jsonText(f.oldValues)}, ${jsonText(f.newValues)},
-    ${f.ipAddress}, ${f.userAgent}, ${f.sessionId}, ${f.facility}, ${jsonText(f.complianceFlags)})`);
+    ${f.ipAddress}, ${f.userAgent}, ${f.sessionId}, ${f.facility}, ${jsonText(f.complianceFlags)})`,
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 // The patient's demographics as a column selection, for the repositories that read them (record access, portal).
+import { sql, type SQL } from 'drizzle-orm';
 import { patients } from './schema';
 
 export const patientDetailsColumns = {
@@ -13,3 +14,17 @@ export const patientDetailsColumns = {
   nextOfKin: patients.nextOfKin,
   nextOfKinContact: patients.nextOfKinContact,
 };
+
+/**
+ * For a record read that is one statement (docs/decisions/015; the access module's grant rule, DESIGN.md §4): the patient's demographics as JSON (`patient`, no row
+ * when the patient does not exist) and whether this user holds a live grant (`granted`), as a query to put in a
+ * CTE. The statement must return nothing of the record unless `granted`.
+ */
+export function patientWithGrantSql(userId: string, patientId: number, now: Date): SQL {
+  return sql`SELECT json_build_object('id', p.id, 'firstName', p.first_name, 'lastName', p.last_name, 'dateOfBirth', p.date_of_birth::text,
+                    'sex', p.sex, 'idNumber', p.id_number, 'contactNumber', p.contact_number, 'address', p.address,
+                    'nextOfKin', p.next_of_kin, 'nextOfKinContact', p.next_of_kin_contact) AS patient,
+                    EXISTS (SELECT 1 FROM access_grants AS g WHERE g.user_id = ${userId} AND g.patient_id = p.id
+                                AND g.expires_at > ${now.toISOString()}::timestamptz) AS granted
+               FROM patients AS p WHERE p.id = ${patientId}`;
+}

@@ -407,7 +407,100 @@ export const complianceReports = pgTable('compliance_reports', {
   status: varchar('status', { length: 16 }).notNull(),
   reportData: text('report_data').notNull(),
   facility: varchar('facility', { length: 200 }),
+  /** True when a detail list of the report holds only its first REPORT_DETAIL_LIMIT rows (the summary is exact). */
+  detailsCapped: boolean('details_capped').notNull().default(false),
+}, (t) => [index('compliance_reports_generated_idx').on(t.generatedAt.desc(), t.id.desc())]);
+
+/** A report archived by an authorised user: hidden from the list, kept (issue 10 item 2); insert-only. */
+export const complianceReportArchives = pgTable('compliance_report_archives', {
+  reportId: integer('report_id').primaryKey().references(() => complianceReports.id),
+  archivedAt: timestamp('archived_at', { withTimezone: true }).notNull().defaultNow(),
+  archivedBy: varchar('archived_by', { length: 256 }).notNull(),
+  archivedByUserId: text('archived_by_user_id').notNull(),
 });
+
+/** Rate-limit counters shared by every process (docs/decisions/011-rate-limits-and-volume-alerts.md). */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_hits_reset_idx').on(t.resetAt)],
+);
+
+/** Audit checkpoints: the chain count and each chain's head (docs/decisions/012-audit-checkpoints-and-digest.md). */
+export const auditCheckpoints = pgTable('audit_checkpoints', {
+  id: serial('id').primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  chainCount: smallint('chain_count').notNull(),
+  heads: jsonb('heads').notNull(),
+});
+
+/** A staff user's TOTP secret (RFC 6238, base32); enabledAt null while enrolment awaits its first code. */
+export const staffTotp = pgTable('staff_totp', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: varchar('secret', { length: 64 }).notNull(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true }),
+  /** The last 30-second step accepted: a code of this step or earlier is refused (no replay). */
+  lastStep: bigint('last_step', { mode: 'number' }).notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** Single-use recovery codes, stored as SHA-256 hex (the codes carry 50 random bits each). */
+export const staffRecoveryCodes = pgTable(
+  'staff_recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: varchar('code_hash', { length: 64 }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('staff_recovery_codes_user_idx').on(t.userId)],
+);
+
+/** Between the password and the second factor (or the forced enrolment): the nhr_mfa cookie's token hash. */
+export const staffSignInChallenges = pgTable(
+  'staff_sign_in_challenges',
+  {
+    tokenHash: varchar('token_hash', { length: 64 }).primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: varchar('purpose', { length: 16 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [check('staff_sign_in_challenges_purpose_check', sql`${t.purpose} IN ('second_factor', 'enrol')`)],
+);
+
+/** When a session last proved a second factor (sign-in or re-authentication): break-the-glass asks for it. */
+export const sessionReauth = pgTable('session_reauth', {
+  sid: varchar('sid', { length: 64 })
+    .primaryKey()
+    .references(() => sessions.sid, { onDelete: 'cascade' }),
+  verifiedAt: timestamp('verified_at', { withTimezone: true }).notNull(),
+});
+
+/** Per role: 'optional', 'once_enrolled' (cannot be switched off) or 'required' (must enrol). Decision 024. */
+export const mfaRolePolicy = pgTable(
+  'mfa_role_policy',
+  {
+    roleId: integer('role_id')
+      .primaryKey()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    policy: varchar('policy', { length: 16 }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: text('updated_by'),
+  },
+  (t) => [check('mfa_role_policy_policy_check', sql`${t.policy} IN ('optional', 'once_enrolled', 'required')`)],
+);
 
 /**
  * The patient portal's second factor (migration 0019, docs/decisions/016-patient-portal-second-factor.md): the

@@ -69,27 +69,6 @@ export async function hasLiveGrant(db: DbOrTx, userId: string, patientId: number
   return Boolean(row);
 }
 
-/**
- * Stores a grant and its audit row in one transaction; null (nothing written) when the patient does not exist.
- * The patient row is locked (KEY SHARE) so it cannot disappear between the check and the insert.
- */
-export async function insertGrantRecorded(db: Db, grant: NewGrant, audit: (row: GrantRow) => AuditEntry): Promise<GrantRow | null> {
-  return db.transaction(async (tx) => {
-    const [patient] = await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, grant.patientId)).for('key share');
-    if (!patient) return null;
-    const [row] = await tx.insert(accessGrants).values(grant).returning({
-      id: accessGrants.id,
-      patientId: accessGrants.patientId,
-      consent: accessGrants.consent,
-      reason: accessGrants.reason,
-      grantedAt: accessGrants.grantedAt,
-      expiresAt: accessGrants.expiresAt,
-    });
-    await writeAudit(tx, audit(row!));
-    return row!;
-  });
-}
-
 /** Runs `read` (which checks the grant itself) and writes its audit row in the same transaction. */
 export async function readRecorded<T>(db: Db, read: (tx: DbOrTx) => Promise<T>, audit: (result: T) => AuditEntry): Promise<T> {
   return db.transaction(async (tx) => {

@@ -15,7 +15,9 @@ import { auditActorOf } from '../../audit/audit-writer';
 import { actorRoleAtTheTime, type RequestMeta, type StaffActor } from '../../context/actor';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError, validationFailed } from '../../errors/app-error';
-import { findPatientWithGrant, hasLiveGrant, insertGrantRecorded, patientExists, readRecorded } from './access.repository';
+import { assertFreshSecondFactor } from '../auth/mfa.service';
+import { findPatientWithGrant, hasLiveGrant, patientExists, readRecorded } from './access.repository';
+import { insertGrantAudited } from './grant-audited.repository';
 
 const HOUR_MS = 60 * 60 * 1000;
 export const patientNotFound = (): AppError => new AppError('PATIENT_NOT_FOUND', 'Patient not found');
@@ -42,17 +44,20 @@ export async function grantRecordAccess(
   now: Date = new Date(),
 ): Promise<AccessGrant> {
   const { consent, reason } = parseAccess(input);
+  // Break-the-glass needs a second factor proven in this session within the last minutes (issue 12 item 3).
+  if (!consent) await assertFreshSecondFactor(db, actor, meta.sessionHash, now);
   const expiresAt = new Date(now.getTime() + ACCESS_GRANT_HOURS * HOUR_MS);
-  const row = await insertGrantRecorded(db, { userId: actor.userId, patientId, consent, reason, grantedAt: now, expiresAt }, (grant) => ({
+  // The grant and its audit row in one statement (grant-audited.repository.ts); grantId is the inserted grant's.
+  const row = await insertGrantAudited(db, { userId: actor.userId, patientId, consent, reason, grantedAt: now, expiresAt }, {
     actor: auditActorOf(actor),
     meta,
     action: 'VIEW',
     resourceType: 'PATIENT',
     resourceId: patientId,
     patientId,
-    newValues: { access: 'GRANTED', grantId: grant.id, expiresAt: grant.expiresAt.toISOString(), role: actorRoleAtTheTime(actor) },
+    newValues: { access: 'GRANTED', expiresAt: expiresAt.toISOString(), role: actorRoleAtTheTime(actor) },
     complianceFlags: consent ? { type: 'CONSENT' } : { type: 'BREAK_GLASS', reason },
-  }));
+  });
   if (!row) throw patientNotFound();
   return { ...row, grantedAt: row.grantedAt.toISOString(), expiresAt: row.expiresAt.toISOString() };
 }

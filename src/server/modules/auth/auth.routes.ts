@@ -1,5 +1,6 @@
 // Session API (SPEC §7 Session and setup): sign-in, registration, sign-out, the signed-in user, registration roles.
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import {
   currentUser,
   loginInput,
@@ -9,10 +10,12 @@ import {
   registerInput,
   registrationRoles as registrationRolesSchema,
 } from '../../../contracts/auth';
+import { loginPending } from '../../../contracts/mfa';
 import { requireStaff, staffActor } from '../../context/guards';
 import { endSession, startSession } from '../../context/session';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { getCurrentUser } from '../users/users.service';
+import { beginSecondFactor, secondFactorStep } from './mfa.service';
 import { completeStaffLogin, recordLogout, register, registrationRoles, verifyStaffLogin, warmDummyHash } from './auth.service';
 
 export function authRoutes(deps: AppDeps) {
@@ -28,8 +31,12 @@ export function authRoutes(deps: AppDeps) {
       async (request) => getCurrentUser(db, staffActor(request)),
     );
 
-    r.post('/api/auth/login', { schema: { tags, body: loginInput, response: { 200: loginResult } } }, async (request, reply) => {
+    // An enrolled user (or one whose role requires enrolment) gets no session here: the answer says which second
+    // step comes next (POST /api/auth/login/second-factor, or the enrolment), decision 024.
+    r.post('/api/auth/login', { schema: { tags, body: loginInput, response: { 200: z.union([loginResult, loginPending]) } } }, async (request, reply) => {
       const login = await verifyStaffLogin(deps, request.body, request.meta);
+      const step = await secondFactorStep(db, login.userId);
+      if (step !== 'none') return beginSecondFactor(deps, reply, login, step, request.meta);
       const sid = await startSession(deps, request, reply, { kind: 'staff', userId: login.userId });
       return { message: 'Login successful', user: await completeStaffLogin(deps, login, sid, request.meta) };
     });

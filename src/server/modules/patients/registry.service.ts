@@ -2,7 +2,7 @@
 // transaction (DESIGN.md §6).
 import type { z } from 'zod';
 import type { AddPatientResponse, addPatientRequest } from '../../../contracts/patient-requests';
-import type { PatientSearchInput, PatientSearchResult } from '../../../contracts/patients';
+import { SEARCH_RESULT_LIMIT, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
 import { auditActorOf, withAudit } from '../../audit/audit-writer';
 import { actorRoleAtTheTime, type RequestMeta, type StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
@@ -10,9 +10,24 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../errors/app-error';
 import { prepareActivationCode, storeIssuedActivationCode } from '../portal/portal-activation.service';
 import { addPatient, findLikelyDuplicates } from './patients.service';
+import { findExactAudited, type ExactSearch } from './search-audited.repository';
 import { searchAuditSummary, searchPatients } from './search.service';
 
 export async function searchRecorded(db: Db, input: PatientSearchInput, actor: StaffActor, meta: RequestMeta): Promise<PatientSearchResult[]> {
+  if (input.method !== 'fuzzy-name') {
+    // The exact methods: the search and its row in one statement (search-audited.repository.ts), same row as below.
+    const search: ExactSearch =
+      input.method === 'id-number'
+        ? { method: 'id-number', idNumber: input.idNumber }
+        : { method: 'name-dob', lastName: input.lastName, dateOfBirth: input.dateOfBirth, limit: SEARCH_RESULT_LIMIT };
+    return findExactAudited(db, search, {
+      actor: auditActorOf(actor),
+      meta,
+      action: 'SEARCH',
+      resourceType: 'PATIENT',
+      newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
+    });
+  }
   return withAudit(
     db,
     (tx) => searchPatients(tx, input),

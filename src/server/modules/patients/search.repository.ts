@@ -18,7 +18,7 @@ export function arrayLiteral(values: readonly (string | number)[]): string {
 export const textArray = (values: readonly string[]): SQL => sql`${arrayLiteral(values)}::text[]`;
 export const intArray = (values: readonly number[]): SQL => sql`${arrayLiteral(values)}::int[]`;
 
-const SUMMARY_COLUMNS = sql`id, first_name AS "firstName", last_name AS "lastName", date_of_birth::text AS "dateOfBirth",
+export const SUMMARY_COLUMNS = sql`id, first_name AS "firstName", last_name AS "lastName", date_of_birth::text AS "dateOfBirth",
   id_number AS "idNumber", sex, address`;
 
 export async function findByNameAndDateOfBirth(db: DbOrTx, lastName: string, dateOfBirth: string, limit: number): Promise<PatientSummary[]> {

@@ -69,7 +69,7 @@ function jsonRow(table: PgTable): SQL {
 }
 
 /** One list as a JSON array (newest first): a scalar subquery, so several lists come back in one statement. */
-function listJson(kind: RecordKind, patientId: number): SQL {
+export function listJson(kind: RecordKind, patientId: number): SQL {
   const s = SPECS[kind];
   return sql`(SELECT coalesce(json_agg(${jsonRow(s.table)} ORDER BY ${sql.join(s.order, sql`, `)}), '[]'::json)
     FROM ${s.table} WHERE ${s.patientId} = ${patientId})`;

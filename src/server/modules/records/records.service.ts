@@ -1,14 +1,17 @@
 // The clinical record (SPEC §3, §7; DESIGN.md §4, §6, §9): the five lists and vital signs of one patient.
 // Every call runs in one audited data context, opens the patient's record through the access module's grant check
 // (a PatientScope) and writes its audit row: reads VIEW, adds CREATE with newValues, deletes DELETE with oldValues.
-import { RECORD_KINDS, RECORD_RESOURCE_TYPES, type RecordKind, type RecordRows, type RecordSummary } from '../../../contracts/record-rows';
+import { RECORD_RESOURCE_TYPES, type RecordKind, type RecordRows, type RecordSummary } from '../../../contracts/record-rows';
 import type { NewVitals, RecordInputSchemas } from '../../../contracts/records';
 import type { z } from 'zod';
 import { staffDisplayName, type StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type ContextAuditEntry, type RequestScope } from '../../context/data-context';
 import { AppError } from '../../errors/app-error';
-import { openPatientRecord, openPatientRecordWithDetails } from '../access/patient-scope';
-import { deleteItem, insertItem, lockItemPatient, selectAllLists, selectList, type NewRecordValues } from './records.repository';
+import { auditActorOf } from '../../audit/audit-writer';
+import { accessNotConfirmed, patientNotFound } from '../access/access.service';
+import { openPatientRecord } from '../access/patient-scope';
+import { readSummaryAudited } from './record-summary.repository';
+import { deleteItem, insertItem, lockItemPatient, selectList, type NewRecordValues } from './records.repository';
 
 /** Who asks, from where, and when (the server's clock, so tests can move it). */
 export type RecordCaller = RequestScope<StaffActor>;
@@ -74,13 +77,17 @@ export async function deleteRecordItem(c: RecordCaller, kind: RecordKind, id: nu
  * as one VIEW PATIENT row naming what was returned. The list endpoints stay for refreshing one list.
  */
 export async function readRecordSummary(c: RecordCaller, patientId: number): Promise<RecordSummary> {
-  return inAuditedTransaction(c, async (ctx) => {
-    const { scope, patient } = await openPatientRecordWithDetails(ctx, patientId);
-    const lists = await selectAllLists(scope);
-    const returned = Object.fromEntries(RECORD_KINDS.map((kind) => [kind, lists[kind].length]));
-    return ctx.audited(
-      { patient, ...lists },
-      { action: 'VIEW', resourceType: 'PATIENT', resourceId: patientId, patientId, newValues: { view: 'RECORD', returned } },
-    );
+  // One statement: grant check, demographics, every list and the audit row (record-summary.repository.ts).
+  const read = await readSummaryAudited(c.db, c.actor.userId, patientId, c.now, {
+    actor: auditActorOf(c.actor),
+    meta: c.meta,
+    action: 'VIEW',
+    resourceType: 'PATIENT',
+    resourceId: patientId,
+    patientId,
+    newValues: { view: 'RECORD' },
   });
+  if (!read.found) throw patientNotFound();
+  if (!read.granted) throw accessNotConfirmed();
+  return read.summary;
 }

@@ -161,9 +161,21 @@ describe('GET /api/patients/{id}/record-summary', () => {
     });
   });
 
-  it('answers 403 without a grant', async () => {
+  it('answers 403 without a grant and 404 for an unknown patient, with no audit row and nothing of the record', async () => {
+    const before = await auditCount();
     const res = await t.app.inject({ method: 'GET', url: `/api/patients/${ungranted.id}/record-summary`, headers: { cookie: doctor.cookie } });
     expect(res.statusCode).toBe(403);
+    expect(res.body).not.toContain(ungranted.idNumber);
+    const unknown = await t.app.inject({ method: 'GET', url: '/api/patients/2000000000/record-summary', headers: { cookie: doctor.cookie } });
+    expect(unknown.statusCode).toBe(404);
+    expect(await auditCount()).toBe(before);
+  });
+
+  it('gives the same demographics as GET /api/patients/{id}', async () => {
+    const summary = await t.app.inject({ method: 'GET', url: `/api/patients/${patient.id}/record-summary`, headers: { cookie: doctor.cookie } });
+    const details = await t.app.inject({ method: 'GET', url: `/api/patients/${patient.id}`, headers: { cookie: doctor.cookie } });
+    expect(details.statusCode).toBe(200);
+    expect(summary.json().patient).toEqual(details.json());
   });
 
   it('leaves an intact audit hash chain after all of the above', async () => {

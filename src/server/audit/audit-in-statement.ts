@@ -1,0 +1,87 @@
+// An audit row appended by the statement that does the read or change it records (issue 11, decision 015): one
+// round trip, no BEGIN/COMMIT, and the row can name what only that statement knows (the ids a search found, the id
+// of an inserted grant, the sizes of the lists read). nhr_audit_append_sql (migration 0023) hashes exactly what the
+// verifier recomputes from the stored row: the application builds the canonical JSON around the values only the
+// database knows, and the statement builds the canonical text of new_values from literal parts and SQL values.
+import { sql, type SQL } from 'drizzle-orm';
+import type { AuditEntry } from './audit-writer';
+import { auditRowFields, jsonText } from './audit-writer';
+import { hashedFields } from './audit-hash';
+import { canonicalJson, canonicalSegments, toJsonValue, type JsonValue } from './canonical-json';
+
+const IN_SQL: unique symbol = Symbol('computed in the statement');
+
+/** A JSON value the statement computes: `text` is an SQL expression yielding its canonical JSON text. */
+export interface SqlJson {
+  readonly [IN_SQL]: SQL;
+}
+
+/** `text`: an SQL expression whose value is canonical JSON (an integer's text, `'[' || array_to_string(ids, ',') || ']'`). */
+export const sqlJson = (text: SQL): SqlJson => ({ [IN_SQL]: text });
+
+export type StatementJson = JsonValue | SqlJson | StatementJson[] | { [key: string]: StatementJson };
+
+const isSqlJson = (v: unknown): v is SqlJson => typeof v === 'object' && v !== null && IN_SQL in v;
+
+/** The canonical JSON text of `value` as an SQL text expression: literal parts are bound parameters. */
+export function canonicalSql(value: StatementJson): SQL {
+  const parts: (string | SQL)[] = [];
+  const literal = (text: string): void => {
+    const last = parts.length - 1;
+    if (last >= 0 && typeof parts[last] === 'string') parts[last] += text;
+    else parts.push(text);
+  };
+  const walk = (v: StatementJson): void => {
+    if (isSqlJson(v)) parts.push(v[IN_SQL]);
+    else if (Array.isArray(v)) {
+      literal('[');
+      v.forEach((item, i) => {
+        if (i > 0) literal(',');
+        walk(item);
+      });
+      literal(']');
+    } else if (v !== null && typeof v === 'object') {
+      literal('{');
+      // Keys whose value is undefined are left out, as JSON.stringify leaves them out.
+      Object.keys(v)
+        .filter((key) => (v as Record<string, unknown>)[key] !== undefined)
+        .sort()
+        .forEach((key, i) => {
+          literal(`${i > 0 ? ',' : ''}${JSON.stringify(key)}:`);
+          walk((v as Record<string, StatementJson>)[key]!);
+        });
+      literal('}');
+    } else literal(canonicalJson(toJsonValue(v)));
+  };
+  walk(value);
+  return sql.join(
+    parts.map((p) => (typeof p === 'string' ? sql`${p}::text` : sql`(${p})::text`)),
+    sql` || `,
+  );
+}
+
+/** An audit entry whose new_values and patient id the statement may compute. */
+export interface StatementAuditEntry extends Omit<AuditEntry, 'newValues' | 'patientId'> {
+  newValues: StatementJson;
+  /** An SQL integer expression, or a known id, or null. */
+  patientId: SQL | number | null;
+}
+
+const ROW_HOLES = ['chain', 'chainSeq', 'id', 'newValues', 'patientId', 'timestamp'] as const;
+
+/**
+ * The SQL call that appends `entry`: put it in the statement that does the work (in a CTE the outer query reads,
+ * so it runs exactly once). Its text depends only on the shape of `entry.newValues`, so the statement around it
+ * can be a named, prepared one.
+ */
+export function auditAppendSql(entry: StatementAuditEntry): SQL {
+  const f = auditRowFields({ ...entry, newValues: null, patientId: null });
+  const { newValues: _nv, patientId: _p, ...rest } = hashedFields(f);
+  const { segments, holes } = canonicalSegments(rest, ROW_HOLES);
+  if (holes.join() !== ROW_HOLES.join()) throw new Error(`audit hash holes out of order: ${holes.join()}`);
+  const [s0, s1, s2, s3, s4, s5, s6] = segments;
+  const patientId = entry.patientId === null || typeof entry.patientId === 'number' ? sql`${entry.patientId}::int` : sql`(${entry.patientId})::int`;
+  return sql`nhr_audit_append_sql(${s0}, ${s1}, ${s2}, ${s3}, ${s4}, ${s5}, ${s6}, ${canonicalSql(entry.newValues)}, ${patientId},
+    ${f.userId}, ${f.userName}, ${f.action}, ${f.resourceType}, ${f.resourceId}, ${jsonText(f.oldValues)}::jsonb,
+    ${f.ipAddress}, ${f.userAgent}, ${f.sessionId}, ${f.facility}, ${jsonText(f.complianceFlags)}::jsonb)`;
+}

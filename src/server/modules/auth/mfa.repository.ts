@@ -1,0 +1,180 @@
+// The staff second factor's tables (decision 024): staff_totp, staff_recovery_codes, staff_sign_in_challenges,
+// session_reauth and mfa_role_policy. Every change is written with its security event in one transaction.
+import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { mfaRolePolicy, roles, securityEvents, sessionReauth, staffRecoveryCodes, staffSignInChallenges, staffTotp, users } from '../../db/schema';
+import type { SecurityEventRow } from './auth.repository';
+
+export interface TotpRow {
+  secret: string;
+  enabledAt: Date | null;
+  lastStep: number;
+}
+
+export async function readTotp(db: Db, userId: string): Promise<TotpRow | null> {
+  const [row] = await db
+    .select({ secret: staffTotp.secret, enabledAt: staffTotp.enabledAt, lastStep: staffTotp.lastStep })
+    .from(staffTotp)
+    .where(eq(staffTotp.userId, userId));
+  return row ?? null;
+}
+
+/** Starts (or restarts) an enrolment: a new secret, not yet enabled. Does nothing when TOTP is already enabled. */
+export async function upsertPendingTotp(db: Db, userId: string, secret: string, now: Date, event: SecurityEventRow): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .insert(staffTotp)
+      .values({ userId, secret, createdAt: now })
+      .onConflictDoUpdate({ target: staffTotp.userId, set: { secret, createdAt: now, lastStep: 0 }, where: isNull(staffTotp.enabledAt) })
+      .returning({ userId: staffTotp.userId });
+    if (rows.length === 0) return false;
+    await tx.insert(securityEvents).values(event);
+    return true;
+  });
+}
+
+/**
+ * Uses a TOTP step: true when it is later than the last one used (then it becomes the last), false for a replay.
+ * `enabled` says whether the secret must already be enabled (sign-in, re-authentication) or pending (confirmation).
+ */
+export async function consumeTotpStep(db: Db, userId: string, step: number, enabled: boolean): Promise<boolean> {
+  const rows = await db
+    .update(staffTotp)
+    .set({ lastStep: step })
+    .where(
+      and(
+        eq(staffTotp.userId, userId),
+        lt(staffTotp.lastStep, step),
+        enabled ? sql`${staffTotp.enabledAt} IS NOT NULL` : isNull(staffTotp.enabledAt),
+      ),
+    )
+    .returning({ userId: staffTotp.userId });
+  return rows.length > 0;
+}
+
+/** Enables the pending secret and replaces the recovery codes, with the event. */
+export async function enableTotp(db: Db, userId: string, codeHashes: string[], now: Date, event: SecurityEventRow): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.update(staffTotp).set({ enabledAt: now }).where(eq(staffTotp.userId, userId));
+    await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
+    await tx.insert(staffRecoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash, createdAt: now })));
+    await tx.insert(securityEvents).values(event);
+  });
+}
+
+/** Removes TOTP and the recovery codes, with the event. */
+export async function removeTotp(db: Db, userId: string, event: SecurityEventRow): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(staffTotp).where(eq(staffTotp.userId, userId));
+    await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
+    await tx.insert(securityEvents).values(event);
+  });
+}
+
+/** Marks an unused recovery code used; false when there is none with this hash. */
+export async function consumeRecoveryCode(db: Db, userId: string, codeHash: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(staffRecoveryCodes)
+    .set({ usedAt: now })
+    .where(and(eq(staffRecoveryCodes.userId, userId), eq(staffRecoveryCodes.codeHash, codeHash), isNull(staffRecoveryCodes.usedAt)))
+    .returning({ id: staffRecoveryCodes.id });
+  return rows.length > 0;
+}
+
+export async function countRecoveryCodesLeft(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(staffRecoveryCodes)
+    .where(and(eq(staffRecoveryCodes.userId, userId), isNull(staffRecoveryCodes.usedAt)));
+  return row?.n ?? 0;
+}
+
+export interface ChallengeRow {
+  userId: string;
+  email: string;
+  facility: string | null;
+  purpose: string;
+}
+
+export async function insertChallenge(
+  db: Db,
+  row: { tokenHash: string; userId: string; purpose: 'second_factor' | 'enrol'; createdAt: Date; expiresAt: Date },
+  event: SecurityEventRow,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    // One open challenge per user: a new password sign-in replaces the last (and expired ones go with it).
+    await tx.delete(staffSignInChallenges).where(eq(staffSignInChallenges.userId, row.userId));
+    await tx.insert(staffSignInChallenges).values(row);
+    await tx.insert(securityEvents).values(event);
+  });
+}
+
+/** The live challenge with this token hash, with its user's e-mail (the throttle's subject). */
+export async function readChallenge(db: Db, tokenHash: string, now: Date): Promise<ChallengeRow | null> {
+  const [row] = await db
+    .select({ userId: users.id, email: users.email, facility: users.facility, purpose: staffSignInChallenges.purpose })
+    .from(staffSignInChallenges)
+    .innerJoin(users, eq(users.id, staffSignInChallenges.userId))
+    .where(and(eq(staffSignInChallenges.tokenHash, tokenHash), gt(staffSignInChallenges.expiresAt, now)));
+  return row ?? null;
+}
+
+export async function deleteChallenge(db: Db, tokenHash: string): Promise<void> {
+  await db.delete(staffSignInChallenges).where(eq(staffSignInChallenges.tokenHash, tokenHash));
+}
+
+/** Records that this session proved a second factor now. */
+export async function recordReauth(db: Db, sid: string, now: Date, event: SecurityEventRow | null): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(sessionReauth)
+      .values({ sid, verifiedAt: now })
+      .onConflictDoUpdate({ target: sessionReauth.sid, set: { verifiedAt: now } });
+    if (event) await tx.insert(securityEvents).values(event);
+  });
+}
+
+export async function readReauth(db: Db, sid: string): Promise<Date | null> {
+  const [row] = await db.select({ verifiedAt: sessionReauth.verifiedAt }).from(sessionReauth).where(eq(sessionReauth.sid, sid));
+  return row?.verifiedAt ?? null;
+}
+
+/** The role's policy; a role without a row is 'optional'. */
+export async function readRolePolicy(db: Db, roleId: number | null): Promise<string> {
+  if (roleId === null) return 'optional';
+  const [row] = await db.select({ policy: mfaRolePolicy.policy }).from(mfaRolePolicy).where(eq(mfaRolePolicy.roleId, roleId));
+  return row?.policy ?? 'optional';
+}
+
+export function listRolePolicies(db: Db): Promise<{ roleId: number; name: string; displayName: string; policy: string | null }[]> {
+  return db
+    .select({ roleId: roles.id, name: roles.name, displayName: roles.displayName, policy: mfaRolePolicy.policy })
+    .from(roles)
+    .leftJoin(mfaRolePolicy, eq(mfaRolePolicy.roleId, roles.id))
+    .orderBy(asc(roles.id));
+}
+
+/** Sets a role's policy with its event; false for an unknown role. */
+export async function upsertRolePolicy(db: Db, roleId: number, policy: string, by: string, now: Date, event: SecurityEventRow): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [role] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.id, roleId));
+    if (!role) return false;
+    await tx
+      .insert(mfaRolePolicy)
+      .values({ roleId, policy, updatedAt: now, updatedBy: by })
+      .onConflictDoUpdate({ target: mfaRolePolicy.roleId, set: { policy, updatedAt: now, updatedBy: by } });
+    await tx.insert(securityEvents).values(event);
+    return true;
+  });
+}
+
+/** What sign-in needs to decide the second step: the role's policy and whether TOTP is enabled. */
+export async function readSecondFactorState(db: Db, userId: string): Promise<{ policy: string; totpEnabled: boolean }> {
+  const [row] = await db
+    .select({ policy: mfaRolePolicy.policy, enabledAt: staffTotp.enabledAt })
+    .from(users)
+    .leftJoin(mfaRolePolicy, eq(mfaRolePolicy.roleId, users.roleId))
+    .leftJoin(staffTotp, eq(staffTotp.userId, users.id))
+    .where(eq(users.id, userId));
+  return { policy: row?.policy ?? 'optional', totpEnabled: Boolean(row?.enabledAt) };
+}

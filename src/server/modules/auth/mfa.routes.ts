@@ -1,0 +1,83 @@
+// The staff second factor's API (issue 12 items 2-4, decision 024). SPEC's POST /api/auth/login keeps its path and
+// body; these are additions.
+import type { FastifyInstance } from 'fastify';
+import { loginResult } from '../../../contracts/auth';
+import {
+  mfaPolicyParams,
+  mfaPolicyUpdate,
+  mfaRolePolicies,
+  mfaStatus,
+  reauthResult,
+  secondFactorInput,
+  totpConfirmed,
+  totpEnrolment,
+} from '../../../contracts/mfa';
+import { messageResult } from '../../../contracts/auth';
+import { requireStaff, staffActor } from '../../context/guards';
+import { zodRoutes, type AppDeps } from '../../deps';
+import {
+  confirmTotpEnrolment,
+  disableTotp,
+  mfaStatusOf,
+  reauthenticate,
+  rolePolicies,
+  setRolePolicy,
+  startTotpEnrolment,
+  verifyLoginSecondFactor,
+} from './mfa.service';
+
+export function mfaRoutes(deps: AppDeps) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const r = zodRoutes(app);
+    const tags = ['auth'];
+
+    r.post(
+      '/api/auth/login/second-factor',
+      { schema: { tags, body: secondFactorInput, response: { 200: loginResult } } },
+      async (request, reply) => ({ message: 'Login successful', user: await verifyLoginSecondFactor(deps, request, reply, request.body.code) }),
+    );
+
+    r.get('/api/auth/mfa', { onRequest: requireStaff(), schema: { tags, response: { 200: mfaStatus } } }, async (request) =>
+      mfaStatusOf(deps, staffActor(request), request.meta.sessionHash),
+    );
+
+    // Signed-in staff, or a user whose role requires a second factor, between password and enrolment.
+    r.post('/api/auth/mfa/totp/enrol', { schema: { tags, response: { 200: totpEnrolment } } }, async (request) => startTotpEnrolment(deps, request));
+
+    r.post(
+      '/api/auth/mfa/totp/confirm',
+      { schema: { tags, body: secondFactorInput, response: { 200: totpConfirmed } } },
+      async (request, reply) => confirmTotpEnrolment(deps, request, reply, request.body.code),
+    );
+
+    r.post(
+      '/api/auth/mfa/totp/disable',
+      { onRequest: requireStaff(), schema: { tags, body: secondFactorInput, response: { 200: messageResult } } },
+      async (request) => {
+        await disableTotp(deps, staffActor(request), request.meta, request.body.code);
+        return { message: 'Authenticator removed' };
+      },
+    );
+
+    r.post(
+      '/api/auth/reauth',
+      { onRequest: requireStaff(), schema: { tags, body: secondFactorInput, response: { 200: reauthResult } } },
+      async (request) => {
+        const at = await reauthenticate(deps, staffActor(request), request.meta, request.body.code);
+        return { message: 'Second factor confirmed', verifiedAt: at.toISOString() };
+      },
+    );
+
+    r.get(
+      '/api/admin/mfa-policy',
+      { onRequest: requireStaff('users.approve'), schema: { tags: ['admin'], response: { 200: mfaRolePolicies } } },
+      async () => rolePolicies(deps.db),
+    );
+
+    r.put(
+      '/api/admin/mfa-policy/:roleId',
+      { onRequest: requireStaff('users.approve'), schema: { tags: ['admin'], params: mfaPolicyParams, body: mfaPolicyUpdate, response: { 200: mfaRolePolicies } } },
+      async (request) => setRolePolicy(deps, staffActor(request), request.meta, request.params.roleId, request.body.policy),
+    );
+  };
+}

@@ -1,0 +1,300 @@
+// The staff second factor (issue 12 items 2-4, decision 024): TOTP enrolment with recovery codes, the second
+// sign-in step, re-authentication before break-the-glass, and the per-role policy. Every wrong code is a
+// LOGIN_FAILURE of the account's e-mail, so 5 wrong codes lock the account as 5 wrong passwords do (decision 004).
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CurrentUser } from '../../../contracts/auth';
+import {
+  MFA_POLICIES,
+  REAUTH_FRESH_MINUTES,
+  RECOVERY_CODE_COUNT,
+  type LoginPending,
+  type MfaPolicy,
+  type MfaRolePolicy,
+  type MfaStatus,
+  type TotpConfirmed,
+  type TotpEnrolment,
+} from '../../../contracts/mfa';
+import type { RequestMeta, StaffActor } from '../../context/actor';
+import { startSession } from '../../context/session';
+import type { Db } from '../../db/client';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../errors/app-error';
+import { insertSecurityEvent, type SecurityEventRow } from './auth.repository';
+import { completeStaffLogin, type VerifiedLogin } from './auth.service';
+import {
+  consumeRecoveryCode,
+  consumeTotpStep,
+  countRecoveryCodesLeft,
+  deleteChallenge,
+  enableTotp,
+  insertChallenge,
+  listRolePolicies,
+  readChallenge,
+  readReauth,
+  readRolePolicy,
+  readSecondFactorState,
+  readTotp,
+  recordReauth,
+  removeTotp,
+  upsertPendingTotp,
+  upsertRolePolicy,
+} from './mfa.repository';
+import { recordSignInFailure, refuseIfThrottled, serializeSignIn } from './sign-in-throttle.service';
+import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpProvisioning, totpStep } from './totp';
+
+export const CHALLENGE_COOKIE = 'nhr_mfa';
+const MINUTE = 60_000;
+/** How long the step between the password and the second factor (or the forced enrolment) stays open. */
+const CHALLENGE_MS = { second_factor: 5 * MINUTE, enrol: 15 * MINUTE } as const;
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+const sha256 = (token: string): string => createHash('sha256').update(token).digest('hex');
+const asPolicy = (p: string): MfaPolicy => ((MFA_POLICIES as readonly string[]).includes(p) ? (p as MfaPolicy) : 'optional');
+
+export const invalidSecondFactor = (): AppError => new AppError('INVALID_SECOND_FACTOR', 'The code is not valid');
+const signInExpired = (): AppError => new AppError('SIGN_IN_EXPIRED', 'Sign in again with your password');
+export const reauthRequired = (): AppError =>
+  new AppError('REAUTH_REQUIRED', `Confirm your second factor (within the last ${REAUTH_FRESH_MINUTES} minutes) before emergency access`);
+
+/** Who a second-factor check is for: the throttle's subject is the lower-cased e-mail. */
+interface CodeOwner {
+  userId: string;
+  email: string;
+  facility: string | null;
+}
+
+const event = (owner: Pick<CodeOwner, 'userId' | 'facility'>, meta: RequestMeta, now: Date, e: Pick<SecurityEventRow, 'eventType' | 'severity' | 'description' | 'metadata'>): SecurityEventRow => ({
+  userId: owner.userId,
+  facility: owner.facility,
+  ipAddress: meta.ip,
+  userAgent: meta.userAgent,
+  timestamp: now,
+  ...e,
+});
+
+/**
+ * Checks a TOTP or recovery code of an enrolled user under the sign-in throttle: 429 when locked, 401
+ * INVALID_SECOND_FACTOR (a LOGIN_FAILURE) when wrong or replayed. Returns which kind of code it was.
+ */
+async function checkCode({ db, config }: AppDeps, owner: CodeOwner, code: string, meta: RequestMeta, purpose: string): Promise<'totp' | 'recovery'> {
+  const subject = owner.email.toLowerCase();
+  return serializeSignIn(subject, meta, async () => {
+    const now = config.now();
+    const attempt = { subject, meta, now };
+    await refuseIfThrottled(db, attempt, { factor: 'second', purpose });
+    const totp = await readTotp(db, owner.userId);
+    if (totp?.enabledAt) {
+      const step = totpStep(totp.secret, code, now);
+      if (step !== null && (await consumeTotpStep(db, owner.userId, step, true))) return 'totp';
+      if (step === null && code.length > 6 && (await consumeRecoveryCode(db, owner.userId, recoveryCodeHash(code), now))) {
+        return 'recovery';
+      }
+    }
+    await recordSignInFailure(db, attempt, { factor: 'second', purpose, reason: totp?.enabledAt ? 'wrong_code' : 'not_enrolled' }, owner);
+    throw invalidSecondFactor();
+  });
+}
+
+/** After a right password: none, a second factor, or a forced enrolment (the role requires it). */
+export async function secondFactorStep(db: Db, userId: string): Promise<'none' | 'verify' | 'enrol'> {
+  const state = await readSecondFactorState(db, userId);
+  if (state.totpEnabled) return 'verify';
+  return state.policy === 'required' ? 'enrol' : 'none';
+}
+
+/** Opens the challenge (nhr_mfa cookie) between the password and the second factor; no session yet. */
+export async function beginSecondFactor(
+  { db, config }: AppDeps,
+  reply: FastifyReply,
+  login: VerifiedLogin,
+  step: 'verify' | 'enrol',
+  meta: RequestMeta,
+): Promise<LoginPending> {
+  const now = config.now();
+  const token = randomBytes(32).toString('base64url');
+  const purpose = step === 'verify' ? 'second_factor' : 'enrol';
+  await insertChallenge(
+    db,
+    { tokenHash: sha256(token), userId: login.userId, purpose, createdAt: now, expiresAt: new Date(now.getTime() + CHALLENGE_MS[purpose]) },
+    event(login, meta, now, {
+      eventType: step === 'verify' ? 'MFA_CHALLENGE' : 'MFA_ENROL_REQUIRED',
+      severity: 'low',
+      description: step === 'verify' ? 'Password accepted; second factor asked' : 'Password accepted; the role requires a second factor: enrolment asked',
+      metadata: null,
+    }),
+  );
+  reply.setCookie(CHALLENGE_COOKIE, token, { httpOnly: true, sameSite: 'strict', secure: config.production, path: '/api/auth' });
+  return step === 'verify'
+    ? { message: 'Enter the code from your authenticator app', secondFactor: 'verify' }
+    : { message: 'Your role requires a second factor: set it up to finish signing in', secondFactor: 'enrol' };
+}
+
+async function challengeOf(deps: AppDeps, request: FastifyRequest, purpose: 'second_factor' | 'enrol'): Promise<(CodeOwner & { tokenHash: string }) | null> {
+  const token = request.cookies[CHALLENGE_COOKIE];
+  if (!token || !TOKEN_PATTERN.test(token)) return null;
+  const tokenHash = sha256(token);
+  const row = await readChallenge(deps.db, tokenHash, deps.config.now());
+  if (!row || row.purpose !== purpose) return null;
+  return { userId: row.userId, email: row.email, facility: row.facility, tokenHash };
+}
+
+/** Ends the challenge and opens the full session, fresh for break-the-glass. */
+async function finishSignIn(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, owner: CodeOwner & { tokenHash: string }): Promise<CurrentUser> {
+  await deleteChallenge(deps.db, owner.tokenHash);
+  reply.clearCookie(CHALLENGE_COOKIE, { path: '/api/auth' });
+  const sid = await startSession(deps, request, reply, { kind: 'staff', userId: owner.userId });
+  await recordReauth(deps.db, sid, deps.config.now(), null);
+  const login: VerifiedLogin = { userId: owner.userId, facility: owner.facility, subject: owner.email.toLowerCase() };
+  return completeStaffLogin(deps, login, sid, request.meta);
+}
+
+/** POST /api/auth/login/second-factor: the code after the password; opens the session. */
+export async function verifyLoginSecondFactor(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, code: string): Promise<CurrentUser> {
+  const owner = await challengeOf(deps, request, 'second_factor');
+  if (!owner) throw signInExpired();
+  const kind = await checkCode(deps, owner, code, request.meta, 'sign_in');
+  if (kind === 'recovery') await recordRecoveryUse(deps, owner, request.meta);
+  return finishSignIn(deps, request, reply, owner);
+}
+
+async function recordRecoveryUse({ db, config }: AppDeps, owner: CodeOwner, meta: RequestMeta): Promise<void> {
+  const left = await countRecoveryCodesLeft(db, owner.userId);
+  await insertSecurityEvent(db, event(owner, meta, config.now(), { eventType: 'MFA_RECOVERY_CODE_USED', severity: 'medium', description: 'Recovery code used', metadata: { left } }));
+}
+
+/** Who is enrolling: the signed-in staff user, or the user of an enrolment challenge (role requires it). */
+async function enrollingUser(deps: AppDeps, request: FastifyRequest): Promise<(CodeOwner & { tokenHash: string | null }) | null> {
+  const actor = request.actor;
+  if (actor?.kind === 'staff') return { userId: actor.userId, email: actor.email, facility: actor.facility, tokenHash: null };
+  if (actor) return null;
+  return challengeOf(deps, request, 'enrol');
+}
+
+/** POST /api/auth/mfa/totp/enrol: a new secret, shown once as text and QR code; not active until confirmed. */
+export async function startTotpEnrolment(deps: AppDeps, request: FastifyRequest): Promise<TotpEnrolment> {
+  const owner = await enrollingUser(deps, request);
+  if (!owner) throw signInExpired();
+  const secret = newTotpSecret();
+  const now = deps.config.now();
+  const started = await upsertPendingTotp(
+    deps.db,
+    owner.userId,
+    secret,
+    now,
+    event(owner, request.meta, now, { eventType: 'MFA_ENROL_STARTED', severity: 'low', description: 'Authenticator enrolment started', metadata: null }),
+  );
+  if (!started) throw new AppError('SECOND_FACTOR_ALREADY_ENROLLED', 'An authenticator is already set up');
+  return { secret, ...(await totpProvisioning(secret, owner.email)) };
+}
+
+/**
+ * POST /api/auth/mfa/totp/confirm: the first code from the new authenticator enables it and returns the recovery
+ * codes (shown once, stored hashed). Under an enrolment challenge it also opens the session.
+ */
+export async function confirmTotpEnrolment(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, code: string): Promise<TotpConfirmed> {
+  const owner = await enrollingUser(deps, request);
+  if (!owner) throw signInExpired();
+  const { db, config } = deps;
+  const subject = owner.email.toLowerCase();
+  await serializeSignIn(subject, request.meta, async () => {
+    const now = config.now();
+    const attempt = { subject, meta: request.meta, now };
+    await refuseIfThrottled(db, attempt, { factor: 'second', purpose: 'enrol' });
+    const totp = await readTotp(db, owner.userId);
+    if (totp?.enabledAt) throw new AppError('SECOND_FACTOR_ALREADY_ENROLLED', 'An authenticator is already set up');
+    if (!totp) throw new AppError('SECOND_FACTOR_NOT_ENROLLED', 'Start the authenticator set-up first');
+    const step = totpStep(totp.secret, code, now);
+    if (step === null || !(await consumeTotpStep(db, owner.userId, step, false))) {
+      await recordSignInFailure(db, attempt, { factor: 'second', purpose: 'enrol', reason: 'wrong_code' }, owner);
+      throw invalidSecondFactor();
+    }
+  });
+  const recoveryCodes = newRecoveryCodes(RECOVERY_CODE_COUNT);
+  const now = config.now();
+  await enableTotp(
+    db,
+    owner.userId,
+    recoveryCodes.map(recoveryCodeHash),
+    now,
+    event(owner, request.meta, now, { eventType: 'MFA_ENABLED', severity: 'medium', description: 'Authenticator enabled; recovery codes issued', metadata: { recoveryCodes: RECOVERY_CODE_COUNT } }),
+  );
+  if (owner.tokenHash) {
+    const user = await finishSignIn(deps, request, reply, { ...owner, tokenHash: owner.tokenHash });
+    return { message: 'Authenticator enabled', recoveryCodes, user };
+  }
+  if (request.meta.sessionHash) await recordReauth(db, request.meta.sessionHash, now, null);
+  return { message: 'Authenticator enabled', recoveryCodes };
+}
+
+/** POST /api/auth/mfa/totp/disable: with a valid code, and only where the role's policy is 'optional'. */
+export async function disableTotp(deps: AppDeps, actor: StaffActor, meta: RequestMeta, code: string): Promise<void> {
+  const policy = asPolicy(await readRolePolicy(deps.db, actor.roleId));
+  if (policy !== 'optional') throw new AppError('SECOND_FACTOR_REQUIRED_BY_ROLE', 'Your role requires a second factor');
+  const totp = await readTotp(deps.db, actor.userId);
+  if (!totp?.enabledAt) throw new AppError('SECOND_FACTOR_NOT_ENROLLED', 'No authenticator is set up');
+  await checkCode(deps, actor, code, meta, 'disable');
+  await removeTotp(deps.db, actor.userId, event(actor, meta, deps.config.now(), { eventType: 'MFA_DISABLED', severity: 'medium', description: 'Authenticator removed', metadata: null }));
+}
+
+/** POST /api/auth/reauth: proves the second factor again in this session (for break-the-glass). */
+export async function reauthenticate(deps: AppDeps, actor: StaffActor, meta: RequestMeta, code: string): Promise<Date> {
+  const totp = await readTotp(deps.db, actor.userId);
+  if (!totp?.enabledAt) throw new AppError('SECOND_FACTOR_NOT_ENROLLED', 'No authenticator is set up');
+  if (!meta.sessionHash) throw new AppError('UNAUTHENTICATED', 'Authentication required');
+  const kind = await checkCode(deps, actor, code, meta, 'reauth');
+  if (kind === 'recovery') await recordRecoveryUse(deps, actor, meta);
+  const now = deps.config.now();
+  await recordReauth(deps.db, meta.sessionHash, now, event(actor, meta, now, { eventType: 'REAUTH_SUCCESS', severity: 'low', description: 'Second factor confirmed again', metadata: { factor: kind } }));
+  return now;
+}
+
+async function reauthFresh(db: Db, sid: string | null, now: Date): Promise<boolean> {
+  if (!sid) return false;
+  const at = await readReauth(db, sid);
+  return at !== null && now.getTime() - at.getTime() <= REAUTH_FRESH_MINUTES * MINUTE;
+}
+
+/**
+ * Break-the-glass (issue 12 item 3): a user with a second factor must have proven it in this session within
+ * REAUTH_FRESH_MINUTES; 403 REAUTH_REQUIRED otherwise. Users without one pass (they have nothing to prove).
+ */
+export async function assertFreshSecondFactor(db: Db, actor: StaffActor, sid: string | null, now: Date): Promise<void> {
+  const state = await readSecondFactorState(db, actor.userId);
+  if (!state.totpEnabled) return;
+  if (!(await reauthFresh(db, sid, now))) throw reauthRequired();
+}
+
+/** GET /api/auth/mfa. */
+export async function mfaStatusOf({ db, config }: AppDeps, actor: StaffActor, sid: string | null): Promise<MfaStatus> {
+  const totp = await readTotp(db, actor.userId);
+  const enabled = Boolean(totp?.enabledAt);
+  return {
+    totpEnabled: enabled,
+    enabledAt: totp?.enabledAt ? totp.enabledAt.toISOString() : null,
+    recoveryCodesLeft: enabled ? await countRecoveryCodesLeft(db, actor.userId) : 0,
+    policy: asPolicy(await readRolePolicy(db, actor.roleId)),
+    reauthFresh: enabled && (await reauthFresh(db, sid, config.now())),
+  };
+}
+
+/** GET /api/admin/mfa-policy. */
+export async function rolePolicies(db: Db): Promise<MfaRolePolicy[]> {
+  const rows = await listRolePolicies(db);
+  return rows.map((r) => ({ roleId: r.roleId, name: r.name, displayName: r.displayName, policy: asPolicy(r.policy ?? 'optional') }));
+}
+
+/** PUT /api/admin/mfa-policy/{roleId}. */
+export async function setRolePolicy({ db, config }: AppDeps, actor: StaffActor, meta: RequestMeta, roleId: number, policy: MfaPolicy): Promise<MfaRolePolicy[]> {
+  const now = config.now();
+  const ok = await upsertRolePolicy(
+    db,
+    roleId,
+    policy,
+    actor.userId,
+    now,
+    event(actor, meta, now, { eventType: 'MFA_POLICY_CHANGED', severity: 'medium', description: 'Second-factor policy of a role changed', metadata: { roleId, policy } }),
+  );
+  if (!ok) throw new AppError('ROLE_NOT_FOUND', 'Role not found');
+  return rolePolicies(db);
+}

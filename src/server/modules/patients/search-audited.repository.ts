@@ -1,0 +1,50 @@
+// The exact searches (NC number; last name + date of birth) with their SEARCH audit row in one statement: one round
+// trip, no BEGIN/COMMIT, and one snapshot for the read and the row (issue 11, docs/decisions/015). Each method is a
+// named prepared statement, so a connection plans it once.
+import { sql, type SQL } from 'drizzle-orm';
+import type { PatientSummary } from '../../../contracts/patients';
+import { auditAppendSql, sqlJson, type StatementAuditEntry } from '../../audit/audit-in-statement';
+import { preparedRows, type Db } from '../../db/client';
+import { SUMMARY_COLUMNS } from './search.repository';
+
+export type ExactSearch = { method: 'id-number'; idNumber: string } | { method: 'name-dob'; lastName: string; dateOfBirth: string; limit: number };
+
+function exactQuery(search: ExactSearch): SQL {
+  return search.method === 'id-number'
+    ? sql`SELECT ${SUMMARY_COLUMNS} FROM patients WHERE id_number = ${search.idNumber}`
+    : sql`SELECT ${SUMMARY_COLUMNS} FROM patients
+           WHERE last_name_norm = nhr_norm(${search.lastName}) AND date_of_birth = ${search.dateOfBirth}::date
+           ORDER BY first_name_norm, id LIMIT ${search.limit}`;
+}
+
+/** The SEARCH row's parts that the statement fills in: the found ids, their number, and the patient when one. */
+export interface SearchAudit extends Omit<StatementAuditEntry, 'newValues' | 'patientId'> {
+  /** new_values besides patientIds and resultCount. */
+  newValues: Record<string, unknown>;
+}
+
+/**
+ * Runs the search and appends its audit row with the found ids, in one statement. The audit CTE always yields one
+ * row and the outer query reads it, so the row is written whether or not anything was found.
+ */
+export async function findExactAudited(db: Db, search: ExactSearch, audit: SearchAudit): Promise<PatientSummary[]> {
+  const entry: StatementAuditEntry = {
+    ...audit,
+    newValues: {
+      ...(audit.newValues as Record<string, never>),
+      patientIds: sqlJson(sql`'[' || array_to_string(ids.v, ',') || ']'`),
+      resultCount: sqlJson(sql`cardinality(ids.v)`),
+    },
+    // One result names its patient, so the patient sees the search in their access history.
+    patientId: sql`CASE WHEN cardinality(ids.v) = 1 THEN ids.v[1] END`,
+  };
+  const found = await preparedRows<PatientSummary & { ord: number | null }>(
+    db,
+    `nhr_search_${search.method}_audited`,
+    sql`WITH r AS (SELECT row_number() OVER () AS ord, f.* FROM (${exactQuery(search)}) AS f),
+             ids AS (SELECT coalesce(array_agg(id ORDER BY ord), '{}'::int[]) AS v FROM r),
+             a AS (SELECT ${auditAppendSql(entry)} AS audit_id FROM ids)
+        SELECT r.* FROM a LEFT JOIN r ON true ORDER BY r.ord`,
+  );
+  return found.filter((row) => row.ord !== null).map(({ ord: _ord, ...patient }) => patient);
+}
