@@ -11,6 +11,10 @@ const PUBLIC = new Set([
   'GET /api/setup/status',
   'POST /api/setup/admin',
   'POST /api/auth/login',
+  // Steps of a staff sign-in (decision 024): they read the body before the session, like the sign-in itself; a
+  // patient session with a well-formed code is refused below.
+  'POST /api/auth/login/second-factor',
+  'POST /api/auth/mfa/totp/confirm',
   'POST /api/auth/register',
   'POST /api/auth/logout',
   'POST /api/auth/patient-login',
@@ -70,6 +74,13 @@ describe('a patient session on staff endpoints', () => {
         ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
       });
       expect([401, 403], `${route.method} ${url} answered ${res.statusCode}: ${res.body}`).toContain(res.statusCode);
+    }
+  });
+
+  it('refuses the staff sign-in steps to a patient session sending a well-formed code', async () => {
+    for (const url of ['/api/auth/login/second-factor', '/api/auth/mfa/totp/confirm']) {
+      const res = await t.app.inject({ method: 'POST', url, headers: { cookie }, payload: { code: '123456' } });
+      expect([401, 403], `${url} answered ${res.statusCode}: ${res.body}`).toContain(res.statusCode);
     }
   });
 
