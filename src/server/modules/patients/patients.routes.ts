@@ -4,6 +4,7 @@ import { addPatientRequest, addPatientResponse } from '../../../contracts/patien
 import { patientSearchInput, patientSearchResults } from '../../../contracts/patients';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
+import { rateLimitOf } from '../../http/rate-limit';
 import { registerPatient, searchRecorded } from './registry.service';
 
 export function patientsRoutes({ db, config }: AppDeps) {
@@ -13,7 +14,7 @@ export function patientsRoutes({ db, config }: AppDeps) {
 
     r.post(
       '/api/patients/search',
-      { onRequest: requireStaff('patients.search'), schema: { tags, body: patientSearchInput, response: { 200: patientSearchResults } } },
+      { onRequest: requireStaff('patients.search'), config: { rateLimit: rateLimitOf(config, 'search') }, schema: { tags, body: patientSearchInput, response: { 200: patientSearchResults } } },
       async (request) => searchRecorded(db, request.body, staffActor(request), request.meta),
     );
 
