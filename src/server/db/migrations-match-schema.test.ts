@@ -17,7 +17,7 @@ afterAll(async () => {
   await t?.dispose();
 });
 
-const tables = Object.values(schema).filter((x): x is PgTable => is(x, PgTable));
+const tables: PgTable[] = (Object.values(schema) as unknown[]).filter((x): x is PgTable => is(x, PgTable));
 
 /** Drizzle's SQL type as PostgreSQL's format_type writes it. */
 function normalize(type: string): string {
