@@ -11,9 +11,10 @@ const PUBLIC = new Set([
   'GET /api/setup/status',
   'POST /api/setup/admin',
   'POST /api/auth/login',
-  // Steps of a staff sign-in (decision 024): they read the body before the session, like the sign-in itself; a
-  // patient session with a well-formed code is refused below.
+  // The second step of a staff sign-in: it reads the pending sign-in, not a session (decision 024).
   'POST /api/auth/login/second-factor',
+  // Enrolment serves signed-in staff and a sign-in pending enrolment; the service refuses anyone else (mfa.test.ts).
+  'POST /api/auth/mfa/totp/enrol',
   'POST /api/auth/mfa/totp/confirm',
   'POST /api/auth/register',
   'POST /api/auth/logout',
@@ -35,7 +36,7 @@ beforeAll(async () => {
   const patient = await insertPatient(t.db);
   patientId = patient.id;
   staffId = (await createStaffUser(t.db, { roleId: 1 })).id;
-  cookie = await signInPatient(t, patient);
+  cookie = await signInPatient(t.app, patient);
 });
 afterAll(async () => {
   await t?.close();
@@ -77,10 +78,10 @@ describe('a patient session on staff endpoints', () => {
     }
   });
 
-  it('refuses the staff sign-in steps to a patient session sending a well-formed code', async () => {
-    for (const url of ['/api/auth/login/second-factor', '/api/auth/mfa/totp/confirm']) {
+  it('answers 401 or 403 on the staff sign-in steps given a well-formed body (they validate before they look)', async () => {
+    for (const url of ['/api/auth/login/second-factor', '/api/auth/mfa/totp/enrol', '/api/auth/mfa/totp/confirm']) {
       const res = await t.app.inject({ method: 'POST', url, headers: { cookie }, payload: { code: '123456' } });
-      expect([401, 403], `${url} answered ${res.statusCode}: ${res.body}`).toContain(res.statusCode);
+      expect([401, 403], `POST ${url} answered ${res.statusCode}: ${res.body}`).toContain(res.statusCode);
     }
   });
 
