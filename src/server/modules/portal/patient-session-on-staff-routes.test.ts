@@ -36,7 +36,7 @@ beforeAll(async () => {
   const patient = await insertPatient(t.db);
   patientId = patient.id;
   staffId = (await createStaffUser(t.db, { roleId: 1 })).id;
-  cookie = await signInPatient(t.app, patient);
+  cookie = await signInPatient(t, patient);
 });
 afterAll(async () => {
   await t?.close();
