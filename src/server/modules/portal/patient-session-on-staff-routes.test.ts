@@ -19,6 +19,7 @@ const PUBLIC = new Set([
   'POST /api/auth/register',
   'POST /api/auth/logout',
   'POST /api/auth/patient-login',
+  'POST /api/auth/patient-activate',
   'GET /api/roles',
   'GET /api/patient-portal/me',
   'GET /api/patient-portal/access-log',
@@ -35,7 +36,7 @@ beforeAll(async () => {
   const patient = await insertPatient(t.db);
   patientId = patient.id;
   staffId = (await createStaffUser(t.db, { roleId: 1 })).id;
-  cookie = await signInPatient(t.app, patient);
+  cookie = await signInPatient(t, patient);
 });
 afterAll(async () => {
   await t?.close();
