@@ -33,6 +33,13 @@ describe.skipIf(!run)('patient registry and search journey', () => {
     const created = await j.page.getByRole('status').filter({ hasText: 'was added with NC number' }).textContent();
     ncNumber = /(\d{11})/.exec(created ?? '')?.[1] ?? '';
     expect(ncNumber).toMatch(/^\d{11}$/);
+    // The portal activation slip (decision 016), shown once, printable, in the language chosen on the slip.
+    await j.page.getByRole('heading', { name: 'Patient Portal activation' }).waitFor();
+    expect(await j.page.getByTestId('activation-code').textContent()).toMatch(/^[2-9A-Z]{4}-[2-9A-Z]{4}$/);
+    await j.page.getByText(`${j.app.baseUrl}/patient-activate`).waitFor();
+    await j.page.getByLabel('Language of the slip').selectOption('af');
+    await j.page.getByRole('heading', { name: 'Aktivering van die Pasiëntportaal' }).waitFor();
+    await j.page.getByRole('button', { name: 'Print slip' }).waitFor();
     await screenshot(j.page, 'add-patient');
   });
 
