@@ -131,7 +131,7 @@ describe.skipIf(!run)('staff second factor journey (issue 12)', () => {
     expect(desk.url()).toContain(`patient=${patient.id}`);
   });
 
-  it('left the console clean', () => {
-    expect(consoleErrors.flat()).toEqual([]);
+  it('left the console clean (the expected 401/403 answers aside)', () => {
+    expect(consoleErrors.flat().filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
   });
 });
