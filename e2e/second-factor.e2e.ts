@@ -17,14 +17,16 @@ import type { RunningApp } from './support/server';
 
 const run = browserAvailable();
 const DOCTOR = { firstName: 'Tuyeni', lastName: 'Amutenya', email: 'tuyeni.amutenya@health.gov.na', password: 'second-factor-journey' };
+const ADMIN = { firstName: 'Ndapewa', lastName: 'Nghipondoka', email: 'mfa.admin@health.gov.na', password: 'policy-journey-admin' };
+const MEDIC = { firstName: 'Johannes', lastName: 'Kambonde', email: 'johannes.kambonde@health.gov.na', password: 'paramedic-journey-pw' };
 const PHONE = { width: 375, height: 667 };
 
 const totpOf = (secret: string): TOTP => new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
 
-async function signInWithPassword(page: Page, baseUrl: string): Promise<void> {
+async function signInWithPassword(page: Page, baseUrl: string, who: { email: string; password: string } = DOCTOR): Promise<void> {
   await page.goto(`${baseUrl}/login`);
-  await page.getByLabel('Email').fill(DOCTOR.email);
-  await page.getByLabel(/^Password/).fill(DOCTOR.password);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel(/^Password/).fill(who.password);
   await page.getByLabel(/^Password/).press('Enter');
 }
 
@@ -44,6 +46,8 @@ describe.skipIf(!run)('staff second factor journey (issue 12)', () => {
   beforeAll(async () => {
     const started = await startSeededApp(async (db) => {
       await createStaffUser(db, { roleId: 3, ...DOCTOR });
+      await createStaffUser(db, { roleId: 1, ...ADMIN });
+      await createStaffUser(db, { roleId: 403, ...MEDIC });
       return createPatient(db, { firstName: 'Ndinelao', lastName: 'Iipumbu' });
     });
     app = started.app;
@@ -129,6 +133,41 @@ describe.skipIf(!run)('staff second factor journey (issue 12)', () => {
     await dialog.waitFor({ state: 'detached' });
     await desk.getByText(/Iipumbu/).first().waitFor();
     expect(desk.url()).toContain(`patient=${patient.id}`);
+  });
+
+  it('an administrator requires the authenticator for paramedics (Admin at 375 px, by keyboard)', async () => {
+    const page = await (await browser.newContext({ locale: 'en-GB', viewport: PHONE, isMobile: true, hasTouch: true })).newPage();
+    consoleErrors.push(watchConsole(page));
+    await signInWithPassword(page, app.baseUrl, ADMIN);
+    await page.getByRole('button', { name: 'Admin', exact: true }).click();
+    await page.getByRole('tab', { name: 'Sign-in security by role' }).click();
+    const select = page.getByLabel('Paramedic', { exact: true });
+    expect(await select.inputValue()).toBe('once_enrolled');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await select.focus();
+    await select.selectOption('required'); // what arrow keys on a focused select do, without the platform's popup
+    await page.getByText('Sign-in security saved').first().waitFor();
+    await page.close();
+  });
+
+  it('a paramedic then sets up the app right after the password, and is signed in by it', async () => {
+    const page = await (await browser.newContext({ locale: 'en-GB', viewport: PHONE, isMobile: true, hasTouch: true })).newPage();
+    consoleErrors.push(watchConsole(page));
+    await signInWithPassword(page, app.baseUrl, MEDIC);
+    await page.getByRole('heading', { name: 'Set up an authenticator app' }).waitFor();
+    await page.getByRole('img', { name: 'QR code to scan with your authenticator app' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    const medicSecret = (await page.getByTestId('totp-secret').innerText()).replace(/\s+/g, '');
+    await page.getByLabel('6-digit code from your authenticator app').focus();
+    await page.keyboard.type(totpOf(medicSecret).generate());
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+    expect(await page.getByTestId('recovery-code').count()).toBe(10);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter'); // 'I have saved my codes'
+    await page.getByRole('heading', { name: 'Patient Search' }).waitFor();
+    await page.close();
   });
 
   it('left the console clean (the expected 401/403 answers aside)', () => {
