@@ -1,11 +1,12 @@
 // The audit:verify command, run as a real process against a real database (embedded or PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
+import { createDigest, loadSigningKey } from '../src/server/audit/audit-digest';
 import { writeAudit } from '../src/server/audit/audit-writer';
 import { openDatabase, type DatabaseHandle } from '../src/server/db/client';
 import { auditEntry } from '../src/server/test/audit-fixtures';
@@ -18,6 +19,9 @@ const root = path.resolve(import.meta.dirname, '..');
 let dataDir: string | undefined;
 let server: TestDatabase | undefined;
 const env: NodeJS.ProcessEnv = { ...process.env };
+const keyDir = mkdtempSync(path.join(tmpdir(), 'nhr-audit-key-'));
+env.AUDIT_SIGNING_KEY_FILE = path.join(keyDir, 'audit-signing-key.pem');
+delete env.AUDIT_SIGNING_KEY;
 
 async function withDatabase(fn: (h: DatabaseHandle) => Promise<void>): Promise<void> {
   if (server) return fn(server.handle);
@@ -57,6 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.dispose();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  rmSync(keyDir, { recursive: true, force: true });
 });
 
 describe('npm run audit:verify', () => {
@@ -72,6 +77,30 @@ describe('npm run audit:verify', () => {
 
   it('accepts the anchor it printed', async () => {
     expect(await verify('--anchor', anchor)).toMatchObject({ code: 0 });
+  });
+
+  it('--digest FILE: checks the signed digest and compares the chains with it', async () => {
+    const file = path.join(keyDir, 'digest.json');
+    await withDatabase(async ({ db }) => {
+      const key = await loadSigningKey({ pem: undefined, file: env.AUDIT_SIGNING_KEY_FILE! });
+      writeFileSync(file, JSON.stringify(await createDigest(db, key)));
+    });
+    const { code, stdout } = await verify('--digest', file);
+    expect(stdout.split('\n')[0]).toMatch(/^OK: 3 rows, consistent with the digest of /);
+    expect(code).toBe(0);
+    // With only the public key, as on another machine.
+    expect(await verify('--digest', file, '--public-key', env.AUDIT_SIGNING_KEY_FILE!.replace(/\.pem$/, '.pub.pem'))).toMatchObject({ code: 0 });
+  });
+
+  it('--digest FILE: refuses a digest whose signature was tampered with (exit 1)', async () => {
+    const file = path.join(keyDir, 'digest.json');
+    const digest = JSON.parse(readFileSync(file, 'utf8')) as { signature: string };
+    const sig = Buffer.from(digest.signature, 'base64');
+    sig[10] = sig[10]! ^ 0xff;
+    writeFileSync(file, JSON.stringify({ ...digest, signature: sig.toString('base64') }));
+    const { code, stdout } = await verify('--digest', file);
+    expect(stdout).toMatch(/^REFUSED: the digest's signature does not match/);
+    expect(code).toBe(1);
   });
 
   it('prints the id of the first changed row and exits 1', async () => {

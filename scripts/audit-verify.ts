@@ -1,23 +1,43 @@
-// npm run audit:verify [-- --anchor <anchor printed by an earlier run>] [--quiet]
+// npm run audit:verify [-- --anchor <anchor printed by an earlier run>] [--digest FILE [--public-key FILE]] [--quiet]
 // Walks the audit hash chain of the database in DATABASE_URL (or the embedded one in DATA_DIR) and prints
-// 'OK: N rows' (exit 0), or the id of the first row that was changed, inserted or deleted (exit 1).
+// 'OK: N rows' (exit 0), or the id of the first row that was changed, inserted or deleted (exit 1). The chains are
+// compared with the latest checkpoint in the database, or with a signed digest file given with --digest (its
+// signature checked with --public-key, else the key of AUDIT_SIGNING_KEY / AUDIT_SIGNING_KEY_FILE): missing chains
+// and truncated chains are named. A digest whose signature does not hold is refused (exit 1).
 // Exit 2: the check could not run. With the embedded database, stop the app first: PGlite allows one
 // process per data directory.
 import { parseArgs } from 'node:util';
+import { readFile } from 'node:fs/promises';
+import type { Checkpoint } from '../src/server/audit/audit-checkpoint';
+import { checkpointOfDigest, DigestRefused, loadVerifyKey } from '../src/server/audit/audit-digest';
 import { parseAnchor, verifyAuditChain } from '../src/server/audit/audit-verify';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { anchor: { type: 'string' }, quiet: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { anchor: { type: 'string' }, quiet: { type: 'boolean' }, digest: { type: 'string' }, 'public-key': { type: 'string' } },
+  });
   const anchor = values.anchor;
   if (anchor !== undefined) parseAnchor(anchor); // refuse a malformed anchor before opening the database
   const config = loadConfig();
+  let checkpoint: Checkpoint | undefined;
+  if (values.digest !== undefined) {
+    const key = await loadVerifyKey(values['public-key'], config.auditSigningKey);
+    try {
+      checkpoint = checkpointOfDigest(await readFile(values.digest, 'utf8'), key);
+    } catch (error) {
+      if (!(error instanceof DigestRefused)) throw error;
+      console.log(`REFUSED: ${error.message}`);
+      return 1;
+    }
+  }
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
   try {
     let lastReport = Date.now();
     const result = await verifyAuditChain(handle.db, {
       ...(anchor ? { anchor } : {}),
+      ...(checkpoint ? { checkpoint } : {}),
       onProgress(checked, total) {
         if (!values.quiet && process.stderr.isTTY && Date.now() - lastReport > 2000) {
           lastReport = Date.now();
@@ -31,7 +51,7 @@ async function main(): Promise<number> {
       console.log(result.reason);
       return 1;
     }
-    console.log(`OK: ${result.rows} rows`);
+    console.log(`OK: ${result.rows} rows${checkpoint ? `, consistent with ${checkpoint.label}` : ''}`);
     // Kept outside the database, the anchor lets a later run prove these rows were not rebuilt.
     if (result.rows > 0) console.log(`Anchor for later runs: --anchor ${result.anchor}`);
     return 0;

@@ -39,7 +39,7 @@ GRANT EXECUTE ON FUNCTION nhr_audit_append_sql(text, text, text, text, text, tex
   text, text, text, jsonb, text, text, text, text, jsonb) TO :"app_role";
 
 -- Security events and compliance reports are records too: insert and read only.
-REVOKE UPDATE, DELETE, TRUNCATE ON security_events, compliance_reports FROM PUBLIC, :"app_role";
+REVOKE UPDATE, DELETE, TRUNCATE ON security_events, compliance_reports, compliance_report_archives, audit_checkpoints FROM PUBLIC, :"app_role";
 
 -- 3. Defence in depth, for every role including the owner (a superuser can still disable triggers; the hash
 --    chain and its anchors are what shows that).

@@ -25,6 +25,13 @@ export interface Config {
   now: () => Date;
   /** Thresholds of the privacy review's flags (docs/decisions/018-privacy-review.md). */
   privacy: PrivacyThresholds;
+  /**
+   * The Ed25519 key that signs the daily audit digest (docs/decisions/012-audit-checkpoints-and-digest.md):
+   * AUDIT_SIGNING_KEY (PEM text), else the file AUDIT_SIGNING_KEY_FILE (default DATA_DIR/audit-signing-key.pem,
+   * created on first use). AUDIT_DIGEST_HOURS: how often the server writes a digest (default 24; 0 turns it off).
+   */
+  auditSigningKey: { pem: string | undefined; file: string };
+  auditDigestHours: number;
 }
 
 export interface PrivacyThresholds {
@@ -79,6 +86,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     statementTimeoutMs: wholeNumber(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS),
     now: () => new Date(),
     privacy: privacyThresholds(env),
+    auditSigningKey: {
+      pem: env.AUDIT_SIGNING_KEY?.trim() || undefined,
+      file: path.resolve(env.AUDIT_SIGNING_KEY_FILE ?? path.join(env.DATA_DIR ?? './data', 'audit-signing-key.pem')),
+    },
+    auditDigestHours: wholeNumber(env, 'AUDIT_DIGEST_HOURS', 24),
   };
 }
 

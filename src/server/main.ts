@@ -1,5 +1,6 @@
 // Starts the server: open the database, apply migrations, listen, and shut down cleanly on SIGTERM/SIGINT.
 import { buildApp } from './app';
+import { startAuditDigests } from './audit/audit-digest-schedule';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { DataDirInUseError } from './db/data-dir-lock';
@@ -26,12 +27,14 @@ const app = await buildApp({
   },
 });
 
+let stopDigests = (): void => {};
 let closing = false;
 async function shutdown(signal: string): Promise<void> {
   if (closing) return;
   closing = true;
   app.log.info({ signal }, 'shutting down');
   try {
+    stopDigests();
     await app.close(); // stops accepting, lets in-flight requests finish
     await handle.close();
     process.exit(0);
@@ -44,4 +47,5 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: config.port, host: config.host });
+stopDigests = startAuditDigests(handle.db, config, app.log);
 app.log.info(`National Health Records on http://localhost:${config.port} (${handle.kind} database)`);

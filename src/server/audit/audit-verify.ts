@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client';
+import { missingAgainstCheckpoint, readLatestCheckpoint, type Checkpoint } from './audit-checkpoint';
 import { auditRowHash, auditTimestampText, GENESIS_HASH, type AuditChainRow } from './audit-hash';
 
 export type AuditVerifyResult =
@@ -19,6 +20,12 @@ export interface VerifyOptions {
    * tables can rebuild a whole chain with valid hashes; the anchor proves the rows it covers are unchanged.
    */
   anchor?: string;
+  /**
+   * The chain count and heads to compare with (a signed digest's); by default the latest row of audit_checkpoints,
+   * null for none. Missing chains and chains shorter than recorded are named; the row at each recorded position
+   * must still carry the recorded hash.
+   */
+  checkpoint?: Checkpoint | null;
 }
 
 interface StoredRow extends AuditChainRow {
@@ -161,6 +168,12 @@ async function walk(db: DbOrTx, options: VerifyOptions): Promise<AuditVerifyResu
   const batchSize = options.batchSize ?? 5_000;
   const anchors = options.anchor === undefined ? new Map<number, { seq: number; hash: string }>() : parseAnchor(options.anchor);
   const heads = await readHeads(db);
+  const checkpoint = options.checkpoint === undefined ? await readLatestCheckpoint(db) : options.checkpoint;
+  if (checkpoint) {
+    const missing = missingAgainstCheckpoint(checkpoint, heads);
+    if (missing.length > 0) return { ok: false, firstBadId: 0, reason: missing.join('; ') };
+    for (const h of checkpoint.heads) if (h.seq > 0 && !anchors.has(h.chain)) anchors.set(h.chain, { seq: h.seq, hash: h.hash });
+  }
   if (heads.length === 0) return { ok: false, firstBadId: 0, reason: 'the audit chain heads are missing' };
   const headOf = new Map(heads.map((h) => [h.chain, h]));
   const total = heads.reduce((sum, h) => sum + h.lastSeq, 0);

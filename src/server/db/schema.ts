@@ -407,6 +407,35 @@ export const complianceReports = pgTable('compliance_reports', {
   status: varchar('status', { length: 16 }).notNull(),
   reportData: text('report_data').notNull(),
   facility: varchar('facility', { length: 200 }),
+  /** True when a detail list of the report holds only its first REPORT_DETAIL_LIMIT rows (the summary is exact). */
+  detailsCapped: boolean('details_capped').notNull().default(false),
+}, (t) => [index('compliance_reports_generated_idx').on(t.generatedAt.desc(), t.id.desc())]);
+
+/** A report archived by an authorised user: hidden from the list, kept (issue 10 item 2); insert-only. */
+export const complianceReportArchives = pgTable('compliance_report_archives', {
+  reportId: integer('report_id').primaryKey().references(() => complianceReports.id),
+  archivedAt: timestamp('archived_at', { withTimezone: true }).notNull().defaultNow(),
+  archivedBy: varchar('archived_by', { length: 256 }).notNull(),
+  archivedByUserId: text('archived_by_user_id').notNull(),
+});
+
+/** Rate-limit counters shared by every process (docs/decisions/011-rate-limits-and-volume-alerts.md). */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_hits_reset_idx').on(t.resetAt)],
+);
+
+/** Audit checkpoints: the chain count and each chain's head (docs/decisions/012-audit-checkpoints-and-digest.md). */
+export const auditCheckpoints = pgTable('audit_checkpoints', {
+  id: serial('id').primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  chainCount: smallint('chain_count').notNull(),
+  heads: jsonb('heads').notNull(),
 });
 
 /** A staff user's TOTP secret (RFC 6238, base32); enabledAt null while enrolment awaits its first code. */
