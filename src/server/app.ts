@@ -13,6 +13,7 @@ import { registerRequestContext } from './context/request-context';
 import { registerErrorHandler, registerNotFoundHandler } from './errors/error-handler';
 import { registerCsrfGuard } from './http/csrf';
 import { registerInputGuard } from './http/input-guard';
+import { registerRateLimits } from './http/rate-limit';
 import { registerStaticClient } from './http/static-client';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -74,6 +75,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
     transform: jsonSchemaTransform,
   });
 
+  await registerRateLimits(app, db, config);
   const deps: AppDeps = { db, config };
   // Every request gets request.meta and request.actor (session + permissions from the database) before any route.
   registerRequestContext(app, deps);

@@ -32,6 +32,31 @@ export interface Config {
    */
   auditSigningKey: { pem: string | undefined; file: string };
   auditDigestHours: number;
+  /** Rate limits shared by every process (docs/decisions/011-rate-limits-and-volume-alerts.md). */
+  rateLimits: {
+    /** Self-registrations per IP per hour (RATE_LIMIT_REGISTRATIONS_PER_HOUR). */
+    registration: RateLimitRule;
+    /** Patient searches per user per minute (RATE_LIMIT_SEARCHES_PER_MINUTE). */
+    search: RateLimitRule;
+    /** Record-access confirmations per user per hour (RATE_LIMIT_ACCESS_GRANTS_PER_HOUR). */
+    accessGrant: RateLimitRule;
+    /** Compliance reports generated per user per hour (RATE_LIMIT_REPORTS_PER_HOUR). */
+    report: RateLimitRule;
+  };
+  /** Alerts for the privacy review queue (ALERT_* variables; decision 011). */
+  alerts: {
+    /** A user whose searches returned more than this many distinct patients... (ALERT_BULK_SEARCH_PATIENTS) */
+    bulkSearchPatients: number;
+    /** ...within this many minutes gets a BULK_SEARCH_ALERT (ALERT_BULK_SEARCH_MINUTES). */
+    bulkSearchMinutes: number;
+    /** More record-access confirmations than this by one user in an hour: GRANT_VOLUME_ALERT, and re-authentication (ALERT_GRANTS_PER_HOUR). */
+    grantsPerHour: number;
+  };
+}
+
+export interface RateLimitRule {
+  max: number;
+  windowMs: number;
 }
 
 export interface PrivacyThresholds {
@@ -91,6 +116,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       file: path.resolve(env.AUDIT_SIGNING_KEY_FILE ?? path.join(env.DATA_DIR ?? './data', 'audit-signing-key.pem')),
     },
     auditDigestHours: wholeNumber(env, 'AUDIT_DIGEST_HOURS', 24),
+    rateLimits: {
+      registration: { max: positiveInteger(env, 'RATE_LIMIT_REGISTRATIONS_PER_HOUR', 20), windowMs: 3_600_000 },
+      search: { max: positiveInteger(env, 'RATE_LIMIT_SEARCHES_PER_MINUTE', 30), windowMs: 60_000 },
+      accessGrant: { max: positiveInteger(env, 'RATE_LIMIT_ACCESS_GRANTS_PER_HOUR', 120), windowMs: 3_600_000 },
+      report: { max: positiveInteger(env, 'RATE_LIMIT_REPORTS_PER_HOUR', 20), windowMs: 3_600_000 },
+    },
+    alerts: {
+      bulkSearchPatients: positiveInteger(env, 'ALERT_BULK_SEARCH_PATIENTS', 200),
+      bulkSearchMinutes: positiveInteger(env, 'ALERT_BULK_SEARCH_MINUTES', 10),
+      grantsPerHour: positiveInteger(env, 'ALERT_GRANTS_PER_HOUR', 30),
+    },
   };
 }
 

@@ -14,7 +14,11 @@ export interface TestApp {
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), clientDir: '/nonexistent', ...overrides };
+  const base = loadConfig({});
+  // Tests make many requests as one user; a test of a limit sets its own (src/server/http/rate-limit.test.ts).
+  const generous = { max: 100_000, windowMs: 60_000 };
+  const rateLimits = { registration: generous, search: generous, accessGrant: generous, report: generous };
+  return { ...base, clientDir: '/nonexistent', rateLimits, ...overrides };
 }
 
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {

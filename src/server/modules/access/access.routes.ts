@@ -4,6 +4,7 @@ import { accessGrant, recordAccessInput, recordPatient } from '../../../contract
 import { recordIdParams } from '../../../contracts/record-rows';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
+import { rateLimitOf } from '../../http/rate-limit';
 import { grantRecordAccess, readPatient } from './access.service';
 
 export function accessRoutes({ db, config }: AppDeps) {
@@ -14,7 +15,7 @@ export function accessRoutes({ db, config }: AppDeps) {
 
     r.post(
       '/api/patients/:id/access',
-      { onRequest: canRead, schema: { tags, params: recordIdParams, body: recordAccessInput, response: { 201: accessGrant } } },
+      { onRequest: canRead, config: { rateLimit: rateLimitOf(config, 'accessGrant') }, schema: { tags, params: recordIdParams, body: recordAccessInput, response: { 201: accessGrant } } },
       async (request, reply) => {
         const grant = await grantRecordAccess(db, staffActor(request), request.meta, request.params.id, request.body, config.now());
         return reply.status(201).send(grant);

@@ -4,10 +4,11 @@ import { auditLogList, complianceReport, generateReportInput, reportListQuery, a
 import { z } from 'zod';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
+import { rateLimitOf } from '../../http/rate-limit';
 import { readAuditLogs } from './audit.service';
 import { generateReport, readReports } from './reports.service';
 
-export function auditRoutes({ db }: AppDeps) {
+export function auditRoutes({ db, config }: AppDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     const r = zodRoutes(app);
     const tags = ['audit'];
@@ -26,7 +27,7 @@ export function auditRoutes({ db }: AppDeps) {
 
     r.post(
       '/api/compliance-reports/generate',
-      { onRequest: requireStaff('reports.generate'), schema: { tags, body: generateReportInput, response: { 201: complianceReport } } },
+      { onRequest: requireStaff('reports.generate'), config: { rateLimit: rateLimitOf(config, 'report') }, schema: { tags, body: generateReportInput, response: { 201: complianceReport } } },
       async (request, reply) => reply.status(201).send(await generateReport(db, request.body, staffActor(request), request.meta)),
     );
   };

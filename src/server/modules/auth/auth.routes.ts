@@ -14,6 +14,7 @@ import { loginPending } from '../../../contracts/mfa';
 import { requireStaff, staffActor } from '../../context/guards';
 import { endSession, startSession } from '../../context/session';
 import { zodRoutes, type AppDeps } from '../../deps';
+import { rateLimitOf } from '../../http/rate-limit';
 import { getCurrentUser } from '../users/users.service';
 import { beginSecondFactor, secondFactorStep } from './mfa.service';
 import { completeStaffLogin, recordLogout, register, registrationRoles, verifyStaffLogin, warmDummyHash } from './auth.service';
@@ -43,7 +44,7 @@ export function authRoutes(deps: AppDeps) {
 
     r.post(
       '/api/auth/register',
-      { schema: { tags, body: registerInput, response: { 201: messageResult } } },
+      { config: { rateLimit: rateLimitOf(deps.config, 'registration') }, schema: { tags, body: registerInput, response: { 201: messageResult } } },
       async (request, reply) => {
         await register(deps, request.body, request.meta);
         return reply.status(201).send({ message: REGISTRATION_SUCCESS_MESSAGE });

@@ -4,16 +4,17 @@ import { addPatientRequest, addPatientResponse } from '../../../contracts/patien
 import { patientSearchInput, patientSearchResults } from '../../../contracts/patients';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
+import { rateLimitOf } from '../../http/rate-limit';
 import { registerPatient, searchRecorded } from './registry.service';
 
-export function patientsRoutes({ db }: AppDeps) {
+export function patientsRoutes({ db, config }: AppDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     const r = zodRoutes(app);
     const tags = ['patients'];
 
     r.post(
       '/api/patients/search',
-      { onRequest: requireStaff('patients.search'), schema: { tags, body: patientSearchInput, response: { 200: patientSearchResults } } },
+      { onRequest: requireStaff('patients.search'), config: { rateLimit: rateLimitOf(config, 'search') }, schema: { tags, body: patientSearchInput, response: { 200: patientSearchResults } } },
       async (request) => searchRecorded(db, request.body, staffActor(request), request.meta),
     );
 
