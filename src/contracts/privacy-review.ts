@@ -154,3 +154,33 @@ export const restrictPatientResult = z.object({ id: z.number().int(), restricted
 /** GET /api/patient-portal/access-summary: the overview's counter. */
 export const portalAccessSummary = z.object({ unreviewedEmergencyAccesses: z.number().int() });
 export type PortalAccessSummary = z.infer<typeof portalAccessSummary>;
+
+/** Volume alerts raised by the server (docs/decisions/011-rate-limits-and-volume-alerts.md). */
+export const VOLUME_ALERT_TYPES = ['BULK_SEARCH_ALERT', 'GRANT_VOLUME_ALERT'] as const;
+export type VolumeAlertType = (typeof VOLUME_ALERT_TYPES)[number];
+
+export const volumeAlertQuery = z.strictObject({
+  page: pageNumber(100_000).default(1),
+  pageSize: pageNumber(REVIEW_PAGE_SIZE_MAX).default(20),
+});
+export type VolumeAlertQueryInput = z.input<typeof volumeAlertQuery>;
+
+export const volumeAlert = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  type: z.enum(VOLUME_ALERT_TYPES),
+  user: z.object({ id: z.string(), name: z.string() }),
+  /** How many distinct patients (bulk search) or record-access confirmations (grants), over what threshold and minutes. */
+  count: z.number().int(),
+  threshold: z.number().int(),
+  minutes: z.number().int(),
+});
+export type VolumeAlert = z.infer<typeof volumeAlert>;
+
+export const volumeAlertPage = z.object({
+  items: z.array(volumeAlert),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+});
+export type VolumeAlertPage = z.infer<typeof volumeAlertPage>;

@@ -5,6 +5,7 @@ import { recordIdParams } from '../../../contracts/record-rows';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { rateLimitOf } from '../../http/rate-limit';
+import { noteGrantVolume } from '../privacy/alerts.service';
 import { grantRecordAccess, readPatient } from './access.service';
 
 export function accessRoutes({ db, config }: AppDeps) {
@@ -17,7 +18,9 @@ export function accessRoutes({ db, config }: AppDeps) {
       '/api/patients/:id/access',
       { onRequest: canRead, config: { rateLimit: rateLimitOf(config, 'accessGrant') }, schema: { tags, params: recordIdParams, body: recordAccessInput, response: { 201: accessGrant } } },
       async (request, reply) => {
-        const grant = await grantRecordAccess(db, staffActor(request), request.meta, request.params.id, request.body, config.now());
+        const actor = staffActor(request);
+        const grant = await grantRecordAccess(db, actor, request.meta, request.params.id, request.body, config.now());
+        await noteGrantVolume(db, config.alerts, actor, request.meta);
         return reply.status(201).send(grant);
       },
     );

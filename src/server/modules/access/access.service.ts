@@ -13,13 +13,24 @@ import {
 import type { FieldIssue } from '../../../contracts/errors';
 import { auditActorOf } from '../../audit/audit-writer';
 import { actorRoleAtTheTime, type RequestMeta, type StaffActor } from '../../context/actor';
+import type { Config } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
+import { grantsInLastHour } from '../privacy/alerts.service';
 import { AppError, validationFailed } from '../../errors/app-error';
 import { assertFreshSecondFactor } from '../auth/mfa.service';
 import { findPatientWithGrant, hasLiveGrant, patientExists, readRecorded } from './access.repository';
 import { insertGrantAudited } from './grant-audited.repository';
 
 const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Whether the user has made more record-access confirmations in the last hour than ALERT_GRANTS_PER_HOUR
+ * (config.alerts.grantsPerHour): the staff second factor (decision 024) asks for re-authentication before the next
+ * grant when this is true; the same count raises GRANT_VOLUME_ALERT (decision 011).
+ */
+export async function grantVolumeExceeded(db: DbOrTx, limits: Pick<Config['alerts'], 'grantsPerHour'>, userId: string): Promise<boolean> {
+  return (await grantsInLastHour(db, userId)) > limits.grantsPerHour;
+}
 export const patientNotFound = (): AppError => new AppError('PATIENT_NOT_FOUND', 'Patient not found');
 export const accessNotConfirmed = (): AppError => new AppError('ACCESS_GRANT_REQUIRED', ACCESS_NOT_CONFIRMED_MESSAGE);
 

@@ -5,6 +5,7 @@ import { patientSearchInput, patientSearchResults } from '../../../contracts/pat
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { rateLimitOf } from '../../http/rate-limit';
+import { noteSearchVolume } from '../privacy/alerts.service';
 import { registerPatient, searchRecorded } from './registry.service';
 
 export function patientsRoutes({ db, config }: AppDeps) {
@@ -15,7 +16,12 @@ export function patientsRoutes({ db, config }: AppDeps) {
     r.post(
       '/api/patients/search',
       { onRequest: requireStaff('patients.search'), config: { rateLimit: rateLimitOf(config, 'search') }, schema: { tags, body: patientSearchInput, response: { 200: patientSearchResults } } },
-      async (request) => searchRecorded(db, request.body, staffActor(request), request.meta),
+      async (request) => {
+        const actor = staffActor(request);
+        const results = await searchRecorded(db, request.body, actor, request.meta);
+        await noteSearchVolume(db, config.alerts, actor, request.meta);
+        return results;
+      },
     );
 
     r.post(

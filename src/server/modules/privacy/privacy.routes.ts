@@ -11,10 +11,13 @@ import {
   reviewQueueQuery,
   reviewSummary,
   reviewVerdictRecord,
+  volumeAlertPage,
+  volumeAlertQuery,
 } from '../../../contracts/privacy-review';
 import { recordIdParams } from '../../../contracts/record-rows';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
+import { readVolumeAlerts } from './alerts.service';
 import { readReviewDetail, readReviewQueue, readReviewSummary, recordVerdict, setPatientRestricted } from './privacy.service';
 
 export function privacyRoutes({ db, config }: AppDeps) {
@@ -33,6 +36,12 @@ export function privacyRoutes({ db, config }: AppDeps) {
       '/api/privacy-reviews/summary',
       { onRequest: canReview, schema: { tags, response: { 200: reviewSummary } } },
       async () => readReviewSummary(db),
+    );
+
+    r.get(
+      '/api/privacy-reviews/alerts',
+      { onRequest: canReview, schema: { tags, querystring: volumeAlertQuery, response: { 200: volumeAlertPage } } },
+      async (request) => readVolumeAlerts(db, request.query, staffActor(request), request.meta),
     );
 
     r.get(

@@ -1,0 +1,92 @@
+// Volume alerts (docs/decisions/011-rate-limits-and-volume-alerts.md): security events written when a user's
+// searches return many distinct patients, or a user confirms many record accesses, and read for the privacy review.
+// subject stays NULL, so the sign-in throttle's indexes and counts never see them.
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+
+const rowsOf = async <T>(db: DbOrTx, query: SQL): Promise<T[]> => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+
+/** Distinct patients the user's searches returned in the last `minutes` (the patientIds of SEARCH audit rows). */
+export const searchedPatientsSql = (userId: string, minutes: number): SQL => sql`
+  SELECT count(DISTINCT pid)::int FROM audit_logs c
+  CROSS JOIN LATERAL jsonb_array_elements_text(
+    CASE WHEN jsonb_typeof(c.new_values -> 'patientIds') = 'array' THEN c.new_values -> 'patientIds' ELSE '[]'::jsonb END) AS pid
+  WHERE c.user_id = ${userId} AND c.action = 'SEARCH' AND c.timestamp > now() - make_interval(mins => ${minutes})`;
+
+/** Record-access confirmations (consent or break-the-glass) by the user in the last hour. */
+export const grantsInHourSql = (userId: string): SQL => sql`
+  SELECT count(*)::int FROM audit_logs c
+  WHERE c.user_id = ${userId} AND c.action = 'VIEW' AND c.compliance_flags ->> 'type' IN ('CONSENT', 'BREAK_GLASS')
+    AND c.timestamp > now() - interval '1 hour'`;
+
+export async function countGrantsInHour(db: DbOrTx, userId: string): Promise<number> {
+  const [row] = await rowsOf<{ n: number }>(db, sql`SELECT (${grantsInHourSql(userId)}) AS n`);
+  return row?.n ?? 0;
+}
+
+export interface AlertWrite {
+  type: 'BULK_SEARCH_ALERT' | 'GRANT_VOLUME_ALERT';
+  userId: string;
+  userName: string;
+  facility: string | null;
+  ip: string;
+  userAgent: string | null;
+  /** The figure: the count query (one int). */
+  count: SQL;
+  threshold: number;
+  minutes: number;
+  description: string;
+}
+
+/**
+ * One statement: counts, and when the count is over the threshold and the user has no alert of this kind within
+ * the window, writes the alert. Returns the count and whether an alert was written.
+ */
+export async function raiseAlertOver(db: DbOrTx, a: AlertWrite): Promise<{ count: number; raised: boolean }> {
+  const [row] = await rowsOf<{ count: number; raised: boolean }>(
+    db,
+    sql`WITH c AS (SELECT (${a.count}) AS n),
+      ins AS (
+        INSERT INTO security_events (user_id, event_type, severity, description, ip_address, user_agent, metadata, facility)
+        SELECT ${a.userId}, ${a.type}, 'HIGH', ${a.description}, ${a.ip}, ${a.userAgent},
+          jsonb_build_object('count', c.n, 'threshold', ${a.threshold}::int, 'minutes', ${a.minutes}::int, 'userName', ${a.userName}::text),
+          ${a.facility}
+        FROM c
+        WHERE c.n > ${a.threshold} AND NOT EXISTS (
+          SELECT 1 FROM security_events e
+          WHERE e.event_type = ${a.type} AND e.user_id = ${a.userId} AND e.timestamp > now() - make_interval(mins => ${a.minutes}))
+        RETURNING id)
+      SELECT c.n AS count, EXISTS (SELECT 1 FROM ins) AS raised FROM c`,
+  );
+  return row ?? { count: 0, raised: false };
+}
+
+export interface AlertRow {
+  id: number;
+  at: string;
+  type: string;
+  userId: string;
+  userName: string;
+  count: number;
+  threshold: number;
+  minutes: number;
+}
+
+const ALERT_TYPES = sql`e.event_type IN ('BULK_SEARCH_ALERT', 'GRANT_VOLUME_ALERT')`;
+
+/** A page of alerts, newest first, with the user's name at the time. */
+export async function selectAlerts(db: DbOrTx, limit: number, offset: number): Promise<{ rows: AlertRow[]; total: number }> {
+  const rows = await rowsOf<AlertRow>(
+    db,
+    sql`SELECT e.id, to_char(e.timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, e.event_type AS type,
+        e.user_id AS "userId",
+        coalesce(e.metadata ->> 'userName', u.first_name || ' ' || u.last_name, '') AS "userName",
+        coalesce((e.metadata ->> 'count')::int, 0) AS count, coalesce((e.metadata ->> 'threshold')::int, 0) AS threshold,
+        coalesce((e.metadata ->> 'minutes')::int, 0) AS minutes
+      FROM security_events e LEFT JOIN users u ON u.id = e.user_id
+      WHERE ${ALERT_TYPES}
+      ORDER BY e.timestamp DESC, e.id DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
+  const [t] = await rowsOf<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM security_events e WHERE ${ALERT_TYPES}`);
+  return { rows, total: t?.n ?? 0 };
+}

@@ -1,0 +1,74 @@
+// Volume alerts for the privacy review (docs/decisions/011-rate-limits-and-volume-alerts.md): after a search or a
+// record-access confirmation, count the user's recent volume and raise an alert (a security event) over the
+// threshold; reviewers list them with GET /api/privacy-reviews/alerts.
+import {
+  volumeAlertQuery,
+  type VolumeAlertPage,
+  type VolumeAlertQueryInput,
+  type VolumeAlertType,
+} from '../../../contracts/privacy-review';
+import { auditActorOf } from '../../audit/audit-writer';
+import type { Config } from '../../config';
+import type { RequestMeta, StaffActor } from '../../context/actor';
+import type { Db, DbOrTx } from '../../db/client';
+import { parseOr400 } from '../audit/parse';
+import * as alerts from './alerts.repository';
+import { readRecorded } from './privacy.repository';
+
+type Thresholds = Config['alerts'];
+
+const base = (actor: StaffActor, meta: RequestMeta) => {
+  const who = auditActorOf(actor);
+  return { userId: who.userId, userName: who.userName, facility: who.facility, ip: meta.ip, userAgent: meta.userAgent };
+};
+
+/** After a search: BULK_SEARCH_ALERT when the user's searches returned too many distinct patients recently. */
+export async function noteSearchVolume(db: DbOrTx, limits: Thresholds, actor: StaffActor, meta: RequestMeta): Promise<boolean> {
+  const { raised } = await alerts.raiseAlertOver(db, {
+    ...base(actor, meta),
+    type: 'BULK_SEARCH_ALERT',
+    count: alerts.searchedPatientsSql(actor.userId, limits.bulkSearchMinutes),
+    threshold: limits.bulkSearchPatients,
+    minutes: limits.bulkSearchMinutes,
+    description: `Searches returned more than ${limits.bulkSearchPatients} distinct patients within ${limits.bulkSearchMinutes} minutes`,
+  });
+  return raised;
+}
+
+/** After a record-access confirmation: GRANT_VOLUME_ALERT when the user made too many in the last hour. */
+export async function noteGrantVolume(db: DbOrTx, limits: Thresholds, actor: StaffActor, meta: RequestMeta): Promise<boolean> {
+  const { raised } = await alerts.raiseAlertOver(db, {
+    ...base(actor, meta),
+    type: 'GRANT_VOLUME_ALERT',
+    count: alerts.grantsInHourSql(actor.userId),
+    threshold: limits.grantsPerHour,
+    minutes: 60,
+    description: `More than ${limits.grantsPerHour} record-access confirmations within an hour`,
+  });
+  return raised;
+}
+
+/** Record-access confirmations by the user in the last hour. */
+export const grantsInLastHour = (db: DbOrTx, userId: string): Promise<number> => alerts.countGrantsInHour(db, userId);
+
+/** GET /api/privacy-reviews/alerts: newest first, audited as VIEW AUDIT_LOG. */
+export async function readVolumeAlerts(db: Db, query: VolumeAlertQueryInput, actor: StaffActor, meta: RequestMeta): Promise<VolumeAlertPage> {
+  const q = parseOr400(volumeAlertQuery, query, 'Invalid alert filters');
+  const { rows, total } = await readRecorded(
+    db,
+    (tx) => alerts.selectAlerts(tx, q.pageSize, (q.page - 1) * q.pageSize),
+    (result) => ({
+      actor: auditActorOf(actor),
+      meta,
+      action: 'VIEW',
+      resourceType: 'AUDIT_LOG',
+      newValues: { volumeAlerts: { page: q.page, returned: result.rows.length } },
+    }),
+  );
+  return {
+    items: rows.map((r) => ({ id: r.id, at: r.at, type: r.type as VolumeAlertType, user: { id: r.userId, name: r.userName }, count: r.count, threshold: r.threshold, minutes: r.minutes })),
+    page: q.page,
+    pageSize: q.pageSize,
+    total,
+  };
+}

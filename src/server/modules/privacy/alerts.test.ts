@@ -1,0 +1,88 @@
+// Volume alerts (issue 10 items 1 and 8; docs/decisions/011-rate-limits-and-volume-alerts.md), through the real app:
+// bulk search and break-the-glass volume raise one security event each, listed in the privacy review's alerts; the
+// grant-volume check that re-authentication uses agrees with the alert.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { VolumeAlert } from '../../../contracts/privacy-review';
+import { query } from '../../test/audit-fixtures';
+import { breakGlass, searchById, withConsent } from '../../test/privacy-fixtures';
+import { createPatient } from '../../test/patient-fixtures';
+import { signInAs } from '../../test/staff';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { grantVolumeExceeded } from '../access/access.service';
+
+const limits = { bulkSearchPatients: 3, bulkSearchMinutes: 10, grantsPerHour: 2 };
+let t: TestApp;
+let auditor: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ alerts: limits });
+  auditor = (await signInAs(t, 6)).cookie;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function alerts(cookie = auditor): Promise<VolumeAlert[]> {
+  const res = await t.app.inject({ method: 'GET', url: '/api/privacy-reviews/alerts?pageSize=100', headers: { cookie } });
+  expect(res.statusCode).toBe(200);
+  return res.json().items;
+}
+const eventsOf = async (userId: string, type: string): Promise<number> =>
+  (await query<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM security_events WHERE user_id = ${userId} AND event_type = ${type}`))[0]!.n;
+
+describe('bulk search alert', () => {
+  it('a user whose searches return more than N distinct patients gets one alert, shown to reviewers', async () => {
+    const { cookie, user } = await signInAs(t, 4);
+    const patients = [];
+    for (let i = 0; i < 5; i++) patients.push(await createPatient(t.db));
+    // The same patient twice counts once.
+    await searchById(t.app, cookie, patients[0]!.idNumber);
+    await searchById(t.app, cookie, patients[0]!.idNumber);
+    await searchById(t.app, cookie, patients[1]!.idNumber);
+    await searchById(t.app, cookie, patients[2]!.idNumber);
+    expect(await eventsOf(user.id, 'BULK_SEARCH_ALERT')).toBe(0);
+    await searchById(t.app, cookie, patients[3]!.idNumber);
+    expect(await eventsOf(user.id, 'BULK_SEARCH_ALERT')).toBe(1);
+    await searchById(t.app, cookie, patients[4]!.idNumber); // one alert per window
+    expect(await eventsOf(user.id, 'BULK_SEARCH_ALERT')).toBe(1);
+
+    const mine = (await alerts()).filter((a) => a.user.id === user.id);
+    expect(mine).toEqual([
+      expect.objectContaining({ type: 'BULK_SEARCH_ALERT', count: 4, threshold: 3, minutes: 10, user: { id: user.id, name: expect.any(String) } }),
+    ]);
+  });
+});
+
+describe('break-the-glass volume', () => {
+  it('more than N grants in an hour raise GRANT_VOLUME_ALERT and make grantVolumeExceeded true for that user only', async () => {
+    const { cookie, user } = await signInAs(t, 3);
+    const other = await signInAs(t, 3);
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await createPatient(t.db)).id);
+    await breakGlass(t.app, cookie, ids[0]!, 'bulk export');
+    await withConsent(t.app, cookie, ids[1]!);
+    expect(await grantVolumeExceeded(t.db, limits, user.id)).toBe(false);
+    expect(await eventsOf(user.id, 'GRANT_VOLUME_ALERT')).toBe(0);
+    await breakGlass(t.app, cookie, ids[2]!, 'bulk export');
+    expect(await grantVolumeExceeded(t.db, limits, user.id)).toBe(true);
+    expect(await grantVolumeExceeded(t.db, limits, other.user.id)).toBe(false);
+    expect(await eventsOf(user.id, 'GRANT_VOLUME_ALERT')).toBe(1);
+    const mine = (await alerts()).filter((a) => a.user.id === user.id);
+    expect(mine).toEqual([expect.objectContaining({ type: 'GRANT_VOLUME_ALERT', count: 3, threshold: 2, minutes: 60 })]);
+  });
+});
+
+describe('GET /api/privacy-reviews/alerts', () => {
+  it.each([[3, 'doctor'], [2, 'administrator'], [4, 'nurse']])('refuses role %i (%s) with 403', async (roleId) => {
+    const { cookie } = await signInAs(t, roleId);
+    const res = await t.app.inject({ method: 'GET', url: '/api/privacy-reviews/alerts', headers: { cookie } });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('refuses a signed-out caller (401) and bad paging (400)', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/privacy-reviews/alerts' })).statusCode).toBe(401);
+    const res = await t.app.inject({ method: 'GET', url: '/api/privacy-reviews/alerts?page=0', headers: { cookie: auditor } });
+    expect(res.statusCode).toBe(400);
+  });
+});
