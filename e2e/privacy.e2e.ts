@@ -5,6 +5,7 @@
 // Screenshots of each new screen go to e2e/artifacts/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { sql } from 'drizzle-orm';
 import { insertPatient, type SeededPatient } from '../src/server/test/portal-fixtures';
 import { createStaffUser } from '../src/server/test/staff';
 import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
@@ -44,7 +45,11 @@ describe.skipIf(!run)('privacy review journey at 375 px', () => {
 
   beforeAll(async () => {
     const started = await startSeededApp(async (db) => {
-      await createStaffUser(db, { roleId: 403, ...PARAMEDIC });
+      const para = await createStaffUser(db, { roleId: 403, ...PARAMEDIC });
+      // A volume alert as the server raises it after a bulk search (decision 011), shown above the queue.
+      await db.execute(sql`INSERT INTO security_events (user_id, event_type, severity, description, metadata)
+        VALUES (${para.id}, 'BULK_SEARCH_ALERT', 'HIGH', 'bulk search',
+          jsonb_build_object('count', 240, 'threshold', 200, 'minutes', 10, 'userName', 'Johannes Ndeitunga'))`);
       await createStaffUser(db, { roleId: 6, ...AUDITOR, facility: 'Windhoek Central Hospital' });
       return insertPatient(db, { firstName: 'Ndinelao', lastName: 'Haufiku', dateOfBirth: '1990-07-21', address: '14 Nelson Mandela Avenue, Windhoek, Khomas' });
     });
@@ -108,6 +113,9 @@ describe.skipIf(!run)('privacy review journey at 375 px', () => {
     await card.getByText('Oshakati State Hospital').waitFor();
     await card.getByText(FLAG).waitFor();
     await card.getByText('Not reviewed').waitFor();
+    const alerts = auditor.getByRole('region', { name: 'Volume alerts' });
+    await alerts.getByText('Bulk search: the searches returned 240 different patients within 10 minutes (limit 200).').waitFor();
+    await alerts.getByText(/Johannes Ndeitunga/).waitFor();
     await noSideways(auditor);
     await screenshot(auditor, 'privacy-375-review-queue');
   });

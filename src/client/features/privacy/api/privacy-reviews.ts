@@ -1,7 +1,14 @@
 // Privacy review requests (docs/decisions/018-privacy-review.md): the queue, one access, the reviewer's counts and
 // recording a verdict (which refreshes all three).
 import { queryOptions, useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
-import type { BreakGlassDetail, RecordVerdictInput, ReviewQueuePage, ReviewSummary, ReviewVerdictRecord } from '../../../../contracts/privacy-review';
+import type {
+  BreakGlassDetail,
+  RecordVerdictInput,
+  ReviewQueuePage,
+  ReviewSummary,
+  ReviewVerdictRecord,
+  VolumeAlertPage,
+} from '../../../../contracts/privacy-review';
 import { apiJson } from '../../../lib/api-client';
 
 export interface QueueFilters {
@@ -24,6 +31,9 @@ export const reviewQueueQueryOptions = (f: QueueFilters) =>
   queryOptions<ReviewQueuePage>({ queryKey: [`${PREFIX}?${queryString(f)}`], staleTime: 0 });
 
 export const reviewDetailQueryOptions = (id: number) => queryOptions<BreakGlassDetail>({ queryKey: [`${PREFIX}/${id}`], staleTime: 0 });
+
+/** The newest volume alerts (bulk search, many records opened): decision 011. */
+export const volumeAlertsQueryOptions = queryOptions<VolumeAlertPage>({ queryKey: [`${PREFIX}/alerts?page=1&pageSize=10`], staleTime: 30_000 });
 
 export const reviewSummaryQueryOptions = queryOptions<ReviewSummary>({ queryKey: [`${PREFIX}/summary`], staleTime: 30_000 });
 

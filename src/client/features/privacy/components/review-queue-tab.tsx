@@ -15,6 +15,7 @@ import { formatDateTime } from '../format';
 import { FlagList } from './flag-list';
 import { ReviewDetail } from './review-detail';
 import { VerdictBadge } from './verdict-badge';
+import { VolumeAlerts } from './volume-alerts';
 
 const initial: QueueFilters = { status: 'unreviewed', facility: '', userId: '', page: 1 };
 
@@ -69,6 +70,7 @@ export function ReviewQueueTab(): React.JSX.Element {
   const pages = queue.data ? Math.max(1, Math.ceil(queue.data.total / queue.data.pageSize)) : 1;
   return (
     <div className="flex flex-col gap-4">
+      <VolumeAlerts />
       <p className="text-sm text-slate-600">{t('intro')}</p>
       <form
         aria-label={t('filters')}
