@@ -11,6 +11,8 @@ const PUBLIC = new Set([
   'GET /api/setup/status',
   'POST /api/setup/admin',
   'POST /api/auth/login',
+  // The second step of a staff sign-in: it reads the pending sign-in, not a session (decision 024).
+  'POST /api/auth/login/second-factor',
   'POST /api/auth/register',
   'POST /api/auth/logout',
   'POST /api/auth/patient-login',
