@@ -1,15 +1,19 @@
 // Journey at 360x740 (a small phone): a doctor opened a patient's record with a stated reason (break-the-glass);
-// the patient signs in with NC number and date of birth, sees the record in every tab and that access with its
-// reason in 'Access history', and logs out to /patient-login. A staff session on /patient-portal sees the access
-// error panel, never staff data. Screenshots of every tab go to e2e/artifacts/.
+// the patient finds that NC number and date of birth alone do not sign in, activates the portal with the code from the
+// clinic's slip and a new PIN (decision 016), sees the record in every tab and that access with its reason in 'Access
+// history', logs out to /patient-login and signs in again with the PIN. A staff session on /patient-portal sees the
+// access error panel, never staff data, and a portal sign-in from that browser is refused. A receptionist issues a
+// code at the desk (search result, printable slip in Oshiwambo), and a second patient activates with it.
+// Screenshots of every screen go to e2e/artifacts/; the new screens pass axe.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
-import { signInThroughPage } from './support/fixtures';
-import { BREAK_GLASS_REASON, DOCTOR, seedPortalJourney, type PortalJourneyData } from './support/portal-seed';
+import { axeViolations } from './support/axe';
+import { signInThroughPage, signOutThroughPage } from './support/fixtures';
+import { BREAK_GLASS_REASON, DESK, DOCTOR, PATIENT_PIN, seedPortalJourney, type PortalJourneyData } from './support/portal-seed';
 import { startApp, type RunningApp } from './support/server';
 
 const run = browserAvailable();
@@ -47,31 +51,67 @@ describe.skipIf(!run)('patient portal journey at 360 px', () => {
   };
   const toast = (title: string) => page.getByText(title, { exact: true }).first();
 
-  it('asks for both fields, refuses a wrong date of birth, then signs the patient in', async () => {
+  const noAxeViolations = async (): Promise<void> => {
+    expect(await axeViolations(page)).toEqual([]);
+  };
+
+  it('asks for every field, and NC number and date of birth with a guessed PIN do not sign in', async () => {
     await page.goto(`${app.baseUrl}/patient-login`);
     await page.getByRole('heading', { name: 'Patient Portal' }).waitFor();
     expect(await page.getByRole('link', { name: /Staff login/ }).getAttribute('href')).toBe('/login');
+    expect(await page.getByRole('link', { name: /Use the code from your clinic/ }).getAttribute('href')).toBe('/patient-activate');
     await screenshot(page, 'portal-360-login');
     await noSideways();
+    await noAxeViolations();
 
     await page.getByRole('button', { name: 'Access My Records' }).click();
     await toast('Missing information').waitFor();
-    await page.getByText('Please enter both your NC number and date of birth').first().waitFor();
+    await page.getByText('Please enter your NC number, date of birth and PIN').first().waitFor();
 
     await page.getByLabel('NC Number').fill(data.patient.ncNumber);
-    await page.getByLabel('Date of Birth').fill('1990-07-22');
+    await page.getByLabel('Date of Birth').fill(data.patient.dateOfBirth);
+    await page.getByLabel('PIN', { exact: true }).fill('123456');
     await page.getByRole('button', { name: 'Access My Records' }).click();
     await toast('Login failed').waitFor();
-    await page.getByText('The NC number or date of birth is not correct.').first().waitFor();
+    await page.getByText('The NC number, date of birth or PIN is not correct.').first().waitFor();
+    expect(page.url()).toMatch(/\/patient-login$/);
+  });
 
+  it('activates the portal with the code from the clinic and a new PIN, by keyboard', async () => {
+    await page.getByRole('link', { name: /Use the code from your clinic/ }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/patient-activate');
+    await page.getByRole('heading', { name: 'Activate the Patient Portal' }).waitFor();
+    await noSideways();
+    await noAxeViolations();
+    await screenshot(page, 'portal-360-activate');
+
+    await page.getByLabel('NC Number').fill(data.patient.ncNumber);
     await page.getByLabel('Date of Birth').fill(data.patient.dateOfBirth);
-    await page.getByRole('button', { name: 'Access My Records' }).click();
-    await toast('Login successful').waitFor();
-    await page.getByText('Welcome, Ndinelao!').first().waitFor();
+    const code = data.patientCode!;
+    const wrong = code.startsWith('A') ? `B${code.slice(1)}` : `A${code.slice(1)}`;
+    await page.getByLabel('Activation code').fill(wrong);
+    await page.getByLabel('New PIN', { exact: true }).fill(PATIENT_PIN);
+    await page.getByLabel('Confirm new PIN').fill(PATIENT_PIN);
+    await page.getByRole('button', { name: 'Activate and sign in' }).click();
+    await toast('Activation failed').waitFor();
+    await page.getByText(/Ask your clinic for a new code/).first().waitFor();
+
+    // The code as a person may type it (lower case, a space), and a confirmation that does not match.
+    await page.getByLabel('Activation code').fill(`${code.slice(0, 4).toLowerCase()} ${code.slice(5).toLowerCase()}`);
+    await page.getByLabel('Confirm new PIN').fill('482910');
+    await page.getByRole('button', { name: 'Activate and sign in' }).click();
+    await page.getByText('The two PINs are not the same').waitFor();
+    expect(await page.getByLabel('Confirm new PIN').getAttribute('aria-invalid')).toBe('true');
+    await noAxeViolations();
+
+    await page.getByLabel('Confirm new PIN').fill(PATIENT_PIN);
+    await page.keyboard.press('Enter');
+    await toast('Your PIN is set').waitFor();
     await page.waitForURL('**/patient-portal');
     await page.getByRole('heading', { name: 'Welcome, Ndinelao' }).waitFor();
     // Let the toast go (5 s), so the screenshots show the screen itself.
-    await toast('Login successful').waitFor({ state: 'hidden', timeout: 10_000 });
+    await toast('Your PIN is set').waitFor({ state: 'hidden', timeout: 10_000 });
   });
 
   it('shows the overview with personal details and counts', async () => {
@@ -135,13 +175,16 @@ describe.skipIf(!run)('patient portal journey at 360 px', () => {
     const panel = page.getByRole('tabpanel');
     await panel.getByText(BREAK_GLASS_REASON).waitFor();
     const entries = panel.getByRole('listitem');
-    expect(await entries.count()).toBe(2);
-    const newest = entries.first();
-    await newest.getByText(`${DOCTOR.firstName} ${DOCTOR.lastName}`).waitFor();
-    await newest.getByText('Without consent, reason given').waitFor();
-    await newest.getByText('Doctor', { exact: true }).waitFor();
-    await newest.getByText(DOCTOR.facility).waitFor();
-    await entries.nth(1).getByText('With your consent').waitFor();
+    expect(await entries.count()).toBe(3);
+    // Newest first: the clinic's activation code (decision 016), then the break-the-glass access, then consent.
+    await entries.first().getByText('Activation code issued by the clinic').waitFor();
+    await entries.first().getByText('Receptionist', { exact: true }).waitFor();
+    const emergency = entries.nth(1);
+    await emergency.getByText(`${DOCTOR.firstName} ${DOCTOR.lastName}`).waitFor();
+    await emergency.getByText('Without consent, reason given').waitFor();
+    await emergency.getByText('Doctor', { exact: true }).waitFor();
+    await emergency.getByText(DOCTOR.facility).waitFor();
+    await entries.nth(2).getByText('With your consent').waitFor();
     await noSideways();
     await screenshot(page, 'portal-360-access-history');
   });
@@ -177,6 +220,21 @@ describe.skipIf(!run)('patient portal journey at 360 px', () => {
     await page.waitForURL('**/patient-login');
   });
 
+  it('signs in again with NC number, date of birth and the PIN; a wrong PIN is refused', async () => {
+    await page.getByLabel('NC Number').fill(data.patient.ncNumber);
+    await page.getByLabel('Date of Birth').fill(data.patient.dateOfBirth);
+    await page.getByLabel('PIN', { exact: true }).fill('000000');
+    await page.getByRole('button', { name: 'Access My Records' }).click();
+    await toast('Login failed').waitFor();
+    await page.getByLabel('PIN', { exact: true }).fill(PATIENT_PIN);
+    await page.getByLabel('PIN', { exact: true }).press('Enter');
+    await toast('Login successful').waitFor();
+    await page.waitForURL('**/patient-portal');
+    await page.getByRole('heading', { name: 'Welcome, Ndinelao' }).waitFor();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/patient-login');
+  });
+
   it('shows a signed-in doctor the access error panel on /patient-portal, not staff data', async () => {
     await signInThroughPage(page, app.baseUrl, DOCTOR.email, DOCTOR.password);
     await page.goto(`${app.baseUrl}/patient-portal`);
@@ -185,11 +243,49 @@ describe.skipIf(!run)('patient portal journey at 360 px', () => {
     expect(await page.getByRole('button', { name: /^User menu for/ }).count()).toBe(0);
   });
 
-  it('shows the empty-tab messages to a patient with nothing on record', async () => {
+  it('refuses a portal sign-in from the browser that holds the staff session (issue 10 item 1)', async () => {
     await page.goto(`${app.baseUrl}/patient-login`);
+    await page.getByLabel('NC Number').fill(data.patient.ncNumber);
+    await page.getByLabel('Date of Birth').fill(data.patient.dateOfBirth);
+    await page.getByLabel('PIN', { exact: true }).fill(PATIENT_PIN);
+    await page.getByRole('button', { name: 'Access My Records' }).click();
+    await page.getByText('This browser is signed in to the staff system. Sign out there before using the patient portal.').first().waitFor();
+    expect(page.url()).toMatch(/\/patient-login$/);
+    await page.goto(`${app.baseUrl}/`);
+    await signOutThroughPage(page);
+  });
+
+  let deskCode = '';
+  it('a receptionist issues a portal code at the desk and prints the slip in Oshiwambo', async () => {
+    await signInThroughPage(page, app.baseUrl, DESK.email, DESK.password);
+    await page.getByRole('radio', { name: /NC number/ }).click();
+    await page.getByLabel('NC number').fill(data.newcomer.ncNumber);
+    await page.getByRole('button', { name: 'Search Patients' }).click();
+    await page.getByRole('button', { name: 'Issue a portal activation code for Petrus Iipumbu' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Portal activation code' });
+    await dialog.getByText(/It replaces any earlier code and is valid for 72 hours/).waitFor();
+    await dialog.getByRole('button', { name: 'Issue code' }).click();
+    await dialog.getByRole('heading', { name: 'Patient Portal activation' }).waitFor();
+    await dialog.getByLabel('Language of the slip').selectOption('ng');
+    await dialog.getByRole('heading', { name: 'Okutameka omiyalu dhaavu' }).waitFor();
+    await dialog.getByText(`${app.baseUrl}/patient-activate`).waitFor();
+    await dialog.getByText(data.newcomer.ncNumber).waitFor();
+    deskCode = (await dialog.getByTestId('activation-code').textContent()) ?? '';
+    expect(deskCode).toMatch(/^[2-9A-Z]{4}-[2-9A-Z]{4}$/);
+    await noAxeViolations();
+    await screenshot(page, 'portal-360-desk-slip');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await signOutThroughPage(page);
+  });
+
+  it('the second patient activates with the desk code and sees who issued it; the tabs are empty', async () => {
+    await page.goto(`${app.baseUrl}/patient-activate`);
     await page.getByLabel('NC Number').fill(data.newcomer.ncNumber);
     await page.getByLabel('Date of Birth').fill(data.newcomer.dateOfBirth);
-    await page.getByRole('button', { name: 'Access My Records' }).click();
+    await page.getByLabel('Activation code').fill(deskCode);
+    await page.getByLabel('New PIN', { exact: true }).fill('731864');
+    await page.getByLabel('Confirm new PIN').fill('731864');
+    await page.getByRole('button', { name: 'Activate and sign in' }).click();
     await page.getByRole('heading', { name: 'Welcome, Petrus' }).waitFor();
     const panel = page.getByRole('tabpanel');
     for (const [tab, empty] of [
@@ -198,11 +294,14 @@ describe.skipIf(!run)('patient portal journey at 360 px', () => {
       ['Allergies', 'No allergies on record'],
       ['Medications', 'No medications on record'],
       ['Vaccines', 'No vaccines on record'],
-      ['Access history', 'Nobody has opened your record yet.'],
     ] as const) {
       await openTab(tab);
       await panel.getByText(empty).waitFor();
     }
+    await openTab('Access history');
+    const code = panel.getByRole('listitem').filter({ hasText: 'Activation code issued by the clinic' });
+    await code.getByText(`${DESK.firstName} ${DESK.lastName}`).waitFor();
+    await code.getByText(DESK.facility).waitFor();
     expect(await page.getByText('Ndinelao').count()).toBe(0);
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/patient-login');

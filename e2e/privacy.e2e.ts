@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { sql } from 'drizzle-orm';
-import { insertPatient, type SeededPatient } from '../src/server/test/portal-fixtures';
+import { activatePatient, insertPatient, PATIENT_PIN, type SeededPatient } from '../src/server/test/portal-fixtures';
 import { createStaffUser } from '../src/server/test/staff';
 import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
 import { signInThroughPage } from './support/fixtures';
@@ -51,7 +51,9 @@ describe.skipIf(!run)('privacy review journey at 375 px', () => {
         VALUES (${para.id}, 'BULK_SEARCH_ALERT', 'HIGH', 'bulk search',
           jsonb_build_object('count', 240, 'threshold', 200, 'minutes', 10, 'userName', 'Johannes Ndeitunga'))`);
       await createStaffUser(db, { roleId: 6, ...AUDITOR, facility: 'Windhoek Central Hospital' });
-      return insertPatient(db, { firstName: 'Ndinelao', lastName: 'Haufiku', dateOfBirth: '1990-07-21', address: '14 Nelson Mandela Avenue, Windhoek, Khomas' });
+      const p = await insertPatient(db, { firstName: 'Ndinelao', lastName: 'Haufiku', dateOfBirth: '1990-07-21', address: '14 Nelson Mandela Avenue, Windhoek, Khomas' });
+      await activatePatient(db, p); // the portal's PIN, set through the real activation (decision 016)
+      return p;
     });
     app = started.app;
     patient = started.seeded;
@@ -83,6 +85,7 @@ describe.skipIf(!run)('privacy review journey at 375 px', () => {
     await patientPage.goto(`${app.baseUrl}/patient-login`);
     await patientPage.getByLabel('NC Number').fill(patient.ncNumber);
     await patientPage.getByLabel('Date of Birth').fill(patient.dateOfBirth);
+    await patientPage.getByLabel('PIN', { exact: true }).fill(PATIENT_PIN);
     await patientPage.getByRole('button', { name: 'Access My Records' }).click();
     await patientPage.getByRole('heading', { name: 'Welcome, Ndinelao' }).waitFor();
   }

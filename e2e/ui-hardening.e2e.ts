@@ -21,7 +21,7 @@ import { createStaffUser } from '../src/server/test/staff';
 import { axeViolations } from './support/axe';
 import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
 import { ADMIN, signInThroughPage, signOutThroughPage } from './support/fixtures';
-import { DOCTOR, seedPortalJourney, type PortalJourneyData } from './support/portal-seed';
+import { DOCTOR, PATIENT_PIN, seedPortalJourney, type PortalJourneyData } from './support/portal-seed';
 import { startApp, type RunningApp } from './support/server';
 
 const run = browserAvailable();
@@ -32,7 +32,7 @@ const PHONE = { width: 375, height: 667 };
 /** The portal journey's patient and doctor, an administrator, an auditor, a pending registration, and a reading
  * that raises a CRITICAL alert. */
 async function seed(target: { dataDir?: string; databaseUrl?: string }): Promise<PortalJourneyData> {
-  const data = await seedPortalJourney(target);
+  const data = await seedPortalJourney({ ...target, activated: true });
   const handle = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir ?? 'memory://', poolSize: 2 });
   try {
     await createStaffUser(handle.db, { roleId: 1, ...ADMIN });
@@ -258,6 +258,7 @@ describe.skipIf(!run)('UI hardening journey (issue 10, items 11-14 and 16)', () 
     await noViolations(desk, 'patient login');
     await desk.getByLabel('NC Number').fill(data.patient.ncNumber);
     await desk.getByLabel('Date of Birth').fill(data.patient.dateOfBirth);
+    await desk.getByLabel('PIN', { exact: true }).fill(PATIENT_PIN);
     await desk.getByRole('button', { name: 'Access My Records' }).click();
     await desk.getByRole('heading', { name: /Welcome/ }).waitFor();
     await noViolations(desk, 'portal');

@@ -1,10 +1,12 @@
 // The portal journey's data, written straight into the app's database (there is no admin API for patients or
-// clinical rows in this tree yet): one patient with a row in every list, a doctor, and the audit rows the doctor's
-// access confirmations write (consent, then break-the-glass with a reason).
+// clinical rows in this tree yet): one patient with a row in every list, a doctor, a receptionist, and the audit rows
+// the doctor's access confirmations write (consent, then break-the-glass with a reason). The patient's portal
+// activation code is issued through the real service (decision 016), or, with `activated`, also used with
+// PATIENT_PIN, for journeys that only sign in.
 // PGlite is one process: seed its data folder before the server starts. PostgreSQL: seed while it runs.
 import { openDatabase } from '../../src/server/db/client';
 import { allergies, appointments, diagnoses, medications, vaccines } from '../../src/server/db/schema';
-import { insertPatient, recordClinicianAccess, type SeededPatient } from '../../src/server/test/portal-fixtures';
+import { activatePatient, insertPatient, issueActivationCode, recordClinicianAccess, type SeededPatient } from '../../src/server/test/portal-fixtures';
 import { createStaffUser } from '../../src/server/test/staff';
 
 export const DOCTOR = {
@@ -14,15 +16,26 @@ export const DOCTOR = {
   password: 'stethoscope-42',
   facility: 'Katutura State Hospital',
 };
+/** A receptionist (patients.create), who issues portal activation codes at the desk. */
+export const DESK = {
+  firstName: 'Selma',
+  lastName: 'Iyambo',
+  email: 'selma.iyambo@health.gov.na',
+  password: 'front-desk-ondangwa-5',
+  facility: 'Onandjokwe Hospital',
+};
+export { PATIENT_PIN } from '../../src/server/test/portal-fixtures';
 export const BREAK_GLASS_REASON = 'Brought in unconscious after a road accident';
 
 export interface PortalJourneyData {
   patient: SeededPatient;
-  /** A patient with nothing on record and no accesses. */
+  /** The patient's activation code (XXXX-XXXX), or null when seeded `activated` (the PIN is PATIENT_PIN). */
+  patientCode: string | null;
+  /** A patient with nothing on record and no accesses, not activated. */
   newcomer: SeededPatient;
 }
 
-export async function seedPortalJourney(target: { dataDir?: string; databaseUrl?: string }): Promise<PortalJourneyData> {
+export async function seedPortalJourney(target: { dataDir?: string; databaseUrl?: string; activated?: boolean }): Promise<PortalJourneyData> {
   const handle = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir ?? 'memory://', poolSize: 2 });
   try {
     await handle.migrate();
@@ -79,8 +92,12 @@ export async function seedPortalJourney(target: { dataDir?: string; databaseUrl?
     const clinician = { userId: doctor.id, userName: `${DOCTOR.firstName} ${DOCTOR.lastName}`, facility: DOCTOR.facility };
     await recordClinicianAccess(db, clinician, patientId, { consent: true });
     await recordClinicianAccess(db, clinician, patientId, { consent: false, reason: BREAK_GLASS_REASON });
+    await createStaffUser(db, { roleId: 5, ...DESK });
+    let patientCode: string | null = null;
+    if (target.activated) await activatePatient(db, patient);
+    else patientCode = (await issueActivationCode(db, patientId)).code;
     const newcomer = await insertPatient(db, { firstName: 'Petrus', lastName: 'Iipumbu', dateOfBirth: '2001-12-01', sex: 'Male' });
-    return { patient, newcomer };
+    return { patient, patientCode, newcomer };
   } finally {
     await handle.close();
   }

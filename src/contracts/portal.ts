@@ -4,8 +4,12 @@ import { z } from 'zod';
 import { REVIEW_VERDICTS } from './privacy-review';
 
 export {
+  patientActivateInput,
   patientLoginInput,
+  PATIENT_ACTIVATION_FAILED_MESSAGE,
   PATIENT_LOGIN_FAILED_MESSAGE,
+  PORTAL_FROM_STAFF_SESSION_MESSAGE,
+  type PatientActivateInput,
   PATIENT_LOGIN_SUCCESS_MESSAGE,
   type PatientLoginInput,
 } from './portal-login';
@@ -16,6 +20,21 @@ export const patientLoginResult = z.object({
   patient: z.object({ id: z.number().int(), firstName: z.string() }),
 });
 export type PatientLoginResult = z.infer<typeof patientLoginResult>;
+
+/**
+ * A portal activation code as the clinic receives it, once (decision 016): POST /api/admin/patients answers it as
+ * `portalActivation`, POST /api/patients/{id}/portal-activation answers it alone. Only its hash is stored.
+ */
+export const portalActivation = z.object({
+  /** XXXX-XXXX. */
+  code: z.string(),
+  /** ISO 8601 UTC: 72 hours after issue. */
+  expiresAt: z.string(),
+});
+export type PortalActivation = z.infer<typeof portalActivation>;
+
+/** How long an activation code is valid (decision 016). */
+export const ACTIVATION_CODE_TTL_HOURS = 72;
 
 const day = z.string(); // YYYY-MM-DD
 const optionalDay = day.nullable();
@@ -130,9 +149,10 @@ export type AccessLogQuery = z.output<typeof accessLogQuery>;
 
 /**
  * How the record was reached: opened with the patient's consent, opened without it for a stated reason
- * (break-the-glass), or returned by a search.
+ * (break-the-glass), or returned by a search; or a portal activation code issued for it (decision 016), so a desk
+ * that issues itself a code is seen by the patient.
  */
-export const ACCESS_KINDS = ['CONSENT', 'BREAK_GLASS', 'SEARCH'] as const;
+export const ACCESS_KINDS = ['CONSENT', 'BREAK_GLASS', 'SEARCH', 'ACTIVATION_CODE'] as const;
 export type AccessKind = (typeof ACCESS_KINDS)[number];
 
 export const accessLogItem = z.object({

@@ -43,7 +43,7 @@ describe('the app shell', () => {
 
   it('refuses the API document to anonymous callers and to patients (401, no paths)', async () => {
     const patient = await insertPatient(t.db);
-    const patientCookie = await signInPatient(t.app, patient);
+    const patientCookie = await signInPatient(t, patient);
     for (const url of ['/api/docs', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/index.html']) {
       for (const headers of [{}, { cookie: patientCookie }]) {
         const res = await t.app.inject({ method: 'GET', url, headers });

@@ -10,6 +10,7 @@ import { hasPermission } from '../features/auth/api/current-user';
 import { AccessDialog } from '../features/patients/components/access-dialog';
 import { ReauthForm } from '../features/second-factor/components/reauth-form';
 import { PatientSearch, useSearchState } from '../features/patients/components/patient-search';
+import { PortalCodeDialog } from '../features/patients/components/portal-code-dialog';
 import { loadNamespace } from '../lib/i18n';
 
 // The record screen and its translations load only when a record is opened (DESIGN.md §10 first-page budget).
@@ -29,6 +30,8 @@ export function PatientArea({ user }: { user: CurrentUser }): React.JSX.Element 
   const [, navigate] = useLocation();
   const patientId = linkedPatientId(useSearch());
   const [picked, setPicked] = useState<PatientSearchResult | null>(null);
+  const [codeFor, setCodeFor] = useState<PatientSearchResult | null>(null);
+  const canIssueCodes = hasPermission(user, 'patients.create');
   // Kept here, above the search screen, so 'Back to Search' returns to the same search and results.
   const search = useSearchState();
 
@@ -44,7 +47,8 @@ export function PatientArea({ user }: { user: CurrentUser }): React.JSX.Element 
   }
   return (
     <>
-      <PatientSearch onSelect={setPicked} state={search} />
+      <PatientSearch onSelect={setPicked} state={search} onIssueCode={canIssueCodes ? setCodeFor : undefined} />
+      {canIssueCodes ? <PortalCodeDialog patient={codeFor} onClose={() => setCodeFor(null)} /> : null}
       <AccessDialog
         patient={picked}
         onCancel={() => setPicked(null)}

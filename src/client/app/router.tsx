@@ -34,13 +34,17 @@ const PatientLoginScreen = lazy(async () => {
   const [m] = await Promise.all([import('../features/portal/components/patient-login-screen'), loadNamespaces('portal')]);
   return { default: m.PatientLoginScreen };
 });
+const PatientActivateScreen = lazy(async () => {
+  const [m] = await Promise.all([import('../features/portal/components/patient-activate-screen'), loadNamespaces('portal')]);
+  return { default: m.PatientActivateScreen };
+});
 const PortalScreen = lazy(async () => {
   const [m] = await Promise.all([import('../features/portal/components/portal-screen'), loadNamespaces('portal', 'privacy')]);
   return { default: m.PortalScreen };
 });
 
 /** The patient's routes (SPEC §2): they never need the staff user, and work signed out. */
-const PATIENT_PATHS = new Set(['/patient-login', '/patient-portal']);
+const PATIENT_PATHS = new Set(['/patient-login', '/patient-activate', '/patient-portal']);
 
 function LanguageCorner(): React.JSX.Element {
   return (
@@ -81,7 +85,7 @@ export function AppRouter(): React.JSX.Element {
     // A staff session on /patient-portal is refused by the server (403): the portal shows its access error panel.
     return (
       <Suspense fallback={<StatusScreen text={t('loading')} />}>
-        {location === '/patient-login' ? <PatientLoginScreen /> : <PortalScreen />}
+        {location === '/patient-login' ? <PatientLoginScreen /> : location === '/patient-activate' ? <PatientActivateScreen /> : <PortalScreen />}
       </Suspense>
     );
   }

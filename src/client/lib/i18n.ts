@@ -3,7 +3,7 @@
 // before the first render, loadNamespaces adds a screen's namespaces, changeLanguage loads the new language's
 // copies of everything loaded so far before switching. Keys are identical in the three languages (a test checks),
 // so no fallback language needs to be downloaded.
-import i18n from 'i18next';
+import i18n, { type TFunction } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 import { CORE_NAMESPACES, loadBundle, type LazyNamespace, type NamespaceName } from '../locales';
@@ -83,6 +83,15 @@ export async function loadNamespaces(...names: LazyNamespace[]): Promise<void> {
 
 export async function loadNamespace(ns: LazyNamespace): Promise<void> {
   await loadNamespaces(ns);
+}
+
+/**
+ * A translation function in a language other than the page's (a printed slip in the patient's language): downloads
+ * that language's copy of the namespace first.
+ */
+export async function translatorFor(lang: LanguageCode, ns: LazyNamespace): Promise<TFunction> {
+  await ensure(lang, [ns]);
+  return i18n.getFixedT(lang, ns);
 }
 
 /** Switches language after downloading that language's copy of every namespace in use. */

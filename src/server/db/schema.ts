@@ -501,3 +501,23 @@ export const mfaRolePolicy = pgTable(
   },
   (t) => [check('mfa_role_policy_policy_check', sql`${t.policy} IN ('optional', 'once_enrolled', 'required')`)],
 );
+
+/**
+ * The patient portal's second factor (migration 0019, docs/decisions/016-patient-portal-second-factor.md): the
+ * patient's PIN and the one live activation code, both argon2id hashes. A code is used by one conditional update
+ * (`WHERE code_hash =` the hash that was checked), which clears it and sets the PIN.
+ */
+export const patientPortalCredentials = pgTable('patient_portal_credentials', {
+  patientId: integer('patient_id')
+    .primaryKey()
+    .references(() => patients.id, { onDelete: 'cascade' }),
+  pinHash: text('pin_hash'),
+  pinSetAt: timestamp('pin_set_at', { withTimezone: true }),
+  codeHash: text('code_hash'),
+  codeIssuedAt: timestamp('code_issued_at', { withTimezone: true }),
+  codeExpiresAt: timestamp('code_expires_at', { withTimezone: true }),
+  /** The staff user id that issued the live code (or the last one). */
+  codeIssuedBy: text('code_issued_by'),
+  /** When the last code was used (so a second use is recorded as such). */
+  codeUsedAt: timestamp('code_used_at', { withTimezone: true }),
+});

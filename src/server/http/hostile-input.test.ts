@@ -7,6 +7,7 @@ import type { InjectOptions } from 'fastify';
 import { ALL_ROLE_IDS } from '../test/permission-matrix';
 import { createTestApp, type TestApp } from '../test/test-app';
 import { createPatient } from '../test/patient-fixtures';
+import { signInPatient } from '../test/portal-fixtures';
 import { createStaffUser, signInAs } from '../test/staff';
 import { databaseFingerprint } from '../test/db-fingerprint';
 import { encodeQueryValue, hostilePathSegments, hostileText, hostileTypes, type HostileValue } from '../test/hostile-values';
@@ -50,15 +51,9 @@ beforeAll(async () => {
   t = await createTestApp();
   const patient = await createPatient(t.db);
   patientId = patient.id;
-  const portal = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/patient-login',
-    remoteAddress: PATIENT_IP,
-    payload: { ncNumber: patient.idNumber, dateOfBirth: patient.dateOfBirth },
-  });
-  expect(portal.statusCode).toBe(200);
-  const sid = portal.cookies.find((c) => c.name === 'nhr_sid')!;
-  sessions.push({ role: 'patient', cookie: `nhr_sid=${sid.value}`, remoteAddress: PATIENT_IP });
+  // The portal sign-in through the real activation (decision 016).
+  const portal = await signInPatient(t, { id: patient.id, ncNumber: patient.idNumber, dateOfBirth: patient.dateOfBirth }, PATIENT_IP);
+  sessions.push({ role: 'patient', cookie: portal, remoteAddress: PATIENT_IP });
   for (const roleId of ALL_ROLE_IDS) sessions.push({ role: `staff role ${roleId}`, cookie: (await signInAs(t, roleId)).cookie });
   pendingUserId = (await createStaffUser(t.db, { roleId: 3, active: false })).id;
 }, 120_000);
@@ -89,6 +84,8 @@ function validValue(name: string, s: JsonSchema): unknown {
   if (/ncNumber|idNumber/.test(name)) return '12345678903';
   if (/time/i.test(name)) return '09:30';
   if (/password/i.test(name)) return 'correct horse battery staple';
+  if (name === 'pin') return '482917';
+  if (name === 'activationCode') return 'ABCD-EFGH';
   return 'Valid text'.padEnd(Math.max(s.minLength ?? 0, 10), 'x');
 }
 
@@ -150,6 +147,11 @@ describe('hostile input on every route of the OpenAPI document, as every role', 
   it('never answers 5xx; refuses forbidden text, far dates and wrong types with a 4xx and changes nothing', async () => {
     const ops = operations();
     expect(ops.length).toBeGreaterThan(30);
+    // The portal activation routes (decision 016) are in the document, so they get the same treatment.
+    const named = ops.map((o) => `${o.method} ${o.path}`);
+    for (const route of ['POST /api/auth/patient-activate', 'POST /api/auth/patient-login', 'POST /api/patients/{id}/portal-activation']) {
+      expect(named).toContain(route);
+    }
     const failures: string[] = [];
     let sent = 0;
     for (const [i, { path, method, op }] of ops.entries()) {

@@ -1,10 +1,17 @@
 // Patients with clinical rows, inserted directly, and the audit rows a clinician's access confirmation writes
-// (POST /api/patients/{id}/access, DESIGN.md §4), for portal tests and journeys.
-import type { FastifyInstance } from 'fastify';
+// (POST /api/patients/{id}/access, DESIGN.md §4), for portal tests and journeys; patient sign-in through the real
+// activation (decision 016).
+import type { PortalActivation } from '../../contracts/portal';
 import { writeAudit, type AuditActor } from '../audit/audit-writer';
+import { loadConfig } from '../config';
+import type { StaffActor } from '../context/actor';
+import { staffActorFor } from '../context/request-context';
 import type { Db } from '../db/client';
 import { allergies, appointments, diagnoses, medications, patients, vaccines } from '../db/schema';
+import { activatePortal, issuePortalActivation } from '../modules/portal/portal-activation.service';
 import { testMeta } from './audit-fixtures';
+import { createStaffUser } from './staff';
+import type { TestApp } from './test-app';
 
 /** A small deterministic random source (mulberry32), so a property-style test fails the same way twice. */
 export function seededRandom(seed: number): () => number {
@@ -155,20 +162,81 @@ export async function recordClinicianAccess(
   });
 }
 
-/** Signs a patient in through POST /api/auth/patient-login; returns the Cookie header value. Throws unless 200. */
-export async function signInPatient(
-  app: FastifyInstance,
-  patient: Pick<SeededPatient, 'ncNumber' | 'dateOfBirth'>,
-  remoteAddress = '127.0.0.1',
-): Promise<string> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/auth/patient-login',
-    payload: { ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth },
-    remoteAddress,
-  });
-  if (res.statusCode !== 200) throw new Error(`signInPatient answered ${res.statusCode}: ${res.body}`);
+/** The PIN test patients choose when their portal is activated through the fixtures. */
+export const PATIENT_PIN = '482917';
+
+/** Patients whose portal the fixtures activated (with PATIENT_PIN), per database. */
+const activated = new WeakMap<Db, Set<number>>();
+const activatedIn = (db: Db): Set<number> => {
+  let done = activated.get(db);
+  if (!done) activated.set(db, (done = new Set()));
+  return done;
+};
+
+const noRequest = { ip: '10.255.255.254', userAgent: 'portal-fixtures', sessionHash: null };
+
+/** A receptionist (patients.create) per database, who issues the fixtures' activation codes at the desk. */
+const desks = new WeakMap<Db, Promise<StaffActor>>();
+function deskActor(db: Db): Promise<StaffActor> {
+  let desk = desks.get(db);
+  if (!desk) {
+    desk = (async () => {
+      const user = await createStaffUser(db, { roleId: 5, firstName: 'Front', lastName: 'Desk' });
+      const actor = await staffActorFor(db, user.id);
+      if (!actor) throw new Error('portal-fixtures: the desk user has no actor');
+      return actor;
+    })();
+    desks.set(db, desk);
+  }
+  return desk;
+}
+
+/** Issues an activation code as a clinic desk does (POST /api/patients/{id}/portal-activation's service). */
+export async function issueActivationCode(db: Db, patientId: number, now: Date = new Date()): Promise<PortalActivation> {
+  return issuePortalActivation({ db, actor: await deskActor(db), meta: noRequest, now }, patientId);
+}
+
+/**
+ * Activates a patient's portal through the real services: a desk issues a code, the patient uses it with NC number,
+ * date of birth and the new PIN (POST /api/auth/patient-activate's service). For journeys that sign in with a PIN.
+ */
+export async function activatePatient(
+  db: Db,
+  patient: Pick<SeededPatient, 'id' | 'ncNumber' | 'dateOfBirth'>,
+  pin = PATIENT_PIN,
+  now: () => Date = () => new Date(),
+): Promise<void> {
+  const { code } = await issueActivationCode(db, patient.id, now());
+  await activatePortal({ db, config: { ...loadConfig({}), now } }, { ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth, activationCode: code, pin }, noRequest);
+  activatedIn(db).add(patient.id);
+}
+
+const sessionCookie = (res: { statusCode: number; body: string; cookies: { name: string; value: string }[] }, what: string): string => {
+  if (res.statusCode !== 200) throw new Error(`signInPatient (${what}) answered ${res.statusCode}: ${res.body}`);
   const cookie = res.cookies.find((c) => c.name === 'nhr_sid');
   if (!cookie) throw new Error('signInPatient: no session cookie');
   return `nhr_sid=${cookie.value}`;
+};
+
+/**
+ * Signs a patient in as the portal does (decision 016); returns the Cookie header value. Throws unless 200. The first
+ * time for a patient: a desk issues a code through the service and the patient activates it (POST
+ * /api/auth/patient-activate) with PATIENT_PIN; later: POST /api/auth/patient-login with NC number, date of birth
+ * and PIN.
+ */
+export async function signInPatient(
+  t: Pick<TestApp, 'app' | 'db' | 'config'>,
+  patient: Pick<SeededPatient, 'id' | 'ncNumber' | 'dateOfBirth'>,
+  remoteAddress = '127.0.0.1',
+): Promise<string> {
+  const done = activatedIn(t.db);
+  const claim = { ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth, pin: PATIENT_PIN };
+  if (done.has(patient.id)) {
+    return sessionCookie(await t.app.inject({ method: 'POST', url: '/api/auth/patient-login', payload: claim, remoteAddress }), 'PIN');
+  }
+  const { code } = await issueActivationCode(t.db, patient.id, t.config.now());
+  const res = await t.app.inject({ method: 'POST', url: '/api/auth/patient-activate', payload: { ...claim, activationCode: code }, remoteAddress });
+  const cookie = sessionCookie(res, 'activation');
+  done.add(patient.id);
+  return cookie;
 }

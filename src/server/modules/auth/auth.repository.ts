@@ -1,12 +1,12 @@
 // Sign-in bookkeeping: security events (the record of every attempt, and the throttle's source), user_sessions,
 // and the registration roles.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { roles, securityEvents, userSessions, users } from '../../db/schema';
 
 export type SecurityEventRow = Omit<typeof securityEvents.$inferInsert, 'id'>;
 
-export async function insertSecurityEvent(db: Db, event: SecurityEventRow): Promise<void> {
+export async function insertSecurityEvent(db: DbOrTx, event: SecurityEventRow): Promise<void> {
   await db.insert(securityEvents).values(event);
 }
 

@@ -10,7 +10,7 @@ import {
 } from '../../../contracts/auth';
 import type { Actor, RequestMeta } from '../../context/actor';
 import { staffActorFor } from '../../context/request-context';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors/app-error';
 import { hashPassword, verifyPassword } from '../../security/password';
@@ -20,6 +20,7 @@ import { insertSecurityEvent, listActiveRoles, recordLoginSuccess, type Security
 import { recordSignInFailure, refuseIfThrottled, serializeSignIn, type SignInAttempt } from './sign-in-throttle.service';
 
 export { LOGIN_THROTTLE } from './sign-in-throttle.service';
+export type { SecurityEventRow } from './auth.repository';
 
 /** The one answer for unknown e-mail, wrong password and an account that is not active. */
 const invalidCredentials = (): AppError => new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
@@ -148,6 +149,11 @@ export async function recordLogout(db: Db, actor: Actor | null, sid: string | nu
     timestamp: now,
     facility: actor.kind === 'staff' ? actor.facility : null,
   };
+  await insertSecurityEvent(db, event);
+}
+
+/** A security event for other modules (the portal's activation codes and refusals), in the caller's transaction if any. */
+export async function recordSecurityEvent(db: DbOrTx, event: SecurityEventRow): Promise<void> {
   await insertSecurityEvent(db, event);
 }
 

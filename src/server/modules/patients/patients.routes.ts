@@ -27,7 +27,10 @@ export function patientsRoutes({ db, config }: AppDeps) {
     r.post(
       '/api/admin/patients',
       { onRequest: requireStaff('patients.create'), schema: { tags, body: addPatientRequest, response: { 201: addPatientResponse } } },
-      async (request, reply) => reply.status(201).send(await registerPatient(db, request.body, staffActor(request), request.meta)),
+      async (request, reply) => {
+        const scope = { db, actor: staffActor(request), meta: request.meta, now: config.now() };
+        return reply.status(201).send(await registerPatient(scope, request.body));
+      },
     );
   };
 }

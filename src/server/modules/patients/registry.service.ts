@@ -1,12 +1,14 @@
 // The registry's audited operations: a search and its SEARCH row, a new patient and its CREATE row, each in one
 // transaction (DESIGN.md §6).
 import type { z } from 'zod';
-import type { addPatientRequest } from '../../../contracts/patient-requests';
-import { SEARCH_RESULT_LIMIT, type PatientDetails, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
+import type { AddPatientResponse, addPatientRequest } from '../../../contracts/patient-requests';
+import { SEARCH_RESULT_LIMIT, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
 import { auditActorOf, withAudit } from '../../audit/audit-writer';
 import { actorRoleAtTheTime, type RequestMeta, type StaffActor } from '../../context/actor';
+import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors/app-error';
+import { prepareActivationCode, storeIssuedActivationCode } from '../portal/portal-activation.service';
 import { addPatient, findLikelyDuplicates } from './patients.service';
 import { findExactAudited, type ExactSearch } from './search-audited.repository';
 import { searchAuditSummary, searchPatients } from './search.service';
@@ -43,26 +45,29 @@ export async function searchRecorded(db: Db, input: PatientSearchInput, actor: S
 
 type AddPatientRequest = z.output<typeof addPatientRequest>;
 
-/** Adds a patient; likely duplicates answer 409 with the matches unless the request confirms a new patient. */
-export async function registerPatient(db: Db, request: AddPatientRequest, actor: StaffActor, meta: RequestMeta): Promise<PatientDetails> {
+/**
+ * Adds a patient; likely duplicates answer 409 with the matches unless the request confirms a new patient. The new
+ * patient's portal activation code is issued in the same transaction and answered once (decision 016).
+ */
+export async function registerPatient(scope: RequestScope<StaffActor>, request: AddPatientRequest): Promise<AddPatientResponse> {
   const { confirmDuplicate, ...input } = request;
   if (!confirmDuplicate) {
-    const duplicates = await findLikelyDuplicates(db, input);
+    const duplicates = await findLikelyDuplicates(scope.db, input);
     if (duplicates.length > 0) {
       throw new AppError('DUPLICATE_PATIENT', 'This patient may already be registered', { details: { duplicates } });
     }
   }
-  return withAudit(
-    db,
-    (tx) => addPatient(tx, input),
-    (patient) => ({
-      actor: auditActorOf(actor),
-      meta,
+  const prepared = await prepareActivationCode();
+  return inAuditedTransaction(scope, async (ctx) => {
+    const patient = await addPatient(ctx.tx, input);
+    const { activation, audit } = await storeIssuedActivationCode(ctx, patient.id, prepared, 'registration');
+    const created = {
       action: 'CREATE',
       resourceType: 'PATIENT',
       resourceId: patient.id,
       patientId: patient.id,
       newValues: { ...patient, confirmedDuplicate: Boolean(confirmDuplicate) },
-    }),
-  );
+    } as const;
+    return ctx.audited({ ...patient, portalActivation: activation }, created, audit);
+  });
 }

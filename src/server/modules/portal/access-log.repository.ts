@@ -1,6 +1,6 @@
 // Who opened a patient's record (DESIGN.md §6): the audit rows written when a clinician confirmed access (action
-// VIEW with complianceFlags {type: 'CONSENT'} or {type: 'BREAK_GLASS', reason}) and searches that recorded this
-// patient id. Always scoped by the one patient id passed in; served by audit_logs (patient_id, timestamp).
+// VIEW with complianceFlags {type: 'CONSENT'} or {type: 'BREAK_GLASS', reason}), searches that recorded this
+// patient id, and portal activation codes issued for the patient (UPDATE flagged PORTAL_ACTIVATION, decision 016). Always scoped by the one patient id passed in; served by audit_logs (patient_id, timestamp).
 import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
 import type { Db, DbOrTx } from '../../db/client';
@@ -38,6 +38,7 @@ function accessesOf(patientId: number): SQL | undefined {
     or(
       and(eq(auditLogs.action, 'VIEW'), sql`${flagType} IN ('CONSENT', 'BREAK_GLASS')`),
       eq(auditLogs.action, 'SEARCH'),
+      and(eq(auditLogs.action, 'UPDATE'), sql`${flagType} = 'PORTAL_ACTIVATION'`),
     ),
   );
 }

@@ -1,10 +1,18 @@
-// Patient sign-in with NC number and date of birth (SPEC §2, §5, §7; DESIGN.md §5). The same throttle as the staff
-// sign-in, keyed on the NC number and on the address; every attempt is a security event; one answer for an unknown
-// number and a wrong date of birth.
-import { PATIENT_LOGIN_FAILED_MESSAGE, type PatientLoginInput } from '../../../contracts/portal';
-import type { RequestMeta } from '../../context/actor';
+// Patient sign-in (SPEC §2, §5, §7; DESIGN.md §5; decisions 004, 005, 016): NC number and date of birth name the
+// patient, and a proof that staff cannot read shows it is them: the PIN, or on the first sign-in the activation code
+// (portal-activation.service.ts); a passkey can be a further proof. Every proof goes through signInPatientWith: the
+// same throttle as the staff sign-in keyed on the NC number and the address, one answer for every wrong part, a
+// security event for every attempt, and one expensive check per attempt whether or not the patient exists.
+import type { PatientLoginInput } from '../../../contracts/portal';
+import {
+  PATIENT_LOGIN_FAILED_MESSAGE,
+  PORTAL_FROM_STAFF_SESSION_MESSAGE,
+} from '../../../contracts/portal-login';
+import type { Actor, RequestMeta } from '../../context/actor';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors/app-error';
+import { verifyPassword } from '../../security/password';
+import { recordSecurityEvent, warmDummyHash } from '../auth/auth.service';
 import {
   recordSignInFailure,
   recordSignInSuccess,
@@ -12,37 +20,108 @@ import {
   serializeSignIn,
   type SignInAttempt,
 } from '../auth/sign-in-throttle.service';
-import { findPatientByNcNumber } from './portal.repository';
+import { findPortalSignIn, type PortalSignInRow } from './portal-credentials.repository';
 
 export interface VerifiedPatient {
   id: number;
   firstName: string;
   attempt: SignInAttempt;
+  method: string;
 }
 
-/** The one 401 for an unknown NC number and a wrong date of birth: same status, same body. */
+/** The one 401 for an unknown NC number, a wrong date of birth, a wrong PIN and a portal never activated. */
 export const patientLoginFailed = (): AppError => new AppError('PATIENT_LOGIN_FAILED', PATIENT_LOGIN_FAILED_MESSAGE);
 
-/** Throws 429 (throttled) or the one 401, recording the attempt either way; returns the patient when both match. */
-export function verifyPatientLogin(deps: AppDeps, input: PatientLoginInput, meta: RequestMeta): Promise<VerifiedPatient> {
-  return serializeSignIn(input.ncNumber, meta, () => checkPatientLogin(deps, input, meta));
+/**
+ * How a patient proves a sign-in is theirs. `check` runs on every attempt, also when the number is unknown (row
+ * null), and must cost the same either way (verify against the dummy hash); it answers the failure reason recorded
+ * for auditors, or null. `commit` runs once the number, date and proof all match; it may still refuse (a code used
+ * by a concurrent attempt). `failed` is the one error every refusal answers.
+ */
+export interface PatientProof {
+  method: string;
+  check(row: PortalSignInRow | null, now: Date): Promise<string | null>;
+  commit?(row: PortalSignInRow, now: Date): Promise<string | null>;
+  failed(): AppError;
 }
 
-async function checkPatientLogin({ db, config }: AppDeps, input: PatientLoginInput, meta: RequestMeta): Promise<VerifiedPatient> {
-  const attempt: SignInAttempt = { subject: input.ncNumber, meta, now: config.now() };
+/** Who the sign-in names: the NC number, and the date of birth unless the proof itself names the person. */
+export interface PatientClaim {
+  ncNumber: string;
+  dateOfBirth?: string;
+}
+
+/** Verifies one argon2id hash, or the dummy hash when there is nothing to check, so timing tells nothing. */
+export async function verifyOrDummy(hash: string | null | undefined, secret: string): Promise<boolean> {
+  const ok = await verifyPassword(hash ?? (await warmDummyHash()), secret);
+  return Boolean(hash) && ok;
+}
+
+/** Throws 429 (throttled) or the proof's one 401, recording the attempt either way; returns the patient when all match. */
+export function signInPatientWith(deps: AppDeps, claim: PatientClaim, meta: RequestMeta, proof: PatientProof): Promise<VerifiedPatient> {
+  return serializeSignIn(claim.ncNumber, meta, () => checkPatientSignIn(deps, claim, meta, proof));
+}
+
+async function checkPatientSignIn({ db, config }: AppDeps, claim: PatientClaim, meta: RequestMeta, proof: PatientProof): Promise<VerifiedPatient> {
+  const attempt: SignInAttempt = { subject: claim.ncNumber, meta, now: config.now() };
   await refuseIfThrottled(db, attempt, { kind: 'patient' });
-  const patient = await findPatientByNcNumber(db, input.ncNumber);
-  let failure: string | null = null;
-  if (!patient) failure = 'unknown_nc_number';
-  else if (patient.dateOfBirth === null || patient.dateOfBirth !== input.dateOfBirth) failure = 'wrong_date_of_birth';
-  if (!patient || failure) {
-    await recordSignInFailure(db, attempt, { kind: 'patient', reason: failure, patientId: patient?.id ?? null });
-    throw patientLoginFailed();
+  const row = await findPortalSignIn(db, claim.ncNumber);
+  const proofFailure = await proof.check(row, attempt.now);
+  let failure: string | null;
+  if (!row) failure = 'unknown_nc_number';
+  else if (claim.dateOfBirth !== undefined && (row.dateOfBirth === null || row.dateOfBirth !== claim.dateOfBirth)) failure = 'wrong_date_of_birth';
+  else failure = proofFailure ?? (proof.commit ? await proof.commit(row, attempt.now) : null);
+  if (!row || failure) {
+    await recordSignInFailure(db, attempt, { kind: 'patient', method: proof.method, reason: failure, patientId: row?.id ?? null });
+    throw proof.failed();
   }
-  return { id: patient.id, firstName: patient.firstName, attempt };
+  return { id: row.id, firstName: row.firstName, attempt, method: proof.method };
+}
+
+/** The PIN proof (decision 016): a patient who never activated fails like a wrong PIN, after the same verification. */
+export function pinProof(pin: string): PatientProof {
+  return {
+    method: 'pin',
+    async check(row) {
+      const ok = await verifyOrDummy(row?.pinHash, pin);
+      if (!row?.pinHash) return 'not_activated';
+      return ok ? null : 'wrong_pin';
+    },
+    failed: patientLoginFailed,
+  };
+}
+
+/** POST /api/auth/patient-login: NC number, date of birth and PIN. */
+export function verifyPatientLogin(deps: AppDeps, input: PatientLoginInput, meta: RequestMeta): Promise<VerifiedPatient> {
+  return signInPatientWith(deps, { ncNumber: input.ncNumber, dateOfBirth: input.dateOfBirth }, meta, pinProof(input.pin));
 }
 
 /** After the patient session is open: the LOGIN_SUCCESS event (which also clears earlier failures for the number). */
 export async function completePatientLogin({ db }: AppDeps, patient: VerifiedPatient): Promise<void> {
-  await recordSignInSuccess(db, patient.attempt, 'Patient signed in', { kind: 'patient', patientId: patient.id });
+  await recordSignInSuccess(db, patient.attempt, 'Patient signed in', { kind: 'patient', method: patient.method, patientId: patient.id });
+}
+
+/**
+ * Issue 10 item 1: a portal sign-in from a browser that holds a live staff session is refused (403) and recorded as a
+ * security event naming the staff user, so staff who read NC numbers in search results cannot try them from their desk.
+ */
+export async function refusePortalSignInFromStaffSession(
+  { db, config }: AppDeps,
+  actor: Actor | null,
+  ncNumber: string,
+  meta: RequestMeta,
+): Promise<void> {
+  if (actor?.kind !== 'staff') return;
+  await recordSecurityEvent(db, {
+    userId: actor.userId,
+    facility: actor.facility,
+    eventType: 'PORTAL_LOGIN_FROM_STAFF_SESSION',
+    severity: 'high',
+    description: 'Patient portal sign-in refused: the browser holds a staff session',
+    metadata: { kind: 'patient', ncNumber, reason: 'staff_session' },
+    ipAddress: meta.ip,
+    userAgent: meta.userAgent,
+    timestamp: config.now(),
+  });
+  throw new AppError('PORTAL_FROM_STAFF_SESSION', PORTAL_FROM_STAFF_SESSION_MESSAGE);
 }

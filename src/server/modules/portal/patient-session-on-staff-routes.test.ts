@@ -13,9 +13,13 @@ const PUBLIC = new Set([
   'POST /api/auth/login',
   // The second step of a staff sign-in: it reads the pending sign-in, not a session (decision 024).
   'POST /api/auth/login/second-factor',
+  // Enrolment serves signed-in staff and a sign-in pending enrolment; the service refuses anyone else (mfa.test.ts).
+  'POST /api/auth/mfa/totp/enrol',
+  'POST /api/auth/mfa/totp/confirm',
   'POST /api/auth/register',
   'POST /api/auth/logout',
   'POST /api/auth/patient-login',
+  'POST /api/auth/patient-activate',
   'GET /api/roles',
   'GET /api/patient-portal/me',
   'GET /api/patient-portal/access-log',
@@ -32,7 +36,7 @@ beforeAll(async () => {
   const patient = await insertPatient(t.db);
   patientId = patient.id;
   staffId = (await createStaffUser(t.db, { roleId: 1 })).id;
-  cookie = await signInPatient(t.app, patient);
+  cookie = await signInPatient(t, patient);
 });
 afterAll(async () => {
   await t?.close();
@@ -71,6 +75,13 @@ describe('a patient session on staff endpoints', () => {
         ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
       });
       expect([401, 403], `${route.method} ${url} answered ${res.statusCode}: ${res.body}`).toContain(res.statusCode);
+    }
+  });
+
+  it('answers 401 or 403 on the staff sign-in steps given a well-formed body (they validate before they look)', async () => {
+    for (const url of ['/api/auth/login/second-factor', '/api/auth/mfa/totp/enrol', '/api/auth/mfa/totp/confirm']) {
+      const res = await t.app.inject({ method: 'POST', url, headers: { cookie }, payload: { code: '123456' } });
+      expect([401, 403], `POST ${url} answered ${res.statusCode}: ${res.body}`).toContain(res.statusCode);
     }
   });
 

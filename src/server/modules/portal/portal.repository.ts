@@ -14,21 +14,6 @@ import type {
   PortalVaccine,
 } from '../../../contracts/portal';
 
-export interface PatientLoginRow {
-  id: number;
-  firstName: string;
-  dateOfBirth: string | null;
-}
-
-/** What the patient sign-in compares: looked up by the unique NC number (patients.id_number). */
-export async function findPatientByNcNumber(db: Db, ncNumber: string): Promise<PatientLoginRow | null> {
-  const [row] = await db
-    .select({ id: patients.id, firstName: patients.firstName, dateOfBirth: patients.dateOfBirth })
-    .from(patients)
-    .where(eq(patients.idNumber, ncNumber));
-  return row ?? null;
-}
-
 /** A patient's demographics: the shape the registry's contract defines. */
 export type PatientRow = PatientDetails;
 

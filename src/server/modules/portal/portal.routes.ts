@@ -1,24 +1,30 @@
 // Patient sign-in and the patient portal (SPEC §7: POST /api/auth/patient-login, GET /api/patient-portal/me;
-// DESIGN.md §6: GET /api/patient-portal/access-log). Sign-out is POST /api/auth/logout (auth module) for any session.
+// DESIGN.md §6: GET /api/patient-portal/access-log), and portal activation (decision 016: POST
+// /api/auth/patient-activate, POST /api/patients/{id}/portal-activation). Sign-out is POST /api/auth/logout (auth
+// module) for any session.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   accessLogPage,
   accessLogQuery,
   PATIENT_LOGIN_SUCCESS_MESSAGE,
+  patientActivateInput,
   patientLoginInput,
   patientLoginResult,
+  portalActivation,
   portalRecord,
 } from '../../../contracts/portal';
-import { patientActor, requirePortalPatient } from '../../context/guards';
+import { recordIdParams } from '../../../contracts/record-rows';
+import { patientActor, requirePortalPatient, requireStaff, staffActor } from '../../context/guards';
 import { endSession, startSession } from '../../context/session';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { unauthenticated } from '../../errors/app-error';
-import { completePatientLogin, verifyPatientLogin } from './patient-login.service';
+import { completePatientLogin, refusePortalSignInFromStaffSession, verifyPatientLogin, type VerifiedPatient } from './patient-login.service';
+import { activatePortal, issuePortalActivation } from './portal-activation.service';
 import { portalAccessSummary } from '../../../contracts/privacy-review';
 import { loadAccessLog, loadAccessSummary, loadPortalRecord } from './portal.service';
 
 export function portalRoutes(deps: AppDeps) {
-  const { db } = deps;
+  const { db, config } = deps;
   return async (app: FastifyInstance): Promise<void> => {
     const r = zodRoutes(app);
     const tags = ['patient portal'];
@@ -29,14 +35,38 @@ export function portalRoutes(deps: AppDeps) {
       throw unauthenticated();
     };
 
+    // A verified patient gets a new session (any session the request came with ends) and the LOGIN_SUCCESS event.
+    const openPortal = async (request: FastifyRequest, reply: FastifyReply, patient: VerifiedPatient) => {
+      await startSession(deps, request, reply, { kind: 'patient', patientId: patient.id });
+      await completePatientLogin(deps, patient);
+      return { message: PATIENT_LOGIN_SUCCESS_MESSAGE, patient: { id: patient.id, firstName: patient.firstName } };
+    };
+
     r.post(
       '/api/auth/patient-login',
       { schema: { tags, body: patientLoginInput, response: { 200: patientLoginResult } } },
       async (request, reply) => {
-        const patient = await verifyPatientLogin(deps, request.body, request.meta);
-        await startSession(deps, request, reply, { kind: 'patient', patientId: patient.id });
-        await completePatientLogin(deps, patient);
-        return { message: PATIENT_LOGIN_SUCCESS_MESSAGE, patient: { id: patient.id, firstName: patient.firstName } };
+        await refusePortalSignInFromStaffSession(deps, request.actor, request.body.ncNumber, request.meta);
+        return openPortal(request, reply, await verifyPatientLogin(deps, request.body, request.meta));
+      },
+    );
+
+    r.post(
+      '/api/auth/patient-activate',
+      { schema: { tags, body: patientActivateInput, response: { 200: patientLoginResult } } },
+      async (request, reply) => {
+        await refusePortalSignInFromStaffSession(deps, request.actor, request.body.ncNumber, request.meta);
+        return openPortal(request, reply, await activatePortal(deps, request.body, request.meta));
+      },
+    );
+
+    // A clinic desk issues a new code (first activation, or a forgotten PIN): audited, shown in the access history.
+    r.post(
+      '/api/patients/:id/portal-activation',
+      { onRequest: requireStaff('patients.create'), schema: { tags, params: recordIdParams, response: { 201: portalActivation } } },
+      async (request, reply) => {
+        const scope = { db, actor: staffActor(request), meta: request.meta, now: config.now() };
+        return reply.status(201).send(await issuePortalActivation(scope, request.params.id));
       },
     );
 

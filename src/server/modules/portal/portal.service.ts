@@ -28,6 +28,7 @@ const isVerdict = (v: string | null): v is ReviewVerdict => (REVIEW_VERDICTS as 
 
 function kindOf(row: AccessRow): AccessKind {
   if (row.action === 'SEARCH') return 'SEARCH';
+  if (row.flagType === 'PORTAL_ACTIVATION') return 'ACTIVATION_CODE';
   return row.flagType === 'BREAK_GLASS' ? 'BREAK_GLASS' : 'CONSENT';
 }
 

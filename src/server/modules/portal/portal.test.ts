@@ -23,7 +23,7 @@ beforeAll(async () => {
   t = await createTestApp();
   patient = await insertPatient(t.db, { firstName: 'Ndinelao', lastName: 'Haufiku', dateOfBirth: '1990-07-21', sex: 'Female' });
   await insertClinicalRows(t.db, patient.id, { diagnoses: 2, appointments: 2, allergies: 3, medications: 2, vaccines: 2 });
-  cookie = await signInPatient(t.app, patient);
+  cookie = await signInPatient(t, patient);
 });
 afterAll(async () => {
   await t?.close();
@@ -99,7 +99,7 @@ describe('GET /api/patient-portal/me', () => {
 
   it('answers empty lists for a patient with no clinical rows', async () => {
     const bare = await insertPatient(t.db);
-    const res = await get('/api/patient-portal/me', { cookie: await signInPatient(t.app, bare) });
+    const res = await get('/api/patient-portal/me', { cookie: await signInPatient(t, bare) });
     expect(res.json().medicalRecords).toEqual({ diagnoses: [], appointments: [], allergies: [], medications: [], vaccines: [] });
   });
 
@@ -143,14 +143,17 @@ describe('GET /api/patient-portal/me', () => {
 
   it('ends the session with a 401 when the patient no longer exists', async () => {
     const gone = await insertPatient(t.db);
-    const goneCookie = await signInPatient(t.app, gone);
+    const goneCookie = await signInPatient(t, gone);
     await t.db.execute(sql`DELETE FROM patients WHERE id = ${gone.id}`);
+    // Only the activation code's row (decision 016) was written for this patient before; no read is audited now.
+    const before = await queryRows(t.db, sql`SELECT id FROM audit_logs WHERE patient_id = ${gone.id}`);
     const res = await get('/api/patient-portal/me', { cookie: goneCookie });
     expect(res.statusCode).toBe(401);
     expect(String(res.headers['set-cookie'])).toMatch(/^nhr_sid=;/);
     expect((await get('/api/patient-portal/access-log', { cookie: goneCookie })).statusCode).toBe(401);
-    const audited = await queryRows(t.db, sql`SELECT 1 FROM audit_logs WHERE patient_id = ${gone.id}`);
-    expect(audited).toEqual([]);
+    const audited = await queryRows(t.db, sql`SELECT id FROM audit_logs WHERE patient_id = ${gone.id}`);
+    expect(audited).toEqual(before);
+    expect(before).toHaveLength(1);
   });
 });
 
@@ -171,16 +174,27 @@ describe('GET /api/patient-portal/access-log', () => {
     await writeAudit(t.db, auditEntry({ actor: doctor, action: 'UPDATE', resourceType: 'DIAGNOSIS', patientId: subject.id }));
     await writeAudit(t.db, auditEntry({ action: 'SEARCH', resourceType: 'PATIENT', resourceId: null, patientId: subject.id }));
     await recordClinicianAccess(t.db, doctor, subject.id, { consent: false, reason: 'Unconscious on arrival, emergency treatment' });
-    subjectCookie = await signInPatient(t.app, subject);
+    subjectCookie = await signInPatient(t, subject);
     await get('/api/patient-portal/me', { cookie: subjectCookie });
   });
 
-  it('lists consent and break-the-glass accesses and searches, newest first, with name, role, facility and reason', async () => {
+  it('lists consent and break-the-glass accesses, searches and activation codes, newest first, with name, role, facility and reason', async () => {
     const res = await get('/api/patient-portal/access-log', { cookie: subjectCookie });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ page: 1, pageSize: 10, total: 3 });
+    expect(body).toMatchObject({ page: 1, pageSize: 10, total: 4 });
     expect(body.items).toEqual([
+      // The code a desk issued for the patient's first sign-in (decision 016): a desk issuing itself a code is seen.
+      {
+        id: expect.any(Number),
+        kind: 'ACTIVATION_CODE',
+        at: expect.any(String),
+        name: 'Front Desk',
+        role: { name: 'receptionist', displayName: 'Receptionist' },
+        facility: 'Windhoek Central Hospital',
+        reason: null,
+        review: null,
+      },
       {
         id: expect.any(Number),
         kind: 'BREAK_GLASS',
@@ -221,13 +235,13 @@ describe('GET /api/patient-portal/access-log', () => {
     const page1 = (await get('/api/patient-portal/access-log?page=1&pageSize=3', { cookie: subjectCookie })).json();
     const page2 = (await get('/api/patient-portal/access-log?page=2&pageSize=3', { cookie: subjectCookie })).json();
     const page3 = (await get('/api/patient-portal/access-log?page=3&pageSize=3', { cookie: subjectCookie })).json();
-    expect([page1.total, page2.total, page3.total]).toEqual([7, 7, 7]);
+    expect([page1.total, page2.total, page3.total]).toEqual([8, 8, 8]);
     expect(page1.items.map((i: { reason: string }) => i.reason)).toEqual(['Reason number 3', 'Reason number 2', 'Reason number 1']);
     expect(page2.items).toHaveLength(3);
-    expect(page3.items).toHaveLength(1);
-    expect(page3.items[0].kind).toBe('CONSENT');
+    expect(page3.items).toHaveLength(2);
+    expect(page3.items[1].kind).toBe('CONSENT');
     const far = (await get('/api/patient-portal/access-log?page=50&pageSize=3', { cookie: subjectCookie })).json();
-    expect(far).toEqual({ items: [], page: 50, pageSize: 3, total: 7 });
+    expect(far).toEqual({ items: [], page: 50, pageSize: 3, total: 8 });
   });
 
   it('audits each read of the history as VIEW AUDIT_LOG by the patient', async () => {

@@ -1,15 +1,18 @@
 import { useMutation, type UseMutationResult } from '@tanstack/react-query';
-import type { AddPatientRequest } from '../../../../contracts/patient-requests';
-import type { PatientDetails, PatientSummary } from '../../../../contracts/patients';
+import type { AddPatientRequest, AddPatientResponse } from '../../../../contracts/patient-requests';
+import type { PatientSummary } from '../../../../contracts/patients';
 import { apiJson } from '../../../lib/api-client';
 import { asApiError } from '../../../lib/api-error';
 
 export type { AddPatientRequest };
 
-/** POST /api/admin/patients: the server generates the NC number; a likely duplicate answers 409 with the matches. */
-export function useAddPatient(): UseMutationResult<PatientDetails, Error, AddPatientRequest> {
+/**
+ * POST /api/admin/patients: the server generates the NC number and the portal activation code (answered once); a
+ * likely duplicate answers 409 with the matches.
+ */
+export function useAddPatient(): UseMutationResult<AddPatientResponse, Error, AddPatientRequest> {
   return useMutation({
-    mutationFn: (input: AddPatientRequest) => apiJson<PatientDetails>('POST', '/api/admin/patients', input),
+    mutationFn: (input: AddPatientRequest) => apiJson<AddPatientResponse>('POST', '/api/admin/patients', input),
     retry: false,
   });
 }

@@ -1,4 +1,5 @@
 // Add Patient (SPEC §2, §5, §8): the NC number is generated on save; likely duplicates are shown for confirmation.
+// The new patient's portal activation code comes back once and is shown as a printable slip (decision 016).
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -12,6 +13,8 @@ import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
 import { duplicatesOf, useAddPatient } from '../api/add-patient';
 import { formatDate } from '../format';
+import { ActivationSlip } from './activation-slip';
+import type { AddPatientResponse } from '../../../../contracts/patient-requests';
 
 type Form = { [K in keyof AddPatientInput]: string };
 const empty: Form = { firstName: '', lastName: '', sex: '', dateOfBirth: '', contactNumber: '', address: '', nextOfKin: '', nextOfKinContact: '' };
@@ -20,7 +23,7 @@ export function AddPatientForm(): React.JSX.Element {
   const { t } = useTranslation(['patients', 'search', 'validation', 'common']);
   const add = useAddPatient();
   const [duplicates, setDuplicates] = useState<PatientSummary[] | null>(null);
-  const [created, setCreated] = useState<{ name: string; idNumber: string } | null>(null);
+  const [created, setCreated] = useState<AddPatientResponse | null>(null);
   const form = useForm<Form>({ resolver: zodResolver(addPatientInput) as never, defaultValues: empty });
   const { errors } = form.formState;
   const err = (k: keyof Form): string | undefined => {
@@ -35,7 +38,7 @@ export function AddPatientForm(): React.JSX.Element {
       {
         onSuccess: (patient) => {
           toast({ title: t('toast.addedTitle'), description: t('toast.addedDescription') });
-          setCreated({ name: `${patient.firstName} ${patient.lastName}`, idNumber: patient.idNumber });
+          setCreated(patient);
           setDuplicates(null);
           form.reset(empty);
         },
@@ -52,9 +55,12 @@ export function AddPatientForm(): React.JSX.Element {
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2" aria-label={t('title')}>
       {created ? (
-        <p role="status" className="rounded-md bg-green-50 p-3 text-sm text-green-900 sm:col-span-2">
-          {t('created', { name: created.name, idNumber: created.idNumber })}
-        </p>
+        <div className="flex flex-col gap-3 sm:col-span-2">
+          <p role="status" className="rounded-md bg-green-50 p-3 text-sm text-green-900">
+            {t('created', { name: `${created.firstName} ${created.lastName}`, idNumber: created.idNumber })}
+          </p>
+          <ActivationSlip patient={created} activation={created.portalActivation} />
+        </div>
       ) : null}
       <FormField label={t('firstName')} required error={err('firstName')}><Input {...form.register('firstName')} maxLength={100} /></FormField>
       <FormField label={t('lastName')} required error={err('lastName')}><Input {...form.register('lastName')} maxLength={100} /></FormField>

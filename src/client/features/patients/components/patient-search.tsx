@@ -32,7 +32,16 @@ export function useSearchState(): SearchState {
   return { form, setForm, payload, setPayload };
 }
 
-export function PatientSearch({ onSelect, state }: { onSelect: (patient: PatientSearchResult) => void; state: SearchState }): React.JSX.Element {
+export function PatientSearch({
+  onSelect,
+  state,
+  onIssueCode,
+}: {
+  onSelect: (patient: PatientSearchResult) => void;
+  state: SearchState;
+  /** Given to staff with patients.create: a 'Portal code' button per result (decision 016). */
+  onIssueCode?: ((patient: PatientSearchResult) => void) | undefined;
+}): React.JSX.Element {
   const { t } = useTranslation(['search', 'validation', 'common']);
   const { form, setForm, payload, setPayload } = state;
   const [issues, setIssues] = useState<Record<string, string>>({});
@@ -131,7 +140,7 @@ export function PatientSearch({ onSelect, state }: { onSelect: (patient: Patient
           </Button>
         </div>
       </form>
-      {search.isSuccess ? <SearchResults results={search.data} onSelect={onSelect} /> : null}
+      {search.isSuccess ? <SearchResults results={search.data} onSelect={onSelect} onIssueCode={onIssueCode} /> : null}
     </section>
   );
 }

@@ -1,15 +1,25 @@
 // The results panel (SPEC §2): 'N patient(s) found', rows as 'Last, First' with DOB (en-GB), NC number, sex and
-// the first two parts of the address; fuzzy results say why they matched.
+// the first two parts of the address; fuzzy results say why they matched. Staff who may add patients also get a
+// 'Portal code' button per row (decision 016: a new portal activation code, at the desk).
 import { useTranslation } from 'react-i18next';
 import type { PatientSearchResult } from '../../../../contracts/patients';
 import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
 import { formatDate } from '../format';
 
 export const shortAddress = (address: string): string =>
   address.split(',').map((p) => p.trim()).filter(Boolean).slice(0, 2).join(', ');
 
-export function SearchResults({ results, onSelect }: { results: PatientSearchResult[]; onSelect: (p: PatientSearchResult) => void }): React.JSX.Element {
-  const { t } = useTranslation('search');
+export function SearchResults({
+  results,
+  onSelect,
+  onIssueCode,
+}: {
+  results: PatientSearchResult[];
+  onSelect: (p: PatientSearchResult) => void;
+  onIssueCode?: ((p: PatientSearchResult) => void) | undefined;
+}): React.JSX.Element {
+  const { t } = useTranslation(['search', 'patients']);
   return (
     <section aria-labelledby="results-title" className="rounded-lg border border-slate-200 bg-white p-4">
       <h3 id="results-title" className="text-lg font-semibold">{t('resultsTitle')}</h3>
@@ -22,8 +32,8 @@ export function SearchResults({ results, onSelect }: { results: PatientSearchRes
       ) : (
         <ul className="mt-3 divide-y divide-slate-100">
           {results.map((p) => (
-            <li key={p.id}>
-              <button type="button" onClick={() => onSelect(p)} className="flex w-full flex-col items-start gap-1 rounded px-2 py-3 text-left hover:bg-brand-50 focus:bg-brand-50">
+            <li key={p.id} className="flex flex-wrap items-center gap-2">
+              <button type="button" onClick={() => onSelect(p)} className="flex min-w-0 flex-1 flex-col items-start gap-1 rounded px-2 py-3 text-left hover:bg-brand-50 focus:bg-brand-50">
                 <span className="font-semibold">{p.lastName}, {p.firstName}</span>
                 <span className="text-sm text-slate-600">
                   {t('dob')}: {formatDate(p.dateOfBirth)} · {t('nc')}: <span className="font-mono">{p.idNumber}</span> · {t(`sex.${p.sex}`, { defaultValue: p.sex })}
@@ -35,6 +45,16 @@ export function SearchResults({ results, onSelect }: { results: PatientSearchRes
                   </span>
                 ) : null}
               </button>
+              {onIssueCode ? (
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  aria-label={t('patients:issue.buttonLabel', { name: `${p.firstName} ${p.lastName}` })}
+                  onClick={() => onIssueCode(p)}
+                >
+                  {t('patients:issue.button')}
+                </Button>
+              ) : null}
             </li>
           ))}
         </ul>

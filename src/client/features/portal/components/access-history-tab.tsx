@@ -11,7 +11,7 @@ import { accessLogQueryOptions } from '../api/portal-record';
 import { formatDateTime } from '../format';
 
 const PAGE_SIZE = 10;
-const kindTone: Record<AccessKind, BadgeTone> = { CONSENT: 'green', BREAK_GLASS: 'red', SEARCH: 'blue' };
+const kindTone: Record<AccessKind, BadgeTone> = { CONSENT: 'green', BREAK_GLASS: 'red', SEARCH: 'blue', ACTIVATION_CODE: 'purple' };
 
 function AccessEntry({ item }: { item: AccessLogItem }): React.JSX.Element {
   const { t } = useTranslation(['portal', 'common', 'privacy']);

@@ -1,5 +1,6 @@
-// Patient login (SPEC §2, §5, §8): NC Number and Date of Birth, 'Access My Records', a link to the staff login;
-// 'Missing information' when either is empty; 'Login successful: Welcome, {first name}!' then /patient-portal.
+// Patient login (SPEC §2, §5, §8; decision 016): NC Number, Date of Birth and the PIN, 'Access My Records', links to
+// the activation screen and the staff login; 'Missing information' when a field is empty; 'Login successful:
+// Welcome, {first name}!' then /patient-portal.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -25,7 +26,7 @@ export function PatientLoginScreen(): React.JSX.Element {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const login = usePatientLogin();
-  const [values, setValues] = useState<PatientLoginInput>({ ncNumber: '', dateOfBirth: '' });
+  const [values, setValues] = useState<PatientLoginInput>({ ncNumber: '', dateOfBirth: '', pin: '' });
   const [errors, setErrors] = useState<Errors>({});
   const field = (name: keyof PatientLoginInput) => ({
     name,
@@ -37,14 +38,15 @@ export function PatientLoginScreen(): React.JSX.Element {
     const code = errorCodeOf(error);
     if (code === 'PATIENT_LOGIN_FAILED') return t('login.invalid');
     if (code === 'LOCKED_OUT' || code === 'NETWORK_THROTTLED') return t('login.locked');
+    if (code === 'PORTAL_FROM_STAFF_SESSION') return t('login.staffSession');
     return errorText(t, error, t('login.failedFallback'));
   };
 
   const onSubmit = (e: React.FormEvent): void => {
     e.preventDefault();
     // Spaces people type between digit groups are not part of the number.
-    const input = { ncNumber: values.ncNumber.replace(/\s+/g, ''), dateOfBirth: values.dateOfBirth.trim() };
-    if (!input.ncNumber || !input.dateOfBirth) {
+    const input = { ncNumber: values.ncNumber.replace(/\s+/g, ''), dateOfBirth: values.dateOfBirth.trim(), pin: values.pin.trim() };
+    if (!input.ncNumber || !input.dateOfBirth || !input.pin) {
       setErrors({});
       toast({ title: t('login.missingTitle'), description: t('login.missingDescription'), variant: 'destructive' });
       return;
@@ -86,11 +88,19 @@ export function PatientLoginScreen(): React.JSX.Element {
           <FormField label={t('login.dateOfBirth')} error={errors.dateOfBirth && t(errors.dateOfBirth)}>
             <Input type="date" autoComplete="bday" max={today()} {...field('dateOfBirth')} />
           </FormField>
+          <FormField label={t('login.pin')} hint={t('login.pinHint')} error={errors.pin && t(errors.pin)}>
+            <Input type="password" inputMode="numeric" autoComplete="current-password" maxLength={6} {...field('pin')} />
+          </FormField>
           <Button type="submit" size="lg" pending={login.isPending} pendingText={t('login.submitting')}>
             {t('login.submit')}
           </Button>
         </form>
         <p className="mt-6 text-center text-sm">
+          <Link href="/patient-activate" className="text-brand-700 underline">
+            {t('login.activateLink')}
+          </Link>
+        </p>
+        <p className="mt-3 text-center text-sm">
           <Link href="/login" className="text-brand-700 underline">
             {t('login.staffLink')}
           </Link>

@@ -1,0 +1,111 @@
+// Portal activation (decision 016): NC number, date of birth, the activation code from the clinic's slip, a new
+// 6-digit PIN twice; on success the portal opens (the PIN signs in from then on). Also how a forgotten PIN is reset
+// with a new code.
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import { patientActivateInput, type PatientActivateInput } from '../../../../contracts/portal-login';
+import { LanguageSelector } from '../../../components/language-selector';
+import { Button } from '../../../components/ui/button';
+import { PageCard } from '../../../components/ui/page-card';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { toast } from '../../../components/ui/toast';
+import { errorCodeOf } from '../../../lib/api-error';
+import { errorText } from '../../../lib/error-text';
+import { usePatientActivate } from '../api/patient-activate';
+import { forgetSignedInData } from '../api/portal-record';
+
+type Values = PatientActivateInput & { confirmPin: string };
+type Errors = Partial<Record<keyof Values, string>>;
+
+const today = (): string => new Date().toISOString().slice(0, 10);
+const empty: Values = { ncNumber: '', dateOfBirth: '', activationCode: '', pin: '', confirmPin: '' };
+
+export function PatientActivateScreen(): React.JSX.Element {
+  const { t } = useTranslation(['portal', 'validation', 'common']);
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const activate = usePatientActivate();
+  const [values, setValues] = useState<Values>(empty);
+  const [errors, setErrors] = useState<Errors>({});
+  const field = (name: keyof Values) => ({
+    name,
+    value: values[name],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
+  });
+
+  const failureText = (error: Error): string => {
+    const code = errorCodeOf(error);
+    if (code === 'PATIENT_ACTIVATION_FAILED') return t('activate.invalid');
+    if (code === 'LOCKED_OUT' || code === 'NETWORK_THROTTLED') return t('login.locked');
+    if (code === 'PORTAL_FROM_STAFF_SESSION') return t('login.staffSession');
+    return errorText(t, error, t('login.failedFallback'));
+  };
+
+  const onSubmit = (e: React.FormEvent): void => {
+    e.preventDefault();
+    const input = {
+      ncNumber: values.ncNumber.replace(/\s+/g, ''),
+      dateOfBirth: values.dateOfBirth.trim(),
+      activationCode: values.activationCode.trim(),
+      pin: values.pin.trim(),
+    };
+    if (Object.values(input).some((v) => !v) || !values.confirmPin.trim()) {
+      setErrors({});
+      toast({ title: t('activate.missingTitle'), description: t('activate.missingDescription'), variant: 'destructive' });
+      return;
+    }
+    const parsed = patientActivateInput.safeParse(input);
+    const next: Errors = {};
+    if (!parsed.success) for (const issue of parsed.error.issues) next[issue.path[0] as keyof Values] ??= issue.message;
+    if (!next.pin && values.confirmPin.trim() !== input.pin) next.confirmPin = 'validation:pinsMismatch';
+    setErrors(next);
+    if (!parsed.success || next.confirmPin) return;
+    activate.mutate(parsed.data, {
+      onSuccess: (result) => {
+        forgetSignedInData(queryClient);
+        toast({ title: t('activate.successTitle'), description: t('activate.successDescription', { name: result.patient.firstName }) });
+        navigate('/patient-portal');
+      },
+      onError: (error) => toast({ title: t('activate.failedTitle'), description: failureText(error), variant: 'destructive' }),
+    });
+  };
+
+  const err = (name: keyof Values): string | undefined => (errors[name] ? t(errors[name]) : undefined);
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center gap-4 px-4 py-16">
+      <div className="fixed right-3 top-3 z-30">
+        <LanguageSelector />
+      </div>
+      <PageCard eyebrow={t('common:appName')} title={t('activate.title')} description={t('activate.subtitle')}>
+        <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+          <FormField label={t('login.ncNumber')} error={err('ncNumber')}>
+            <Input inputMode="numeric" autoComplete="off" maxLength={14} placeholder={t('login.ncNumberPlaceholder')} {...field('ncNumber')} />
+          </FormField>
+          <FormField label={t('login.dateOfBirth')} error={err('dateOfBirth')}>
+            <Input type="date" autoComplete="bday" max={today()} {...field('dateOfBirth')} />
+          </FormField>
+          <FormField label={t('activate.code')} hint={t('activate.codeHint')} error={err('activationCode')}>
+            <Input autoComplete="one-time-code" autoCapitalize="characters" spellCheck={false} maxLength={12} className="font-mono uppercase" {...field('activationCode')} />
+          </FormField>
+          <FormField label={t('activate.pin')} hint={t('activate.pinHint')} error={err('pin')}>
+            <Input type="password" inputMode="numeric" autoComplete="new-password" maxLength={6} {...field('pin')} />
+          </FormField>
+          <FormField label={t('activate.confirmPin')} error={err('confirmPin')}>
+            <Input type="password" inputMode="numeric" autoComplete="new-password" maxLength={6} {...field('confirmPin')} />
+          </FormField>
+          <Button type="submit" size="lg" pending={activate.isPending} pendingText={t('activate.submitting')}>
+            {t('activate.submit')}
+          </Button>
+        </form>
+        <p className="mt-6 text-center text-sm">
+          <Link href="/patient-login" className="text-brand-700 underline">
+            {t('activate.loginLink')}
+          </Link>
+        </p>
+      </PageCard>
+    </main>
+  );
+}
