@@ -58,10 +58,21 @@ describe.skipIf(!run)('audit and compliance journey', () => {
     const [download] = await Promise.all([j.page.waitForEvent('download'), row.getByRole('button', { name: 'Download HIPAA review November' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^HIPAA_review_November_\d+\.json$/);
     const data = JSON.parse(readFileSync((await download.path())!, 'utf8')) as Record<string, unknown>;
-    const listed = await fetch(`${j.app.baseUrl}/api/compliance-reports`, { headers: { cookie: await apiSignIn(j.app.baseUrl, AUDITOR.email, AUDITOR.password) } });
-    const reports = (await listed.json()) as { title: string; reportData: string }[];
+    const cookie = await apiSignIn(j.app.baseUrl, AUDITOR.email, AUDITOR.password);
+    const reports = (await (await fetch(`${j.app.baseUrl}/api/compliance-reports`, { headers: { cookie } })).json()) as { id: number; title: string }[];
     const stored = reports.find((r) => r.title === 'HIPAA review November');
-    expect(data).toEqual(JSON.parse(stored!.reportData));
+    const streamed = await fetch(`${j.app.baseUrl}/api/compliance-reports/${stored!.id}/download`, { headers: { cookie } });
+    expect(data).toEqual(await streamed.json());
+    // At 375 px: the archive button is reachable and the page does not scroll sideways (the table scrolls itself).
+    await j.page.setViewportSize({ width: 375, height: 800 });
+    expect(await j.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await screenshot(j.page, 'compliance-reports-375');
+    // Archive by keyboard: the row goes, focus lands on the report list.
+    const archiveButton = row.getByRole('button', { name: 'Archive HIPAA review November' });
+    await archiveButton.focus();
+    await j.page.keyboard.press('Enter');
+    await row.waitFor({ state: 'detached' });
+    expect(await j.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Compliance reports');
   });
 
   it('ran without console errors', () => {

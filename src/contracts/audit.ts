@@ -110,6 +110,14 @@ export const generateReportInput = z
 export type GenerateReportInput = z.input<typeof generateReportInput>;
 export type GenerateReportRequest = z.output<typeof generateReportInput>;
 
+export const REPORT_PAGE_SIZE_MAX = 100;
+const reportPage = (max: number) =>
+  z.coerce
+    .number({ error: 'validation:invalidNumber' })
+    .int({ error: 'validation:invalidNumber' })
+    .min(1, { error: 'validation:invalidNumber' })
+    .max(max, { error: 'validation:invalidNumber' });
+
 /** GET /api/compliance-reports. Dates filter on when the report was generated (UTC days). */
 export const reportListQuery = z
   .object({
@@ -117,6 +125,9 @@ export const reportListQuery = z
     status: filter(z.enum(REPORT_STATUSES)),
     dateFrom: filter(isoDate),
     dateTo: filter(isoDate),
+    /** Pages of the list (issue 10 item 2): the list never carries reportData, so a page is small. */
+    page: reportPage(100_000).default(1),
+    pageSize: reportPage(REPORT_PAGE_SIZE_MAX).default(50),
   })
   .refine(datesInOrder, dateOrder);
 export type ReportListQueryInput = z.input<typeof reportListQuery>;
@@ -134,6 +145,12 @@ export const complianceReport = z.object({
   status: z.string(),
   reportData: z.string(),
   facility: z.string().nullable(),
+  /** True when a detail list holds only its first REPORT_DETAIL_LIMIT rows; the summary is always exact. */
+  detailsCapped: z.boolean(),
 });
 export type ComplianceReport = z.infer<typeof complianceReport>;
+/** A report in the list: everything but its data (GET /api/compliance-reports/{id}/download streams that). */
+export const complianceReportSummary = complianceReport.omit({ reportData: true });
+export type ComplianceReportSummary = z.infer<typeof complianceReportSummary>;
+export const reportArchived = z.object({ id: z.number().int(), archived: z.literal(true) });
 export const complianceReportList = z.array(complianceReport);

@@ -74,11 +74,12 @@ export async function selectAuditLogs(db: DbOrTx, c: AuditLogCriteria): Promise<
 export async function readRecorded<T>(
   db: Db,
   read: (tx: DbOrTx) => Promise<T>,
-  entry: (result: T) => AuditEntry,
+  entry: (result: T) => AuditEntry | null,
 ): Promise<T> {
   return db.transaction(async (tx) => {
     const result = await read(tx);
-    await writeAudit(tx, entry(result));
+    const audit = entry(result);
+    if (audit) await writeAudit(tx, audit);
     return result;
   });
 }

@@ -1,12 +1,22 @@
 // Audit and compliance API (SPEC §7): the audit log and compliance reports; every read is itself audited.
 import type { FastifyInstance } from 'fastify';
-import { auditLogList, complianceReport, generateReportInput, reportListQuery, auditLogQuery } from '../../../contracts/audit';
+import { Readable } from 'node:stream';
+import {
+  auditLogList,
+  auditLogQuery,
+  complianceReport,
+  complianceReportSummary,
+  generateReportInput,
+  reportArchived,
+  reportListQuery,
+} from '../../../contracts/audit';
+import { recordIdParams } from '../../../contracts/record-rows';
 import { z } from 'zod';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { rateLimitOf } from '../../http/rate-limit';
 import { readAuditLogs } from './audit.service';
-import { generateReport, readReports } from './reports.service';
+import { archiveReport, downloadReport, generateReport, readReports } from './reports.service';
 
 export function auditRoutes({ db, config }: AppDeps) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -21,7 +31,7 @@ export function auditRoutes({ db, config }: AppDeps) {
 
     r.get(
       '/api/compliance-reports',
-      { onRequest: requireStaff('reports.read'), schema: { tags, querystring: reportListQuery, response: { 200: z.array(complianceReport) } } },
+      { onRequest: requireStaff('reports.read'), schema: { tags, querystring: reportListQuery, response: { 200: z.array(complianceReportSummary) } } },
       async (request) => readReports(db, request.query, staffActor(request), request.meta),
     );
 
@@ -29,6 +39,26 @@ export function auditRoutes({ db, config }: AppDeps) {
       '/api/compliance-reports/generate',
       { onRequest: requireStaff('reports.generate'), config: { rateLimit: rateLimitOf(config, 'report') }, schema: { tags, body: generateReportInput, response: { 201: complianceReport } } },
       async (request, reply) => reply.status(201).send(await generateReport(db, request.body, staffActor(request), request.meta)),
+    );
+
+    // The report's data, streamed (issue 10 item 2): the list no longer carries it.
+    r.get(
+      '/api/compliance-reports/:id/download',
+      { onRequest: requireStaff('reports.read'), schema: { tags, params: recordIdParams } },
+      async (request, reply) => {
+        const chunks = await downloadReport(db, request.params.id, staffActor(request), request.meta);
+        return reply
+          .type('application/json; charset=utf-8')
+          .header('content-disposition', `attachment; filename="compliance-report-${request.params.id}.json"`)
+          .send(Readable.from(chunks));
+      },
+    );
+
+    // Archive (docs/decisions/017-report-archive.md): those who generate reports may archive them.
+    r.post(
+      '/api/compliance-reports/:id/archive',
+      { onRequest: requireStaff('reports.generate'), schema: { tags, params: recordIdParams, response: { 200: reportArchived } } },
+      async (request) => archiveReport(db, request.params.id, staffActor(request), request.meta),
     );
   };
 }

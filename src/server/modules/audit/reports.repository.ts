@@ -1,11 +1,11 @@
 // Compliance report data, aggregated in SQL: totals over any number of audit rows, and lists cut at a
 // limit, so a report over millions of rows never loads them all (DESIGN.md §6).
-import { and, asc, desc, eq, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { AUDIT_ACTIONS, type AuditAction } from '../../../contracts/audit';
 import type { ActionCounts, HipaaReportData, ReportAuditEvent } from '../../../contracts/compliance-report-data';
 import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
 import type { Db, DbOrTx } from '../../db/client';
-import { auditLogs, complianceReports, securityEvents } from '../../db/schema';
+import { auditLogs, complianceReportArchives, complianceReports, securityEvents } from '../../db/schema';
 
 /** [from, before) as instants. */
 export interface Period {
@@ -212,19 +212,66 @@ export interface ReportCriteria {
   from?: Date | undefined;
   before?: Date | undefined;
   limit: number;
+  offset: number;
 }
 
-/** Newest first. */
-export async function selectReports(db: DbOrTx, c: ReportCriteria): Promise<ComplianceReportRow[]> {
-  const conditions: SQL[] = [];
+export type ComplianceReportListRow = Omit<ComplianceReportRow, 'reportData'>;
+
+/** Newest first, archived reports left out, without report_data (a page stays small whatever the reports hold). */
+export async function selectReports(db: DbOrTx, c: ReportCriteria): Promise<ComplianceReportListRow[]> {
+  const { reportData: _data, ...columns } = getTableColumns(complianceReports);
+  const conditions: SQL[] = [isNull(complianceReportArchives.reportId)];
   if (c.reportType !== undefined) conditions.push(eq(complianceReports.reportType, c.reportType));
   if (c.status !== undefined) conditions.push(eq(complianceReports.status, c.status));
   if (c.from) conditions.push(gte(complianceReports.generatedAt, c.from));
   if (c.before) conditions.push(lt(complianceReports.generatedAt, c.before));
   return db
-    .select()
+    .select(columns)
     .from(complianceReports)
+    .leftJoin(complianceReportArchives, eq(complianceReportArchives.reportId, complianceReports.id))
     .where(and(...conditions))
     .orderBy(desc(complianceReports.generatedAt), desc(complianceReports.id))
-    .limit(c.limit);
+    .limit(c.limit)
+    .offset(c.offset);
+}
+
+const DOWNLOAD_CHUNK = 256 * 1024;
+
+/** The length of a report's data in characters, or null when there is no such report (archived ones included). */
+export async function reportDataLength(db: DbOrTx, id: number): Promise<number | null> {
+  const [row] = await db.select({ n: sql<number>`length(${complianceReports.reportData})::int` }).from(complianceReports).where(eq(complianceReports.id, id));
+  return row ? row.n : null;
+}
+
+/** The report's data in pieces of 256 K characters, one query each, so the download never holds it whole. */
+export async function* reportDataChunks(db: DbOrTx, id: number, length: number): AsyncGenerator<string> {
+  for (let start = 1; start <= length; start += DOWNLOAD_CHUNK) {
+    const [row] = await db
+      .select({ part: sql<string>`substr(${complianceReports.reportData}, ${start}::int, ${DOWNLOAD_CHUNK}::int)` })
+      .from(complianceReports)
+      .where(eq(complianceReports.id, id));
+    if (!row) return;
+    yield row.part;
+  }
+}
+
+/** Archives a report with its audit row in one transaction: 'archived', 'not-found', or 'already' (nothing written). */
+export async function archiveReportRecorded(
+  db: Db,
+  id: number,
+  by: { userId: string; userName: string },
+  entry: AuditEntry,
+): Promise<'archived' | 'not-found' | 'already'> {
+  return db.transaction(async (tx) => {
+    const [report] = await tx.select({ id: complianceReports.id }).from(complianceReports).where(eq(complianceReports.id, id)).for('update');
+    if (!report) return 'not-found';
+    const inserted = await tx
+      .insert(complianceReportArchives)
+      .values({ reportId: id, archivedBy: by.userName, archivedByUserId: by.userId })
+      .onConflictDoNothing()
+      .returning({ id: complianceReportArchives.reportId });
+    if (inserted.length === 0) return 'already';
+    await writeAudit(tx, entry);
+    return 'archived';
+  });
 }

@@ -4,6 +4,7 @@ import {
   reportListQuery,
   type AuditAction,
   type ComplianceReport,
+  type ComplianceReportSummary,
   type GenerateReportInput,
   type ReportFilters,
   type ReportListQueryInput,
@@ -13,14 +14,13 @@ import { REPORT_DETAIL_LIMIT, type ActivitySummary, type Capped, type ReportData
 import { auditActorOf } from '../../audit/audit-writer';
 import type { Actor, RequestMeta } from '../../context/actor';
 import type { Db, DbOrTx } from '../../db/client';
+import { AppError } from '../../errors/app-error';
 import { readRecorded } from './audit.repository';
 import { parseOr400 } from './parse';
 import { endOfDay, startOfDay } from './period';
 import * as reports from './reports.repository';
 import type { ComplianceReportRow, Period } from './reports.repository';
 
-/** The report list answers with at most this many reports, newest first (each carries its data). */
-export const REPORT_LIST_LIMIT = 200;
 
 const ACCESS_ACTIONS: readonly AuditAction[] = ['VIEW', 'SEARCH'];
 const MODIFICATION_ACTIONS: readonly AuditAction[] = ['CREATE', 'UPDATE', 'DELETE'];
@@ -93,6 +93,11 @@ export async function computeReportData(
 }
 
 const toReport = (row: ComplianceReportRow): ComplianceReport => ({ ...row, generatedAt: row.generatedAt.toISOString() });
+const toSummary = (row: reports.ComplianceReportListRow): ComplianceReportSummary => ({ ...row, generatedAt: row.generatedAt.toISOString() });
+
+/** Whether any detail list of the report was cut at its limit (the summary counts stay exact). */
+const anyCapped = (data: ReportData): boolean =>
+  Object.values(data).some((v) => typeof v === 'object' && v !== null && (v as { truncated?: unknown }).truncated === true);
 
 export interface GenerateOptions {
   /** Cap on every list in the report (tests use a small one). */
@@ -122,6 +127,7 @@ export async function generateReport(
       status: 'COMPLETED',
       reportData: JSON.stringify(data),
       facility: who.facility,
+      detailsCapped: anyCapped(data),
     },
     (report) => ({
       actor: who,
@@ -140,17 +146,18 @@ const criteriaOf = (f: ReportFilters): reports.ReportCriteria => ({
   status: f.status,
   from: f.dateFrom ? startOfDay(f.dateFrom) : undefined,
   before: f.dateTo ? endOfDay(f.dateTo) : undefined,
-  limit: REPORT_LIST_LIMIT,
+  limit: f.pageSize,
+  offset: (f.page - 1) * f.pageSize,
 });
 
-/** Newest first, at most REPORT_LIST_LIMIT; dates filter on generatedAt. Not audited: for internal use. */
-export async function listReports(db: Db, filters: ReportListQueryInput): Promise<ComplianceReport[]> {
+/** A page of reports without their data, newest first, archived ones left out; dates filter on generatedAt. Not audited: for internal use. */
+export async function listReports(db: Db, filters: ReportListQueryInput): Promise<ComplianceReportSummary[]> {
   const f = parseOr400(reportListQuery, filters, 'Invalid report filters');
-  return (await reports.selectReports(db, criteriaOf(f))).map(toReport);
+  return (await reports.selectReports(db, criteriaOf(f))).map(toSummary);
 }
 
 /** listReports for a person, recorded as VIEW COMPLIANCE_REPORT (reports carry audit data). */
-export async function readReports(db: Db, filters: ReportListQueryInput, actor: Actor, meta: RequestMeta): Promise<ComplianceReport[]> {
+export async function readReports(db: Db, filters: ReportListQueryInput, actor: Actor, meta: RequestMeta): Promise<ComplianceReportSummary[]> {
   const f = parseOr400(reportListQuery, filters, 'Invalid report filters');
   const rows = await readRecorded(
     db,
@@ -163,5 +170,37 @@ export async function readReports(db: Db, filters: ReportListQueryInput, actor: 
       newValues: { filters: f, returned: result.length },
     }),
   );
-  return rows.map(toReport);
+  return rows.map(toSummary);
+}
+
+const reportNotFound = (): AppError => new AppError('NOT_FOUND', 'Report not found');
+
+/**
+ * GET /api/compliance-reports/{id}/download: the report's data as a stream of pieces (never whole in memory),
+ * recorded as VIEW COMPLIANCE_REPORT before the first byte. 404 for an unknown report.
+ */
+export async function downloadReport(db: Db, id: number, actor: Actor, meta: RequestMeta): Promise<AsyncGenerator<string>> {
+  const length = await readRecorded(
+    db,
+    (tx) => reports.reportDataLength(tx, id),
+    (n) => (n === null ? null : { actor: auditActorOf(actor), meta, action: 'VIEW', resourceType: 'COMPLIANCE_REPORT', resourceId: id, newValues: { download: true } }),
+  );
+  if (length === null) throw reportNotFound();
+  return reports.reportDataChunks(db, id, length);
+}
+
+/** POST /api/compliance-reports/{id}/archive: hidden from the list, kept; audited as UPDATE COMPLIANCE_REPORT. 404 unknown or already archived. */
+export async function archiveReport(db: Db, id: number, actor: Actor, meta: RequestMeta): Promise<{ id: number; archived: true }> {
+  const who = auditActorOf(actor);
+  const outcome = await reports.archiveReportRecorded(db, id, who, {
+    actor: who,
+    meta,
+    action: 'UPDATE',
+    resourceType: 'COMPLIANCE_REPORT',
+    resourceId: id,
+    oldValues: { archived: false },
+    newValues: { archived: true },
+  });
+  if (outcome !== 'archived') throw reportNotFound();
+  return { id, archived: true };
 }

@@ -1,8 +1,9 @@
 // Compliance Reports tab (SPEC §2, §5): generate form, filters, table with status badges and downloads.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { REPORT_STATUSES, REPORT_TYPES } from '../../../../contracts/audit';
+import { REPORT_STATUSES, REPORT_TYPES, type ComplianceReportSummary } from '../../../../contracts/audit';
+import { REPORT_DETAIL_LIMIT } from '../../../../contracts/compliance-report-data';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -11,7 +12,7 @@ import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
-import { reportsQueryOptions, useGenerateReport, type FilterParams } from '../api/audit';
+import { fetchReportData, reportsQueryOptions, useArchiveReport, useGenerateReport, type FilterParams } from '../api/audit';
 import { prettyReportData, reportFileName, reportStatusTone } from './badges';
 import { downloadText } from './download';
 
@@ -33,6 +34,24 @@ export function ReportsTab(): React.JSX.Element {
   const [filters, setFilters] = useState<FilterParams>({ reportType: 'all', status: 'all' });
   const reports = useQuery(reportsQueryOptions(filters));
   const generate = useGenerateReport();
+  const archive = useArchiveReport();
+  // After an archive the row is gone: focus goes to the table, not the page body.
+  const tableRef = useRef<HTMLDivElement>(null);
+  const onDownload = (r: ComplianceReportSummary): void => {
+    fetchReportData(r.id).then(
+      (text) => downloadText(reportFileName(r.title, r.id), prettyReportData(text)),
+      (error: unknown) => toast({ title: t('downloadFailed'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+    );
+  };
+  const onArchive = (r: ComplianceReportSummary): void => {
+    archive.mutate(r.id, {
+      onSuccess: () => {
+        toast({ title: t('archived', { title: r.title }) });
+        tableRef.current?.focus();
+      },
+      onError: (error) => toast({ title: t('archiveFailed'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+    });
+  };
   const set = (k: keyof typeof emptyForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
     setForm((f) => ({ ...f, [k]: e.target.value }));
   const all = { value: 'all', label: t('all') };
@@ -86,6 +105,7 @@ export function ReportsTab(): React.JSX.Element {
           <NativeSelect value={filters.status ?? 'all'} onChange={(e) => setFilters((f) => ({ ...f, status: e.target.value }))} options={[all, ...REPORT_STATUSES.map((s) => ({ value: s, label: t(`statuses.${s}`) }))]} />
         </FormField>
       </div>
+      <div ref={tableRef} tabIndex={-1} aria-label={t('reportList')} className="outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
       {reports.isPending ? (
         <p role="status">{t('loadingReports')}</p>
       ) : reports.isError ? (
@@ -109,11 +129,21 @@ export function ReportsTab(): React.JSX.Element {
                   <td className="px-3 py-2">{t(`reportTypes.${r.reportType}`, { defaultValue: r.reportType })}</td>
                   <td className="whitespace-nowrap px-3 py-2">{dateRangeText(r.dateRange)}</td>
                   <td className="px-3 py-2">{r.generatedBy}</td>
-                  <td className="px-3 py-2"><Badge tone={reportStatusTone(r.status)}>{t(`statuses.${r.status}`, { defaultValue: r.status })}</Badge></td>
                   <td className="px-3 py-2">
-                    <Button size="sm" variant="secondary" aria-label={t('downloadReport', { title: r.title })} onClick={() => downloadText(reportFileName(r.title, r.id), prettyReportData(r.reportData))}>
-                      {t('download')}
-                    </Button>
+                    <div className="flex flex-col items-start gap-1">
+                      <Badge tone={reportStatusTone(r.status)}>{t(`statuses.${r.status}`, { defaultValue: r.status })}</Badge>
+                      {r.detailsCapped ? <span className="text-xs text-slate-600">{t('detailsCapped', { limit: REPORT_DETAIL_LIMIT.toLocaleString() })}</span> : null}
+                    </div>
+                  </td>
+                  <td className="px-3 py-2">
+                    <div className="flex flex-wrap gap-2">
+                      <Button size="sm" variant="secondary" aria-label={t('downloadReport', { title: r.title })} onClick={() => onDownload(r)}>
+                        {t('download')}
+                      </Button>
+                      <Button size="sm" variant="secondary" aria-label={t('archiveReport', { title: r.title })} disabled={archive.isPending} onClick={() => onArchive(r)}>
+                        {t('archive')}
+                      </Button>
+                    </div>
                   </td>
                 </tr>
               ))}
@@ -121,6 +151,7 @@ export function ReportsTab(): React.JSX.Element {
           </table>
         </div>
       )}
+      </div>
     </div>
   );
 }
