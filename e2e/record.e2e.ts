@@ -3,7 +3,7 @@
 // finds it gone in view mode.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { addDays, clinicToday } from '../src/contracts/record-dates';
+import { addDays, todayIso } from '../src/contracts/calendar';
 import { createPatient, type TestPatient } from '../src/server/test/patient-fixtures';
 import { createStaffUser } from '../src/server/test/staff';
 import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
@@ -13,7 +13,7 @@ import type { RunningApp } from './support/server';
 
 const run = browserAvailable();
 const DOCTOR = { firstName: 'Tangeni', lastName: 'Amutenya', email: 'tangeni.amutenya@health.gov.na', password: 'stethoscope-42' };
-const today = clinicToday();
+const today = todayIso();
 const ddmmyyyy = (iso: string): string => iso.split('-').reverse().join('/');
 
 describe.skipIf(!run)('clinical record journey', () => {

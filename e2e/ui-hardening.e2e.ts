@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { clinicToday } from '../src/contracts/record-dates';
+import { todayIso } from '../src/contracts/calendar';
 import { openDatabase } from '../src/server/db/client';
 import { vitals } from '../src/server/db/schema';
 import { createStaffUser } from '../src/server/test/staff';
@@ -192,7 +192,7 @@ describe.skipIf(!run)('UI hardening journey (issue 10, items 11-14 and 16)', () 
     await desk.keyboard.press('Enter');
     const dialog = desk.getByRole('dialog');
     await dialog.getByLabel('Vaccine name').fill('Measles');
-    await dialog.getByLabel(/^Date\b/).fill(clinicToday());
+    await dialog.getByLabel(/^Date\b/).fill(todayIso());
     await dialog.getByLabel(/^Dose\b/).fill('First dose');
     await dialog.getByLabel('Facility').fill('Oshakati State Hospital');
     await dialog.getByRole('button', { name: 'Save' }).click();

@@ -2,7 +2,7 @@
 // Synthetic Namibian patients with a few clinical rows each, into an empty patients table. Without --database-url
 // it uses DATABASE_URL, else the embedded database in DATA_DIR. The same seed and as-of date give the same data.
 import { parseArgs } from 'node:util';
-import { isIsoDate, todayIso } from '../src/contracts/ages';
+import { isIsoDate, todayIso } from '../src/contracts/calendar';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
 import { DataDirInUseError } from '../src/server/db/data-dir-lock';

@@ -1,5 +1,5 @@
 // Synthetic patients: name, sex, date of birth (Namibia's young age structure, ages 0-100), NC number, address.
-import { minusYears } from '../../src/contracts/ages';
+import { addYears } from '../../src/contracts/calendar';
 import { REGION_AFFINITY, STREETS, TOWNS, type Town } from '../data/places';
 import { NameModel, type Group, type PatientSex } from './names';
 import { NcNumberPermutation } from './nc-permutation';
@@ -86,7 +86,7 @@ export class PatientGenerator {
 
 function dateOfBirth(rng: Rng, ageYears: number, asOf: string): string {
   // A uniform day in the year of life that gives this age on asOf.
-  const latest = new Date(`${minusYears(asOf, ageYears)}T00:00:00Z`);
+  const latest = new Date(`${addYears(asOf, -ageYears)}T00:00:00Z`);
   latest.setUTCDate(latest.getUTCDate() - rng.int(0, 364));
   return latest.toISOString().slice(0, 10);
 }

@@ -8,7 +8,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { todayIso } from '../../src/contracts/ages';
+import { todayIso } from '../../src/contracts/calendar';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase, type Db } from '../../src/server/db/client';
 import { searchPatients } from '../../src/server/modules/patients/search.service';

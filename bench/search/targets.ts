@@ -2,7 +2,8 @@
 // known answers: the patients no search could tell apart from the target (same normalized names, born in the
 // searched range; for prefix queries, every name with that start).
 import { sql } from 'drizzle-orm';
-import { ageOn, dateOfBirthRangeForAges } from '../../src/contracts/ages';
+import { dateOfBirthRangeForAges } from '../../src/contracts/ages';
+import { ageOn } from '../../src/contracts/calendar';
 import { generateNcNumber } from '../../src/contracts/nc-number';
 import type { PatientSearchInput } from '../../src/contracts/patients';
 import type { Db } from '../../src/server/db/client';
@@ -103,6 +104,7 @@ export async function buildTargets(db: Db, options: TargetOptions): Promise<Targ
       const query = make(p);
       if (!query || !(await isNonWordTypo(db, category, query, p))) continue;
       const age = ageOn(p.dateOfBirth, options.today);
+      if (age === null) continue;
       const min = Math.max(0, age - rng.int(0, 5));
       const max = Math.min(150, age + rng.int(0, 5));
       const born = dateOfBirthRangeForAges(min, max, options.today);

@@ -1,7 +1,7 @@
 // Patients (SPEC §3, §5, §7; DESIGN.md §4, §8): search input, add-patient input, access grant input, response shapes.
 import { z } from 'zod';
 import { AGE_MAX, AGE_MIN, NC_NUMBER_LENGTH } from './constants';
-import { isIsoDate, minusYears, todayIso } from './ages';
+import { addYears, isIsoDate, todayIso } from './calendar';
 import { NC_NUMBER_MESSAGES } from './nc-number';
 import { safeString } from './fields';
 
@@ -115,7 +115,7 @@ const requiredName = (message: string) =>
 
 /** A date of birth: a real date, not in the future and within the last 150 years. */
 export function isPlausibleDateOfBirth(value: string, today: string = todayIso()): boolean {
-  return isIsoDate(value) && value <= today && value > minusYears(today, AGE_MAX + 1);
+  return isIsoDate(value) && value <= today && value > addYears(today, -(AGE_MAX + 1));
 }
 
 /** SPEC §5 Add Patient. Unknown fields, idNumber included, are dropped: the server generates the NC number. */

@@ -1,6 +1,6 @@
 // The record schemas judged against a fixed clock: "today" is the clinic's day (Africa/Windhoek, UTC+2).
 import { describe, expect, it } from 'vitest';
-import { addYears, ageOn, clinicToday, isCalendarDate } from './record-dates';
+import { addYears, ageOn, isIsoDate, todayIso } from './calendar';
 import { recordInputs } from './records';
 
 const at = (iso: string) => () => new Date(iso);
@@ -8,13 +8,13 @@ const allergy = { allergen: 'Penicillin', reaction: 'Rash', severity: 'Mild' };
 
 describe('clinic dates', () => {
   it("is already tomorrow in Windhoek at 22:30 UTC", () => {
-    expect(clinicToday(new Date('2025-06-15T21:59:00Z'))).toBe('2025-06-15');
-    expect(clinicToday(new Date('2025-06-15T22:30:00Z'))).toBe('2025-06-16');
+    expect(todayIso(new Date('2025-06-15T21:59:00Z'))).toBe('2025-06-15');
+    expect(todayIso(new Date('2025-06-15T22:30:00Z'))).toBe('2025-06-16');
   });
 
   it('accepts real calendar dates only', () => {
-    expect(['2024-02-29', '2025-12-31'].every(isCalendarDate)).toBe(true);
-    expect(['2025-02-29', '2025-04-31', '2025-1-01', ''].some(isCalendarDate)).toBe(false);
+    expect(['2024-02-29', '2025-12-31'].every(isIsoDate)).toBe(true);
+    expect(['2025-02-29', '2025-04-31', '2025-1-01', ''].some(isIsoDate)).toBe(false);
   });
 
   it('moves by calendar years, 29 February to 28 February', () => {

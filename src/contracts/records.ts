@@ -3,7 +3,7 @@
 // "in the future" means; the client builds them with the real clock.
 import { z } from 'zod';
 import { safeString } from './fields';
-import { DATE_WINDOW_YEARS, addYears, clinicToday, isCalendarDate } from './record-dates';
+import { DATE_WINDOW_YEARS, addYears, isIsoDate, todayIso } from './calendar';
 
 export const DIAGNOSIS_STATUSES = ['Active', 'Resolved', 'Chronic'] as const;
 export const APPOINTMENT_STATUSES = ['Scheduled', 'Completed', 'Cancelled'] as const;
@@ -56,7 +56,7 @@ const choice = <T extends readonly [string, ...string[]]>(values: T, missing: st
 type DateWindow = 'past' | 'any';
 
 function dateChecks(now: Now, window: DateWindow) {
-  const today = (): string => clinicToday(now());
+  const today = (): string => todayIso(now());
   return {
     notFuture: (v: string | null | undefined) => window === 'any' || !v || v <= today(),
     notTooOld: (v: string | null | undefined) => !v || v >= addYears(today(), -DATE_WINDOW_YEARS),
@@ -71,7 +71,7 @@ function requiredDate(now: Now, missing: string, window: DateWindow) {
     .string({ error: missing })
     .trim()
     .min(1, { error: missing, abort: true })
-    .refine(isCalendarDate, { error: dateInvalid, abort: true })
+    .refine(isIsoDate, { error: dateInvalid, abort: true })
     .refine(c.notFuture, { error: 'validation:dateFuture' })
     .refine(c.notTooOld, { error: 'validation:dateTooOld' })
     .refine(c.notTooFar, { error: 'validation:dateTooFar' });
@@ -84,7 +84,7 @@ function optionalDate(now: Now, window: DateWindow) {
     .string({ error: dateInvalid })
     .trim()
     .nullish()
-    .refine((v) => !v || isCalendarDate(v), { error: dateInvalid, abort: true })
+    .refine((v) => !v || isIsoDate(v), { error: dateInvalid, abort: true })
     .refine(c.notFuture, { error: 'validation:dateFuture' })
     .refine(c.notTooOld, { error: 'validation:dateTooOld' })
     .refine(c.notTooFar, { error: 'validation:dateTooFar' })
@@ -183,7 +183,7 @@ const vitalsSchema = (now: Now) =>
         .datetime({ offset: true, error: 'validation:recordedAtInvalid', abort: true })
         .nullish()
         .refine((v) => !v || !(Date.parse(v) > now().getTime() + 5 * 60_000), { error: 'validation:dateFuture' })
-        .refine((v) => !v || Number.isNaN(Date.parse(v)) || clinicToday(new Date(v)) >= addYears(clinicToday(now()), -DATE_WINDOW_YEARS), {
+        .refine((v) => !v || Number.isNaN(Date.parse(v)) || todayIso(new Date(v)) >= addYears(todayIso(now()), -DATE_WINDOW_YEARS), {
           error: 'validation:dateTooOld',
         })
         .transform((v) => v ?? null),

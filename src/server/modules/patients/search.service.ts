@@ -1,6 +1,7 @@
 // Patient search (SPEC §5, §7; DESIGN.md §8). Takes a transaction so the caller writes the SEARCH audit row with
 // the same snapshot as the query's read.
-import { dateOfBirthRangeForAges, todayIso } from '../../../contracts/ages';
+import { dateOfBirthRangeForAges } from '../../../contracts/ages';
+import { todayIso } from '../../../contracts/calendar';
 import { SEARCH_RESULT_LIMIT, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
 import type { DbOrTx } from '../../db/client';
 import { fuzzySearch } from './fuzzy-search';

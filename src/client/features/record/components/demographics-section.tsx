@@ -1,13 +1,13 @@
 // Demographics (SPEC §2, §3): the patient's details, read-only in both modes.
 import { useTranslation } from 'react-i18next';
 import type { RecordPatient } from '../../../../contracts/access';
-import { ageOn, clinicToday } from '../../../../contracts/record-dates';
+import { ageOn, todayIso } from '../../../../contracts/calendar';
 import { Card, CardContent } from '../../../components/ui/card';
 import { formatDate } from './format';
 
 export function DemographicsSection({ patient }: { patient: RecordPatient }): React.JSX.Element {
   const { t } = useTranslation('record');
-  const age = ageOn(patient.dateOfBirth, clinicToday());
+  const age = ageOn(patient.dateOfBirth, todayIso());
   const rows: [string, string][] = [
     ['fullName', `${patient.firstName} ${patient.lastName}`],
     ['dateOfBirth', formatDate(patient.dateOfBirth)],

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { AlertTriangle } from 'lucide-react';
 import type { RecordPatient } from '../../../../contracts/access';
 import { medicalDashboard } from '../../../../contracts/record-dashboard';
-import { clinicToday } from '../../../../contracts/record-dates';
+import { todayIso } from '../../../../contracts/calendar';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { useRecordList } from '../api/record-queries';
@@ -43,7 +43,7 @@ export function MedicalDashboard({ patient, patientId }: { patient: RecordPatien
     medications: useRecordList('medications', patientId).data ?? [],
     vitals: useRecordList('vitals', patientId).data ?? [],
   };
-  const d = medicalDashboard({ ...lists, dateOfBirth: patient?.dateOfBirth ?? null }, clinicToday());
+  const d = medicalDashboard({ ...lists, dateOfBirth: patient?.dateOfBirth ?? null }, todayIso());
   const latest = lists.vitals[0];
   const hasSafety = d.criticalAllergies.length > 0 || d.safetyMedications.length > 0;
 

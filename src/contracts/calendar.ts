@@ -1,22 +1,22 @@
-// Calendar dates of the clinical record (SPEC §5, §9): ISO YYYY-MM-DD, "today" as a Namibian clinic sees it.
-// Pure functions that take `now` or `today`, so both sides and the tests agree on the clock.
+// Calendar dates (SPEC §5, §9), the one owner of date arithmetic on both sides: dates as ISO YYYY-MM-DD, "today"
+// as a Namibian clinic sees it, ages in completed years. Pure functions that take `now` or `today`, so the client,
+// the server and the tests agree on the clock.
+import { DATE_MAX_YEAR, DATE_MIN_YEAR } from './safe-text';
 
 export const CLINIC_TIME_ZONE = 'Africa/Windhoek';
 /** SPEC §5: dates are within the last 100 years (and, for dates that record the past, not in the future). */
 export const DATE_WINDOW_YEARS = 100;
 
-import { DATE_MAX_YEAR, DATE_MIN_YEAR } from './safe-text';
-
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** Today's calendar date in the clinic's time zone, as YYYY-MM-DD. */
-export function clinicToday(now: Date = new Date()): string {
+/** Today's calendar date in the given time zone (the clinic's by default), as YYYY-MM-DD. */
+export function todayIso(now: Date = new Date(), timeZone: string = CLINIC_TIME_ZONE): string {
   // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone: CLINIC_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
-/** True for a real calendar date written as YYYY-MM-DD (not 2024-02-30) in DATE_MIN_YEAR..DATE_MAX_YEAR. */
-export function isCalendarDate(value: string): boolean {
+/** True for a real calendar date written as YYYY-MM-DD (no 2024-02-30) in DATE_MIN_YEAR..DATE_MAX_YEAR. */
+export function isIsoDate(value: string): boolean {
   const m = ISO_DATE.exec(value);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -32,7 +32,7 @@ export function addDays(iso: string, days: number): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** `iso` moved by whole calendar years (29 February falls back to 28 February). */
+/** `iso` moved by whole calendar years (negative: back; 29 February falls back to 28 February). */
 export function addYears(iso: string, years: number): string {
   const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
   const date = new Date(Date.UTC(y + years, m - 1, d));
@@ -40,9 +40,9 @@ export function addYears(iso: string, years: number): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** Age in completed years on `today`; null without a date of birth. */
+/** Age in completed years on `today`; null without a (valid, not future) date of birth. */
 export function ageOn(dateOfBirth: string | null, today: string): number | null {
-  if (!dateOfBirth || !isCalendarDate(dateOfBirth)) return null;
+  if (!dateOfBirth || !isIsoDate(dateOfBirth)) return null;
   const [by, bm, bd] = dateOfBirth.split('-').map(Number) as [number, number, number];
   const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
   const age = ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
