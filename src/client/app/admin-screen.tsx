@@ -4,10 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../components/ui/button';
 import { Tabs } from '../components/ui/tabs';
 import { ManageUsers } from '../features/users/components/manage-users';
+import { MfaPolicyPanel } from '../features/second-factor/components/mfa-policy-panel';
 import { MainHeading } from '../components/ui/main-heading';
 
 export function AdminScreen({ addPatients, canAddPatients, canManageUsers }: { addPatients: ReactNode; canAddPatients: boolean; canManageUsers: boolean }): React.JSX.Element {
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation(['dashboard', 'security']);
   const [tab, setTab] = useState(canAddPatients ? 'patients' : 'users');
   return (
     <section aria-labelledby="admin-title" className="flex flex-col gap-4">
@@ -26,6 +27,7 @@ export function AdminScreen({ addPatients, canAddPatients, canManageUsers }: { a
         items={[
           ...(canAddPatients ? [{ value: 'patients', label: t('admin.addPatients'), content: addPatients }] : []),
           ...(canManageUsers ? [{ value: 'users', label: t('admin.manageUsers'), content: <ManageUsers /> }] : []),
+          ...(canManageUsers ? [{ value: 'security', label: t('security:policy.title'), content: <MfaPolicyPanel /> }] : []),
         ]}
       />
     </section>

@@ -8,6 +8,7 @@ import type { PatientSearchResult } from '../../contracts/patients';
 import type { CurrentUser } from '../features/auth/api/current-user';
 import { hasPermission } from '../features/auth/api/current-user';
 import { AccessDialog } from '../features/patients/components/access-dialog';
+import { ReauthForm } from '../features/second-factor/components/reauth-form';
 import { PatientSearch, useSearchState } from '../features/patients/components/patient-search';
 import { PortalCodeDialog } from '../features/patients/components/portal-code-dialog';
 import { loadNamespace } from '../lib/i18n';
@@ -51,6 +52,7 @@ export function PatientArea({ user }: { user: CurrentUser }): React.JSX.Element 
       <AccessDialog
         patient={picked}
         onCancel={() => setPicked(null)}
+        reauth={(onDone, cancel) => <ReauthForm onDone={onDone}>{cancel}</ReauthForm>}
         onGranted={(p) => {
           setPicked(null);
           navigate(`/?patient=${p.id}`);

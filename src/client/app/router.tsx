@@ -6,7 +6,7 @@ import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { LanguageSelector } from '../components/language-selector';
 import { loadNamespaces } from '../lib/i18n';
 import { currentUserQueryOptions, type CurrentUser } from '../features/auth/api/current-user';
-import { LoginScreen } from '../features/auth/components/login-screen';
+import { LoginScreen, type SecondStepView } from '../features/auth/components/login-screen';
 import { setupStatusQueryOptions } from '../features/setup/api/setup';
 import type { DashboardView } from './dashboard-screen';
 import { StatusScreen } from './status-screen';
@@ -14,9 +14,22 @@ import { StatusScreen } from './status-screen';
 const SetupScreen = lazy(() => import('../features/setup/components/setup-screen').then((m) => ({ default: m.SetupScreen })));
 // Each screen's translations load with its JavaScript (DESIGN.md §10 first-page budget).
 const DashboardScreen = lazy(async () => {
-  const [m] = await Promise.all([import('./dashboard-screen'), loadNamespaces('dashboard', 'profile', 'users', 'audit', 'search', 'patients', 'privacy')]);
+  const [m] = await Promise.all([import('./dashboard-screen'), loadNamespaces('dashboard', 'profile', 'users', 'audit', 'search', 'patients', 'privacy', 'security')]);
   return { default: m.DashboardScreen };
 });
+const SecondFactorStep = lazy(async () => {
+  const [m] = await Promise.all([import('../features/second-factor/components/second-factor-step'), loadNamespaces('security')]);
+  return { default: m.SecondFactorStep };
+});
+function Loading(): React.JSX.Element {
+  const { t } = useTranslation();
+  return <StatusScreen text={t('loading')} />;
+}
+const secondStep: SecondStepView = (step, onBack) => (
+  <Suspense fallback={<Loading />}>
+    <SecondFactorStep step={step} onBack={onBack} />
+  </Suspense>
+);
 const PatientLoginScreen = lazy(async () => {
   const [m] = await Promise.all([import('../features/portal/components/patient-login-screen'), loadNamespaces('portal')]);
   return { default: m.PatientLoginScreen };
@@ -47,7 +60,7 @@ function Staff({ user, view }: { user: CurrentUser | null; view: DashboardView }
   return (
     <>
       <LanguageCorner />
-      <LoginScreen />
+      <LoginScreen secondStep={secondStep} />
     </>
   );
 }

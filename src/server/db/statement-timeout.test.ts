@@ -74,4 +74,28 @@ describe.skipIf(!serverUrl)('statement timeout on PostgreSQL', () => {
     expect(again.statusCode).toBe(200);
     expect(await searchRows()).toBe(before + 1);
   });
+
+  it('covers report work: generating a report over a locked audit log answers 503 DATABASE_BUSY and stores nothing', async () => {
+    const auditor = await createStaffUser(handle.db, { roleId: ROLE_IDS.auditor });
+    const auditorCookie = await signIn(app, auditor.email, auditor.password);
+    const locker = new pg.Client({ connectionString: scratch.url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE audit_logs IN ACCESS EXCLUSIVE MODE');
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/compliance-reports/generate',
+        headers: { cookie: auditorCookie },
+        payload: { reportType: 'HIPAA', title: 'Busy', dateFrom: '2026-01-01', dateTo: '2026-11-23' },
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().code).toBe('DATABASE_BUSY');
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    const list = await app.inject({ method: 'GET', url: '/api/compliance-reports', headers: { cookie: auditorCookie } });
+    expect(list.json()).toEqual([]);
+  });
 });

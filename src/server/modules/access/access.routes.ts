@@ -19,7 +19,7 @@ export function accessRoutes({ db, config }: AppDeps) {
       { onRequest: canRead, config: { rateLimit: rateLimitOf(config, 'accessGrant') }, schema: { tags, params: recordIdParams, body: recordAccessInput, response: { 201: accessGrant } } },
       async (request, reply) => {
         const actor = staffActor(request);
-        const grant = await grantRecordAccess(db, actor, request.meta, request.params.id, request.body, config.now());
+        const grant = await grantRecordAccess(db, actor, request.meta, request.params.id, request.body, config.now(), config.alerts);
         await noteGrantVolume(db, config.alerts, actor, request.meta);
         return reply.status(201).send(grant);
       },

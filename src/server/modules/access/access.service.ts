@@ -53,10 +53,14 @@ export async function grantRecordAccess(
   patientId: number,
   input: RecordAccessInput,
   now: Date = new Date(),
+  volume?: Pick<Config['alerts'], 'grantsPerHour'>,
 ): Promise<AccessGrant> {
   const { consent, reason } = parseAccess(input);
-  // Break-the-glass needs a second factor proven in this session within the last minutes (issue 12 item 3).
-  if (!consent) await assertFreshSecondFactor(db, actor, meta.sessionHash, now);
+  // Break-the-glass, and any grant beyond the hourly volume (issue 10 item 8), needs a second factor proven in this
+  // session within the last minutes (issue 12 item 3; decision 024). Users without one have nothing to prove.
+  if (!consent || (volume && (await grantVolumeExceeded(db, volume, actor.userId)))) {
+    await assertFreshSecondFactor(db, actor, meta.sessionHash, now);
+  }
   const expiresAt = new Date(now.getTime() + ACCESS_GRANT_HOURS * HOUR_MS);
   // The grant and its audit row in one statement (grant-audited.repository.ts); grantId is the inserted grant's.
   const row = await insertGrantAudited(db, { userId: actor.userId, patientId, consent, reason, grantedAt: now, expiresAt }, {

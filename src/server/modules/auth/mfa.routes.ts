@@ -13,7 +13,8 @@ import {
   totpEnrolment,
 } from '../../../contracts/mfa';
 import { messageResult } from '../../../contracts/auth';
-import { requireStaff, staffActor } from '../../context/guards';
+import { requireStaff, staffActor, type Guard } from '../../context/guards';
+import { unauthenticated } from '../../errors/app-error';
 import { zodRoutes, type AppDeps } from '../../deps';
 import {
   confirmTotpEnrolment,
@@ -25,6 +26,11 @@ import {
   startTotpEnrolment,
   verifyLoginSecondFactor,
 } from './mfa.service';
+
+/** Enrolment: a staff session or none (the enrolment challenge is checked by the service); never a patient's. */
+const notPatient: Guard = async (request) => {
+  if (request.actor?.kind === 'patient') throw unauthenticated();
+};
 
 export function mfaRoutes(deps: AppDeps) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -42,11 +48,11 @@ export function mfaRoutes(deps: AppDeps) {
     );
 
     // Signed-in staff, or a user whose role requires a second factor, between password and enrolment.
-    r.post('/api/auth/mfa/totp/enrol', { schema: { tags, response: { 200: totpEnrolment } } }, async (request) => startTotpEnrolment(deps, request));
+    r.post('/api/auth/mfa/totp/enrol', { onRequest: notPatient, schema: { tags, response: { 200: totpEnrolment } } }, async (request) => startTotpEnrolment(deps, request));
 
     r.post(
       '/api/auth/mfa/totp/confirm',
-      { schema: { tags, body: secondFactorInput, response: { 200: totpConfirmed } } },
+      { onRequest: notPatient, schema: { tags, body: secondFactorInput, response: { 200: totpConfirmed } } },
       async (request, reply) => confirmTotpEnrolment(deps, request, reply, request.body.code),
     );
 

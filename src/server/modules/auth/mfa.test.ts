@@ -353,3 +353,38 @@ describe('re-authentication before break-the-glass', () => {
     expect(await count(sql`SELECT count(*)::int AS n FROM security_events`)).toBe(before);
   });
 });
+
+describe('re-authentication beyond the hourly grant volume (issue 10 item 8)', () => {
+  let small: TestApp;
+  beforeAll(async () => {
+    small = await createTestApp({ now: clock.now, alerts: { ...t.config.alerts, grantsPerHour: 2 } });
+  });
+  afterAll(async () => {
+    await small?.close();
+  });
+
+  it('an enrolled user past the volume needs a fresh second factor even for consent grants; the code lets them go on', async () => {
+    const user = await createStaffUser(small.db, { roleId: 3 });
+    const ip = newIp();
+    const inject = (options: InjectOptions, cookie: string | null) =>
+      small.app.inject({ remoteAddress: ip, ...options, headers: cookie ? { cookie } : {} });
+    const first = await inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password } }, null);
+    const cookie = cookieOf(first, 'nhr_sid')!;
+    const started = await inject({ method: 'POST', url: '/api/auth/mfa/totp/enrol' }, cookie);
+    const secret = started.json().secret as string;
+    expect((await inject({ method: 'POST', url: '/api/auth/mfa/totp/confirm', payload: { code: codeFor(secret) } }, cookie)).statusCode).toBe(200);
+    nextStep();
+    clock.advance(11 * 60_000); // the enrolment's proof is no longer fresh
+    const patients = await Promise.all([1, 2, 3, 4].map(() => createPatient(small.db)));
+    const consent = (id: number) => inject({ method: 'POST', url: `/api/patients/${id}/access`, payload: { consent: true } }, cookie);
+    expect((await consent(patients[0]!.id)).statusCode).toBe(201);
+    expect((await consent(patients[1]!.id)).statusCode).toBe(201);
+    expect((await consent(patients[2]!.id)).statusCode).toBe(201); // the third is still within 2 before it
+    const over = await consent(patients[3]!.id);
+    expect(over.statusCode).toBe(403);
+    expect(over.json().code).toBe('REAUTH_REQUIRED');
+    expect((await inject({ method: 'POST', url: '/api/auth/reauth', payload: { code: codeFor(secret) } }, cookie)).statusCode).toBe(200);
+    expect((await consent(patients[3]!.id)).statusCode).toBe(201);
+    nextStep();
+  });
+});

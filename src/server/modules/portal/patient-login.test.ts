@@ -170,6 +170,32 @@ describe('the PIN (decision 016)', () => {
     expect(reasons.map((r) => r.reason)).toEqual(['not_activated', 'wrong_pin']);
   });
 
+  it('takes as long for an unknown number or a portal never activated as for a wrong PIN (one argon2id check each)', async () => {
+    const activated = await Promise.all(Array.from({ length: 3 }, () => activePatient()));
+    const never = await Promise.all(Array.from({ length: 3 }, () => insertPatient(t.db)));
+    const timed = async (payload: object): Promise<number> => {
+      const started = performance.now();
+      expect((await login(payload, nextAddress())).statusCode).toBe(401);
+      return performance.now() - started;
+    };
+    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const wrongPin: number[] = [];
+    const unknown: number[] = [];
+    const notActivated: number[] = [];
+    // Interleaved, 3 attempts per number (below the lock), so load on the machine falls on all three alike.
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 3; i++) {
+        wrongPin.push(await timed(creds(activated[i]!, { pin: '000000' })));
+        unknown.push(await timed(creds(patient, { ncNumber: nextNcNumber() })));
+        notActivated.push(await timed(creds(never[i]!)));
+      }
+    }
+    // Without the dummy hash an unknown number answers in a few milliseconds, a wrong PIN after tens.
+    const medians = `medians (ms): wrong PIN ${median(wrongPin).toFixed(1)}, unknown ${median(unknown).toFixed(1)}, never activated ${median(notActivated).toFixed(1)}`;
+    expect(median(unknown) / median(wrongPin), medians).toBeGreaterThan(0.6);
+    expect(median(notActivated) / median(wrongPin), medians).toBeGreaterThan(0.6);
+  });
+
   it('locks the number after 5 wrong PINs: the right PIN is refused for 15 minutes', async () => {
     const p = await activePatient();
     const address = nextAddress();

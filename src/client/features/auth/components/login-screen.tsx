@@ -13,9 +13,13 @@ import { useLogin } from '../api/login';
 
 const RegistrationForm = lazy(() => import('./registration-form').then((m) => ({ default: m.RegistrationForm })));
 
-export function LoginScreen(): React.JSX.Element {
+/** The second sign-in step (decision 024), composed in app/ so this first page stays small. */
+export type SecondStepView = (step: 'verify' | 'enrol', onBack: () => void) => React.ReactNode;
+
+export function LoginScreen({ secondStep }: { secondStep?: SecondStepView }): React.JSX.Element {
   const { t } = useTranslation(['auth', 'common', 'validation']);
   const [registering, setRegistering] = useState(false);
+  const [pendingStep, setPendingStep] = useState<'verify' | 'enrol' | null>(null);
   const login = useLogin();
   // A plain controlled form: react-hook-form is left to the lazily loaded screens to keep this page small.
   const [values, setValues] = useState<LoginInput>({ email: '', password: '' });
@@ -37,7 +41,13 @@ export function LoginScreen(): React.JSX.Element {
     }
     setErrors({});
     login.mutate(parsed.data, {
-      onSuccess: () => {
+      onSuccess: (result) => {
+        const step = (result as { secondFactor?: 'verify' | 'enrol' } | null)?.secondFactor;
+        if (step) {
+          setValues((v) => ({ ...v, password: '' }));
+          setPendingStep(step);
+          return;
+        }
         toast({ title: t('login.successTitle'), description: t('login.successDescription') });
         window.location.reload();
       },
@@ -45,6 +55,8 @@ export function LoginScreen(): React.JSX.Element {
         toast({ title: t('login.failedTitle'), description: errorText(t, error, t('login.invalidCredentials')), variant: 'destructive' }),
     });
   };
+
+  if (pendingStep && secondStep) return <>{secondStep(pendingStep, () => setPendingStep(null))}</>;
 
   if (registering) {
     return (

@@ -34,6 +34,7 @@ describe('search error mapping (SPEC §8)', () => {
     [401, '{"message":"x","code":"UNAUTHENTICATED"}', 'AUTH_EXPIRED', 'high'],
     [403, 'Forbidden', 'PERMISSION_DENIED', 'high'],
     [500, 'boom', 'SERVER_ERROR', 'critical'],
+    [429, '{"message":"Too many requests","code":"RATE_LIMITED"}', 'RATE_LIMITED', 'medium'],
     [418, 'teapot', 'UNKNOWN_ERROR', 'medium'],
   ])('%s %s -> %s', async (status, body, code, severity) => {
     const error = await apiErrorOf(new Response(body, { status }));

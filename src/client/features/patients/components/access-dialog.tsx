@@ -15,14 +15,29 @@ import { useGrantAccess } from '../api/access';
 
 type Choice = 'none' | 'yes' | 'no';
 
-export function AccessDialog({ patient, onGranted, onCancel }: { patient: PatientSearchResult | null; onGranted: (p: PatientSearchResult) => void; onCancel: () => void }): React.JSX.Element {
+/** `reauth`: the fresh second factor break-the-glass asks for (REAUTH_REQUIRED), composed in app/; `cancel` is this dialog's Cancel. */
+export type ReauthView = (onDone: () => void, cancel: React.ReactNode) => React.ReactNode;
+
+export function AccessDialog({
+  patient,
+  onGranted,
+  onCancel,
+  reauth,
+}: {
+  patient: PatientSearchResult | null;
+  onGranted: (p: PatientSearchResult) => void;
+  onCancel: () => void;
+  reauth?: ReauthView;
+}): React.JSX.Element {
   const { t } = useTranslation(['search', 'common', 'validation']);
   const [choice, setChoice] = useState<Choice>('none');
   const [reason, setReason] = useState('');
   const grant = useGrantAccess();
+  const [needsReauth, setNeedsReauth] = useState(false);
   const reset = (): void => {
     setChoice('none');
     setReason('');
+    setNeedsReauth(false);
   };
   const canGrant = choice === 'yes' || (choice === 'no' && reason.trim() !== '');
 
@@ -37,6 +52,10 @@ export function AccessDialog({ patient, onGranted, onCancel }: { patient: Patien
           onGranted(patient);
         },
         onError: (error) => {
+          if (errorCodeOf(error) === 'REAUTH_REQUIRED' && reauth) {
+            setNeedsReauth(true);
+            return;
+          }
           const tooShort = errorCodeOf(error) === 'VALIDATION_FAILED';
           toast({ title: t('access.failedTitle'), description: tooShort ? t('validation:accessReasonLength') : errorText(t, error, t('common:anError')), variant: 'destructive' });
         },
@@ -80,6 +99,15 @@ export function AccessDialog({ patient, onGranted, onCancel }: { patient: Patien
             />
           </FormField>
         ) : null}
+        {needsReauth && reauth ? (
+          reauth(
+            () => {
+              setNeedsReauth(false);
+              onGrant();
+            },
+            <Button variant="secondary" onClick={() => { reset(); onCancel(); }}>{t('access.cancel')}</Button>,
+          )
+        ) : (
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={() => { reset(); onCancel(); }}>{t('access.cancel')}</Button>
           <Button onClick={onGrant} disabled={!canGrant || grant.isPending}>
@@ -87,6 +115,7 @@ export function AccessDialog({ patient, onGranted, onCancel }: { patient: Patien
             {t('access.grant')}
           </Button>
         </div>
+        )}
       </div>
     </Dialog>
   );

@@ -34,7 +34,8 @@ const toForm = (u: CurrentUser): ProfileForm => ({
 const withCurrent = (list: readonly string[], current: string | null): string[] =>
   current && !list.includes(current) ? [current, ...list] : [...list];
 
-export function ProfileScreen({ user, onClose }: { user: CurrentUser; onClose: () => void }): React.JSX.Element {
+/** `security`: the sign-in security card (second factor), composed in app/. */
+export function ProfileScreen({ user, onClose, security }: { user: CurrentUser; onClose: () => void; security?: React.ReactNode }): React.JSX.Element {
   const { t } = useTranslation(['profile', 'common', 'validation']);
   const [editing, setEditing] = useState(false);
   const update = useUpdateProfile(user.id);
@@ -121,6 +122,7 @@ export function ProfileScreen({ user, onClose }: { user: CurrentUser; onClose: (
           </form>
         </CardContent>
       </Card>
+      {security}
     </section>
   );
 }

@@ -1,0 +1,57 @@
+// The staff second factor's API (decision 024): the second sign-in step, enrolment, switch-off, re-authentication
+// and the per-role policy.
+import { queryOptions, useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
+import type { LoginResult } from '../../../../contracts/auth';
+import type { MfaPolicy, MfaRolePolicy, MfaStatus, TotpConfirmed, TotpEnrolment } from '../../../../contracts/mfa';
+import { apiJson } from '../../../lib/api-client';
+import { retryUnlessRefused } from '../../../lib/api-error';
+
+export const MFA_STATUS_KEY = '/api/auth/mfa';
+export const MFA_POLICY_KEY = '/api/admin/mfa-policy';
+
+export const mfaStatusQueryOptions = queryOptions<MfaStatus>({ queryKey: [MFA_STATUS_KEY], retry: retryUnlessRefused });
+export const mfaPolicyQueryOptions = queryOptions<MfaRolePolicy[]>({ queryKey: [MFA_POLICY_KEY], retry: retryUnlessRefused });
+
+export function useSecondFactorLogin(): UseMutationResult<LoginResult, Error, string> {
+  return useMutation({ mutationFn: (code: string) => apiJson<LoginResult>('POST', '/api/auth/login/second-factor', { code }), retry: false });
+}
+
+export function useStartEnrolment(): UseMutationResult<TotpEnrolment, Error, void> {
+  return useMutation({ mutationFn: () => apiJson<TotpEnrolment>('POST', '/api/auth/mfa/totp/enrol'), retry: false });
+}
+
+export function useConfirmEnrolment(): UseMutationResult<TotpConfirmed, Error, string> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => apiJson<TotpConfirmed>('POST', '/api/auth/mfa/totp/confirm', { code }),
+    retry: false,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [MFA_STATUS_KEY] }),
+  });
+}
+
+export function useDisableTotp(): UseMutationResult<unknown, Error, string> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => apiJson<unknown>('POST', '/api/auth/mfa/totp/disable', { code }),
+    retry: false,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [MFA_STATUS_KEY] }),
+  });
+}
+
+export function useReauth(): UseMutationResult<unknown, Error, string> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => apiJson<unknown>('POST', '/api/auth/reauth', { code }),
+    retry: false,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [MFA_STATUS_KEY] }),
+  });
+}
+
+export function useSetRolePolicy(): UseMutationResult<MfaRolePolicy[], Error, { roleId: number; policy: MfaPolicy }> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ roleId, policy }) => apiJson<MfaRolePolicy[]>('PUT', `/api/admin/mfa-policy/${roleId}`, { policy }),
+    retry: false,
+    onSuccess: (rows) => queryClient.setQueryData([MFA_POLICY_KEY], rows),
+  });
+}

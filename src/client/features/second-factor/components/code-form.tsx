@@ -1,0 +1,60 @@
+// One code field (6-digit TOTP or a recovery code) with its submit button: used by every second-factor step.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { secondFactorCode } from '../../../../contracts/mfa';
+import { Button } from '../../../components/ui/button';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+
+export function CodeForm({
+  submitLabel,
+  pending,
+  onCode,
+  allowRecovery = true,
+  autoFocus = false,
+  children,
+}: {
+  submitLabel: string;
+  pending: boolean;
+  onCode: (code: string) => void;
+  allowRecovery?: boolean;
+  autoFocus?: boolean;
+  children?: React.ReactNode;
+}): React.JSX.Element {
+  const { t } = useTranslation(['security', 'validation']);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const onSubmit = (e: React.FormEvent): void => {
+    e.preventDefault();
+    const parsed = secondFactorCode.safeParse(code);
+    if (!parsed.success || (!allowRecovery && !/^\d{6}$/.test(parsed.data))) {
+      setError(t('validation:secondFactorCode'));
+      return;
+    }
+    setError(undefined);
+    onCode(parsed.data);
+    setCode('');
+  };
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+      <FormField label={allowRecovery ? t('code.labelWithRecovery') : t('code.label')} error={error} required>
+        <Input
+          name="code"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          autoComplete="one-time-code"
+          inputMode={allowRecovery ? 'text' : 'numeric'}
+          maxLength={32}
+          // The field is the step's only purpose: focus it when the step opens (keyboard users start typing).
+          autoFocus={autoFocus}
+        />
+      </FormField>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" pending={pending} pendingText={t('code.checking')}>
+          {submitLabel}
+        </Button>
+        {children}
+      </div>
+    </form>
+  );
+}
