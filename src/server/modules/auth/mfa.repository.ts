@@ -119,8 +119,10 @@ export async function readChallenge(db: Db, tokenHash: string, now: Date): Promi
   return row ?? null;
 }
 
-export async function deleteChallenge(db: Db, tokenHash: string): Promise<void> {
-  await db.delete(staffSignInChallenges).where(eq(staffSignInChallenges.tokenHash, tokenHash));
+/** Ends a challenge; false when it was already used (a parallel request finished first). */
+export async function deleteChallenge(db: Db, tokenHash: string): Promise<boolean> {
+  const rows = await db.delete(staffSignInChallenges).where(eq(staffSignInChallenges.tokenHash, tokenHash)).returning({ t: staffSignInChallenges.tokenHash });
+  return rows.length > 0;
 }
 
 /** Records that this session proved a second factor now. */

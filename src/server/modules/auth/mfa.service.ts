@@ -141,7 +141,8 @@ async function challengeOf(deps: AppDeps, request: FastifyRequest, purpose: 'sec
 
 /** Ends the challenge and opens the full session, fresh for break-the-glass. */
 async function finishSignIn(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, owner: CodeOwner & { tokenHash: string }): Promise<CurrentUser> {
-  await deleteChallenge(deps.db, owner.tokenHash);
+  // Single use: of two parallel requests with valid codes, only the one that ends the challenge opens a session.
+  if (!(await deleteChallenge(deps.db, owner.tokenHash))) throw signInExpired();
   reply.clearCookie(CHALLENGE_COOKIE, { path: '/api/auth' });
   const sid = await startSession(deps, request, reply, { kind: 'staff', userId: owner.userId });
   await recordReauth(deps.db, sid, deps.config.now(), null);
