@@ -13,6 +13,31 @@ export const safeString = (error?: string): z.ZodString =>
 export const text = (max: number, missing: string = required): z.ZodString =>
   safeString(missing).trim().min(1, { error: missing }).max(max, { error: 'validation:tooLong' });
 
+// Optional text, one helper per meaning of "left blank" (issue 15: the three `optionalText`s did opposite things).
+/** Optional text stored as null: missing, null or blank is null (clinical entries' free text). */
+export const textOrNull = (max: number, error = 'validation:textInvalid') =>
+  safeString(error)
+    .trim()
+    .max(max, { error: 'validation:tooLong' })
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+/** Optional text kept as a string: missing or null is '' (SPEC §5 Add Patient's optional fields). */
+export const textOrEmpty = (max: number) =>
+  safeString()
+    .trim()
+    .max(max, { error: 'validation:tooLong' })
+    .nullish()
+    .transform((v) => v ?? '');
+
+/** An optional filter: missing or blank means "no filter" (undefined). */
+export const textOrNoFilter = (max: number) =>
+  safeString()
+    .trim()
+    .max(max, { error: 'validation:tooLong' })
+    .optional()
+    .transform((v) => (v ? v : undefined));
+
 export const personName = (minMessage: string): z.ZodString =>
   safeString(minMessage)
     .trim()

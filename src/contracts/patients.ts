@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AGE_MAX, AGE_MIN, NC_NUMBER_LENGTH } from './constants';
 import { addYears, isIsoDate, todayIso } from './calendar';
 import { NC_NUMBER_MESSAGES } from './nc-number';
-import { safeString } from './fields';
+import { safeString, textOrEmpty } from './fields';
 
 export const SEXES = ['Male', 'Female', 'Other'] as const;
 export type Sex = (typeof SEXES)[number];
@@ -102,14 +102,6 @@ export type NameDobSearchInput = z.infer<typeof nameDobSearchInput>;
 export type IdNumberSearchInput = z.infer<typeof idNumberSearchInput>;
 export type FuzzySearchInput = z.infer<typeof fuzzySearchInput>;
 
-/** Optional text that defaults to '' (SPEC §5 Add Patient); null counts as missing. */
-const optionalText = (max: number) =>
-  safeString()
-    .trim()
-    .max(max, { error: 'validation:tooLong' })
-    .nullish()
-    .transform((v) => v ?? '');
-
 const requiredName = (message: string) =>
   safeString(message).trim().min(1, { error: message }).max(NAME_MAX, { error: 'validation:tooLong' });
 
@@ -123,18 +115,17 @@ export const addPatientInput = z.object({
   firstName: requiredName('validation:firstNameRequired'),
   lastName: requiredName('validation:lastNameRequired'),
   sex: z.enum(SEXES, { error: 'validation:sexRequired' }),
-  dateOfBirth: optionalText(10).refine((v) => v === '' || isPlausibleDateOfBirth(v), {
+  dateOfBirth: textOrEmpty(10).refine((v) => v === '' || isPlausibleDateOfBirth(v), {
     error: 'validation:dateOfBirthInvalid',
   }),
-  contactNumber: optionalText(32),
-  address: optionalText(ADDRESS_MAX),
-  nextOfKin: optionalText(200),
-  nextOfKinContact: optionalText(32),
+  contactNumber: textOrEmpty(32),
+  address: textOrEmpty(ADDRESS_MAX),
+  nextOfKin: textOrEmpty(200),
+  nextOfKinContact: textOrEmpty(32),
 });
 export type AddPatientInput = z.infer<typeof addPatientInput>;
 
 // The record-access input (consent or a stated reason) is recordAccessInput in ./access.ts.
-
 
 /** SPEC §7: the patient fields a search returns. */
 export const patientSummary = z.object({

@@ -1,6 +1,7 @@
 // Privacy review of break-the-glass accesses (docs/decisions/018-privacy-review.md): the review queue, the flags
 // computed from the audit data, the verdicts (audit rows themselves) and what the patient is told.
 import { z } from 'zod';
+import { textOrNoFilter } from './fields';
 
 export const REVIEW_VERDICTS = ['JUSTIFIED', 'NOT_JUSTIFIED', 'FOLLOW_UP'] as const;
 export type ReviewVerdict = (typeof REVIEW_VERDICTS)[number];
@@ -68,19 +69,12 @@ const pageNumber = (max: number) =>
     .int({ error: 'validation:invalidNumber' })
     .min(1, { error: 'validation:invalidNumber' })
     .max(max, { error: 'validation:invalidNumber' });
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, { error: 'validation:tooLong' })
-    .optional()
-    .transform((v) => (v ? v : undefined));
 
 /** GET /api/privacy-reviews. */
 export const reviewQueueQuery = z.strictObject({
   status: z.enum(REVIEW_STATUSES, { error: 'validation:invalidChoice' }).default('unreviewed'),
-  facility: optionalText(200),
-  userId: optionalText(64),
+  facility: textOrNoFilter(200),
+  userId: textOrNoFilter(64),
   page: pageNumber(100_000).default(1),
   pageSize: pageNumber(REVIEW_PAGE_SIZE_MAX).default(20),
 });

@@ -2,7 +2,7 @@
 // Messages are i18n keys. Schemas are built from a clock (`now`) so the server's injectable clock decides what
 // "in the future" means; the client builds them with the real clock.
 import { z } from 'zod';
-import { safeString } from './fields';
+import { safeString, textOrNull } from './fields';
 import { DATE_WINDOW_YEARS, addYears, isIsoDate, todayIso } from './calendar';
 
 export const DIAGNOSIS_STATUSES = ['Active', 'Resolved', 'Chronic'] as const;
@@ -36,14 +36,6 @@ const dateInvalid = 'validation:dateInvalid';
 
 const requiredText = (max: number, missing: string) =>
   safeString(missing).trim().min(1, { error: missing, abort: true }).max(max, tooLong);
-
-/** Optional text: missing, null or blank is null. */
-const optionalText = (max: number) =>
-  safeString('validation:textInvalid')
-    .trim()
-    .max(max, tooLong)
-    .nullish()
-    .transform((v) => (v ? v : null));
 
 /** A required choice: missing gives the SPEC message, anything else outside the list 'invalidChoice'. */
 const choice = <T extends readonly [string, ...string[]]>(values: T, missing: string) =>
@@ -102,7 +94,7 @@ const diagnosisSchema = (now: Now) =>
       status: choice(DIAGNOSIS_STATUSES, 'validation:statusRequired'),
       diagnosedDate: requiredDate(now, 'validation:dateRequired', 'past'),
       resolvedDate: optionalDate(now, 'past'),
-      description: optionalText(2000),
+      description: textOrNull(2000),
       doctor: requiredText(200, 'validation:doctorRequired'),
       facility: requiredText(200, 'validation:facilityRequired'),
     })
@@ -122,7 +114,7 @@ const appointmentSchema = (now: Now) =>
     status: choice(APPOINTMENT_STATUSES, 'validation:statusRequired'),
     doctor: requiredText(200, 'validation:doctorRequired'),
     facility: requiredText(200, 'validation:facilityRequired'),
-    findings: optionalText(2000),
+    findings: textOrNull(2000),
   });
 
 const allergySchema = (now: Now) =>
@@ -161,7 +153,7 @@ const vaccineSchema = (now: Now) =>
     dose: requiredText(50, 'validation:doseRequired'),
     facility: requiredText(200, 'validation:facilityRequired'),
     nextDue: optionalDate(now, 'any'),
-    batchNumber: optionalText(64),
+    batchNumber: textOrNull(64),
   });
 
 const measure = (min: number, max: number, message: string, integer: boolean) => {

@@ -3,6 +3,7 @@
 import type { TFunction } from 'i18next';
 import type { RecordKind, RecordRows } from '../../../../contracts/record-rows';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { statusTone, type StatusKind } from '../../../components/ui/status-tone';
 import { formatDate, formatDateTime } from './format';
 
 export interface ItemView {
@@ -11,27 +12,16 @@ export interface ItemView {
   lines: string[];
 }
 
-const STATUS_TONES: Record<string, BadgeTone> = {
-  Active: 'destructive',
-  Chronic: 'yellow',
-  Resolved: 'green',
-  Scheduled: 'blue',
-  Completed: 'green',
-  Cancelled: 'gray',
-  Discontinued: 'gray',
-};
-const SEVERITY_TONES: Record<string, BadgeTone> = { Severe: 'destructive', Moderate: 'yellow', Mild: 'neutral' };
-
 const present = (lines: (string | false | null | undefined)[]): string[] => lines.filter((l): l is string => Boolean(l));
 
 export function itemView<K extends RecordKind>(kind: K, row: RecordRows[K], t: TFunction): ItemView {
-  const status = (s: string, tones = STATUS_TONES) => ({ text: t(`record:status.${s}`, { defaultValue: s }), tone: tones[s] ?? 'neutral' });
+  const status = (s: string, of: StatusKind) => ({ text: t(`record:status.${s}`, { defaultValue: s }), tone: statusTone(of, s) });
   switch (kind) {
     case 'diagnoses': {
       const d = row as RecordRows['diagnoses'];
       return {
         title: d.condition,
-        badge: status(d.status),
+        badge: status(d.status, 'diagnosis'),
         lines: present([
           t('record:item.diagnosed', { date: formatDate(d.diagnosedDate) }),
           d.resolvedDate && t('record:item.resolved', { date: formatDate(d.resolvedDate) }),
@@ -44,20 +34,20 @@ export function itemView<K extends RecordKind>(kind: K, row: RecordRows[K], t: T
       const a = row as RecordRows['appointments'];
       return {
         title: a.type,
-        badge: status(a.status),
+        badge: status(a.status, 'appointment'),
         lines: present([`${formatDate(a.date)}${a.time ? ` ${a.time}` : ''}`, t('record:item.byAt', { doctor: a.doctor, facility: a.facility }), a.findings]),
       };
     }
     case 'allergies': {
       const a = row as RecordRows['allergies'];
-      const severity = { text: t(`record:severity.${a.severity}`, { defaultValue: a.severity }), tone: SEVERITY_TONES[a.severity] ?? 'neutral' };
+      const severity = { text: t(`record:severity.${a.severity}`, { defaultValue: a.severity }), tone: statusTone('allergy', a.severity) };
       return { title: a.allergen, badge: severity, lines: [a.reaction, t('record:item.reported', { date: formatDate(a.reportedDate) })] };
     }
     case 'medications': {
       const m = row as RecordRows['medications'];
       return {
         title: `${m.name} - ${m.dosage}`,
-        badge: { ...status(m.status), tone: m.status === 'Active' ? 'green' : (STATUS_TONES[m.status] ?? 'neutral') },
+        badge: status(m.status, 'medication'),
         lines: present([
           `${m.frequency} · ${m.purpose}`,
           t('record:item.prescribed', { date: formatDate(m.prescribedDate), doctor: m.prescribedBy }),
