@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { format } from 'date-fns';
+import { formatAuditTimestamp } from '../../../lib/dates';
 import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES } from '../../../../contracts/audit';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -75,7 +75,7 @@ export function AuditLogsTab(): React.JSX.Element {
             <tbody className="divide-y divide-slate-100">
               {logs.data.map((row) => (
                 <tr key={row.id}>
-                  <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{format(new Date(row.timestamp), 'yyyy-MM-dd HH:mm:ss')}</td>
+                  <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{formatAuditTimestamp(row.timestamp)}</td>
                   <td className="px-3 py-2"><div>{row.userName}</div><div className="font-mono text-xs text-slate-500">{row.userId}</div></td>
                   <td className="px-3 py-2"><Badge tone={actionTone(row.action)}>{t(`actions.${row.action}`, { defaultValue: row.action })}</Badge></td>
                   <td className="px-3 py-2"><div>{t(`resourceTypes.${row.resourceType}`, { defaultValue: row.resourceType })}</div><div className="text-xs text-slate-500">{dash(row.resourceId)}</div></td>

@@ -10,7 +10,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast';
 import { errorCodeOf } from '../../../lib/api-error';
 import { errorText } from '../../../lib/error-text';
-import { formatDate } from '../format';
+import { formatDate } from '../../../lib/dates';
 import { useGrantAccess } from '../api/access';
 
 type Choice = 'none' | 'yes' | 'no';

@@ -12,7 +12,7 @@ import { NativeSelect } from '../../../components/ui/native-select';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
 import { duplicatesOf, useAddPatient } from '../api/add-patient';
-import { formatDate } from '../format';
+import { formatDate } from '../../../lib/dates';
 import { ActivationSlip } from './activation-slip';
 import type { AddPatientResponse } from '../../../../contracts/patient-requests';
 

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { PatientSearchResult } from '../../../../contracts/patients';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { formatDate } from '../format';
+import { formatDate } from '../../../lib/dates';
 
 export const shortAddress = (address: string): string =>
   address.split(',').map((p) => p.trim()).filter(Boolean).slice(0, 2).join(', ');

@@ -8,7 +8,7 @@ import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { accessLogQueryOptions } from '../api/portal-record';
-import { formatDateTime } from '../format';
+import { formatDateTime } from '../../../lib/dates';
 
 const PAGE_SIZE = 10;
 const kindTone: Record<AccessKind, BadgeTone> = { CONSENT: 'green', BREAK_GLASS: 'red', SEARCH: 'blue', ACTIVATION_CODE: 'purple' };

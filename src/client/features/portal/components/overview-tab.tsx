@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { PortalRecord } from '../../../../contracts/portal';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { accessSummaryQueryOptions } from '../api/portal-record';
-import { formatDay } from '../format';
+import { formatDate } from '../../../lib/dates';
 
 /** The counter of emergency (break-the-glass) accesses to this record that no reviewer has checked yet. */
 function UnreviewedEmergencyAccesses(): React.JSX.Element | null {
@@ -31,7 +31,7 @@ export function OverviewTab({ record }: { record: PortalRecord }): React.JSX.Ele
   const details: [string, string | null][] = [
     [t('overview.fullName'), `${patient.firstName} ${patient.lastName}`.trim()],
     [t('overview.ncNumber'), patient.ncNumber],
-    [t('overview.dateOfBirth'), patient.dateOfBirth ? formatDay(patient.dateOfBirth) : null],
+    [t('overview.dateOfBirth'), patient.dateOfBirth ? formatDate(patient.dateOfBirth) : null],
     [t('overview.sex'), /^[a-z]+$/.test(sexKey) ? t(`sex.${sexKey}`, { defaultValue: patient.sex }) : patient.sex],
     [t('overview.contactNumber'), patient.contactNumber],
     [t('overview.address'), patient.address],

@@ -1,11 +1,11 @@
 // The five clinical tabs of the portal (SPEC §2): read-only lists, newest first, dates en-GB, empty messages.
 import { useTranslation } from 'react-i18next';
 import type { PortalAllergy, PortalAppointment, PortalDiagnosis, PortalMedication, PortalVaccine } from '../../../../contracts/portal';
-import { formatDay } from '../format';
+import { formatDate } from '../../../lib/dates';
 import { RecordItem, RecordList } from './record-item';
 import { StatusBadge } from './status-badge';
 
-const day = (d: string | null): string | null => (d ? formatDay(d) : null);
+const day = (d: string | null): string | null => (d ? formatDate(d) : null);
 
 export function DiagnosesTab({ items }: { items: PortalDiagnosis[] }): React.JSX.Element {
   const { t } = useTranslation('portal');

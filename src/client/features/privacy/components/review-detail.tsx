@@ -8,7 +8,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { reviewDetailQueryOptions } from '../api/privacy-reviews';
-import { formatDateTime } from '../format';
+import { formatDateTime } from '../../../lib/dates';
 import { FlagList } from './flag-list';
 import { VerdictBadge } from './verdict-badge';
 import { VerdictForm } from './verdict-form';

@@ -11,7 +11,7 @@ import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { Spinner } from '../../../components/ui/spinner';
 import { reviewQueueQueryOptions, type QueueFilters } from '../api/privacy-reviews';
-import { formatDateTime } from '../format';
+import { formatDateTime } from '../../../lib/dates';
 import { FlagList } from './flag-list';
 import { ReviewDetail } from './review-detail';
 import { VerdictBadge } from './verdict-badge';

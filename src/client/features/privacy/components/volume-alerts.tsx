@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { volumeAlertsQueryOptions } from '../api/privacy-reviews';
-import { formatDateTime } from '../format';
+import { formatDateTime } from '../../../lib/dates';
 
 export function VolumeAlerts(): React.JSX.Element | null {
   const { t } = useTranslation('privacy');

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { RecordPatient } from '../../../../contracts/access';
 import { ageOn, todayIso } from '../../../../contracts/calendar';
 import { Card, CardContent } from '../../../components/ui/card';
-import { formatDate } from './format';
+import { formatDate } from '../../../lib/dates';
 
 export function DemographicsSection({ patient }: { patient: RecordPatient }): React.JSX.Element {
   const { t } = useTranslation('record');

@@ -10,7 +10,7 @@ import { todayIso } from '../../../../contracts/calendar';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { useRecordList } from '../api/record-queries';
-import { formatDate, formatDateTime } from './format';
+import { formatDate, formatDateTime } from '../../../lib/dates';
 import { vitalsLine } from './record-item';
 
 function Counter({ label, value, hint }: { label: string; value: number; hint?: string }): React.JSX.Element {

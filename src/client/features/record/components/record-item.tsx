@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import type { RecordKind, RecordRows } from '../../../../contracts/record-rows';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { statusTone, type StatusKind } from '../../../components/ui/status-tone';
-import { formatDate, formatDateTime } from './format';
+import { formatDate, formatDateTime } from '../../../lib/dates';
 
 export interface ItemView {
   title: string;

@@ -5,13 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { toast } from '../../../components/ui/toast';
+import { formatDate } from '../../../lib/dates';
 import { errorText } from '../../../lib/error-text';
 import { mfaStatusQueryOptions, useDisableTotp } from '../api/second-factor';
 import { CodeForm } from './code-form';
 import { TotpEnrolment } from './totp-enrolment';
 
 export function SecurityCard(): React.JSX.Element {
-  const { t, i18n } = useTranslation(['security', 'common']);
+  const { t } = useTranslation(['security', 'common']);
   const status = useQuery(mfaStatusQueryOptions);
   const disable = useDisableTotp();
   const [mode, setMode] = useState<'view' | 'enrol' | 'disable'>('view');
@@ -61,7 +62,7 @@ export function SecurityCard(): React.JSX.Element {
         </p>
         {s.totpEnabled && s.enabledAt ? (
           <p className="text-sm text-slate-600">
-            {t('card.enabledSince', { date: new Date(s.enabledAt).toLocaleDateString(i18n.language) })} · {t('card.codesLeft', { count: s.recoveryCodesLeft })}
+            {t('card.enabledSince', { date: formatDate(s.enabledAt) })} · {t('card.codesLeft', { count: s.recoveryCodesLeft })}
           </p>
         ) : null}
         <p className="text-sm text-slate-600">{t(`card.policy.${s.policy}`)}</p>

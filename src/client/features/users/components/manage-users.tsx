@@ -3,15 +3,15 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { format } from 'date-fns';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Dialog } from '../../../components/ui/dialog';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
 import { activeUsersQueryOptions, pendingUsersQueryOptions, useApproveUser, useRejectUser, userStatsQueryOptions } from '../api/manage-users';
+import { formatDate } from '../../../lib/dates';
 
-const day = (iso: string | null): string => (iso ? format(new Date(iso), 'dd/MM/yyyy') : '-');
+const day = (iso: string | null): string => formatDate(iso);
 
 export function ManageUsers(): React.JSX.Element {
   const { t } = useTranslation(['users', 'common']);
