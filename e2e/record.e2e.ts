@@ -84,9 +84,18 @@ describe.skipIf(!run)('clinical record journey', () => {
     await dialog().getByLabel('Doctor').fill('Dr. Tangeni Amutenya');
     await dialog().getByLabel('Facility').fill('Katutura State Hospital');
     await screenshot(page, 'record-add-diagnosis');
+    // Issue 15 item 5: the add is one request (and so one audit row); the answer goes into the list, no refetch.
+    const requests: string[] = [];
+    const listen = (r: { method(): string; url(): string }): void => {
+      if (r.url().includes(`/api/patients/${patient.id}/`)) requests.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    };
+    page.on('request', listen);
     await save('Diagnosis added successfully');
     await page.getByText('Type 2 diabetes mellitus').waitFor();
     await page.getByText('Active', { exact: true }).first().waitFor();
+    await page.waitForTimeout(500); // a refetch would start right after the answer
+    page.off('request', listen);
+    expect(requests).toEqual([`POST /api/patients/${patient.id}/diagnoses`]);
   });
 
   it('adds a recent visit and an upcoming appointment with a time', async () => {

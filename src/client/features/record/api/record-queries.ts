@@ -1,14 +1,20 @@
 // Reading the record (SPEC §7): one summary request when the record opens, then one query per list. The lists start
-// from the summary's data (no second request), and an add or delete refreshes only its own list.
+// from the summary's data (no second request); an add or delete writes its answer into the cache (record-mutations.ts).
 import { queryOptions, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { RecordKind, RecordRows, RecordSummary } from '../../../../contracts/record-rows';
 import { retryUnlessRefused } from '../../../lib/api-error';
 
+/** The record's query keys, in one place (the app's default query function fetches the key's URL). */
+export const recordKeys = {
+  summary: (patientId: number) => [`/api/patients/${patientId}/record-summary`] as const,
+  list: (kind: RecordKind, patientId: number) => [`/api/patients/${patientId}/${kind}`] as const,
+};
+
 export const recordSummaryQueryOptions = (patientId: number) =>
-  queryOptions<RecordSummary>({ queryKey: [`/api/patients/${patientId}/record-summary`], retry: retryUnlessRefused });
+  queryOptions<RecordSummary>({ queryKey: recordKeys.summary(patientId), retry: retryUnlessRefused });
 
 export const recordListQueryOptions = <K extends RecordKind>(kind: K, patientId: number) =>
-  queryOptions<RecordRows[K][]>({ queryKey: [`/api/patients/${patientId}/${kind}`], retry: retryUnlessRefused });
+  queryOptions<RecordRows[K][]>({ queryKey: recordKeys.list(kind, patientId), retry: retryUnlessRefused });
 
 /** One list of the record, seeded from the summary when it is already loaded. */
 export function useRecordList<K extends RecordKind>(kind: K, patientId: number): UseQueryResult<RecordRows[K][]> {
