@@ -1,10 +1,13 @@
-// The audit API end to end: permissions, filter validation, and the audit-of-audit row in a valid chain.
+// The audit API end to end: permissions by role, filter validation, the limit cap, and the audit-of-audit row in a
+// valid chain.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ROLE_IDS } from '../../../contracts/constants';
 import { verifyAuditChain } from '../../audit/audit-verify';
 import { writeAudit } from '../../audit/audit-writer';
 import { auditEntry, query } from '../../test/audit-fixtures';
+import { ALL_ROLE_IDS, allows } from '../../test/permission-matrix';
+import { auditAppendSql } from '../../audit/audit-in-statement';
 import { signInAs } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
@@ -12,12 +15,14 @@ let t: TestApp;
 let auditor: { cookie: string; user: { id: string } };
 let admin: { cookie: string; user: { id: string } };
 let doctor: { cookie: string; user: { id: string } };
+const cookies = new Map<number, string>();
 
 beforeAll(async () => {
   t = await createTestApp();
   auditor = await signInAs(t, ROLE_IDS.auditor);
   admin = await signInAs(t, ROLE_IDS.admin);
   doctor = await signInAs(t, ROLE_IDS.doctor);
+  for (const roleId of ALL_ROLE_IDS) cookies.set(roleId, (await signInAs(t, roleId)).cookie);
   for (let i = 0; i < 3; i++) {
     await writeAudit(t.db, auditEntry({ actor: { userId: 'searcher', userName: 'Sam Searcher' }, action: 'SEARCH', resourceId: null, patientId: null }));
   }
@@ -34,7 +39,18 @@ const validReport = { reportType: 'HIPAA', title: 'Quarterly review', descriptio
 const newestAudit = async (): Promise<Record<string, unknown>> =>
   (await query(t.db, sql`SELECT * FROM audit_logs ORDER BY id DESC LIMIT 1`))[0]!;
 
+const count = async (table: string): Promise<number> => (await query<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))[0]!.n as number;
+
 describe('permissions', () => {
+  it.each(ALL_ROLE_IDS)('role %i gets the audit log only with audit.read', async (roleId) => {
+    expect((await get('/api/audit-logs', cookies.get(roleId))).statusCode).toBe(allows(roleId, 'audit.read') ? 200 : 403);
+  });
+
+  it.each(ALL_ROLE_IDS)('role %i lists and generates reports only with reports.read / reports.generate', async (roleId) => {
+    expect((await get('/api/compliance-reports', cookies.get(roleId))).statusCode).toBe(allows(roleId, 'reports.read') ? 200 : 403);
+    expect((await generate(validReport, cookies.get(roleId))).statusCode).toBe(allows(roleId, 'reports.generate') ? 201 : 403);
+  });
+
   it.each([
     ['GET /api/audit-logs', () => get('/api/audit-logs')],
     ['GET /api/compliance-reports', () => get('/api/compliance-reports')],
@@ -96,16 +112,25 @@ describe('GET /api/audit-logs', () => {
     ['a non-numeric patient id', 'patientId=abc', 'patientId'],
     ['a malformed date', 'dateFrom=2025-13-01', 'dateFrom'],
     ['dates in the wrong order', 'dateFrom=2025-02-01&dateTo=2025-01-01', 'dateTo'],
-  ])('refuses %s with a 400 naming the field', async (_name, qs, field) => {
+  ])('refuses %s with a 400 naming the field, and writes no audit row', async (_name, qs, field) => {
+    const before = await count('audit_logs');
     const res = await get(`/api/audit-logs?${qs}`, auditor.cookie);
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('VALIDATION_FAILED');
     expect(res.json().issues.map((i: { path: string }) => i.path)).toContain(field);
+    expect(await count('audit_logs')).toBe(before);
   });
 
-  it('caps a limit above 1,000 instead of refusing it', async () => {
-    expect((await get('/api/audit-logs?limit=50000', auditor.cookie)).statusCode).toBe(200);
-    expect((await newestAudit()).new_values).toMatchObject({ filters: { limit: 1000 } });
+  it('caps a limit above 1,000 instead of refusing it, on a log longer than that', async () => {
+    // 1,100 more rows in one statement, each appended (and hashed) as the writer does.
+    const { newValues: _n, patientId: _p, ...entry } = auditEntry({ action: 'VIEW', resourceId: null });
+    await t.db.execute(sql`SELECT ${auditAppendSql({ ...entry, newValues: { bulk: true }, patientId: null })} FROM generate_series(1, 1100)`);
+    expect(await count('audit_logs')).toBeGreaterThan(1100);
+    const res = await get('/api/audit-logs?limit=50000', auditor.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toHaveLength(1000);
+    expect((await newestAudit()).new_values).toMatchObject({ filters: { limit: 1000 }, returned: 1000 });
+    expect((await get('/api/audit-logs?limit=5', auditor.cookie)).json()).toHaveLength(5);
   });
 });
 
@@ -128,10 +153,12 @@ describe('compliance reports', () => {
     ['a missing title', { ...validReport, title: undefined }, 'title'],
     ['an unknown report type', { ...validReport, reportType: 'GDPR' }, 'reportType'],
     ['a missing date', { ...validReport, dateTo: undefined }, 'dateTo'],
-  ])('refuses %s with a 400', async (_name, payload, field) => {
+  ])('refuses %s with a 400 and stores nothing', async (_name, payload, field) => {
+    const before = await count('compliance_reports');
     const res = await generate(payload, auditor.cookie);
     expect(res.statusCode).toBe(400);
     expect(res.json().issues.map((i: { path: string }) => i.path)).toContain(field);
+    expect(await count('compliance_reports')).toBe(before);
   });
 
   it('refuses unknown list filters with a 400', async () => {

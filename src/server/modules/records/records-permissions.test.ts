@@ -75,9 +75,15 @@ describe('record routes: permission matrix (DESIGN.md §4)', () => {
     if (!allowed) expect(res.json()).toEqual({ message: 'Insufficient permissions', code: 'PERMISSION_REQUIRED' });
   });
 
-  it('lets Basic Life Support read but not write', () => {
-    expect(allows(405, 'records.read')).toBe(true);
-    expect(allows(405, 'records.write')).toBe(false);
+  it('lets Basic Life Support read but not write, in the database the app runs on (not only in the test matrix)', async () => {
+    const res = await t.db.execute(
+      sql`SELECT p.name FROM role_permissions rp JOIN permissions p ON p.id = rp.permission_id WHERE rp.role_id = 405 AND p.name LIKE 'records.%'`,
+    );
+    expect((res as unknown as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual(['records.read']);
+    const bls = signedIn.get(405)!.cookie;
+    expect((await t.app.inject({ method: 'GET', url: `/api/patients/${patientId}/diagnoses`, headers: { cookie: bls } })).statusCode).toBe(200);
+    const write = await t.app.inject({ method: 'POST', url: `/api/patients/${patientId}/diagnoses`, headers: { cookie: bls }, payload: SAMPLE_INPUTS.diagnoses });
+    expect(write.statusCode).toBe(403);
   });
 
   it.each(PROBES)('signed out: $route is 401', async ({ request }) => {
