@@ -1,6 +1,7 @@
 // Record access (DESIGN.md §4, break-the-glass) and the patient's demographics as the record shows them (SPEC §3).
 import { z } from 'zod';
 import { safeString } from './fields';
+import { patientDetails } from './patients';
 
 export const ACCESS_REASON_MIN = 5;
 export const ACCESS_REASON_MAX = 500;
@@ -39,17 +40,6 @@ export const accessGrant = z.object({
 });
 export type AccessGrant = z.infer<typeof accessGrant>;
 
-/** GET /api/patients/{id}: the SPEC §3 patient fields. */
-export const recordPatient = z.object({
-  id: z.number().int(),
-  firstName: z.string(),
-  lastName: z.string(),
-  dateOfBirth: z.string().nullable(),
-  sex: z.string(),
-  idNumber: z.string(),
-  contactNumber: z.string().nullable(),
-  address: z.string(),
-  nextOfKin: z.string(),
-  nextOfKinContact: z.string(),
-});
+/** GET /api/patients/{id}: the SPEC §3 patient fields (the one patient shape, patients.ts). */
+export const recordPatient = patientDetails;
 export type RecordPatient = z.infer<typeof recordPatient>;

@@ -1,6 +1,7 @@
 // The patient portal (SPEC §2 Patient portal, §3, §7; DESIGN.md §4, §6): the sign-in result, the patient's own
 // record as the portal reads it, and the history of who opened that record.
 import { z } from 'zod';
+import { patientDetails } from './patients';
 import { REVIEW_VERDICTS } from './privacy-review';
 
 export {
@@ -40,19 +41,7 @@ const day = z.string(); // YYYY-MM-DD
 const optionalDay = day.nullable();
 
 /** The patient's personal details. idNumber is the NC number; the portal names it ncNumber (SPEC §3), so both are sent. */
-export const portalPatient = z.object({
-  id: z.number().int(),
-  firstName: z.string(),
-  lastName: z.string(),
-  dateOfBirth: optionalDay,
-  sex: z.string(),
-  idNumber: z.string(),
-  ncNumber: z.string(),
-  contactNumber: z.string().nullable(),
-  address: z.string(),
-  nextOfKin: z.string(),
-  nextOfKinContact: z.string(),
-});
+export const portalPatient = patientDetails.extend({ ncNumber: z.string() });
 export type PortalPatient = z.infer<typeof portalPatient>;
 
 export const portalDiagnosis = z.object({
