@@ -8,6 +8,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * One benchmark user sends thousands of searches and grants: the per-user rate limits and the volume alerts' re-
+ * authentication (decision 011, 024) would refuse them. They are raised, not removed: the limiter still counts
+ * every request (its database write is part of the measured path).
+ */
+const BENCH_LIMITS = {
+  RATE_LIMIT_SEARCHES_PER_MINUTE: '100000000',
+  RATE_LIMIT_ACCESS_GRANTS_PER_HOUR: '100000000',
+  ALERT_GRANTS_PER_HOUR: '100000000',
+  ALERT_BULK_SEARCH_PATIENTS: '100000000',
+};
+
 export interface ServerProcess {
   port: number;
   stop(): Promise<void>;
@@ -33,7 +45,7 @@ export async function startServerProcess(databaseUrl: string, workers: number, e
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     cwd: root,
-    env: { ...process.env, ...env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', WORKERS: String(workers), CLIENT_DIR: clientDir, LOG_LEVEL: 'warn', NODE_ENV: '' },
+    env: { ...process.env, ...BENCH_LIMITS, ...env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', WORKERS: String(workers), CLIENT_DIR: clientDir, LOG_LEVEL: 'warn', NODE_ENV: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
