@@ -7,7 +7,7 @@ import fastifyRateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config, RateLimitRule } from '../config';
-import type { Db } from '../db/client';
+import { preparedRows, type Db } from '../db/client';
 import { tooManyRequests } from '../errors/app-error';
 
 export type RateLimitName = keyof Config['rateLimits'];
@@ -22,13 +22,18 @@ export function databaseStore(db: Db, now: () => Date) {
   const incr = async (key: string, windowMs: number): Promise<{ current: number; ttl: number }> => {
     const at = now();
     const reset = new Date(at.getTime() + windowMs);
-    const result = await db.execute(sql`
+    // A named prepared statement (issue 11): every counted request runs it.
+    const rows = await preparedRows<{ hits: number; resetMs: number }>(
+      db,
+      'nhr_rate_limit_incr',
+      sql`
       INSERT INTO rate_limit_hits AS h (key, hits, reset_at) VALUES (${key}, 1, ${reset.toISOString()}::timestamptz)
       ON CONFLICT (key) DO UPDATE SET
         hits = CASE WHEN h.reset_at <= ${at.toISOString()}::timestamptz THEN 1 ELSE h.hits + 1 END,
         reset_at = CASE WHEN h.reset_at <= ${at.toISOString()}::timestamptz THEN excluded.reset_at ELSE h.reset_at END
-      RETURNING hits, (extract(epoch FROM reset_at) * 1000)::float8 AS "resetMs"`);
-    const [row] = (result as unknown as { rows: { hits: number; resetMs: number }[] }).rows;
+      RETURNING hits, (extract(epoch FROM reset_at) * 1000)::float8 AS "resetMs"`,
+    );
+    const [row] = rows;
     if (Math.floor(Math.random() * PURGE_ONE_IN) === 0) {
       await db.execute(sql`DELETE FROM rate_limit_hits WHERE reset_at < ${new Date(at.getTime() - 86_400_000).toISOString()}::timestamptz`);
     }

@@ -2,7 +2,7 @@
 // searches return many distinct patients, or a user confirms many record accesses, and read for the privacy review.
 // subject stays NULL, so the sign-in throttle's indexes and counts never see them.
 import { sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { preparedRows, type DbOrTx } from '../../db/client';
 
 const rowsOf = async <T>(db: DbOrTx, query: SQL): Promise<T[]> => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
@@ -53,8 +53,10 @@ export interface AlertWrite {
  * the threshold writes the alert. Returns the count (0 when not counted) and whether an alert was written.
  */
 export async function raiseAlertOver(db: DbOrTx, a: AlertWrite): Promise<{ count: number; raised: boolean }> {
-  const [row] = await rowsOf<{ count: number; raised: boolean }>(
+  // A named prepared statement per alert type (its SQL text depends only on the type): it runs after every search.
+  const [row] = await preparedRows<{ count: number; raised: boolean }>(
     db,
+    `nhr_alert_${a.type.toLowerCase()}`,
     // A user already alerted in this window is not counted again (the count is the costly part).
     sql`WITH seen AS (SELECT EXISTS (
           SELECT 1 FROM security_events e
