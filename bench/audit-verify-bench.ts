@@ -32,12 +32,21 @@ function syntheticRow(id: number): Omit<AuditChainRow, 'chain' | 'chainSeq'> {
     resourceId: action === 'SEARCH' ? null : String(patient),
     patientId: action === 'SEARCH' ? null : patient,
     oldValues: action === 'UPDATE' || action === 'DELETE' ? { condition: 'Malaria', status: 'Active' } : null,
-    newValues: action === 'SEARCH' ? { method: 'name-dob', lastName: `Name${id % 977}` } : action === 'CREATE' || action === 'UPDATE' ? { condition: 'Malaria', status: 'Resolved' } : null,
+    newValues:
+      action === 'SEARCH'
+        ? { method: 'name-dob', lastName: `Name${id % 977}` }
+        : action === 'CREATE' || action === 'UPDATE'
+          ? { condition: 'Malaria', status: 'Resolved' }
+          : null,
     ipAddress: `10.0.${user % 250}.${id % 250}`,
     userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0',
     sessionId: null,
     facility: 'Windhoek Central Hospital',
-    complianceFlags: breakGlass ? { type: 'BREAK_GLASS', reason: `Emergency admission ${id}` } : action === 'VIEW' ? { type: 'CONSENT' } : null,
+    complianceFlags: breakGlass
+      ? { type: 'BREAK_GLASS', reason: `Emergency admission ${id}` }
+      : action === 'VIEW'
+        ? { type: 'CONSENT' }
+        : null,
     timestamp: auditTimestampOf(new Date(START + id * SPACING_MS)),
   };
 }
@@ -54,9 +63,27 @@ async function load(url: string, rows: number): Promise<void> {
       const head = heads[chain - 1]!;
       const row: AuditChainRow = { ...syntheticRow(id), chain, chainSeq: head.seq + 1 };
       const hash = auditRowHash(head.hash, row);
-      [row.id, row.chain, row.chainSeq, row.userId, row.userName, row.action, row.resourceType, row.resourceId, row.patientId,
-        json(row.oldValues), json(row.newValues), row.ipAddress, row.userAgent, row.timestamp, row.sessionId, row.facility,
-        json(row.complianceFlags), head.hash, hash].forEach((v, i) => cols[i]!.push(v));
+      [
+        row.id,
+        row.chain,
+        row.chainSeq,
+        row.userId,
+        row.userName,
+        row.action,
+        row.resourceType,
+        row.resourceId,
+        row.patientId,
+        json(row.oldValues),
+        json(row.newValues),
+        row.ipAddress,
+        row.userAgent,
+        row.timestamp,
+        row.sessionId,
+        row.facility,
+        json(row.complianceFlags),
+        head.hash,
+        hash,
+      ].forEach((v, i) => cols[i]!.push(v));
       Object.assign(head, { seq: row.chainSeq, id, prev: head.hash, hash });
     }
     await inFlight; // one batch inserting while the next is hashed
@@ -72,7 +99,13 @@ async function load(url: string, rows: number): Promise<void> {
   }
   await inFlight;
   for (const [i, h] of heads.entries()) {
-    await pool.query('UPDATE audit_chain_head SET last_seq = $1, last_id = $2, prev_hash = $3, last_hash = $4 WHERE chain = $5', [h.seq, h.id || null, h.prev, h.hash, i + 1]);
+    await pool.query('UPDATE audit_chain_head SET last_seq = $1, last_id = $2, prev_hash = $3, last_hash = $4 WHERE chain = $5', [
+      h.seq,
+      h.id || null,
+      h.prev,
+      h.hash,
+      i + 1,
+    ]);
   }
   await pool.query(`SELECT setval('audit_logs_id_seq', $1)`, [rows]);
   await pool.query('VACUUM ANALYZE audit_logs');
@@ -134,7 +167,13 @@ export async function runAuditVerifyBench(opts: { rows?: number; keep?: boolean 
     return {
       rows,
       loadSeconds: loaded.seconds,
-      verify: { ok: verify.result.ok, seconds: verify.seconds, rowsPerSecond: Math.round(rows / verify.seconds), peakRssMb: verify.peakRssMb, peakHeapMb: verify.peakHeapMb },
+      verify: {
+        ok: verify.result.ok,
+        seconds: verify.seconds,
+        rowsPerSecond: Math.round(rows / verify.seconds),
+        peakRssMb: verify.peakRssMb,
+        peakHeapMb: verify.peakHeapMb,
+      },
       reportsOverAllRows: reports,
       auditLogQueryMs: filters,
     };

@@ -78,7 +78,9 @@ export async function runClientSizeBenchmark(argv: string[]): Promise<void> {
   console.log(`| ${'file'.padEnd(w)} | kind          |   raw KB |  gzip KB | brotli KB |`);
   console.log(`|${'-'.repeat(w + 2)}|---------------|---------:|---------:|----------:|`);
   for (const f of result.files) {
-    console.log(`| ${f.file.padEnd(w)} | ${f.kind.padEnd(13)} | ${kb(f.rawBytes).toFixed(1).padStart(8)} | ${kb(f.gzipBytes).toFixed(1).padStart(8)} | ${kb(f.brotliBytes).toFixed(1).padStart(9)} |`);
+    console.log(
+      `| ${f.file.padEnd(w)} | ${f.kind.padEnd(13)} | ${kb(f.rawBytes).toFixed(1).padStart(8)} | ${kb(f.gzipBytes).toFixed(1).padStart(8)} | ${kb(f.brotliBytes).toFixed(1).padStart(9)} |`,
+    );
   }
   console.log(
     `| ${'total'.padEnd(w)} |               | ${result.initialJsRawKb.toFixed(1).padStart(8)} | ${result.initialJsGzipKb.toFixed(1).padStart(8)} | ${result.initialJsBrotliKb.toFixed(1).padStart(9)} |`,

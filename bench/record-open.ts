@@ -49,39 +49,39 @@ const R = WITH_RECORDS;
 try {
   let t0 = performance.now();
   if (!SEEDED) {
-  // Patients in batches of 500,000 (one statement each); NC numbers are unique 11-digit strings.
-  for (let from = 1; from <= PATIENTS; from += 500_000) {
-    const to = Math.min(PATIENTS, from + 499_999);
-    await db.execute(sql`
+    // Patients in batches of 500,000 (one statement each); NC numbers are unique 11-digit strings.
+    for (let from = 1; from <= PATIENTS; from += 500_000) {
+      const to = Math.min(PATIENTS, from + 499_999);
+      await db.execute(sql`
       INSERT INTO patients (first_name, last_name, date_of_birth, sex, id_number, contact_number, address, next_of_kin, next_of_kin_contact)
       SELECT (ARRAY['Ndapewa','Tangeni','Johanna','Petrus','Selma','Andreas','Maria','Festus'])[1 + i % 8] || i,
              (ARRAY['Amutenya','Shikongo','Nghipondoka','Hamutenya','Iipinge','Nangolo','van Wyk','Haufiku'])[1 + (i / 8) % 8],
              date '1930-01-01' + (i % 34000), (ARRAY['Male','Female'])[1 + i % 2], (10000000000 + i)::text,
              '+264 81 ' || lpad((i % 10000000)::text, 7, '0'), i || ' Independence Avenue, Windhoek, Khomas', 'Next of kin', '+264 81 000 0000'
       FROM generate_series(${from}::int, ${to}::int) AS i`);
-  }
-  console.log(`seeded ${PATIENTS.toLocaleString('en')} patients in ${seconds(t0)}`);
-  t0 = performance.now();
-  await db.execute(sql`INSERT INTO diagnoses (patient_id, condition, status, diagnosed_date, doctor, facility)
+    }
+    console.log(`seeded ${PATIENTS.toLocaleString('en')} patients in ${seconds(t0)}`);
+    t0 = performance.now();
+    await db.execute(sql`INSERT INTO diagnoses (patient_id, condition, status, diagnosed_date, doctor, facility)
     SELECT p, (ARRAY['Hypertension','Type 2 diabetes mellitus','Asthma'])[1 + k], (ARRAY['Active','Chronic','Resolved'])[1 + (p + k) % 3],
            date '2015-01-01' + (p % 3000), 'Dr. Shikongo', 'Katutura State Hospital'
     FROM generate_series(1, ${R}::int) p, generate_series(0, 1) k`);
-  await db.execute(sql`INSERT INTO appointments (patient_id, type, date, time, status, doctor, facility)
+    await db.execute(sql`INSERT INTO appointments (patient_id, type, date, time, status, doctor, facility)
     SELECT p, 'Consultation', current_date - 200 + ((p + k * 97) % 260), '09:30', (ARRAY['Completed','Scheduled','Cancelled'])[1 + k], 'Dr. Shikongo', 'Katutura State Hospital'
     FROM generate_series(1, ${R}::int) p, generate_series(0, 2) k`);
-  await db.execute(sql`INSERT INTO allergies (patient_id, allergen, reaction, severity, reported_date)
+    await db.execute(sql`INSERT INTO allergies (patient_id, allergen, reaction, severity, reported_date)
     SELECT p, 'Penicillin', 'Hives', 'Severe', date '2010-01-01' + (p % 4000) FROM generate_series(1, ${R}::int) p`);
-  await db.execute(sql`INSERT INTO medications (patient_id, name, dosage, frequency, purpose, status, prescribed_date, prescribed_by)
+    await db.execute(sql`INSERT INTO medications (patient_id, name, dosage, frequency, purpose, status, prescribed_date, prescribed_by)
     SELECT p, (ARRAY['Metformin','Amlodipine'])[1 + k], '500mg daily', 'Twice daily', 'Treatment', 'Active', date '2018-01-01' + (p % 2000), 'Dr. Shikongo'
     FROM generate_series(1, ${R}::int) p, generate_series(0, 1) k`);
-  await db.execute(sql`INSERT INTO vaccines (patient_id, vaccine, date, dose, facility)
+    await db.execute(sql`INSERT INTO vaccines (patient_id, vaccine, date, dose, facility)
     SELECT p, (ARRAY['Tetanus toxoid','COVID-19'])[1 + k], date '2012-01-01' + (p % 4000), 'Booster', 'Oshakati State Hospital'
     FROM generate_series(1, ${R}::int) p, generate_series(0, 1) k`);
-  await db.execute(sql`INSERT INTO vitals (patient_id, systolic, diastolic, temperature, weight, recorded_at, recorded_by)
+    await db.execute(sql`INSERT INTO vitals (patient_id, systolic, diastolic, temperature, weight, recorded_at, recorded_by)
     SELECT p, 110 + (p + k) % 60, 70 + (p + k) % 30, 36.5, 70, now() - (k || ' days')::interval, 'Nurse Amutenya'
     FROM generate_series(1, ${R}::int) p, generate_series(0, 2) k`);
-  await db.execute(sql`ANALYZE`);
-  console.log(`seeded clinical entries for ${R.toLocaleString('en')} patients (13 each) in ${seconds(t0)}`);
+    await db.execute(sql`ANALYZE`);
+    console.log(`seeded clinical entries for ${R.toLocaleString('en')} patients (13 each) in ${seconds(t0)}`);
   }
 
   // The app gets its own pool, opened after any per-database setting so every connection has it.
@@ -89,7 +89,8 @@ try {
     await db.execute(sql.raw(`ALTER DATABASE ${new URL(database.url).pathname.slice(1)} SET synchronous_commit = off`));
   }
   const separate = database.url && !INLINE;
-  const appHandle = database.url && !separate ? await openDatabase({ databaseUrl: database.url, poolSize: CONCURRENCY + 2 }) : database.handle;
+  const appHandle =
+    database.url && !separate ? await openDatabase({ databaseUrl: database.url, poolSize: CONCURRENCY + 2 }) : database.handle;
   const app = separate ? undefined : await buildApp({ db: appHandle.db, config: testConfig() });
   const server = separate ? await startServerProcess(database.url!, WORKERS) : undefined;
   const base = server ? `http://127.0.0.1:${server.port}` : await app!.listen({ host: '127.0.0.1', port: 0 });
@@ -112,7 +113,9 @@ try {
     // Patients spread over the ones with records; a grant for each, through the API (itself audited).
     const ids = SEEDED
       ? (
-          (await db.execute(sql`SELECT patient_id AS id FROM diagnoses GROUP BY patient_id ORDER BY md5(patient_id::text) LIMIT ${GRANTED}`)) as unknown as {
+          (await db.execute(
+            sql`SELECT patient_id AS id FROM diagnoses GROUP BY patient_id ORDER BY md5(patient_id::text) LIMIT ${GRANTED}`,
+          )) as unknown as {
             rows: { id: number }[];
           }
         ).rows.map((r) => r.id)
@@ -156,16 +159,23 @@ try {
     for (let i = 0; i < Math.min(OPENS, 1000); i++) {
       const id = ids[(i * 11) % ids.length]!;
       let total = 0;
-      for (const kind of ['diagnoses', 'appointments', 'allergies', 'medications', 'vaccines']) total += await get(`/api/patients/${id}/${kind}`);
+      for (const kind of ['diagnoses', 'appointments', 'allergies', 'medications', 'vaccines'])
+        total += await get(`/api/patients/${id}/${kind}`);
       lists.push(total);
     }
 
     const counted = await db.execute(sql`SELECT count(*)::int AS n FROM audit_logs`);
     const auditRows = (counted as unknown as { rows: { n: number }[] }).rows[0]?.n;
-    console.log(`\ndatabase: ${database.handle.kind}${SYNC_COMMIT_OFF ? ' (synchronous_commit off)' : ''}, node ${process.version}, HTTP on loopback with a session cookie`);
+    console.log(
+      `\ndatabase: ${database.handle.kind}${SYNC_COMMIT_OFF ? ' (synchronous_commit off)' : ''}, node ${process.version}, HTTP on loopback with a session cookie`,
+    );
     console.log(`server: ${server ? `npm start in its own processes, WORKERS=${WORKERS}` : 'in the benchmark process'}`);
     console.log(`load average (1 min) ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after the measurements`);
-    console.log(SEEDED ? `seeded database ${new URL(SEEDED).pathname.slice(1)}, records opened ${ids.length}` : `patients ${PATIENTS.toLocaleString('en')}, with clinical entries ${R.toLocaleString('en')}, records opened ${GRANTED}`);
+    console.log(
+      SEEDED
+        ? `seeded database ${new URL(SEEDED).pathname.slice(1)}, records opened ${ids.length}`
+        : `patients ${PATIENTS.toLocaleString('en')}, with clinical entries ${R.toLocaleString('en')}, records opened ${GRANTED}`,
+    );
     console.log(summary('GET /api/auth/user (floor: session only)', baseline));
     console.log(summary('POST /api/patients/{id}/access (grant)', grants));
     console.log(summary('GET record-summary, 1 connection', sequential));

@@ -9,7 +9,9 @@ import { runSearchBenchmark } from './search/run-search';
 /** Runs a benchmark script that is built to run as main, in its own node process with this terminal. */
 function script(file: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(file, import.meta.url)), ...args], { stdio: 'inherit' });
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(file, import.meta.url)), ...args], {
+      stdio: 'inherit',
+    });
     child.on('error', reject);
     child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${file} exited with ${signal ?? code}`))));
   });
@@ -45,7 +47,8 @@ const BENCHMARKS: Record<string, Benchmark> = {
     },
   },
   client: {
-    summary: 'initial JavaScript of the built client (entry script + modulepreloads of dist/client/index.html), gzip, against the 150 KB budget; builds if missing [--no-build]',
+    summary:
+      'initial JavaScript of the built client (entry script + modulepreloads of dist/client/index.html), gzip, against the 150 KB budget; builds if missing [--no-build]',
     run: runClientSizeBenchmark,
   },
 };

@@ -55,11 +55,17 @@ describe.skipIf(!run)('audit and compliance journey', () => {
     await row.waitFor();
     await row.getByText('Completed').waitFor();
     await screenshot(j.page, 'compliance-reports');
-    const [download] = await Promise.all([j.page.waitForEvent('download'), row.getByRole('button', { name: 'Download HIPAA review November' }).click()]);
+    const [download] = await Promise.all([
+      j.page.waitForEvent('download'),
+      row.getByRole('button', { name: 'Download HIPAA review November' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^HIPAA_review_November_\d+\.json$/);
     const data = JSON.parse(readFileSync((await download.path())!, 'utf8')) as Record<string, unknown>;
     const cookie = await apiSignIn(j.app.baseUrl, AUDITOR.email, AUDITOR.password);
-    const reports = (await (await fetch(`${j.app.baseUrl}/api/compliance-reports`, { headers: { cookie } })).json()) as { id: number; title: string }[];
+    const reports = (await (await fetch(`${j.app.baseUrl}/api/compliance-reports`, { headers: { cookie } })).json()) as {
+      id: number;
+      title: string;
+    }[];
     const stored = reports.find((r) => r.title === 'HIPAA review November');
     const streamed = await fetch(`${j.app.baseUrl}/api/compliance-reports/${stored!.id}/download`, { headers: { cookie } });
     expect(data).toEqual(await streamed.json());

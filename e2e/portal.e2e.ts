@@ -95,7 +95,10 @@ describe.skipIf(!run)('patient portal journey at 360 px', () => {
     await page.getByLabel('Confirm new PIN').fill(PATIENT_PIN);
     await page.getByRole('button', { name: 'Activate and sign in' }).click();
     await toast('Activation failed').waitFor();
-    await page.getByText(/Ask your clinic for a new code/).first().waitFor();
+    await page
+      .getByText(/Ask your clinic for a new code/)
+      .first()
+      .waitFor();
 
     // The code as a person may type it (lower case, a space), and a confirmation that does not match.
     await page.getByLabel('Activation code').fill(`${code.slice(0, 4).toLowerCase()} ${code.slice(5).toLowerCase()}`);
@@ -122,7 +125,12 @@ describe.skipIf(!run)('patient portal journey at 360 px', () => {
     await panel.getByText('14 Nangolo Street, Ondangwa, Oshana').waitFor();
     await panel.getByText('Selma Haufiku').waitFor();
     await panel.getByText('+264 81 876 5432').waitFor();
-    for (const [label, n] of [['Diagnoses', '2'], ['Appointments', '1'], ['Medications', '1'], ['Vaccines', '1']] as const) {
+    for (const [label, n] of [
+      ['Diagnoses', '2'],
+      ['Appointments', '1'],
+      ['Medications', '1'],
+      ['Vaccines', '1'],
+    ] as const) {
       const tile = panel.locator('dl > div').filter({ has: page.getByText(label, { exact: true }) });
       expect(await tile.locator('dd').textContent()).toBe(n);
     }
@@ -249,7 +257,10 @@ describe.skipIf(!run)('patient portal journey at 360 px', () => {
     await page.getByLabel('Date of Birth').fill(data.patient.dateOfBirth);
     await page.getByLabel('PIN', { exact: true }).fill(PATIENT_PIN);
     await page.getByRole('button', { name: 'Access My Records' }).click();
-    await page.getByText('This browser is signed in to the staff system. Sign out there before using the patient portal.').first().waitFor();
+    await page
+      .getByText('This browser is signed in to the staff system. Sign out there before using the patient portal.')
+      .first()
+      .waitFor();
     expect(page.url()).toMatch(/\/patient-login$/);
     await page.goto(`${app.baseUrl}/`);
     await signOutThroughPage(page);

@@ -15,7 +15,13 @@ import type { RunningApp } from './support/server';
 
 const run = browserAvailable();
 const WIDTH = 375;
-const PARAMEDIC = { firstName: 'Johannes', lastName: 'Ndeitunga', email: 'johannes.ndeitunga@health.gov.na', password: 'ambulance-oshakati-7', facility: 'Oshakati State Hospital' };
+const PARAMEDIC = {
+  firstName: 'Johannes',
+  lastName: 'Ndeitunga',
+  email: 'johannes.ndeitunga@health.gov.na',
+  password: 'ambulance-oshakati-7',
+  facility: 'Oshakati State Hospital',
+};
 const AUDITOR = { firstName: 'Hilma', lastName: 'Shikongo', email: 'hilma.shikongo@health.gov.na', password: 'auditor-windhoek-3' };
 const REASON = 'Unconscious after a road accident on the B1';
 const FLAG = "The patient lives in Khomas, outside the facility's region (Oshana)";
@@ -51,7 +57,12 @@ describe.skipIf(!run)('privacy review journey at 375 px', () => {
         VALUES (${para.id}, 'BULK_SEARCH_ALERT', 'HIGH', 'bulk search',
           jsonb_build_object('count', 240, 'threshold', 200, 'minutes', 10, 'userName', 'Johannes Ndeitunga'))`);
       await createStaffUser(db, { roleId: 6, ...AUDITOR, facility: 'Windhoek Central Hospital' });
-      const p = await insertPatient(db, { firstName: 'Ndinelao', lastName: 'Haufiku', dateOfBirth: '1990-07-21', address: '14 Nelson Mandela Avenue, Windhoek, Khomas' });
+      const p = await insertPatient(db, {
+        firstName: 'Ndinelao',
+        lastName: 'Haufiku',
+        dateOfBirth: '1990-07-21',
+        address: '14 Nelson Mandela Avenue, Windhoek, Khomas',
+      });
       await activatePatient(db, p); // the portal's PIN, set through the real activation (decision 016)
       return p;
     });
@@ -89,7 +100,11 @@ describe.skipIf(!run)('privacy review journey at 375 px', () => {
     await patientPage.getByRole('button', { name: 'Access My Records' }).click();
     await patientPage.getByRole('heading', { name: 'Welcome, Ndinelao' }).waitFor();
   }
-  const counter = (page: Page) => page.locator('dl').filter({ has: page.getByText('Emergency accesses awaiting review', { exact: true }) }).locator('dd');
+  const counter = (page: Page) =>
+    page
+      .locator('dl')
+      .filter({ has: page.getByText('Emergency accesses awaiting review', { exact: true }) })
+      .locator('dd');
 
   it('the patient sees one emergency access awaiting review', async () => {
     await patientSignIn();

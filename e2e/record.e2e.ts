@@ -106,7 +106,9 @@ describe.skipIf(!run)('clinical record journey', () => {
     ]) {
       await page.getByRole('button', { name: 'Add Appointment' }).click();
       await dialog().getByLabel('Type').fill(a.type);
-      await dialog().getByLabel(/^Date\b/).fill(a.date);
+      await dialog()
+        .getByLabel(/^Date\b/)
+        .fill(a.date);
       await dialog().getByLabel('Time').fill(a.time);
       await dialog().getByLabel('Status').selectOption(a.status);
       await dialog().getByLabel('Doctor').fill('Dr. Tangeni Amutenya');
@@ -140,8 +142,12 @@ describe.skipIf(!run)('clinical record journey', () => {
     await section('Vaccines');
     await page.getByRole('button', { name: 'Add Vaccine' }).click();
     await dialog().getByLabel('Vaccine name').fill('Tetanus toxoid');
-    await dialog().getByLabel(/^Date\b/).fill(addDays(today, -30));
-    await dialog().getByLabel(/^Dose\b/).fill('Booster');
+    await dialog()
+      .getByLabel(/^Date\b/)
+      .fill(addDays(today, -30));
+    await dialog()
+      .getByLabel(/^Dose\b/)
+      .fill('Booster');
     await dialog().getByLabel('Facility').fill('Oshakati State Hospital');
     await save('Vaccine record added successfully');
     await page.getByText('Tetanus toxoid').waitFor();
@@ -222,6 +228,9 @@ describe.skipIf(!run)('clinical record journey', () => {
     await page.getByRole('heading', { name: 'Patient Search' }).waitFor();
     // Expected refusals only: 401 before sign-in (who am I?) and 403 for the unconfirmed record; 400 for the
     // out-of-range blood pressure is caught by the form before any request.
-    expect(consoleErrors.filter((e) => !/status of 40[13]/.test(e)), consoleErrors.join('\n')).toEqual([]);
+    expect(
+      consoleErrors.filter((e) => !/status of 40[13]/.test(e)),
+      consoleErrors.join('\n'),
+    ).toEqual([]);
   });
 });

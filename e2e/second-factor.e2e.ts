@@ -108,7 +108,7 @@ describe.skipIf(!run)('staff second factor journey (issue 12)', () => {
     expect(await focusedName(phone)).toBe('code');
     expect(await axeViolations(phone)).toEqual([]);
     // No session yet: the dashboard's user call is refused.
-    expect((await phone.evaluate(async () => (await fetch('/api/auth/user', { credentials: 'include' })).status))).toBe(401);
+    expect(await phone.evaluate(async () => (await fetch('/api/auth/user', { credentials: 'include' })).status)).toBe(401);
     await phone.keyboard.type(recoveryCodes[0]!);
     await phone.keyboard.press('Enter');
     await phone.getByRole('heading', { name: 'Patient Search' }).waitFor();
@@ -131,7 +131,10 @@ describe.skipIf(!run)('staff second factor journey (issue 12)', () => {
     await desk.keyboard.type(totpOf(secret).generate());
     await desk.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
-    await desk.getByText(/Iipumbu/).first().waitFor();
+    await desk
+      .getByText(/Iipumbu/)
+      .first()
+      .waitFor();
     expect(desk.url()).toContain(`patient=${patient.id}`);
   });
 

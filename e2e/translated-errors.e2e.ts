@@ -10,14 +10,26 @@ const run = browserAvailable();
 
 const LANGS = {
   af: {
-    email: 'E-pos', password: 'Wagwoord', signIn: 'Meld aan',
-    invalidCredentials: 'Ongeldige e-pos of wagwoord.', region: 'Kennisgewings (F8)',
-    department: 'Interne geneeskunde', create: 'Skep', patient: 'Pasiënt', manageUsers: 'Bestuur gebruikers',
+    email: 'E-pos',
+    password: 'Wagwoord',
+    signIn: 'Meld aan',
+    invalidCredentials: 'Ongeldige e-pos of wagwoord.',
+    region: 'Kennisgewings (F8)',
+    department: 'Interne geneeskunde',
+    create: 'Skep',
+    patient: 'Pasiënt',
+    manageUsers: 'Bestuur gebruikers',
   },
   ng: {
-    email: 'Imeili', password: 'Oshitya shuuholameno', signIn: 'Inda mo',
-    invalidCredentials: 'Imeili nenge oshitya shuuholameno inashi li mondjila.', region: 'Iinyolwa (F8)',
-    department: 'Uunamiti womeni', create: 'Shita', patient: 'Omuvu', manageUsers: 'Pangela aalongithi',
+    email: 'Imeili',
+    password: 'Oshitya shuuholameno',
+    signIn: 'Inda mo',
+    invalidCredentials: 'Imeili nenge oshitya shuuholameno inashi li mondjila.',
+    region: 'Iinyolwa (F8)',
+    department: 'Uunamiti womeni',
+    create: 'Shita',
+    patient: 'Omuvu',
+    manageUsers: 'Pangela aalongithi',
   },
 } as const;
 
@@ -29,8 +41,13 @@ describe.skipIf(!run)('errors and codes in the user’s language', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
-          firstName: 'Selma', lastName: 'Haufiku', email: 'selma.haufiku@health.gov.na', password: 'stethoscope-42',
-          department: 'Internal Medicine', facility: 'Katutura State Hospital', roleId: 4,
+          firstName: 'Selma',
+          lastName: 'Haufiku',
+          email: 'selma.haufiku@health.gov.na',
+          password: 'stethoscope-42',
+          department: 'Internal Medicine',
+          facility: 'Katutura State Hospital',
+          roleId: 4,
         }),
       });
       if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${await res.text()}`);
@@ -57,7 +74,10 @@ describe.skipIf(!run)('errors and codes in the user’s language', () => {
     it(`${lang}: shows the pending registration's department and the audit codes in ${lang}`, async () => {
       await j.page.getByLabel(new RegExp(`^${words.password}`)).fill(ADMIN.password);
       await j.page.getByRole('button', { name: words.signIn }).click();
-      await j.page.getByRole('button', { name: new RegExp(ADMIN.firstName) }).first().waitFor();
+      await j.page
+        .getByRole('button', { name: new RegExp(ADMIN.firstName) })
+        .first()
+        .waitFor();
       await j.page.goto(`${j.app.baseUrl}/admin`);
       await j.page.getByRole('tab', { name: words.manageUsers }).click();
       await j.page.getByText('selma.haufiku@health.gov.na').waitFor();

@@ -38,7 +38,9 @@ async function seed(target: { dataDir?: string; databaseUrl?: string }): Promise
     await createStaffUser(handle.db, { roleId: 1, ...ADMIN });
     await createStaffUser(handle.db, { roleId: 6, ...AUDITOR });
     await createStaffUser(handle.db, { roleId: 3, active: false, ...APPLICANT });
-    await handle.db.insert(vitals).values({ patientId: data.patient.id, systolic: 190, diastolic: 100, recordedBy: 'Nurse M. Nghipandulwa' });
+    await handle.db
+      .insert(vitals)
+      .values({ patientId: data.patient.id, systolic: 190, diastolic: 100, recordedBy: 'Nurse M. Nghipandulwa' });
   } finally {
     await handle.close();
   }
@@ -120,7 +122,10 @@ describe.skipIf(!run)('UI hardening journey (issue 10, items 11-14 and 16)', () 
     expect(overlap(a!, b!)).toBe(false);
     // Every point across the search button belongs to it (nothing floats over its left, middle or right).
     for (const fx of [0.1, 0.5, 0.9]) {
-      const hit = await phone.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.textContent?.trim() ?? '', [b!.x + b!.width * fx, b!.y + b!.height / 2]);
+      const hit = await phone.evaluate(
+        ([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.textContent?.trim() ?? '',
+        [b!.x + b!.width * fx, b!.y + b!.height / 2],
+      );
       expect(hit).toBe('Search Patients');
     }
   });

@@ -89,7 +89,9 @@ describe('npm run audit:verify', () => {
     expect(stdout.split('\n')[0]).toMatch(/^OK: 3 rows, consistent with the digest of /);
     expect(code).toBe(0);
     // With only the public key, as on another machine.
-    expect(await verify('--digest', file, '--public-key', env.AUDIT_SIGNING_KEY_FILE!.replace(/\.pem$/, '.pub.pem'))).toMatchObject({ code: 0 });
+    expect(await verify('--digest', file, '--public-key', env.AUDIT_SIGNING_KEY_FILE!.replace(/\.pem$/, '.pub.pem'))).toMatchObject({
+      code: 0,
+    });
   });
 
   it('--digest FILE: refuses a digest whose signature was tampered with (exit 1)', async () => {

@@ -51,7 +51,9 @@ try {
   bar.done(
     `Seeded ${report.patients.toLocaleString('en')} patients and ${report.clinicalRows.toLocaleString('en')} clinical rows ` +
       `into ${handle.kind} in ${formatSeconds((performance.now() - started) / 1000)} (seed ${seed}, as of ${asOf}); ` +
-      `phases: ${Object.entries(report.timings).map(([k, v]) => `${k} ${v}s`).join(', ')}`,
+      `phases: ${Object.entries(report.timings)
+        .map(([k, v]) => `${k} ${v}s`)
+        .join(', ')}`,
   );
 } catch (err) {
   if (!(err instanceof SeedRefusedError)) throw err;

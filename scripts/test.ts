@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck, build the client, then every test (unit, API and browser journeys) in one Vitest run.
+// `npm test`: formatting (Prettier), lint, typecheck, build the client, then every test (unit, API and browser journeys) in one Vitest run.
 import { spawnSync } from 'node:child_process';
 
 function step(name: string, command: string, args: string[]): void {
@@ -14,6 +14,7 @@ function step(name: string, command: string, args: string[]): void {
 }
 
 const bin = (name: string): string => `node_modules/.bin/${name}`;
+step('format', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
 step('lint', bin('eslint'), ['--max-warnings', '0', '.']);
 step('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 step('build client', bin('vite'), ['build', '--logLevel', 'warn']);

@@ -1,15 +1,6 @@
 // A few plausible clinical rows per synthetic patient: diagnoses, appointments, allergies, medications, vaccines.
 import { FACILITIES } from '../../src/contracts/constants';
-import {
-  ALLERGIES,
-  ALLERGY_SEVERITIES,
-  APPOINTMENT_TYPES,
-  CONDITIONS,
-  DOCTORS,
-  FINDINGS,
-  MEDICATIONS,
-  VACCINES,
-} from '../data/clinical';
+import { ALLERGIES, ALLERGY_SEVERITIES, APPOINTMENT_TYPES, CONDITIONS, DOCTORS, FINDINGS, MEDICATIONS, VACCINES } from '../data/clinical';
 import type { SyntheticPatient } from './people';
 import { Rng } from './random';
 
@@ -20,7 +11,18 @@ export const CLINICAL_COLUMNS = {
   diagnoses: ['patient_id', 'condition', 'status', 'diagnosed_date', 'resolved_date', 'description', 'doctor', 'facility'],
   appointments: ['patient_id', 'type', 'date', 'time', 'findings', 'status', 'doctor', 'facility'],
   allergies: ['patient_id', 'allergen', 'reaction', 'severity', 'reported_date'],
-  medications: ['patient_id', 'name', 'dosage', 'frequency', 'purpose', 'status', 'prescribed_date', 'discontinued_date', 'prescribed_by', 'next_review'],
+  medications: [
+    'patient_id',
+    'name',
+    'dosage',
+    'frequency',
+    'purpose',
+    'status',
+    'prescribed_date',
+    'discontinued_date',
+    'prescribed_by',
+    'next_review',
+  ],
   vaccines: ['patient_id', 'vaccine', 'date', 'dose', 'facility', 'next_due', 'batch_number'],
 } as const;
 export type ClinicalTable = keyof typeof CLINICAL_COLUMNS;
@@ -77,7 +79,16 @@ export function clinicalRows(patient: SyntheticPatient, seed: number, asOf: stri
     const resolved = !c.chronic && rng.chance(0.8) ? addDays(diagnosed, rng.int(5, 60)) : null;
     const status = c.chronic ? (rng.chance(0.6) ? 'Chronic' : 'Active') : resolved && resolved <= asOf ? 'Resolved' : 'Active';
     if (c.chronic) chronic.push(c.condition);
-    into.diagnoses.push([pid, c.condition, status, diagnosed, resolved && resolved <= asOf ? resolved : null, rng.chance(0.3) ? 'Confirmed at follow-up' : null, rng.pick(DOCTORS), facility(rng, patient.region)]);
+    into.diagnoses.push([
+      pid,
+      c.condition,
+      status,
+      diagnosed,
+      resolved && resolved <= asOf ? resolved : null,
+      rng.chance(0.3) ? 'Confirmed at follow-up' : null,
+      rng.pick(DOCTORS),
+      facility(rng, patient.region),
+    ]);
   }
 
   for (let i = count(rng, [30, 45, 20, 5]); i > 0; i--) {
@@ -86,7 +97,16 @@ export function clinicalRows(patient: SyntheticPatient, seed: number, asOf: stri
     const status = past ? (rng.chance(0.85) ? 'Completed' : 'Cancelled') : 'Scheduled';
     const time = `${String(rng.int(7, 16)).padStart(2, '0')}:${rng.pick(['00', '15', '30', '45'])}`;
     const type = patient.ageYears < 5 && rng.chance(0.5) ? 'Immunisation' : rng.pick(APPOINTMENT_TYPES);
-    into.appointments.push([pid, type, date, time, status === 'Completed' ? rng.pick(FINDINGS) : null, status, rng.pick(DOCTORS), facility(rng, patient.region)]);
+    into.appointments.push([
+      pid,
+      type,
+      date,
+      time,
+      status === 'Completed' ? rng.pick(FINDINGS) : null,
+      status,
+      rng.pick(DOCTORS),
+      facility(rng, patient.region),
+    ]);
   }
 
   if (rng.chance(0.22)) {
@@ -100,7 +120,18 @@ export function clinicalRows(patient: SyntheticPatient, seed: number, asOf: stri
     const active = chronic.length > 0 ? rng.chance(0.7) : rng.chance(0.25);
     const discontinued = active ? null : addDays(prescribed, rng.int(7, 120));
     const status = active ? 'Active' : rng.chance(0.5) ? 'Completed' : 'Discontinued';
-    into.medications.push([pid, m.name, m.dosage, m.frequency, m.purpose, status, prescribed, discontinued && discontinued <= asOf ? discontinued : null, rng.pick(DOCTORS), active ? addDays(asOf, rng.int(7, 180)) : null]);
+    into.medications.push([
+      pid,
+      m.name,
+      m.dosage,
+      m.frequency,
+      m.purpose,
+      status,
+      prescribed,
+      discontinued && discontinued <= asOf ? discontinued : null,
+      rng.pick(DOCTORS),
+      active ? addDays(asOf, rng.int(7, 180)) : null,
+    ]);
   }
 
   const childhood = VACCINES.filter((v) => v.childhood);
@@ -110,7 +141,15 @@ export function clinicalRows(patient: SyntheticPatient, seed: number, asOf: stri
     const v = patient.ageYears < 6 ? childhood[i % childhood.length]! : rng.pick(adultVaccines);
     const date = patient.ageYears < 6 ? addDays(patient.dateOfBirth, i * 42 + rng.int(0, 14)) : dayBetween(rng, patient, asOf, 2500);
     const batch = rng.chance(0.7) ? `${v.vaccine.slice(0, 2).toUpperCase()}${rng.int(10000, 99999)}` : null;
-    into.vaccines.push([pid, v.vaccine, date > asOf ? asOf : date, v.dose, facility(rng, patient.region), rng.chance(0.3) ? addDays(asOf, rng.int(30, 365)) : null, batch]);
+    into.vaccines.push([
+      pid,
+      v.vaccine,
+      date > asOf ? asOf : date,
+      v.dose,
+      facility(rng, patient.region),
+      rng.chance(0.3) ? addDays(asOf, rng.int(30, 365)) : null,
+      batch,
+    ]);
   }
 }
 

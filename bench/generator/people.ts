@@ -27,9 +27,7 @@ const SEX = new WeightedPicker<PatientSex>(['Female', 'Male', 'Other'], [50.5, 4
 /** Relative number of people of each age 0-100: a young population, thinning after 60. */
 const AGE = new WeightedPicker(
   Array.from({ length: 101 }, (_, a) => a),
-  Array.from({ length: 101 }, (_, a) =>
-    a < 20 ? 1 : a < 60 ? 1 - (a - 20) * 0.017 : Math.max(0.004, 0.32 * Math.exp(-(a - 60) / 9)),
-  ),
+  Array.from({ length: 101 }, (_, a) => (a < 20 ? 1 : a < 60 ? 1 - (a - 20) * 0.017 : Math.max(0.004, 0.32 * Math.exp(-(a - 60) / 9)))),
 );
 
 export interface GeneratorOptions {
@@ -51,7 +49,10 @@ export class PatientGenerator {
     let picker = this.towns.get(group);
     if (!picker) {
       const affinity = REGION_AFFINITY[group] ?? {};
-      picker = new WeightedPicker(TOWNS, TOWNS.map((t) => t.weight * (affinity[t.region] ?? 1)));
+      picker = new WeightedPicker(
+        TOWNS,
+        TOWNS.map((t) => t.weight * (affinity[t.region] ?? 1)),
+      );
       this.towns.set(group, picker);
     }
     return picker;

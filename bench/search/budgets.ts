@@ -20,7 +20,13 @@ export function budgetLines(report: RunReport): string[] {
   check('exact HTTP p95 at 1 connection', http1?.p95, 4, true, 'ms');
   const http16 = run('HTTP', 16)?.throughput.exact;
   const ref16 = run(REFERENCE, 16)?.throughput.exact;
-  check('exact HTTP throughput at 16 connections vs 0.8 x raw search+audit', http16, ref16 === undefined ? undefined : 0.8 * ref16, false, 'req/s');
+  check(
+    'exact HTTP throughput at 16 connections vs 0.8 x raw search+audit',
+    http16,
+    ref16 === undefined ? undefined : 0.8 * ref16,
+    false,
+    'req/s',
+  );
   check('fuzzy HTTP p95 at 1 connection', group('HTTP', 1, FUZZY)?.p95, 40, true, 'ms');
   return lines;
 }

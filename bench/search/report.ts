@@ -76,7 +76,11 @@ function markdownTable<T>(columns: [string, (x: T) => string][], rows: readonly 
   const cells = [columns.map(([h]) => h), ...rows.map((x) => columns.map(([, f]) => f(x)))];
   const widths = columns.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
   const row = (r: string[]) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  return [row(cells[0]!), `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...cells.slice(1).map(row)];
+  return [
+    row(cells[0]!),
+    `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+    ...cells.slice(1).map(row),
+  ];
 }
 
 const COLUMNS: [string, (g: GroupStats) => string][] = [
@@ -95,8 +99,12 @@ const COLUMNS: [string, (g: GroupStats) => string][] = [
 export function formatTable(report: RunReport): string {
   const lines: string[] = [];
   for (const run of report.runs) {
-    const rates = Object.entries(run.throughput).map(([k, v]) => `${k} ${v} req/s`).join(', ');
-    lines.push(`\n${run.driver}, ${run.concurrency} connection(s), ${report.database.patients.toLocaleString('en')} patients on ${report.database.kind} (${rates})`);
+    const rates = Object.entries(run.throughput)
+      .map(([k, v]) => `${k} ${v} req/s`)
+      .join(', ');
+    lines.push(
+      `\n${run.driver}, ${run.concurrency} connection(s), ${report.database.patients.toLocaleString('en')} patients on ${report.database.kind} (${rates})`,
+    );
     lines.push(...markdownTable(COLUMNS, run.groups));
   }
   if (report.comparisons.length > 0) {

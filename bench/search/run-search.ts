@@ -41,7 +41,11 @@ export function rawAuditedDriver(db: Db, today: string): SearchDriver {
           action: 'SEARCH',
           resourceType: 'PATIENT',
           patientId: results.length === 1 ? results[0]!.id : null,
-          newValues: { ...searchAuditSummary(target.input, results), patientIds: results.map((p) => p.id), role: { id: 3, name: 'Doctor' } },
+          newValues: {
+            ...searchAuditSummary(target.input, results),
+            patientIds: results.map((p) => p.id),
+            role: { id: 3, name: 'Doctor' },
+          },
         }),
       ),
   };
@@ -77,7 +81,9 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
   try {
     await handle.migrate();
     const today = todayIso();
-    const [{ n } = { n: 0 }] = ((await handle.db.execute(sql`SELECT count(*)::int AS n FROM patients`)) as unknown as { rows: { n: number }[] }).rows;
+    const [{ n } = { n: 0 }] = (
+      (await handle.db.execute(sql`SELECT count(*)::int AS n FROM patients`)) as unknown as { rows: { n: number }[] }
+    ).rows;
     process.stderr.write(`Drawing ${perCategory} targets per category from ${n.toLocaleString('en')} patients...\n`);
     const targets = await buildTargets(handle.db, { perCategory, seed, today });
     const driver = rawSqlDriver(handle.db, today);
@@ -119,7 +125,8 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
     ];
     if (server) drivers.push([(c) => server!.driver(c), targets]);
     if (values.baseline) {
-      if (await baselineIndexExists(handle.db)) drivers.push([() => trigramBaselineDriver(handle.db, today), targets.filter((t) => t.input.method === 'fuzzy-name')]);
+      if (await baselineIndexExists(handle.db))
+        drivers.push([() => trigramBaselineDriver(handle.db, today), targets.filter((t) => t.input.method === 'fuzzy-name')]);
       else process.stderr.write(`--baseline needs the index ${BASELINE_INDEX} (see bench/search/baseline-trigram.ts); skipped.\n`);
     }
     for (const concurrency of levels) {
@@ -141,9 +148,21 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
         }
         const groups = [
           ...Object.entries(GROUPS).map(([name, inGroup]) =>
-            summarize(name, samples.filter((s) => inGroup(s.target.category)), concurrency, name.startsWith('fuzzy')),
+            summarize(
+              name,
+              samples.filter((s) => inGroup(s.target.category)),
+              concurrency,
+              name.startsWith('fuzzy'),
+            ),
           ),
-          ...CATEGORIES.map((c) => summarize(c, samples.filter((s) => s.target.category === c), concurrency, c.startsWith('fuzzy'))),
+          ...CATEGORIES.map((c) =>
+            summarize(
+              c,
+              samples.filter((s) => s.target.category === c),
+              concurrency,
+              c.startsWith('fuzzy'),
+            ),
+          ),
         ].filter((g) => g.queries > 0);
         d.close?.();
         report.runs.push({ driver: d.name, concurrency, throughput, groups });

@@ -45,7 +45,18 @@ export async function startServerProcess(databaseUrl: string, workers: number, e
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     cwd: root,
-    env: { ...process.env, ...BENCH_LIMITS, ...env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', WORKERS: String(workers), CLIENT_DIR: clientDir, LOG_LEVEL: 'warn', NODE_ENV: '' },
+    env: {
+      ...process.env,
+      ...BENCH_LIMITS,
+      ...env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WORKERS: String(workers),
+      CLIENT_DIR: clientDir,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

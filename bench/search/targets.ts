@@ -42,7 +42,8 @@ interface SourcePatient {
   idNumber: string;
 }
 
-const execute = async <T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+const execute = async <T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> =>
+  ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
 export interface TargetOptions {
   perCategory: number;
@@ -67,7 +68,12 @@ export async function buildTargets(db: Db, options: TargetOptions): Promise<Targ
   const targets: Target[] = [];
 
   for (const p of await sample(n)) {
-    targets.push({ category: 'exact-name-dob', input: { method: 'name-dob', lastName: p.lastName, dateOfBirth: p.dateOfBirth }, targetId: p.id, answers: [p.id] });
+    targets.push({
+      category: 'exact-name-dob',
+      input: { method: 'name-dob', lastName: p.lastName, dateOfBirth: p.dateOfBirth },
+      targetId: p.id,
+      answers: [p.id],
+    });
   }
   const common = await execute<SourcePatient>(
     db,
@@ -77,13 +83,23 @@ export async function buildTargets(db: Db, options: TargetOptions): Promise<Targ
          ORDER BY md5(id::text || ${String(options.seed)}) LIMIT ${n}`,
   );
   for (const p of common) {
-    targets.push({ category: 'exact-name-dob-common', input: { method: 'name-dob', lastName: p.lastName, dateOfBirth: p.dateOfBirth }, targetId: p.id, answers: [p.id] });
+    targets.push({
+      category: 'exact-name-dob-common',
+      input: { method: 'name-dob', lastName: p.lastName, dateOfBirth: p.dateOfBirth },
+      targetId: p.id,
+      answers: [p.id],
+    });
   }
   for (const p of await sample(n)) {
     targets.push({ category: 'nc-found', input: { method: 'id-number', idNumber: p.idNumber }, targetId: p.id, answers: [p.id] });
   }
   for (let i = 0; i < n; i++) {
-    targets.push({ category: 'nc-not-found', input: { method: 'id-number', idNumber: generateNcNumber(() => rng.next()) }, targetId: null, answers: [] });
+    targets.push({
+      category: 'nc-not-found',
+      input: { method: 'id-number', idNumber: generateNcNumber(() => rng.next()) },
+      targetId: null,
+      answers: [],
+    });
   }
 
   const fuzzy: [Category, (p: SourcePatient) => FuzzyQuery | null][] = [
@@ -151,7 +167,8 @@ function prefixQuery(rng: Rng, p: SourcePatient): FuzzyQuery | null {
 
 /** A misspelling that happens to be another real name is not a typo any search could undo; such queries are skipped. */
 async function isNonWordTypo(db: Db, category: Category, query: FuzzyQuery, p: SourcePatient): Promise<boolean> {
-  if (!query.misspelled) return category !== 'fuzzy-no-diacritics' || dropDiacritics(`${p.firstName}${p.lastName}`) !== `${p.firstName}${p.lastName}`;
+  if (!query.misspelled)
+    return category !== 'fuzzy-no-diacritics' || dropDiacritics(`${p.firstName}${p.lastName}`) !== `${p.firstName}${p.lastName}`;
   const [row] = await execute<{ n: number }>(
     db,
     sql`SELECT count(*)::int AS n FROM name_words WHERE word = nhr_norm(${query.misspelled.text}) AND patients > 0`,

@@ -40,7 +40,9 @@ export function twoEdits(rng: Rng, name: string): string {
 
 /** Two neighbouring, different letters swapped; null when the name has none. */
 export function swapLetters(rng: Rng, name: string): string | null {
-  const candidates = letterPositions(name).filter((i) => /\p{L}/u.test(name[i + 1] ?? '') && name[i]!.toLowerCase() !== name[i + 1]!.toLowerCase());
+  const candidates = letterPositions(name).filter(
+    (i) => /\p{L}/u.test(name[i + 1] ?? '') && name[i]!.toLowerCase() !== name[i + 1]!.toLowerCase(),
+  );
   if (candidates.length === 0) return null;
   const i = rng.pick(candidates);
   return name.slice(0, i) + name[i + 1] + name[i] + name.slice(i + 2);
@@ -48,7 +50,10 @@ export function swapLetters(rng: Rng, name: string): string | null {
 
 /** The name as typed on a keyboard without accents: 'Müller' -> 'Muller', 'Straßer' -> 'Strasser'. */
 export function dropDiacritics(name: string): string {
-  return name.replace(/ß/g, 'ss').normalize('NFD').replace(/\p{M}+/gu, '');
+  return name
+    .replace(/ß/g, 'ss')
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '');
 }
 
 export function letterCount(name: string): number {

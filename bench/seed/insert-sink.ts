@@ -11,7 +11,13 @@ function insertStatements(table: string, columns: readonly string[], rows: reado
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   const statements: SQL[] = [];
   for (let i = 0; i < rows.length; i += perStatement) {
-    const values = rows.slice(i, i + perStatement).map((r) => sql`(${sql.join(r.map((v) => sql`${v}`), sql`, `)})`);
+    const values = rows.slice(i, i + perStatement).map(
+      (r) =>
+        sql`(${sql.join(
+          r.map((v) => sql`${v}`),
+          sql`, `,
+        )})`,
+    );
     statements.push(sql`INSERT INTO ${sql.identifier(table)} (${sql.raw(columns.join(', '))}) VALUES ${sql.join(values, sql`, `)}`);
   }
   return statements;

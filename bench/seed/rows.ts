@@ -3,7 +3,16 @@ import type { Cell } from '../generator/clinical';
 import type { SyntheticPatient } from '../generator/people';
 
 export const PATIENT_COLUMNS = [
-  'id', 'first_name', 'last_name', 'date_of_birth', 'sex', 'id_number', 'contact_number', 'address', 'next_of_kin', 'next_of_kin_contact',
+  'id',
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'sex',
+  'id_number',
+  'contact_number',
+  'address',
+  'next_of_kin',
+  'next_of_kin_contact',
 ] as const;
 
 export function patientRow(p: SyntheticPatient): Cell[] {

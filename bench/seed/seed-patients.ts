@@ -54,7 +54,10 @@ export async function seedPatients(handle: DatabaseHandle, databaseUrl: string |
   const [run] = runners as [SqlRunner, ...SqlRunner[]];
   try {
     const [{ n } = { n: 0 }] = (await run('SELECT count(*)::int AS n FROM patients')) as { n: number }[];
-    if (n > 0) throw new SeedRefusedError(`the database already holds ${n.toLocaleString('en')} patients; nothing was changed. Seed an empty database.`);
+    if (n > 0)
+      throw new SeedRefusedError(
+        `the database already holds ${n.toLocaleString('en')} patients; nothing was changed. Seed an empty database.`,
+      );
 
     const setAside = await setAsideForBulkLoad(run, [...LOADED_TABLES, ...SEARCH_TABLES]);
     let clinicalCount = 0;
@@ -107,7 +110,8 @@ async function openRunners(
   databaseUrl: string | undefined,
 ): Promise<{ runners: SqlRunner[]; close: () => Promise<void> }> {
   if (!databaseUrl) {
-    const run: SqlRunner = async (text) => ((await handle.db.execute(sql.raw(text))) as unknown as { rows: Record<string, unknown>[] }).rows;
+    const run: SqlRunner = async (text) =>
+      ((await handle.db.execute(sql.raw(text))) as unknown as { rows: Record<string, unknown>[] }).rows;
     return { runners: [run], close: async () => undefined };
   }
   const clients = await Promise.all(
@@ -119,7 +123,11 @@ async function openRunners(
     }),
   );
   return {
-    runners: clients.map((c): SqlRunner => async (text) => (await c.query(text)).rows),
+    runners: clients.map(
+      (c): SqlRunner =>
+        async (text) =>
+          (await c.query(text)).rows,
+    ),
     close: async () => {
       await Promise.all(clients.map((c) => c.end()));
     },

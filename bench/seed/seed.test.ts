@@ -79,14 +79,22 @@ describe('seeding a database', () => {
     expect(counts.grams).toBeGreaterThan(counts.words);
 
     await expect(seedPatients(database.handle, database.url, options)).rejects.toThrow(/already holds 250 patients/);
-    await database.handle.db.execute(sql`TRUNCATE patients, diagnoses, appointments, allergies, medications, vaccines, access_grants, vitals`);
+    await database.handle.db.execute(
+      sql`TRUNCATE patients, diagnoses, appointments, allergies, medications, vaccines, access_grants, vitals`,
+    );
     await seedPatients(database.handle, database.url, options);
     expect(await digest()).toEqual(first);
 
     // The indexes and triggers set aside for the load are back: a new patient enters the search index.
-    await database.handle.db.execute(sql`INSERT INTO patients (first_name, last_name, sex, id_number) VALUES ('Zeta', 'Qoqoqo', 'Other', '99999999994')`);
+    await database.handle.db.execute(
+      sql`INSERT INTO patients (first_name, last_name, sex, id_number) VALUES ('Zeta', 'Qoqoqo', 'Other', '99999999994')`,
+    );
     expect((await one<{ n: number }>(sql`SELECT count(*)::int AS n FROM patient_name_pairs WHERE last_word = 'qoqoqo'`)).n).toBe(1);
     expect((await one<{ n: number }>(sql`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'patient_name_pairs_idx'`)).n).toBe(1);
-    await expect(database.handle.db.execute(sql`INSERT INTO patients (first_name, last_name, sex, id_number) VALUES ('A', 'B', 'Other', '99999999994')`)).rejects.toThrow();
+    await expect(
+      database.handle.db.execute(
+        sql`INSERT INTO patients (first_name, last_name, sex, id_number) VALUES ('A', 'B', 'Other', '99999999994')`,
+      ),
+    ).rejects.toThrow();
   });
 });

@@ -14,6 +14,10 @@ export async function axeViolations(page: Page): Promise<string[]> {
     return axe.run(document);
   });
   return results.violations.map(
-    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.help} -> ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.html.slice(0, 300)} ${n.failureSummary ?? ''}`.replace(/\s+/g, ' ')).join(' | ')}`,
+    (v) =>
+      `${v.id} (${v.impact ?? 'n/a'}): ${v.help} -> ${v.nodes
+        .slice(0, 3)
+        .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 300)} ${n.failureSummary ?? ''}`.replace(/\s+/g, ' '))
+        .join(' | ')}`,
   );
 }

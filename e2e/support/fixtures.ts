@@ -54,9 +54,16 @@ export async function createApprovedStaff(
   person: { firstName: string; lastName: string; email: string; password: string; roleId: number; department?: string },
 ): Promise<void> {
   const body = { department: 'Emergency', facility: 'Windhoek Central Hospital', phoneNumber: '', ...person };
-  const reg = await fetch(`${baseUrl}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const reg = await fetch(`${baseUrl}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${await reg.text()}`);
-  const pending = (await (await fetch(`${baseUrl}/api/admin/pending-users`, { headers: { cookie: adminCookie } })).json()) as { id: string; email: string }[];
+  const pending = (await (await fetch(`${baseUrl}/api/admin/pending-users`, { headers: { cookie: adminCookie } })).json()) as {
+    id: string;
+    email: string;
+  }[];
   const user = pending.find((u) => u.email === person.email.toLowerCase());
   if (!user) throw new Error(`no pending registration for ${person.email}`);
   const approve = await fetch(`${baseUrl}/api/admin/users/${user.id}/approve`, { method: 'POST', headers: { cookie: adminCookie } });
@@ -65,7 +72,11 @@ export async function createApprovedStaff(
 
 /** POSTs JSON with a session cookie; throws unless the status is the expected one. */
 export async function apiPost<T>(baseUrl: string, cookie: string, path: string, body: unknown, expected = 200): Promise<T> {
-  const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify(body),
+  });
   if (res.status !== expected) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }

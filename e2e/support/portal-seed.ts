@@ -6,7 +6,13 @@
 // PGlite is one process: seed its data folder before the server starts. PostgreSQL: seed while it runs.
 import { openDatabase } from '../../src/server/db/client';
 import { allergies, appointments, diagnoses, medications, vaccines } from '../../src/server/db/schema';
-import { activatePatient, insertPatient, issueActivationCode, recordClinicianAccess, type SeededPatient } from '../../src/server/test/portal-fixtures';
+import {
+  activatePatient,
+  insertPatient,
+  issueActivationCode,
+  recordClinicianAccess,
+  type SeededPatient,
+} from '../../src/server/test/portal-fixtures';
 import { createStaffUser } from '../../src/server/test/staff';
 
 export const DOCTOR = {
@@ -35,7 +41,11 @@ export interface PortalJourneyData {
   newcomer: SeededPatient;
 }
 
-export async function seedPortalJourney(target: { dataDir?: string; databaseUrl?: string; activated?: boolean }): Promise<PortalJourneyData> {
+export async function seedPortalJourney(target: {
+  dataDir?: string;
+  databaseUrl?: string;
+  activated?: boolean;
+}): Promise<PortalJourneyData> {
   const handle = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir ?? 'memory://', poolSize: 2 });
   try {
     await handle.migrate();
@@ -53,8 +63,24 @@ export async function seedPortalJourney(target: { dataDir?: string; databaseUrl?
     });
     const patientId = patient.id;
     await db.insert(diagnoses).values([
-      { patientId, condition: 'Hypertension', status: 'Active', diagnosedDate: '2023-05-14', description: 'Monitor blood pressure monthly', doctor: 'Dr T. Amutenya', facility: DOCTOR.facility },
-      { patientId, condition: 'Malaria', status: 'Resolved', diagnosedDate: '2021-02-03', resolvedDate: '2021-02-20', doctor: 'Dr L. Shilongo', facility: 'Oshakati State Hospital' },
+      {
+        patientId,
+        condition: 'Hypertension',
+        status: 'Active',
+        diagnosedDate: '2023-05-14',
+        description: 'Monitor blood pressure monthly',
+        doctor: 'Dr T. Amutenya',
+        facility: DOCTOR.facility,
+      },
+      {
+        patientId,
+        condition: 'Malaria',
+        status: 'Resolved',
+        diagnosedDate: '2021-02-03',
+        resolvedDate: '2021-02-20',
+        doctor: 'Dr L. Shilongo',
+        facility: 'Oshakati State Hospital',
+      },
     ]);
     await db.insert(appointments).values({
       patientId,

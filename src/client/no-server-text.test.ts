@@ -22,7 +22,9 @@ const clientFiles = files(path.join(src, 'client'), code).map((f) => ({ file: pa
 /** The English messages the server sends with its errors: literals given to AppError and the *_MESSAGE constants. */
 function serverMessages(): string[] {
   const out = new Set<string>();
-  const sources = [...files(path.join(src, 'server'), code), ...files(path.join(src, 'contracts'), code)].map((f) => readFileSync(f, 'utf8'));
+  const sources = [...files(path.join(src, 'server'), code), ...files(path.join(src, 'contracts'), code)].map((f) =>
+    readFileSync(f, 'utf8'),
+  );
   for (const text of sources) {
     for (const m of text.matchAll(/new AppError\(\s*'[A-Z_]+',\s*'([^']{6,})'/g)) out.add(m[1]!);
     for (const m of text.matchAll(/(?<!SUCCESS)_MESSAGE\s*=\s*'([^']{6,})'/g)) out.add(m[1]!);
@@ -47,7 +49,11 @@ describe('the client does not read server error text', () => {
   });
 
   it('has no English server message in client code', () => {
-    const hits = clientFiles.flatMap(({ file, text }) => serverMessages().filter((m) => text.includes(m)).map((m) => `${file}: "${m}"`));
+    const hits = clientFiles.flatMap(({ file, text }) =>
+      serverMessages()
+        .filter((m) => text.includes(m))
+        .map((m) => `${file}: "${m}"`),
+    );
     expect(hits).toEqual([]);
   });
 
@@ -61,10 +67,14 @@ describe('the client does not read server error text', () => {
   it('catches the patterns it exists for', () => {
     const planted = [
       "if (status === 403) return message === ACCESS_NOT_CONFIRMED_MESSAGE ? 'a' : 'b';",
-      "const retry = (n: number, error: Error) => n < 2 && !/^(400|401|403|404):/.test(error.message);",
+      'const retry = (n: number, error: Error) => n < 2 && !/^(400|401|403|404):/.test(error.message);',
       "if (error.message.includes('not confirmed')) return;",
       "import { ACCESS_NOT_CONFIRMED_MESSAGE, type RecordPatient } from '../../../../contracts/access';",
     ];
-    for (const line of planted) expect(MESSAGE_MATCHING.some((p) => p.test(line)), line).toBe(true);
+    for (const line of planted)
+      expect(
+        MESSAGE_MATCHING.some((p) => p.test(line)),
+        line,
+      ).toBe(true);
   });
 });

@@ -23,10 +23,15 @@ const serverSource = files(path.join(root, 'server'), (f) => f.endsWith('.ts') &
 
 describe('error vocabulary', () => {
   it.each(LANGS)('has a message for every code in %s/common.json errors', (lang) => {
-    const messages = (JSON.parse(readFileSync(path.join(root, 'client', 'locales', lang, 'common.json'), 'utf8')) as { errors: Record<string, unknown> }).errors;
+    const messages = (
+      JSON.parse(readFileSync(path.join(root, 'client', 'locales', lang, 'common.json'), 'utf8')) as { errors: Record<string, unknown> }
+    ).errors;
     const missing = errorCodes.filter((code) => typeof messages[code] !== 'string' || (messages[code] as string).trim() === '');
     expect(missing, `${lang}: codes without a message`).toEqual([]);
-    expect(Object.keys(messages).filter((k) => !errorCodes.includes(k as never)), `${lang}: messages of unknown codes`).toEqual([]);
+    expect(
+      Object.keys(messages).filter((k) => !errorCodes.includes(k as never)),
+      `${lang}: messages of unknown codes`,
+    ).toEqual([]);
   });
 
   it('gives every code a 4xx or 5xx status', () => {

@@ -39,16 +39,10 @@ export const textOrNoFilter = (max: number) =>
     .transform((v) => (v ? v : undefined));
 
 export const personName = (minMessage: string): z.ZodString =>
-  safeString(minMessage)
-    .trim()
-    .min(NAME_MIN, { error: minMessage })
-    .max(100, { error: 'validation:tooLong' });
+  safeString(minMessage).trim().min(NAME_MIN, { error: minMessage }).max(100, { error: 'validation:tooLong' });
 
 export const email = (message = 'validation:emailInvalid'): z.ZodString =>
-  safeString(message)
-    .trim()
-    .max(254, { error: 'validation:tooLong' })
-    .regex(z.regexes.email, { error: message });
+  safeString(message).trim().max(254, { error: 'validation:tooLong' }).regex(z.regexes.email, { error: message });
 
 export const newPassword = safeString('validation:passwordMin')
   .min(PASSWORD_MIN, { error: 'validation:passwordMin' })

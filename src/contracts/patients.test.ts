@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { addPatientInput, patientSearchInput } from './patients';
 
-const issues = (schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown) => {
+const issues = (
+  schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } },
+  value: unknown,
+) => {
   const r = schema.safeParse(value);
   return r.success ? [] : r.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 };
@@ -10,11 +13,25 @@ describe('patient search input', () => {
   const fuzzy = { method: 'fuzzy-name', fullName: 'Ndapewa Shikongo', ageRangeMin: 20, ageRangeMax: 40 };
 
   it('accepts the three methods as the SPEC client sends them, coercing ages', () => {
-    expect(patientSearchInput.parse({ method: 'name-dob', lastName: ' Shikongo ', dateOfBirth: '1990-05-10' })).toEqual({ method: 'name-dob', lastName: 'Shikongo', dateOfBirth: '1990-05-10' });
-    expect(patientSearchInput.parse({ method: 'id-number', idNumber: '79927398713' })).toEqual({ method: 'id-number', idNumber: '79927398713' });
-    expect(patientSearchInput.parse({ ...fuzzy, ageRangeMin: '20', ageRangeMax: '40' })).toMatchObject({ ageRangeMin: 20, ageRangeMax: 40 });
-    expect(patientSearchInput.parse({ method: 'fuzzy-name', address: 'Oshakati', ageRangeMin: 0, ageRangeMax: 150 })).toMatchObject({ address: 'Oshakati' });
-    expect(patientSearchInput.parse({ method: 'fuzzy-name', firstName: 'Ndapewa', smartLastName: 'Shikongo', ageRangeMin: 0, ageRangeMax: 0 })).toMatchObject({ firstName: 'Ndapewa' });
+    expect(patientSearchInput.parse({ method: 'name-dob', lastName: ' Shikongo ', dateOfBirth: '1990-05-10' })).toEqual({
+      method: 'name-dob',
+      lastName: 'Shikongo',
+      dateOfBirth: '1990-05-10',
+    });
+    expect(patientSearchInput.parse({ method: 'id-number', idNumber: '79927398713' })).toEqual({
+      method: 'id-number',
+      idNumber: '79927398713',
+    });
+    expect(patientSearchInput.parse({ ...fuzzy, ageRangeMin: '20', ageRangeMax: '40' })).toMatchObject({
+      ageRangeMin: 20,
+      ageRangeMax: 40,
+    });
+    expect(patientSearchInput.parse({ method: 'fuzzy-name', address: 'Oshakati', ageRangeMin: 0, ageRangeMax: 150 })).toMatchObject({
+      address: 'Oshakati',
+    });
+    expect(
+      patientSearchInput.parse({ method: 'fuzzy-name', firstName: 'Ndapewa', smartLastName: 'Shikongo', ageRangeMin: 0, ageRangeMax: 0 }),
+    ).toMatchObject({ firstName: 'Ndapewa' });
   });
 
   it('refuses a wrong method with the SPEC overall message', () => {
@@ -28,8 +45,13 @@ describe('patient search input', () => {
       'lastName: validation:searchInvalid',
       'dateOfBirth: validation:searchInvalid',
     ]);
-    expect(issues(patientSearchInput, { method: 'fuzzy-name', ageRangeMin: 0, ageRangeMax: 10 })).toEqual(['fullName: validation:searchFieldRequired']);
-    expect(issues(patientSearchInput, { method: 'fuzzy-name', fullName: 'Maria' })).toEqual(['ageRangeMin: validation:ageRange', 'ageRangeMax: validation:ageRange']);
+    expect(issues(patientSearchInput, { method: 'fuzzy-name', ageRangeMin: 0, ageRangeMax: 10 })).toEqual([
+      'fullName: validation:searchFieldRequired',
+    ]);
+    expect(issues(patientSearchInput, { method: 'fuzzy-name', fullName: 'Maria' })).toEqual([
+      'ageRangeMin: validation:ageRange',
+      'ageRangeMax: validation:ageRange',
+    ]);
   });
 
   it('refuses NC numbers that are not 11 digits', () => {
@@ -47,7 +69,9 @@ describe('patient search input', () => {
 
   it('refuses over-long strings and strings without a letter or digit (regex and SQL noise)', () => {
     expect(issues(patientSearchInput, { ...fuzzy, fullName: 'a'.repeat(10_000) })).toEqual(['fullName: validation:tooLong']);
-    expect(issues(patientSearchInput, { method: 'name-dob', lastName: 'a'.repeat(101), dateOfBirth: '1990-05-10' })).toEqual(['lastName: validation:tooLong']);
+    expect(issues(patientSearchInput, { method: 'name-dob', lastName: 'a'.repeat(101), dateOfBirth: '1990-05-10' })).toEqual([
+      'lastName: validation:tooLong',
+    ]);
     expect(issues(patientSearchInput, { ...fuzzy, address: 'x'.repeat(201) })).toEqual(['address: validation:tooLong']);
     expect(issues(patientSearchInput, { ...fuzzy, fullName: '.*+?^$()[]{}|\\' })).toEqual(['fullName: validation:searchInvalid']);
     expect(issues(patientSearchInput, { ...fuzzy, fullName: "'; --" })).toEqual(['fullName: validation:searchInvalid']);
@@ -83,11 +107,8 @@ describe('add patient input', () => {
   });
 
   it('limits every string', () => {
-    expect(issues(addPatientInput, { ...valid, firstName: 'a'.repeat(10_000), address: 'b'.repeat(201), contactNumber: '1'.repeat(33) })).toEqual([
-      'firstName: validation:tooLong',
-      'contactNumber: validation:tooLong',
-      'address: validation:tooLong',
-    ]);
+    expect(
+      issues(addPatientInput, { ...valid, firstName: 'a'.repeat(10_000), address: 'b'.repeat(201), contactNumber: '1'.repeat(33) }),
+    ).toEqual(['firstName: validation:tooLong', 'contactNumber: validation:tooLong', 'address: validation:tooLong']);
   });
 });
-

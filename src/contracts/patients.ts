@@ -45,8 +45,7 @@ const searchText = (max: number) =>
     .max(max, { error: 'validation:tooLong', abort: true })
     .regex(hasLetterOrDigit, { error: SEARCH_MESSAGES.invalid });
 
-const isoDate = (message: string) =>
-  z.string({ error: message }).trim().refine(isIsoDate, { error: message });
+const isoDate = (message: string) => z.string({ error: message }).trim().refine(isIsoDate, { error: message });
 
 // A number, or digits in a string (form fields); anything else (arrays, booleans, null) is refused rather than
 // coerced: Number([]) is 0, which would silently search ages from 0.
@@ -92,11 +91,9 @@ export const fuzzySearchInput = z
   })
   .refine((v) => v.ageRangeMin <= v.ageRangeMax, { error: SEARCH_MESSAGES.ageOrder, path: ['ageRangeMax'] });
 
-export const patientSearchInput = z.discriminatedUnion(
-  'method',
-  [nameDobSearchInput, idNumberSearchInput, fuzzySearchInput],
-  { error: SEARCH_MESSAGES.invalid },
-);
+export const patientSearchInput = z.discriminatedUnion('method', [nameDobSearchInput, idNumberSearchInput, fuzzySearchInput], {
+  error: SEARCH_MESSAGES.invalid,
+});
 export type PatientSearchInput = z.infer<typeof patientSearchInput>;
 export type NameDobSearchInput = z.infer<typeof nameDobSearchInput>;
 export type IdNumberSearchInput = z.infer<typeof idNumberSearchInput>;

@@ -14,13 +14,13 @@ export const ncNumberField = z
   );
 
 /** A calendar date, YYYY-MM-DD. */
-export const dateOfBirthField = z.iso.date({ error: 'validation:dateInvalid' }).check(z.refine(isYearInRange, { error: DATE_OUT_OF_RANGE }));
+export const dateOfBirthField = z.iso
+  .date({ error: 'validation:dateInvalid' })
+  .check(z.refine(isYearInRange, { error: DATE_OUT_OF_RANGE }));
 
 /** The portal PIN (decision 016): exactly 6 digits. */
 export const PIN_LENGTH = 6;
-export const pinField = z
-  .string({ error: 'validation:pinFormat' })
-  .check(z.regex(/^\d{6}$/, { error: 'validation:pinFormat' }));
+export const pinField = z.string({ error: 'validation:pinFormat' }).check(z.regex(/^\d{6}$/, { error: 'validation:pinFormat' }));
 
 /**
  * The activation code's 30 symbols: digits and capitals without 0, 1, I, L, O and S, which are misread as one another

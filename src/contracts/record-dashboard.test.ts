@@ -28,7 +28,14 @@ const diagnosis = (status: string): DiagnosisRow => ({
   doctor: 'Dr. Shikongo',
   facility: 'Katutura State Hospital',
 });
-const allergy = (allergen: string, severity: string): AllergyRow => ({ id: nextId++, patientId: 1, allergen, reaction: 'Rash', severity, reportedDate: '2020-01-01' });
+const allergy = (allergen: string, severity: string): AllergyRow => ({
+  id: nextId++,
+  patientId: 1,
+  allergen,
+  reaction: 'Rash',
+  severity,
+  reportedDate: '2020-01-01',
+});
 const medication = (name: string, status: string, prescribedDate = '2024-01-01'): MedicationRow => ({
   id: nextId++,
   patientId: 1,
@@ -96,7 +103,12 @@ describe('upcoming appointments (next 30 days)', () => {
       visit('2025-06-16', 'Scheduled', '11:00'),
     ];
     const d = medicalDashboard({ ...empty, appointments: list }, TODAY);
-    expect(d.upcomingAppointments.map((a) => `${a.date} ${a.time}`)).toEqual(['2025-06-16 11:00', '2025-06-18 09:15', '2025-06-18 14:30', '2025-06-20 08:00']);
+    expect(d.upcomingAppointments.map((a) => `${a.date} ${a.time}`)).toEqual([
+      '2025-06-16 11:00',
+      '2025-06-18 09:15',
+      '2025-06-18 14:30',
+      '2025-06-20 08:00',
+    ]);
   });
 });
 
@@ -172,7 +184,10 @@ describe('critical alerts (SPEC §9)', () => {
     expect(criticalAlerts([older, newer])).toEqual(['dangerousTemperature']);
     expect(criticalAlerts([newer, older])).toEqual(['dangerousTemperature']);
     const both = vitals({ systolic: 185, diastolic: 95, temperature: 39.6, recordedAt: at(10) });
-    expect(medicalDashboard({ ...empty, vitals: [older, newer, both] }, TODAY).alerts).toEqual(['hypertensiveCrisis', 'dangerousTemperature']);
+    expect(medicalDashboard({ ...empty, vitals: [older, newer, both] }, TODAY).alerts).toEqual([
+      'hypertensiveCrisis',
+      'dangerousTemperature',
+    ]);
   });
 
   it('has no alerts without vital signs', () => {

@@ -58,9 +58,7 @@ export const isCurrentMedication = (m: Pick<MedicationRow, 'status'>): boolean =
 /** Visits of the last 30 days: dated from today minus 30 days to today, inclusive, and not cancelled. */
 export function recentVisits(appointments: readonly AppointmentRow[], today: string): AppointmentRow[] {
   const from = addDays(today, -DASHBOARD_LIMITS.recentDays);
-  return appointments
-    .filter((a) => a.date >= from && a.date <= today && a.status !== 'Cancelled')
-    .sort((a, b) => byDateTime(b, a));
+  return appointments.filter((a) => a.date >= from && a.date <= today && a.status !== 'Cancelled').sort((a, b) => byDateTime(b, a));
 }
 
 /** Scheduled appointments of the next 30 days: dated from today to today plus 30 days, inclusive. */

@@ -7,7 +7,7 @@ const at = (iso: string) => () => new Date(iso);
 const allergy = { allergen: 'Penicillin', reaction: 'Rash', severity: 'Mild' };
 
 describe('clinic dates', () => {
-  it("is already tomorrow in Windhoek at 22:30 UTC", () => {
+  it('is already tomorrow in Windhoek at 22:30 UTC', () => {
     expect(todayIso(new Date('2025-06-15T21:59:00Z'))).toBe('2025-06-15');
     expect(todayIso(new Date('2025-06-15T22:30:00Z'))).toBe('2025-06-16');
   });

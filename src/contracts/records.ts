@@ -34,8 +34,7 @@ type Now = () => Date;
 const tooLong = { error: 'validation:tooLong' };
 const dateInvalid = 'validation:dateInvalid';
 
-const requiredText = (max: number, missing: string) =>
-  safeString(missing).trim().min(1, { error: missing, abort: true }).max(max, tooLong);
+const requiredText = (max: number, missing: string) => safeString(missing).trim().min(1, { error: missing, abort: true }).max(max, tooLong);
 
 /** A required choice: missing gives the SPEC message, anything else outside the list 'invalidChoice'. */
 const choice = <T extends readonly [string, ...string[]]>(values: T, missing: string) =>
@@ -128,10 +127,9 @@ const allergySchema = (now: Now) =>
 const medicationSchema = (now: Now) =>
   z
     .strictObject({
-      name: requiredText(RECORD_LIMITS.medicationName.max, 'validation:medicationNameRequired').min(
-        RECORD_LIMITS.medicationName.min,
-        { error: 'validation:medicationNameLength' },
-      ),
+      name: requiredText(RECORD_LIMITS.medicationName.max, 'validation:medicationNameRequired').min(RECORD_LIMITS.medicationName.min, {
+        error: 'validation:medicationNameLength',
+      }),
       status: choice(MEDICATION_STATUSES, 'validation:statusRequired'),
       dosage: requiredText(RECORD_LIMITS.dosage.max, 'validation:dosageRequired'),
       frequency: requiredText(100, 'validation:frequencyRequired'),

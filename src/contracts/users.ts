@@ -56,9 +56,7 @@ export const userStats = z.object({
   /** Users per account status; 'active' and 'pending' are always present. */
   byStatus: z.record(z.string(), z.number()),
   /** Every role (zero counts included), with its users in total and its active users. */
-  byRole: z.array(
-    z.object({ roleId: z.number(), name: z.string(), displayName: z.string(), total: z.number(), active: z.number() }),
-  ),
+  byRole: z.array(z.object({ roleId: z.number(), name: z.string(), displayName: z.string(), total: z.number(), active: z.number() })),
 });
 export type UserStats = z.infer<typeof userStats>;
 

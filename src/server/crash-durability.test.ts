@@ -46,7 +46,15 @@ const open = (): Promise<DatabaseHandle> => openDatabase(scratch ? { databaseUrl
 async function startServer(): Promise<{ child: ChildProcess; base: string; output: () => string }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: scratch?.url ?? '', CLIENT_DIR: clientDir, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: scratch?.url ?? '',
+      CLIENT_DIR: clientDir,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -56,7 +64,10 @@ async function startServer(): Promise<{ child: ChildProcess; base: string; outpu
   const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited early:\n${output}`);
-    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { child, base, output: () => output };
     if (Date.now() > deadline) throw new Error(`the server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -80,9 +91,16 @@ describe('kill -9 during writes', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: doctor.email, password: doctor.password }),
     });
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('nhr_sid='))!.split(';')[0]!;
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('nhr_sid='))!
+      .split(';')[0]!;
     const post = (url: string, body: object) =>
-      fetch(`${server.base}${url}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${server.base}${url}`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
 
     const acknowledged = { diagnoses: [] as number[], grants: [] as number[] };
     let stop = false;
@@ -116,11 +134,21 @@ describe('kill -9 during writes', () => {
       expect(acknowledged.grants.filter((id) => !grants.has(id))).toEqual([]);
       // Every stored diagnosis (acknowledged or not) has its CREATE row, and every stored grant its VIEW row.
       const created = new Set(
-        (await queryRows<{ id: string }>(after.db, sql`SELECT resource_id AS id FROM audit_logs WHERE action = 'CREATE' AND resource_type = 'DIAGNOSIS'`)).map((r) => Number(r.id)),
+        (
+          await queryRows<{ id: string }>(
+            after.db,
+            sql`SELECT resource_id AS id FROM audit_logs WHERE action = 'CREATE' AND resource_type = 'DIAGNOSIS'`,
+          )
+        ).map((r) => Number(r.id)),
       );
       expect([...stored].filter((id) => !created.has(id))).toEqual([]);
       const grantRows = new Set(
-        (await queryRows<{ id: number }>(after.db, sql`SELECT (new_values->>'grantId')::int AS id FROM audit_logs WHERE new_values ? 'grantId'`)).map((r) => r.id),
+        (
+          await queryRows<{ id: number }>(
+            after.db,
+            sql`SELECT (new_values->>'grantId')::int AS id FROM audit_logs WHERE new_values ? 'grantId'`,
+          )
+        ).map((r) => r.id),
       );
       expect([...grants].filter((id) => !grantRows.has(id))).toEqual([]);
       expect(await verifyAuditChain(after.db)).toMatchObject({ ok: true });

@@ -7,7 +7,15 @@ import { ManageUsers } from '../features/users/components/manage-users';
 import { MfaPolicyPanel } from '../features/second-factor/components/mfa-policy-panel';
 import { MainHeading } from '../components/ui/main-heading';
 
-export function AdminScreen({ addPatients, canAddPatients, canManageUsers }: { addPatients: ReactNode; canAddPatients: boolean; canManageUsers: boolean }): React.JSX.Element {
+export function AdminScreen({
+  addPatients,
+  canAddPatients,
+  canManageUsers,
+}: {
+  addPatients: ReactNode;
+  canAddPatients: boolean;
+  canManageUsers: boolean;
+}): React.JSX.Element {
   const { t } = useTranslation(['dashboard', 'security']);
   const [tab, setTab] = useState(canAddPatients ? 'patients' : 'users');
   return (

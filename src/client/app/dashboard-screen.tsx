@@ -39,8 +39,20 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
         initialTab={view === 'reviews' && canReview ? 'reviews' : undefined}
       />
     );
-  else if (view === 'admin' && canAdmin) main = <AdminScreen canAddPatients={hasPermission(user, 'patients.create')} canManageUsers={hasPermission(user, 'users.approve')} addPatients={<AddPatientForm />} />;
-  else if (view !== 'home') main = <p role="alert" className="rounded-md bg-red-50 p-4 text-danger-600">{t('notAllowed')}</p>;
+  else if (view === 'admin' && canAdmin)
+    main = (
+      <AdminScreen
+        canAddPatients={hasPermission(user, 'patients.create')}
+        canManageUsers={hasPermission(user, 'users.approve')}
+        addPatients={<AddPatientForm />}
+      />
+    );
+  else if (view !== 'home')
+    main = (
+      <p role="alert" className="rounded-md bg-red-50 p-4 text-danger-600">
+        {t('notAllowed')}
+      </p>
+    );
   else main = <PatientArea user={user} />;
 
   return (
@@ -55,8 +67,16 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
             </p>
           </div>
           <nav aria-label={t('navigation')} className="flex flex-wrap items-center gap-2">
-            {canAudit ? <Button variant="secondary" onClick={() => navigate('/audit')}>{t('audit')}</Button> : null}
-            {canAdmin ? <Button variant="secondary" onClick={() => navigate('/admin')}>{t('admin.button')}</Button> : null}
+            {canAudit ? (
+              <Button variant="secondary" onClick={() => navigate('/audit')}>
+                {t('audit')}
+              </Button>
+            ) : null}
+            {canAdmin ? (
+              <Button variant="secondary" onClick={() => navigate('/admin')}>
+                {t('admin.button')}
+              </Button>
+            ) : null}
             <button
               type="button"
               onClick={() => setProfileOpen(true)}

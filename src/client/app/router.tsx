@@ -14,7 +14,10 @@ import { StatusScreen } from './status-screen';
 const SetupScreen = lazy(() => import('../features/setup/components/setup-screen').then((m) => ({ default: m.SetupScreen })));
 // Each screen's translations load with its JavaScript (DESIGN.md §10 first-page budget).
 const DashboardScreen = lazy(async () => {
-  const [m] = await Promise.all([import('./dashboard-screen'), loadNamespaces('dashboard', 'profile', 'users', 'audit', 'search', 'patients', 'privacy', 'security')]);
+  const [m] = await Promise.all([
+    import('./dashboard-screen'),
+    loadNamespaces('dashboard', 'profile', 'users', 'audit', 'search', 'patients', 'privacy', 'security'),
+  ]);
   return { default: m.DashboardScreen };
 });
 const SecondFactorStep = lazy(async () => {
@@ -85,7 +88,13 @@ export function AppRouter(): React.JSX.Element {
     // A staff session on /patient-portal is refused by the server (403): the portal shows its access error panel.
     return (
       <Suspense fallback={<StatusScreen text={t('loading')} />}>
-        {location === '/patient-login' ? <PatientLoginScreen /> : location === '/patient-activate' ? <PatientActivateScreen /> : <PortalScreen />}
+        {location === '/patient-login' ? (
+          <PatientLoginScreen />
+        ) : location === '/patient-activate' ? (
+          <PatientActivateScreen />
+        ) : (
+          <PortalScreen />
+        )}
       </Suspense>
     );
   }

@@ -4,7 +4,12 @@ import { apiErrorOf, errorCodeOf, retryUnlessRefused } from './api-error';
 
 describe('ApiError', () => {
   it('carries the status, code, issues and the other body fields', async () => {
-    const body = JSON.stringify({ message: 'This patient may already be registered', code: 'DUPLICATE_PATIENT', duplicates: [{ id: 1 }], issues: [{ path: 'lastName', message: 'validation:required' }, { bad: true }] });
+    const body = JSON.stringify({
+      message: 'This patient may already be registered',
+      code: 'DUPLICATE_PATIENT',
+      duplicates: [{ id: 1 }],
+      issues: [{ path: 'lastName', message: 'validation:required' }, { bad: true }],
+    });
     const error = await apiErrorOf(new Response(body, { status: 409 }));
     expect(error).toMatchObject({ status: 409, code: 'DUPLICATE_PATIENT', details: { duplicates: [{ id: 1 }] } });
     expect(error.issues).toEqual([{ path: 'lastName', message: 'validation:required' }]);

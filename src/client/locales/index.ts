@@ -8,7 +8,18 @@ const files = import.meta.glob<Namespace>('./*/*.json', { import: 'default' });
 /** The namespaces every page needs (sign-in, setup, shared words and validation messages). */
 export const CORE_NAMESPACES = ['common', 'validation', 'auth', 'setup'] as const;
 /** The namespaces that come with their screen. */
-export const LAZY_NAMESPACES = ['record', 'dashboard', 'profile', 'users', 'audit', 'search', 'patients', 'portal', 'privacy', 'security'] as const;
+export const LAZY_NAMESPACES = [
+  'record',
+  'dashboard',
+  'profile',
+  'users',
+  'audit',
+  'search',
+  'patients',
+  'portal',
+  'privacy',
+  'security',
+] as const;
 export type LazyNamespace = (typeof LAZY_NAMESPACES)[number];
 export type NamespaceName = (typeof CORE_NAMESPACES)[number] | LazyNamespace;
 

@@ -7,9 +7,7 @@ import { describe, expect, it } from 'vitest';
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const LANGS = ['en', 'af', 'ng'] as const;
 /** Values that are rightly the same in every language: names, codes, placeholders only. */
-const SAME_ALLOWED = new Set<string>(
-  JSON.parse(readFileSync(path.join(dir, 'same-in-all-languages.json'), 'utf8')) as string[],
-);
+const SAME_ALLOWED = new Set<string>(JSON.parse(readFileSync(path.join(dir, 'same-in-all-languages.json'), 'utf8')) as string[]);
 
 type Tree = { [k: string]: string | Tree };
 const load = (lang: string, ns: string): Tree => JSON.parse(readFileSync(path.join(dir, lang, ns), 'utf8')) as Tree;

@@ -134,9 +134,12 @@ describe('the guard triggers, for the owner too', () => {
     ['an update of a row', `UPDATE audit_logs SET user_name = 'x' WHERE id = 1`],
     ['a delete', 'DELETE FROM audit_logs WHERE id = 1'],
     ['a truncate', 'TRUNCATE audit_logs'],
-    ['a row inserted outside its chain', `INSERT INTO audit_logs (id, chain, chain_seq, user_id, user_name, action, resource_type,
+    [
+      'a row inserted outside its chain',
+      `INSERT INTO audit_logs (id, chain, chain_seq, user_id, user_name, action, resource_type,
       prev_hash, hash) SELECT id + 100, chain, chain_seq + 100, user_id, user_name, action, resource_type, prev_hash, hash
-      FROM audit_logs WHERE id = 1`],
+      FROM audit_logs WHERE id = 1`,
+    ],
     ['a chain head moved back', 'UPDATE audit_chain_head SET last_seq = 0 WHERE last_seq > 0'],
     ['a chain head removed', 'DELETE FROM audit_chain_head'],
   ])('refuse %s', async (_name, statement) => {

@@ -37,7 +37,9 @@ async function rehashAll(tx: DbOrTx): Promise<void> {
     const prev = prevOf.get(row.chain) ?? GENESIS_HASH;
     const hash = auditRowHash(prev, row);
     await tx.execute(sql`UPDATE audit_logs SET prev_hash = ${prev}, hash = ${hash} WHERE id = ${row.id}`);
-    await tx.execute(sql`UPDATE audit_chain_head SET last_seq = ${row.chainSeq}, last_id = ${row.id}, prev_hash = ${prev}, last_hash = ${hash} WHERE chain = ${row.chain}`);
+    await tx.execute(
+      sql`UPDATE audit_chain_head SET last_seq = ${row.chainSeq}, last_id = ${row.id}, prev_hash = ${prev}, last_hash = ${hash} WHERE chain = ${row.chain}`,
+    );
     prevOf.set(row.chain, hash);
   }
 }
@@ -101,7 +103,9 @@ describe('audit checkpoint', () => {
     await writeCheckpoint(db);
     const result = await verifyTampered(DELETE_15_CHAINS);
     expect(result).toMatchObject({ ok: false, firstBadId: 0 });
-    expect(result.ok ? '' : result.reason).toMatch(/^15 of 16 audit chains were deleted \(chains 2, 3, .*16, with their heads\): checkpoint \d+ of .* recorded 16 chains, 1 remain$/);
+    expect(result.ok ? '' : result.reason).toMatch(
+      /^15 of 16 audit chains were deleted \(chains 2, 3, .*16, with their heads\): checkpoint \d+ of .* recorded 16 chains, 1 remain$/,
+    );
   });
 
   it('names a truncated chain whose head was rewound', async () => {

@@ -31,7 +31,7 @@ export function startAuditDigests(db: Db, config: Pick<Config, 'auditDigestHours
     }
   };
   void run();
-  const timer = setInterval(() => void run(), Math.min(hours, 24) * 3_600_000 / 4);
+  const timer = setInterval(() => void run(), (Math.min(hours, 24) * 3_600_000) / 4);
   timer.unref();
   return () => clearInterval(timer);
 }

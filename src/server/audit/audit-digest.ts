@@ -56,7 +56,10 @@ export async function loadSigningKey(source: SigningKeySource): Promise<KeyObjec
 }
 
 export const keyIdOf = (publicKey: KeyObject): string =>
-  createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16);
+  createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 16);
 
 const signedText = (d: Omit<AuditDigest, 'signature'>): Buffer => {
   const { signature: _ignored, ...fields } = d as AuditDigest;
@@ -90,8 +93,10 @@ export async function writeDigestFile(db: Db, privateKey: KeyObject, dataDir: st
 export class DigestRefused extends Error {}
 
 const isHead = (h: unknown): h is CheckpointHead =>
-  typeof h === 'object' && h !== null &&
-  Number.isInteger((h as CheckpointHead).chain) && Number.isInteger((h as CheckpointHead).seq) &&
+  typeof h === 'object' &&
+  h !== null &&
+  Number.isInteger((h as CheckpointHead).chain) &&
+  Number.isInteger((h as CheckpointHead).seq) &&
   typeof (h as CheckpointHead).hash === 'string';
 
 /**
@@ -105,13 +110,20 @@ export function checkpointOfDigest(text: string, publicKey: KeyObject): Checkpoi
   } catch {
     throw new DigestRefused('the digest is not JSON');
   }
-  if (d?.format !== DIGEST_FORMAT || !Array.isArray(d.heads) || !d.heads.every(isHead) || typeof d.signature !== 'string' ||
-      !Number.isInteger(d.chainCount)) {
+  if (
+    d?.format !== DIGEST_FORMAT ||
+    !Array.isArray(d.heads) ||
+    !d.heads.every(isHead) ||
+    typeof d.signature !== 'string' ||
+    !Number.isInteger(d.chainCount)
+  ) {
     throw new DigestRefused(`the digest is not an audit digest (${DIGEST_FORMAT})`);
   }
   const { signature, ...fields } = d;
   if (!verify(null, signedText(fields), publicKey, Buffer.from(signature, 'base64'))) {
-    throw new DigestRefused(`the digest's signature does not match its contents and key ${keyIdOf(publicKey)}: refused (altered, or signed with another key)`);
+    throw new DigestRefused(
+      `the digest's signature does not match its contents and key ${keyIdOf(publicKey)}: refused (altered, or signed with another key)`,
+    );
   }
   return { label: `the digest of ${d.createdAt}`, chainCount: d.chainCount, heads: d.heads };
 }

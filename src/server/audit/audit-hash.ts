@@ -74,7 +74,9 @@ export function auditRowCanonical(row: AuditChainRow): string {
 }
 
 export function auditRowHash(prevHash: string, row: AuditChainRow): string {
-  return createHash('sha256').update(prevHash + auditRowCanonical(row), 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(prevHash + auditRowCanonical(row), 'utf8')
+    .digest('hex');
 }
 
 /** A timestamptz expression as the canonical text of the chain (same text on every server and driver). */

@@ -16,7 +16,12 @@ afterAll(async () => {
 });
 
 const evaluate = async (expr: ReturnType<typeof canonicalSql>): Promise<string> =>
-  (await queryRows<{ text: string }>(t.handle.db, sql`WITH x AS (SELECT ARRAY[3, 1, 2]::int[] AS v, 42 AS n) SELECT ${expr} AS text FROM x`))[0]!.text;
+  (
+    await queryRows<{ text: string }>(
+      t.handle.db,
+      sql`WITH x AS (SELECT ARRAY[3, 1, 2]::int[] AS v, 42 AS n) SELECT ${expr} AS text FROM x`,
+    )
+  )[0]!.text;
 
 describe('canonicalSql', () => {
   it('matches canonicalJson of the same value, with parts computed in the statement', async () => {

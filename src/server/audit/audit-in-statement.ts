@@ -80,7 +80,8 @@ export function auditAppendSql(entry: StatementAuditEntry): SQL {
   const { segments, holes } = canonicalSegments(rest, ROW_HOLES);
   if (holes.join() !== ROW_HOLES.join()) throw new Error(`audit hash holes out of order: ${holes.join()}`);
   const [s0, s1, s2, s3, s4, s5, s6] = segments;
-  const patientId = entry.patientId === null || typeof entry.patientId === 'number' ? sql`${entry.patientId}::int` : sql`(${entry.patientId})::int`;
+  const patientId =
+    entry.patientId === null || typeof entry.patientId === 'number' ? sql`${entry.patientId}::int` : sql`(${entry.patientId})::int`;
   return sql`nhr_audit_append_sql(${s0}, ${s1}, ${s2}, ${s3}, ${s4}, ${s5}, ${s6}, ${canonicalSql(entry.newValues)}, ${patientId},
     ${f.userId}, ${f.userName}, ${f.action}, ${f.resourceType}, ${f.resourceId}, ${jsonText(f.oldValues)}::jsonb,
     ${f.ipAddress}, ${f.userAgent}, ${f.sessionId}, ${f.facility}, ${jsonText(f.complianceFlags)}::jsonb)`;

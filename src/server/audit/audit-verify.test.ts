@@ -18,18 +18,21 @@ beforeAll(async () => {
   // One transaction, so one connection and one chain: ids 1..6 at positions 1..6 on both databases.
   await db.transaction(async (tx) => {
     for (let i = 1; i <= ROWS; i++) {
-      await writeAudit(tx, auditEntry({
-        action: i === 3 ? 'UPDATE' : 'VIEW',
-        resourceType: i === 3 ? 'MEDICATION' : 'PATIENT',
-        resourceId: i,
-        patientId: 100 + i,
-        oldValues: { dosage: '250mg daily' },
-        newValues: { dosage: `${i}00mg daily` },
-        complianceFlags: { type: 'BREAK_GLASS', reason: `Emergency ${i}` },
-      }));
+      await writeAudit(
+        tx,
+        auditEntry({
+          action: i === 3 ? 'UPDATE' : 'VIEW',
+          resourceType: i === 3 ? 'MEDICATION' : 'PATIENT',
+          resourceId: i,
+          patientId: 100 + i,
+          oldValues: { dosage: '250mg daily' },
+          newValues: { dosage: `${i}00mg daily` },
+          complianceFlags: { type: 'BREAK_GLASS', reason: `Emergency ${i}` },
+        }),
+      );
     }
   });
-  [{ chain }] = await query<{ chain: number }>(db, sql`SELECT chain FROM audit_logs WHERE id = 1`) as [{ chain: number }];
+  [{ chain }] = (await query<{ chain: number }>(db, sql`SELECT chain FROM audit_logs WHERE id = 1`)) as [{ chain: number }];
 });
 afterAll(async () => {
   await database?.dispose();
@@ -64,7 +67,9 @@ async function rehashAll(tx: DbOrTx): Promise<void> {
     const prev = prevOf.get(row.chain) ?? GENESIS_HASH;
     const hash = auditRowHash(prev, row);
     await tx.execute(sql`UPDATE audit_logs SET prev_hash = ${prev}, hash = ${hash} WHERE id = ${row.id}`);
-    await tx.execute(sql`UPDATE audit_chain_head SET last_seq = ${row.chainSeq}, last_id = ${row.id}, prev_hash = ${prev}, last_hash = ${hash} WHERE chain = ${row.chain}`);
+    await tx.execute(
+      sql`UPDATE audit_chain_head SET last_seq = ${row.chainSeq}, last_id = ${row.id}, prev_hash = ${prev}, last_hash = ${hash} WHERE chain = ${row.chain}`,
+    );
     prevOf.set(row.chain, hash);
   }
 }
@@ -92,7 +97,10 @@ describe('verifyAuditChain', () => {
   });
 
   it('accepts an empty log', async () => {
-    const result = await verifyTampered(['DELETE FROM audit_logs', `UPDATE audit_chain_head SET last_seq = 0, last_id = NULL, last_hash = repeat('0', 64)`]);
+    const result = await verifyTampered([
+      'DELETE FROM audit_logs',
+      `UPDATE audit_chain_head SET last_seq = 0, last_id = NULL, last_hash = repeat('0', 64)`,
+    ]);
     expect(result).toEqual({ ok: true, rows: 0, anchor: Array(16).fill('0').join('.') });
   });
 
@@ -144,7 +152,12 @@ describe('verifyAuditChain', () => {
     ['the last row', [`DELETE FROM audit_logs WHERE id = ${ROWS}`], ROWS, /row 6 is missing/],
     ['the last two rows', [`DELETE FROM audit_logs WHERE id >= ${ROWS - 1}`], ROWS - 1, /row 5 is missing: chain \d+ positions 5-6/],
     ['every row', ['DELETE FROM audit_logs'], 1, /positions 1-6/],
-    ['a middle row, renumbering the ids after it', ['DELETE FROM audit_logs WHERE id = 3', ...[4, 5, 6].map((id) => `UPDATE audit_logs SET id = ${id - 1} WHERE id = ${id}`)], 3, /before row 3 is missing/],
+    [
+      'a middle row, renumbering the ids after it',
+      ['DELETE FROM audit_logs WHERE id = 3', ...[4, 5, 6].map((id) => `UPDATE audit_logs SET id = ${id - 1} WHERE id = ${id}`)],
+      3,
+      /before row 3 is missing/,
+    ],
     [
       'a middle row, renumbering ids, positions and the head',
       [
@@ -176,7 +189,9 @@ describe('verifyAuditChain', () => {
     const result = await rolledBack(async (tx) => {
       await tx.execute(sql.raw(copyOf(ROWS, ROWS + 1, ROWS + 1)));
       const rows = await chainRows(tx);
-      await tx.execute(sql`UPDATE audit_logs SET prev_hash = ${rows[ROWS - 1]!.hash}, hash = ${auditRowHash(rows[ROWS - 1]!.hash, rows[ROWS]!)} WHERE id = ${ROWS + 1}`);
+      await tx.execute(
+        sql`UPDATE audit_logs SET prev_hash = ${rows[ROWS - 1]!.hash}, hash = ${auditRowHash(rows[ROWS - 1]!.hash, rows[ROWS]!)} WHERE id = ${ROWS + 1}`,
+      );
       return verifyAuditChain(tx);
     });
     expect(result).toMatchObject({ ok: false, firstBadId: ROWS + 1 });
@@ -185,10 +200,13 @@ describe('verifyAuditChain', () => {
   it('names a row inserted in the middle, the rows after it shifted, its own hash well-formed', async () => {
     const result = await rolledBack(async (tx) => {
       // Make room at id 4 / position 4 (descending, so the unique indexes never collide), then forge row 4.
-      for (let id = ROWS; id >= 4; id--) await tx.execute(sql`UPDATE audit_logs SET id = id + 1, chain_seq = chain_seq + 1 WHERE id = ${id}`);
+      for (let id = ROWS; id >= 4; id--)
+        await tx.execute(sql`UPDATE audit_logs SET id = id + 1, chain_seq = chain_seq + 1 WHERE id = ${id}`);
       await tx.execute(sql.raw(copyOf(3, 4, 4)));
       const rows = await chainRows(tx);
-      await tx.execute(sql`UPDATE audit_logs SET prev_hash = ${rows[2]!.hash}, hash = ${auditRowHash(rows[2]!.hash, rows[3]!)} WHERE id = 4`);
+      await tx.execute(
+        sql`UPDATE audit_logs SET prev_hash = ${rows[2]!.hash}, hash = ${auditRowHash(rows[2]!.hash, rows[3]!)} WHERE id = 4`,
+      );
       return verifyAuditChain(tx);
     });
     expect(result).toMatchObject({ ok: false, firstBadId: 4 });
@@ -216,7 +234,10 @@ describe('verifyAuditChain', () => {
     expect(anchored).toMatchObject({ ok: false, firstBadId: ROWS });
     expect(await verifyAuditChain(db, { anchor: before.anchor })).toMatchObject({ ok: true });
     const shortened = await verifyTampered(
-      ['DELETE FROM audit_logs WHERE id > 3', `UPDATE audit_chain_head SET last_seq = 3, last_id = 3, last_hash = (SELECT hash FROM audit_logs WHERE id = 3) WHERE chain = ${chain}`],
+      [
+        'DELETE FROM audit_logs WHERE id > 3',
+        `UPDATE audit_chain_head SET last_seq = 3, last_id = 3, last_hash = (SELECT hash FROM audit_logs WHERE id = 3) WHERE chain = ${chain}`,
+      ],
       { anchor: before.anchor },
     );
     expect(shortened).toMatchObject({ ok: false, reason: expect.stringMatching(/shorter than its anchor/) });

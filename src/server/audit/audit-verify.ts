@@ -7,9 +7,7 @@ import type { DbOrTx } from '../db/client';
 import { missingAgainstCheckpoint, readLatestCheckpoint, type Checkpoint } from './audit-checkpoint';
 import { auditRowHash, auditTimestampText, GENESIS_HASH, type AuditChainRow } from './audit-hash';
 
-export type AuditVerifyResult =
-  | { ok: true; rows: number; anchor: string }
-  | { ok: false; firstBadId: number; reason: string };
+export type AuditVerifyResult = { ok: true; rows: number; anchor: string } | { ok: false; firstBadId: number; reason: string };
 
 export interface VerifyOptions {
   /** Called after each batch with the number of rows checked so far and the total to check. */
@@ -96,7 +94,8 @@ class ChainWalk {
 
   checkBeyondHead(row: StoredRow): Problem | null {
     if (!this.head) return { id: row.id, reason: `row ${row.id} is in chain ${this.chain}, which has no head (inserted)` };
-    if (row.chainSeq > this.head.lastSeq) return { id: row.id, reason: `row ${row.id} is beyond the head of chain ${this.chain} (inserted)` };
+    if (row.chainSeq > this.head.lastSeq)
+      return { id: row.id, reason: `row ${row.id} is beyond the head of chain ${this.chain} (inserted)` };
     return null;
   }
 
@@ -128,7 +127,8 @@ class ChainWalk {
     if (below - prevId - 1 === to - from + 1) {
       return { id: prevId + 1, reason: `row ${prevId + 1} is missing: chain ${this.chain} ${positions} (deleted, or its id changed)` };
     }
-    if (atEnd) return { id: below - 1, reason: `the end of chain ${this.chain} is missing: ${positions}, the last was row ${below - 1} (deleted)` };
+    if (atEnd)
+      return { id: below - 1, reason: `the end of chain ${this.chain} is missing: ${positions}, the last was row ${below - 1} (deleted)` };
     return { id: below, reason: `the row before row ${below} is missing: chain ${this.chain} ${positions} (deleted)` };
   }
 
@@ -158,7 +158,8 @@ class ChainWalk {
     const seen = this.expectedSeq - 1;
     // The head names the id of the chain's last row, so a missing end is a gap before "row lastId + 1".
     if (seen < head.lastSeq) return this.missing(seen + 1, head.lastSeq, (head.lastId ?? 0) + 1, true);
-    if (this.prevHash !== head.lastHash) return { id: this.prevId ?? 0, reason: `row ${this.prevId} does not match the head of chain ${chain} (changed)` };
+    if (this.prevHash !== head.lastHash)
+      return { id: this.prevId ?? 0, reason: `row ${this.prevId} does not match the head of chain ${chain} (changed)` };
     if (this.anchor && this.anchor.seq > seen) return { id: 0, reason: `chain ${chain} is shorter than its anchor (rows deleted)` };
     return null;
   }

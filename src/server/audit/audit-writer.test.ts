@@ -82,7 +82,10 @@ interface Head {
   lastHash: string;
 }
 const heads = (): Promise<Head[]> =>
-  query<Head>(db, sql`SELECT chain, last_seq::float8 AS "lastSeq", last_id::float8 AS "lastId", last_hash AS "lastHash" FROM audit_chain_head ORDER BY chain`);
+  query<Head>(
+    db,
+    sql`SELECT chain, last_seq::float8 AS "lastSeq", last_id::float8 AS "lastId", last_hash AS "lastHash" FROM audit_chain_head ORDER BY chain`,
+  );
 const chainLength = async (): Promise<number> => (await heads()).reduce((n, h) => n + h.lastSeq, 0);
 
 const staff: StaffActor = {
@@ -112,15 +115,18 @@ describe('writeAudit', () => {
   it('starts the chain at the genesis hash and stores every field, the session as its hash', async () => {
     const before = Date.now();
     await db.transaction((tx) =>
-      writeAudit(tx, auditEntry({
-        action: 'UPDATE',
-        resourceType: 'DIAGNOSIS',
-        resourceId: 9,
-        patientId: 42,
-        oldValues: { status: 'Active' },
-        newValues: { status: 'Resolved', resolvedDate: '2025-01-31' },
-        complianceFlags: { type: 'BREAK_GLASS', reason: 'Unconscious patient in ER' },
-      })),
+      writeAudit(
+        tx,
+        auditEntry({
+          action: 'UPDATE',
+          resourceType: 'DIAGNOSIS',
+          resourceId: 9,
+          patientId: 42,
+          oldValues: { status: 'Active' },
+          newValues: { status: 'Resolved', resolvedDate: '2025-01-31' },
+          complianceFlags: { type: 'BREAK_GLASS', reason: 'Unconscious patient in ER' },
+        }),
+      ),
     );
     const [row] = await lastRows(1);
     expect(row).toMatchObject({
@@ -178,13 +184,23 @@ describe('writeAudit', () => {
   });
 
   it('stores values exactly as hashed: dates, undefined, unstorable characters, long headers', async () => {
-    await writeAudit(db, auditEntry({
-      actor: { userId: 'u\u0000x', userName: 'Lone \ud800 surrogate' },
-      meta: { ip: '::1', userAgent: 'x'.repeat(5000), sessionHash: null },
-      newValues: { when: new Date('2025-03-01T10:00:00Z'), skip: undefined, nul: 'a\u0000b', big: 2 ** 64, tiny: 1e-7, list: [1, undefined, 'é'] },
-      oldValues: null,
-      complianceFlags: undefined,
-    }));
+    await writeAudit(
+      db,
+      auditEntry({
+        actor: { userId: 'u\u0000x', userName: 'Lone \ud800 surrogate' },
+        meta: { ip: '::1', userAgent: 'x'.repeat(5000), sessionHash: null },
+        newValues: {
+          when: new Date('2025-03-01T10:00:00Z'),
+          skip: undefined,
+          nul: 'a\u0000b',
+          big: 2 ** 64,
+          tiny: 1e-7,
+          list: [1, undefined, 'é'],
+        },
+        oldValues: null,
+        complianceFlags: undefined,
+      }),
+    );
     const [row] = await lastRows(1);
     expect(row).toMatchObject({
       userId: 'u\ufffdx',
@@ -261,7 +277,8 @@ describe('concurrent writers', () => {
       { isolationLevel: 'repeatable read' },
     );
     const written = results.filter((r) => r.status === 'fulfilled').length;
-    for (const r of results) if (r.status === 'rejected') expect(String(r.reason?.cause ?? r.reason)).toMatch(/serializ|concurrent update/i);
+    for (const r of results)
+      if (r.status === 'rejected') expect(String(r.reason?.cause ?? r.reason)).toMatch(/serializ|concurrent update/i);
     expect(written).toBeGreaterThan(0);
     await expectIntactChains();
     expect(await verifyAuditChain(db)).toMatchObject({ ok: true, rows: before + written });

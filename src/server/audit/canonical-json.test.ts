@@ -18,7 +18,11 @@ describe('canonicalJson', () => {
   });
 
   it('normalizes values as a jsonb column gives them back', () => {
-    expect(toJsonValue({ d: new Date('2025-01-01T00:00:00Z'), u: undefined, n: NaN, s: 'a\u0000b' })).toEqual({ d: '2025-01-01T00:00:00.000Z', n: null, s: 'a\ufffdb' });
+    expect(toJsonValue({ d: new Date('2025-01-01T00:00:00Z'), u: undefined, n: NaN, s: 'a\u0000b' })).toEqual({
+      d: '2025-01-01T00:00:00.000Z',
+      n: null,
+      s: 'a\ufffdb',
+    });
     expect(toJsonValue(undefined)).toBeNull();
   });
 });
@@ -26,9 +30,23 @@ describe('canonicalJson', () => {
 describe('auditRowCanonical', () => {
   it('is canonicalJson of every hashed field of the row', () => {
     const row: AuditChainRow = {
-      id: 12, chain: 3, chainSeq: 4, timestamp: '2025-01-01T00:00:00.000000Z', userId: 'u', userName: 'N', action: 'VIEW',
-      resourceType: 'PATIENT', resourceId: '5', patientId: 5, oldValues: null, newValues: { b: 2, a: [1] }, ipAddress: '::1',
-      userAgent: null, sessionId: null, facility: 'F', complianceFlags: { type: 'CONSENT' },
+      id: 12,
+      chain: 3,
+      chainSeq: 4,
+      timestamp: '2025-01-01T00:00:00.000000Z',
+      userId: 'u',
+      userName: 'N',
+      action: 'VIEW',
+      resourceType: 'PATIENT',
+      resourceId: '5',
+      patientId: 5,
+      oldValues: null,
+      newValues: { b: 2, a: [1] },
+      ipAddress: '::1',
+      userAgent: null,
+      sessionId: null,
+      facility: 'F',
+      complianceFlags: { type: 'CONSENT' },
     };
     const { id, chain, chainSeq, timestamp } = row;
     expect(auditRowCanonical(row)).toBe(canonicalJson({ ...hashedFields(row), id, chain, chainSeq, timestamp }));

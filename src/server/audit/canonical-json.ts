@@ -34,10 +34,7 @@ export function canonicalJson(value: JsonValue): string {
  * the text around the holes and the hole keys in the order they appear. Joining
  * segments[0], value(holes[0]), segments[1], ... gives canonicalJson of the whole object.
  */
-export function canonicalSegments(
-  fields: Record<string, JsonValue>,
-  holeKeys: readonly string[],
-): { segments: string[]; holes: string[] } {
+export function canonicalSegments(fields: Record<string, JsonValue>, holeKeys: readonly string[]): { segments: string[]; holes: string[] } {
   const keys = [...Object.keys(fields), ...holeKeys].sort();
   const segments: string[] = [];
   const holes: string[] = [];

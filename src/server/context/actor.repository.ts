@@ -86,7 +86,13 @@ const CREATED_AT = String.raw`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$`;
  * slides the idle expiry when that moves it by at least `touchMs`, and the staff sign-in's last_activity when it
  * is at least `touchMs` old: a busy client costs one write a minute, not one per request.
  */
-export async function loadSessionActor(db: Db, sid: string, now: Date, life: SessionLifetimes, touchMs: number): Promise<SessionActorRow | null> {
+export async function loadSessionActor(
+  db: Db,
+  sid: string,
+  now: Date,
+  life: SessionLifetimes,
+  touchMs: number,
+): Promise<SessionActorRow | null> {
   const at = sql`${now.toISOString()}::timestamptz`;
   const ms = (n: number): SQL => sql`(${n}::int * interval '1 millisecond')`;
   const [row] = await preparedRows<StaffRow & { sess: unknown; expire: number; slid: number | null; touched: boolean; staff: boolean }>(

@@ -57,26 +57,29 @@ export async function inAuditedTransaction<A extends Actor, T>(
   work: (ctx: DataContext<A>) => Promise<Audited<T>>,
   options: Options = {},
 ): Promise<T> {
-  return scope.db.transaction(async (tx) => {
-    const recorded: ContextAuditEntry[] = [];
-    const issued = new WeakSet<object>();
-    const ctx: DataContext<A> = {
-      actor: scope.actor,
-      meta: scope.meta,
-      now: scope.now,
-      tx,
-      audited<V>(value: V, ...entries: ContextAuditEntry[]): Audited<V> {
-        recorded.push(...entries);
-        const result = { value } as Audited<V>;
-        issued.add(result);
-        return result;
-      },
-    };
-    const result = await work(ctx);
-    // Types make this unreachable; a cast could still get here, so the transaction is refused rather than committed.
-    if (!issued.has(result) || recorded.length === 0) throw new Error(UNAUDITED_TRANSACTION);
-    const actor = auditActorOf(scope.actor);
-    for (const entry of recorded) await writeAudit(tx, { ...entry, actor, meta: scope.meta });
-    return result.value;
-  }, options.isolationLevel ? { isolationLevel: options.isolationLevel } : undefined);
+  return scope.db.transaction(
+    async (tx) => {
+      const recorded: ContextAuditEntry[] = [];
+      const issued = new WeakSet<object>();
+      const ctx: DataContext<A> = {
+        actor: scope.actor,
+        meta: scope.meta,
+        now: scope.now,
+        tx,
+        audited<V>(value: V, ...entries: ContextAuditEntry[]): Audited<V> {
+          recorded.push(...entries);
+          const result = { value } as Audited<V>;
+          issued.add(result);
+          return result;
+        },
+      };
+      const result = await work(ctx);
+      // Types make this unreachable; a cast could still get here, so the transaction is refused rather than committed.
+      if (!issued.has(result) || recorded.length === 0) throw new Error(UNAUDITED_TRANSACTION);
+      const actor = auditActorOf(scope.actor);
+      for (const entry of recorded) await writeAudit(tx, { ...entry, actor, meta: scope.meta });
+      return result.value;
+    },
+    options.isolationLevel ? { isolationLevel: options.isolationLevel } : undefined,
+  );
 }

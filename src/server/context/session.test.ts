@@ -21,8 +21,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const me = (cookie: string, app: FastifyInstance = t.app) =>
-  app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } });
+const me = (cookie: string, app: FastifyInstance = t.app) => app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } });
 const tokenOf = (cookie: string): string => cookie.slice('nhr_sid='.length);
 // Raw queries return timestamps as text; the epoch keeps the comparison exact.
 const sessionRow = (cookie: string) =>

@@ -52,11 +52,7 @@ function expiryFor(subject: SessionSubject, createdAt: Date, now: Date): Date {
 }
 
 /** Creates a session row; returns the token for the cookie and its hash (the sid). */
-export async function createSession(
-  db: Db,
-  subject: SessionSubject,
-  now: Date,
-): Promise<{ token: string; sid: string; expire: Date }> {
+export async function createSession(db: Db, subject: SessionSubject, now: Date): Promise<{ token: string; sid: string; expire: Date }> {
   const token = randomBytes(32).toString('base64url');
   const sid = hashToken(token);
   const expire = expiryFor(subject, now, now);
@@ -103,8 +99,7 @@ export const destroySession = (db: Db, sid: string): Promise<void> => deleteSess
 export const purgeExpiredSessions = (db: Db, now: Date): Promise<number> => deleteExpiredSessions(db, now);
 
 /** HttpOnly, SameSite=Lax, Secure in production, path /; no Max-Age, so it ends with the browser session too. */
-const cookieOptions = (config: Config) =>
-  ({ httpOnly: true, sameSite: 'lax', secure: config.production, path: '/' }) as const;
+const cookieOptions = (config: Config) => ({ httpOnly: true, sameSite: 'lax', secure: config.production, path: '/' }) as const;
 
 /**
  * The one call a sign-in route makes once the credentials are proven: ends the session the request came with (if

@@ -119,7 +119,14 @@ export async function preparedRows<T>(db: DbOrTx, name: string, query: SQL): Pro
   // drizzle's raw `execute` cannot name a statement; its session's prepareQuery can (public at run time, typed internal).
   const internals = db as unknown as {
     dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } };
-    session: { prepareQuery(q: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } };
+    session: {
+      prepareQuery(
+        q: { sql: string; params: unknown[] },
+        fields: undefined,
+        name: string,
+        arrayMode: boolean,
+      ): { execute(): Promise<unknown> };
+    };
   };
   const result = await internals.session.prepareQuery(internals.dialect.sqlToQuery(query), undefined, name, false).execute();
   return (result as { rows: T[] }).rows;

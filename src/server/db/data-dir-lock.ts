@@ -12,7 +12,9 @@ export class DataDirInUseError extends Error {
     readonly dataDir: string,
     readonly pid: number,
   ) {
-    super(`The database in ${displayPath(dataDir)} is in use by another process (pid ${pid}). Stop it first, or set DATA_DIR to another folder.`);
+    super(
+      `The database in ${displayPath(dataDir)} is in use by another process (pid ${pid}). Stop it first, or set DATA_DIR to another folder.`,
+    );
     this.name = 'DataDirInUseError';
   }
 }

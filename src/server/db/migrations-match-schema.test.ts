@@ -78,7 +78,9 @@ describe('the migrations and schema.ts', () => {
 
   it('create every index schema.ts names', async () => {
     const inDb = new Set(
-      (await queryRows<{ name: string }>(t.handle.db, sql`SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'public'`)).map((r) => r.name),
+      (await queryRows<{ name: string }>(t.handle.db, sql`SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'public'`)).map(
+        (r) => r.name,
+      ),
     );
     const named = tables.flatMap((x) => getTableConfig(x).indexes.map((i) => i.config.name)).filter((n): n is string => Boolean(n));
     expect(named.filter((n) => !inDb.has(n))).toEqual([]);

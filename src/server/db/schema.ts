@@ -44,8 +44,12 @@ export const rolePermissions = pgTable(
   'role_permissions',
   {
     id: serial('id').primaryKey(),
-    roleId: integer('role_id').notNull().references(() => roles.id, { onDelete: 'cascade' }),
-    permissionId: integer('permission_id').notNull().references(() => permissions.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    permissionId: integer('permission_id')
+      .notNull()
+      .references(() => permissions.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('role_permissions_role_permission_idx').on(t.roleId, t.permissionId)],
@@ -84,8 +88,12 @@ export const userPermissions = pgTable(
   'user_permissions',
   {
     id: serial('id').primaryKey(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    permissionId: integer('permission_id').notNull().references(() => permissions.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    permissionId: integer('permission_id')
+      .notNull()
+      .references(() => permissions.id, { onDelete: 'cascade' }),
     isGranted: boolean('is_granted').notNull().default(true),
     createdAt: createdAt(),
     grantedBy: text('granted_by'),
@@ -110,7 +118,9 @@ export const userSessions = pgTable(
   'user_sessions',
   {
     id: serial('id').primaryKey(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     sessionId: varchar('session_id', { length: 64 }).notNull(),
     loginTime: timestamp('login_time', { withTimezone: true }).notNull().defaultNow(),
     lastActivity: timestamp('last_activity', { withTimezone: true }).notNull().defaultNow(),
@@ -142,8 +152,12 @@ export const securityEvents = pgTable(
   },
   (t) => [
     index('security_events_type_time_idx').on(t.eventType, t.timestamp),
-    index('security_events_subject_time_idx').on(t.subject, t.timestamp).where(sql`${t.subject} IS NOT NULL`),
-    index('security_events_ip_time_idx').on(t.ipAddress, t.timestamp).where(sql`${t.subject} IS NOT NULL`),
+    index('security_events_subject_time_idx')
+      .on(t.subject, t.timestamp)
+      .where(sql`${t.subject} IS NOT NULL`),
+    index('security_events_ip_time_idx')
+      .on(t.ipAddress, t.timestamp)
+      .where(sql`${t.subject} IS NOT NULL`),
   ],
 );
 
@@ -201,10 +215,16 @@ export const nameWords = pgTable(
   (t) => [
     index('name_words_prefix_idx').on(t.word.op('text_pattern_ops')),
     // Single words only: long concatenated names share their first word's code and would crowd the lookups.
-    index('name_words_dm_idx').on(t.dm).where(sql`length(word) <= 12`),
-    index('name_words_dm_alt_idx').on(t.dmAlt).where(sql`length(word) <= 12`),
+    index('name_words_dm_idx')
+      .on(t.dm)
+      .where(sql`length(word) <= 12`),
+    index('name_words_dm_alt_idx')
+      .on(t.dmAlt)
+      .where(sql`length(word) <= 12`),
     // Long words only: there, trigram similarity separates well and complements the deletion neighbourhoods.
-    index('name_words_long_trgm_idx').using('gin', t.word.op('gin_trgm_ops')).where(sql`length(word) >= 11`),
+    index('name_words_long_trgm_idx')
+      .using('gin', t.word.op('gin_trgm_ops'))
+      .where(sql`length(word) >= 11`),
   ],
 );
 
@@ -372,7 +392,9 @@ export const auditLogs = pgTable(
       .on(t.timestamp)
       .where(sql`${t.complianceFlags} ->> 'type' = 'BREAK_GLASS'`),
     // Verdicts of the privacy review (ACCESS_REVIEW rows) by the break-the-glass row they review.
-    index('audit_logs_review_idx').on(t.resourceId, t.timestamp).where(sql`${t.resourceType} = 'ACCESS_REVIEW'`),
+    index('audit_logs_review_idx')
+      .on(t.resourceId, t.timestamp)
+      .where(sql`${t.resourceType} = 'ACCESS_REVIEW'`),
   ],
 );
 
@@ -396,24 +418,30 @@ export const auditChainHead = pgTable(
   (t) => [check('audit_chain_head_chain', sql`${t.chain} >= 1`)],
 );
 
-export const complianceReports = pgTable('compliance_reports', {
-  id: serial('id').primaryKey(),
-  reportType: varchar('report_type', { length: 32 }).notNull(),
-  title: varchar('title', { length: 200 }).notNull(),
-  description: text('description'),
-  dateRange: text('date_range').notNull(),
-  generatedBy: varchar('generated_by', { length: 256 }).notNull(),
-  generatedAt: timestamp('generated_at', { withTimezone: true }).notNull().defaultNow(),
-  status: varchar('status', { length: 16 }).notNull(),
-  reportData: text('report_data').notNull(),
-  facility: varchar('facility', { length: 200 }),
-  /** True when a detail list of the report holds only its first REPORT_DETAIL_LIMIT rows (the summary is exact). */
-  detailsCapped: boolean('details_capped').notNull().default(false),
-}, (t) => [index('compliance_reports_generated_idx').on(t.generatedAt.desc(), t.id.desc())]);
+export const complianceReports = pgTable(
+  'compliance_reports',
+  {
+    id: serial('id').primaryKey(),
+    reportType: varchar('report_type', { length: 32 }).notNull(),
+    title: varchar('title', { length: 200 }).notNull(),
+    description: text('description'),
+    dateRange: text('date_range').notNull(),
+    generatedBy: varchar('generated_by', { length: 256 }).notNull(),
+    generatedAt: timestamp('generated_at', { withTimezone: true }).notNull().defaultNow(),
+    status: varchar('status', { length: 16 }).notNull(),
+    reportData: text('report_data').notNull(),
+    facility: varchar('facility', { length: 200 }),
+    /** True when a detail list of the report holds only its first REPORT_DETAIL_LIMIT rows (the summary is exact). */
+    detailsCapped: boolean('details_capped').notNull().default(false),
+  },
+  (t) => [index('compliance_reports_generated_idx').on(t.generatedAt.desc(), t.id.desc())],
+);
 
 /** A report archived by an authorised user: hidden from the list, kept (issue 10 item 2); insert-only. */
 export const complianceReportArchives = pgTable('compliance_report_archives', {
-  reportId: integer('report_id').primaryKey().references(() => complianceReports.id),
+  reportId: integer('report_id')
+    .primaryKey()
+    .references(() => complianceReports.id),
   archivedAt: timestamp('archived_at', { withTimezone: true }).notNull().defaultNow(),
   archivedBy: varchar('archived_by', { length: 256 }).notNull(),
   archivedByUserId: text('archived_by_user_id').notNull(),

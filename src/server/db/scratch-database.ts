@@ -57,11 +57,7 @@ export interface ScratchOptions {
   template?: string | undefined;
 }
 
-export async function createScratchDatabase(
-  serverUrl: string,
-  prefix: string,
-  options: ScratchOptions = {},
-): Promise<ScratchDatabase> {
+export async function createScratchDatabase(serverUrl: string, prefix: string, options: ScratchOptions = {}): Promise<ScratchDatabase> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const { template } = options;
   if (template !== undefined && !IDENTIFIER.test(template)) throw new Error(`not a database name: ${template}`);

@@ -37,5 +37,8 @@ export const unauthenticated = (): AppError => new AppError('UNAUTHENTICATED', '
 export const validationFailed = (issues: FieldIssue[], message = 'Invalid input'): AppError =>
   new AppError('VALIDATION_FAILED', message, { issues });
 /** A 429 with Retry-After in whole seconds (at least 1). */
-export const tooManyRequests = (code: 'LOCKED_OUT' | 'NETWORK_THROTTLED' | 'RATE_LIMITED', message: string, retryAfterSeconds: number): AppError =>
-  new AppError(code, message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+export const tooManyRequests = (
+  code: 'LOCKED_OUT' | 'NETWORK_THROTTLED' | 'RATE_LIMITED',
+  message: string,
+  retryAfterSeconds: number,
+): AppError => new AppError(code, message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });

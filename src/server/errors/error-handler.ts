@@ -71,10 +71,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
     // Log the kind of failure only: a driver error's message and properties can carry query parameters
     // (password hashes, patient data), which must never reach the logs (DESIGN.md §6).
     if (status === 503) request.log.warn({ url: request.routeOptions.url }, 'database statement timeout');
-    else if (status >= 500) request.log.error({ errorName: error.name, errorCode: error.code, causeCode: (error.cause as { code?: string } | undefined)?.code }, 'unhandled error');
+    else if (status >= 500)
+      request.log.error(
+        { errorName: error.name, errorCode: error.code, causeCode: (error.cause as { code?: string } | undefined)?.code },
+        'unhandled error',
+      );
     return reply.status(status).send(body);
   });
-
 }
 
 /** Unknown API routes get a JSON 404; with the client built, other GETs get index.html (SPA fallback). */

@@ -112,7 +112,12 @@ function casesFor(path: string, method: Method, op: Operation, seed: number): Ca
   const baseBody = bodies[0] ? validObject(bodies[0]) : undefined;
   for (const p of pathParams) {
     for (const hostile of hostilePathSegments(n++ * 10)) {
-      out.push({ route, where: `path ${p.name}`, hostile, request: { method, url: url([p.name, String(hostile.value)]), ...(baseBody ? { payload: baseBody } : {}) } });
+      out.push({
+        route,
+        where: `path ${p.name}`,
+        hostile,
+        request: { method, url: url([p.name, String(hostile.value)]), ...(baseBody ? { payload: baseBody } : {}) },
+      });
     }
   }
   for (const q of queryParams) {
@@ -177,7 +182,8 @@ describe('hostile input on every route of the OpenAPI document, as every role', 
             guarded ??= res.statusCode === 401 || res.statusCode === 403;
             const what = `${c.route} [${session.role}] ${c.where} = ${JSON.stringify(c.hostile.value)} (${c.hostile.label})`;
             if (res.statusCode >= 500) failures.push(`${what}: ${res.statusCode} ${res.body.slice(0, 200)}`);
-            else if (mustRefuse && (res.statusCode < 400 || res.statusCode >= 500)) failures.push(`${what}: accepted with ${res.statusCode}`);
+            else if (mustRefuse && (res.statusCode < 400 || res.statusCode >= 500))
+              failures.push(`${what}: accepted with ${res.statusCode}`);
           }
         }
         if (before) {

@@ -11,7 +11,10 @@ export function registerInputGuard(app: FastifyInstance): void {
     for (const [name, value] of Object.entries(parts)) {
       const path = findUnsafeText(value);
       if (path === null) continue;
-      throw validationFailed([{ path: name === 'body' ? path : `${name}.${path}`, message: INVALID_CHARACTERS }], `Invalid characters in ${name}`);
+      throw validationFailed(
+        [{ path: name === 'body' ? path : `${name}.${path}`, message: INVALID_CHARACTERS }],
+        `Invalid characters in ${name}`,
+      );
     }
   });
 }

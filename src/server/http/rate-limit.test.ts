@@ -29,7 +29,12 @@ afterAll(async () => {
 });
 
 const search = (app: FastifyInstance, cookie: string) =>
-  app.inject({ method: 'POST', url: '/api/patients/search', headers: { cookie }, payload: { method: 'fuzzy-name', fullName: 'Selma Nangolo', ageRangeMin: 0, ageRangeMax: 120 } });
+  app.inject({
+    method: 'POST',
+    url: '/api/patients/search',
+    headers: { cookie },
+    payload: { method: 'fuzzy-name', fullName: 'Selma Nangolo', ageRangeMin: 0, ageRangeMax: 120 },
+  });
 
 describe('search per user', () => {
   it('answers 429 RATE_LIMITED with Retry-After after the limit, across processes, without searching or auditing', async () => {
@@ -55,7 +60,11 @@ describe('search per user', () => {
   });
 
   it('a signed-out caller is refused by the guard (401) before any counting', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/patients/search', payload: { method: 'fuzzy-name', fullName: 'Selma Nangolo', ageRangeMin: 0, ageRangeMax: 120 } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/patients/search',
+      payload: { method: 'fuzzy-name', fullName: 'Selma Nangolo', ageRangeMin: 0, ageRangeMax: 120 },
+    });
     expect(res.statusCode).toBe(401);
   });
 });
@@ -65,7 +74,8 @@ describe('access grants per user', () => {
     const { cookie } = await signInAs(t, 3);
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push((await createPatient(t.db)).id);
-    const grant = (id: number) => t.app.inject({ method: 'POST', url: `/api/patients/${id}/access`, headers: { cookie }, payload: { consent: true } });
+    const grant = (id: number) =>
+      t.app.inject({ method: 'POST', url: `/api/patients/${id}/access`, headers: { cookie }, payload: { consent: true } });
     expect((await grant(ids[0]!)).statusCode).toBe(201);
     expect((await grant(ids[1]!)).statusCode).toBe(201);
     const refused = await grant(ids[2]!);

@@ -41,7 +41,10 @@ export function databaseStore(db: Db, now: () => Date) {
   };
   return class DatabaseRateLimitStore {
     incr(key: string, callback: IncrCallback, timeWindow: number): void {
-      incr(key, timeWindow).then((res) => callback(null, res), (err: unknown) => callback(err as Error, { current: 0, ttl: 0 }));
+      incr(key, timeWindow).then(
+        (res) => callback(null, res),
+        (err: unknown) => callback(err as Error, { current: 0, ttl: 0 }),
+      );
     }
     child(): DatabaseRateLimitStore {
       return new DatabaseRateLimitStore();
@@ -62,8 +65,7 @@ export async function registerRateLimits(app: FastifyInstance, db: Db, config: C
   });
 }
 
-const who = (request: FastifyRequest): string =>
-  request.actor?.kind === 'staff' ? `user:${request.actor.userId}` : `ip:${request.ip}`;
+const who = (request: FastifyRequest): string => (request.actor?.kind === 'staff' ? `user:${request.actor.userId}` : `ip:${request.ip}`);
 
 /** The route config of one named limit: per user for signed-in staff, else per IP (registration). */
 export function rateLimitOf(config: Config, name: RateLimitName): RateLimitOptions {

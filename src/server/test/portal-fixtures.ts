@@ -207,7 +207,11 @@ export async function activatePatient(
   now: () => Date = () => new Date(),
 ): Promise<void> {
   const { code } = await issueActivationCode(db, patient.id, now());
-  await activatePortal({ db, config: { ...loadConfig({}), now } }, { ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth, activationCode: code, pin }, noRequest);
+  await activatePortal(
+    { db, config: { ...loadConfig({}), now } },
+    { ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth, activationCode: code, pin },
+    noRequest,
+  );
   activatedIn(db).add(patient.id);
 }
 
@@ -235,7 +239,12 @@ export async function signInPatient(
     return sessionCookie(await t.app.inject({ method: 'POST', url: '/api/auth/patient-login', payload: claim, remoteAddress }), 'PIN');
   }
   const { code } = await issueActivationCode(t.db, patient.id, t.config.now());
-  const res = await t.app.inject({ method: 'POST', url: '/api/auth/patient-activate', payload: { ...claim, activationCode: code }, remoteAddress });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/patient-activate',
+    payload: { ...claim, activationCode: code },
+    remoteAddress,
+  });
   const cookie = sessionCookie(res, 'activation');
   done.add(patient.id);
   return cookie;

@@ -33,7 +33,12 @@ export async function staffFrom(
   return { id: user.id, email: user.email, cookie: await signInFrom(app, user.email, ip) };
 }
 
-export async function insertPatientAt(db: Db, lastName: string, address: string, firstName = 'Selma'): Promise<{ id: number; idNumber: string }> {
+export async function insertPatientAt(
+  db: Db,
+  lastName: string,
+  address: string,
+  firstName = 'Selma',
+): Promise<{ id: number; idNumber: string }> {
   const idNumber = randomNcNumber();
   const row = await queryOne<{ id: number }>(
     db,
@@ -46,19 +51,39 @@ export async function insertPatientAt(db: Db, lastName: string, address: string,
 export const WINDHOEK = '5 Robert Mugabe Avenue, Windhoek, Khomas';
 
 /** Confirms access without consent (break-the-glass) through the real route; throws unless 201. */
-export async function breakGlass(app: FastifyInstance, cookie: string, patientId: number, reason = 'Unconscious patient, no consent possible'): Promise<void> {
-  const res = await app.inject({ method: 'POST', url: `/api/patients/${patientId}/access`, headers: { cookie }, payload: { consent: false, reason } });
+export async function breakGlass(
+  app: FastifyInstance,
+  cookie: string,
+  patientId: number,
+  reason = 'Unconscious patient, no consent possible',
+): Promise<void> {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/patients/${patientId}/access`,
+    headers: { cookie },
+    payload: { consent: false, reason },
+  });
   if (res.statusCode !== 201) throw new Error(`breakGlass answered ${res.statusCode}: ${res.body}`);
 }
 
 /** Confirms access with the patient's consent; throws unless 201. */
 export async function withConsent(app: FastifyInstance, cookie: string, patientId: number): Promise<void> {
-  const res = await app.inject({ method: 'POST', url: `/api/patients/${patientId}/access`, headers: { cookie }, payload: { consent: true } });
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/patients/${patientId}/access`,
+    headers: { cookie },
+    payload: { consent: true },
+  });
   if (res.statusCode !== 201) throw new Error(`withConsent answered ${res.statusCode}: ${res.body}`);
 }
 
 /** Looks a patient up by NC number (one SEARCH audit row returning that patient); throws unless 200. */
 export async function searchById(app: FastifyInstance, cookie: string, idNumber: string): Promise<void> {
-  const res = await app.inject({ method: 'POST', url: '/api/patients/search', headers: { cookie }, payload: { method: 'id-number', idNumber } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/patients/search',
+    headers: { cookie },
+    payload: { method: 'id-number', idNumber },
+  });
   if (res.statusCode !== 200) throw new Error(`searchById answered ${res.statusCode}: ${res.body}`);
 }

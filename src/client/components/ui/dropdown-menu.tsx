@@ -10,7 +10,17 @@ export interface MenuEntry {
   onSelect: () => void;
 }
 
-export function DropdownMenu({ trigger, header, entries, triggerLabel }: { trigger: ReactNode; header?: ReactNode; entries: MenuEntry[]; triggerLabel: string }): React.JSX.Element {
+export function DropdownMenu({
+  trigger,
+  header,
+  entries,
+  triggerLabel,
+}: {
+  trigger: ReactNode;
+  header?: ReactNode;
+  entries: MenuEntry[];
+  triggerLabel: string;
+}): React.JSX.Element {
   return (
     <RadixMenu.Root modal={false}>
       <RadixMenu.Trigger aria-label={triggerLabel} className="flex items-center gap-2 rounded-md px-2 py-1 hover:bg-slate-100">

@@ -8,7 +8,19 @@ export interface RadioCardOption {
   description?: ReactNode;
 }
 
-export function RadioCards({ options, value, onValueChange, label, columns = 3 }: { options: RadioCardOption[]; value: string; onValueChange: (v: string) => void; label: string; columns?: 1 | 2 | 3 }): React.JSX.Element {
+export function RadioCards({
+  options,
+  value,
+  onValueChange,
+  label,
+  columns = 3,
+}: {
+  options: RadioCardOption[];
+  value: string;
+  onValueChange: (v: string) => void;
+  label: string;
+  columns?: 1 | 2 | 3;
+}): React.JSX.Element {
   return (
     <RadioGroup.Root
       aria-label={label}

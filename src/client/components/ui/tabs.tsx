@@ -7,7 +7,17 @@ export interface TabItem {
   content: ReactNode;
 }
 
-export function Tabs({ items, value, onValueChange, label }: { items: TabItem[]; value: string; onValueChange: (v: string) => void; label: string }): React.JSX.Element {
+export function Tabs({
+  items,
+  value,
+  onValueChange,
+  label,
+}: {
+  items: TabItem[];
+  value: string;
+  onValueChange: (v: string) => void;
+  label: string;
+}): React.JSX.Element {
   return (
     <RadixTabs.Root value={value} onValueChange={onValueChange}>
       <RadixTabs.List aria-label={label} className="flex gap-1 overflow-x-auto border-b border-slate-200">

@@ -52,7 +52,10 @@ export function Toaster({ regionLabel, viewportLabel }: { regionLabel: string; v
           {t.description ? <RadixToast.Description className="mt-1 text-sm opacity-90">{t.description}</RadixToast.Description> : null}
         </RadixToast.Root>
       ) : null}
-      <RadixToast.Viewport label={viewportLabel} className="fixed bottom-4 right-4 z-[100] flex w-[calc(100vw-2rem)] max-w-sm flex-col gap-2 outline-none" />
+      <RadixToast.Viewport
+        label={viewportLabel}
+        className="fixed bottom-4 right-4 z-[100] flex w-[calc(100vw-2rem)] max-w-sm flex-col gap-2 outline-none"
+      />
     </RadixToast.Provider>
   );
 }

@@ -16,7 +16,11 @@ export function accessRoutes({ db, config }: AppDeps) {
 
     r.post(
       '/api/patients/:id/access',
-      { onRequest: canRead, config: { rateLimit: rateLimitOf(config, 'accessGrant') }, schema: { tags, params: recordIdParams, body: recordAccessInput, response: { 201: accessGrant } } },
+      {
+        onRequest: canRead,
+        config: { rateLimit: rateLimitOf(config, 'accessGrant') },
+        schema: { tags, params: recordIdParams, body: recordAccessInput, response: { 201: accessGrant } },
+      },
       async (request, reply) => {
         const actor = staffActor(request);
         const grant = await grantRecordAccess(db, actor, request.meta, request.params.id, request.body, config.now(), config.alerts);

@@ -63,16 +63,20 @@ export async function grantRecordAccess(
   }
   const expiresAt = new Date(now.getTime() + ACCESS_GRANT_HOURS * HOUR_MS);
   // The grant and its audit row in one statement (grant-audited.repository.ts); grantId is the inserted grant's.
-  const row = await insertGrantAudited(db, { userId: actor.userId, patientId, consent, reason, grantedAt: now, expiresAt }, {
-    actor: auditActorOf(actor),
-    meta,
-    action: 'VIEW',
-    resourceType: 'PATIENT',
-    resourceId: patientId,
-    patientId,
-    newValues: { access: 'GRANTED', expiresAt: expiresAt.toISOString(), role: actorRoleAtTheTime(actor) },
-    complianceFlags: consent ? { type: 'CONSENT' } : { type: 'BREAK_GLASS', reason },
-  });
+  const row = await insertGrantAudited(
+    db,
+    { userId: actor.userId, patientId, consent, reason, grantedAt: now, expiresAt },
+    {
+      actor: auditActorOf(actor),
+      meta,
+      action: 'VIEW',
+      resourceType: 'PATIENT',
+      resourceId: patientId,
+      patientId,
+      newValues: { access: 'GRANTED', expiresAt: expiresAt.toISOString(), role: actorRoleAtTheTime(actor) },
+      complianceFlags: consent ? { type: 'CONSENT' } : { type: 'BREAK_GLASS', reason },
+    },
+  );
   if (!row) throw patientNotFound();
   return { ...row, grantedAt: row.grantedAt.toISOString(), expiresAt: row.expiresAt.toISOString() };
 }
@@ -90,7 +94,12 @@ export async function assertLiveGrant(db: DbOrTx, actor: StaffActor, patientId: 
  * The patient's demographics, refused like assertLiveGrant (403 without a live grant, 404 for an unknown patient);
  * one query. Not audited: the caller records the read it is part of.
  */
-export async function patientWithLiveGrant(db: DbOrTx, actor: StaffActor, patientId: number, now: Date = new Date()): Promise<RecordPatient> {
+export async function patientWithLiveGrant(
+  db: DbOrTx,
+  actor: StaffActor,
+  patientId: number,
+  now: Date = new Date(),
+): Promise<RecordPatient> {
   const found = await findPatientWithGrant(db, actor.userId, patientId, now);
   if (!found) throw patientNotFound();
   if (!found.granted) throw accessNotConfirmed();
@@ -98,7 +107,13 @@ export async function patientWithLiveGrant(db: DbOrTx, actor: StaffActor, patien
 }
 
 /** GET /api/patients/{id}: the demographics with a live grant, audited as VIEW PATIENT in the same transaction. */
-export async function readPatient(db: Db, actor: StaffActor, meta: RequestMeta, patientId: number, now: Date = new Date()): Promise<RecordPatient> {
+export async function readPatient(
+  db: Db,
+  actor: StaffActor,
+  meta: RequestMeta,
+  patientId: number,
+  now: Date = new Date(),
+): Promise<RecordPatient> {
   return readRecorded(
     db,
     (tx) => patientWithLiveGrant(tx, actor, patientId, now),

@@ -26,7 +26,8 @@ afterAll(async () => {
 
 const grant = (cookie: string, patientId: number, payload: unknown) =>
   t.app.inject({ method: 'POST', url: `/api/patients/${patientId}/access`, headers: { cookie }, payload: payload as object });
-const demographics = (cookie: string, patientId: number) => t.app.inject({ method: 'GET', url: `/api/patients/${patientId}`, headers: { cookie } });
+const demographics = (cookie: string, patientId: number) =>
+  t.app.inject({ method: 'GET', url: `/api/patients/${patientId}`, headers: { cookie } });
 const grantCount = async (): Promise<number> => (await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM access_grants`))!.n;
 const auditCount = async (): Promise<number> => (await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM audit_logs`))!.n;
 
@@ -35,7 +36,13 @@ describe('POST /api/patients/{id}/access', () => {
     const res = await grant(doctor.cookie, patient.id, { consent: true });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toMatchObject({ patientId: patient.id, consent: true, reason: null, grantedAt: '2025-03-10T08:00:00.000Z', expiresAt: '2025-03-10T16:00:00.000Z' });
+    expect(body).toMatchObject({
+      patientId: patient.id,
+      consent: true,
+      reason: null,
+      grantedAt: '2025-03-10T08:00:00.000Z',
+      expiresAt: '2025-03-10T16:00:00.000Z',
+    });
     const audit = await queryOne(
       t.db,
       sql`SELECT user_id, action, resource_type, resource_id, patient_id, compliance_flags FROM audit_logs ORDER BY id DESC LIMIT 1`,
@@ -54,7 +61,10 @@ describe('POST /api/patients/{id}/access', () => {
     const res = await grant(nurse.cookie, patient.id, { consent: false, reason: '  Unconscious patient in casualty  ' });
     expect(res.statusCode).toBe(201);
     expect(res.json().reason).toBe('Unconscious patient in casualty');
-    const audit = await queryOne<{ compliance_flags: unknown }>(t.db, sql`SELECT compliance_flags FROM audit_logs ORDER BY id DESC LIMIT 1`);
+    const audit = await queryOne<{ compliance_flags: unknown }>(
+      t.db,
+      sql`SELECT compliance_flags FROM audit_logs ORDER BY id DESC LIMIT 1`,
+    );
     expect(audit!.compliance_flags).toEqual({ type: 'BREAK_GLASS', reason: 'Unconscious patient in casualty' });
   });
 
@@ -93,9 +103,17 @@ describe('POST /api/patients/{id}/access', () => {
 
   it('answers 404 for an unknown patient and 400 for a malformed id', async () => {
     expect((await grant(doctor.cookie, 999_999, { consent: true })).statusCode).toBe(404);
-    expect((await grant(doctor.cookie, 999_999, { consent: true })).json()).toEqual({ message: 'Patient not found', code: 'PATIENT_NOT_FOUND' });
+    expect((await grant(doctor.cookie, 999_999, { consent: true })).json()).toEqual({
+      message: 'Patient not found',
+      code: 'PATIENT_NOT_FOUND',
+    });
     for (const id of ['abc', '0', '-1', '1.5', '99999999999']) {
-      const res = await t.app.inject({ method: 'POST', url: `/api/patients/${id}/access`, headers: { cookie: doctor.cookie }, payload: { consent: true } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/patients/${id}/access`,
+        headers: { cookie: doctor.cookie },
+        payload: { consent: true },
+      });
       expect(res.statusCode, id).toBe(400);
     }
   });
@@ -142,8 +160,17 @@ describe('GET /api/patients/{id}', () => {
       nextOfKin: 'Tuyeni Hamutenya',
       nextOfKinContact: '+264 81 555 0102',
     });
-    const audit = await queryOne(t.db, sql`SELECT user_id, action, resource_type, patient_id, new_values FROM audit_logs ORDER BY id DESC LIMIT 1`);
-    expect(audit).toEqual({ user_id: doctor.user.id, action: 'VIEW', resource_type: 'PATIENT', patient_id: patient.id, new_values: { view: 'DEMOGRAPHICS' } });
+    const audit = await queryOne(
+      t.db,
+      sql`SELECT user_id, action, resource_type, patient_id, new_values FROM audit_logs ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit).toEqual({
+      user_id: doctor.user.id,
+      action: 'VIEW',
+      resource_type: 'PATIENT',
+      patient_id: patient.id,
+      new_values: { view: 'DEMOGRAPHICS' },
+    });
   });
 
   it("does not let one user's grant open the record for another", async () => {
@@ -176,7 +203,10 @@ describe('grant expiry (8 hours, injectable clock)', () => {
     // A new confirmation opens it again.
     expect((await grant(cookie, p.id, { consent: false, reason: 'Follow-up visit today' })).statusCode).toBe(201);
     expect((await demographics(cookie, p.id)).statusCode).toBe(200);
-    const rows = await queryRows<{ expires_at: Date }>(t.db, sql`SELECT expires_at FROM access_grants WHERE patient_id = ${p.id} ORDER BY id`);
+    const rows = await queryRows<{ expires_at: Date }>(
+      t.db,
+      sql`SELECT expires_at FROM access_grants WHERE patient_id = ${p.id} ORDER BY id`,
+    );
     expect(rows).toHaveLength(2);
   });
 });

@@ -13,7 +13,10 @@ export interface GrantAudit extends Omit<StatementAuditEntry, 'newValues'> {
 
 /** Stores the grant and its audit row; null (nothing written) when the patient does not exist. */
 export async function insertGrantAudited(db: Db, grant: NewGrant, audit: GrantAudit): Promise<GrantRow | null> {
-  const entry: StatementAuditEntry = { ...audit, newValues: { ...(audit.newValues as Record<string, never>), grantId: sqlJson(sql`g.id`) } };
+  const entry: StatementAuditEntry = {
+    ...audit,
+    newValues: { ...(audit.newValues as Record<string, never>), grantId: sqlJson(sql`g.id`) },
+  };
   const [row] = await preparedRows<GrantRow & { audited: number }>(
     db,
     'nhr_grant_audited',

@@ -15,8 +15,7 @@ export interface PatientScope extends DataContext<StaffActor> {
   readonly [grantChecked]: true;
 }
 
-const scopeOf = (ctx: DataContext<StaffActor>, patientId: number): PatientScope =>
-  ({ ...ctx, patientId }) as PatientScope;
+const scopeOf = (ctx: DataContext<StaffActor>, patientId: number): PatientScope => ({ ...ctx, patientId }) as PatientScope;
 
 /** 403 without a live grant, 404 for an unknown patient; otherwise the scope of this patient's record. */
 export async function openPatientRecord(ctx: DataContext<StaffActor>, patientId: number): Promise<PatientScope> {

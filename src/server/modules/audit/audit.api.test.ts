@@ -24,7 +24,10 @@ beforeAll(async () => {
   doctor = await signInAs(t, ROLE_IDS.doctor);
   for (const roleId of ALL_ROLE_IDS) cookies.set(roleId, (await signInAs(t, roleId)).cookie);
   for (let i = 0; i < 3; i++) {
-    await writeAudit(t.db, auditEntry({ actor: { userId: 'searcher', userName: 'Sam Searcher' }, action: 'SEARCH', resourceId: null, patientId: null }));
+    await writeAudit(
+      t.db,
+      auditEntry({ actor: { userId: 'searcher', userName: 'Sam Searcher' }, action: 'SEARCH', resourceId: null, patientId: null }),
+    );
   }
   await writeAudit(t.db, auditEntry({ action: 'VIEW', patientId: 7 }));
 });
@@ -35,11 +38,19 @@ afterAll(async () => {
 const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 const generate = (payload: object, cookie?: string) =>
   t.app.inject({ method: 'POST', url: '/api/compliance-reports/generate', payload, headers: cookie ? { cookie } : {} });
-const validReport = { reportType: 'HIPAA', title: 'Quarterly review', description: '', dateFrom: '2020-01-01', dateTo: '2099-12-31', generatedBy: 'Healthcare Admin' };
+const validReport = {
+  reportType: 'HIPAA',
+  title: 'Quarterly review',
+  description: '',
+  dateFrom: '2020-01-01',
+  dateTo: '2099-12-31',
+  generatedBy: 'Healthcare Admin',
+};
 const newestAudit = async (): Promise<Record<string, unknown>> =>
   (await query(t.db, sql`SELECT * FROM audit_logs ORDER BY id DESC LIMIT 1`))[0]!;
 
-const count = async (table: string): Promise<number> => (await query<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))[0]!.n as number;
+const count = async (table: string): Promise<number> =>
+  (await query<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))[0]!.n as number;
 
 describe('permissions', () => {
   it.each(ALL_ROLE_IDS)('role %i gets the audit log only with audit.read', async (roleId) => {
@@ -124,7 +135,9 @@ describe('GET /api/audit-logs', () => {
   it('caps a limit above 1,000 instead of refusing it, on a log longer than that', async () => {
     // 1,100 more rows in one statement, each appended (and hashed) as the writer does.
     const { newValues: _n, patientId: _p, ...entry } = auditEntry({ action: 'VIEW', resourceId: null });
-    await t.db.execute(sql`SELECT ${auditAppendSql({ ...entry, newValues: { bulk: true }, patientId: null })} FROM generate_series(1, 1100)`);
+    await t.db.execute(
+      sql`SELECT ${auditAppendSql({ ...entry, newValues: { bulk: true }, patientId: null })} FROM generate_series(1, 1100)`,
+    );
     expect(await count('audit_logs')).toBeGreaterThan(1100);
     const res = await get('/api/audit-logs?limit=50000', auditor.cookie);
     expect(res.statusCode).toBe(200);
@@ -139,10 +152,18 @@ describe('compliance reports', () => {
     const res = await generate({ ...validReport, title: 'Break-glass review' }, auditor.cookie);
     expect(res.statusCode).toBe(201);
     const report = res.json();
-    const [user] = await query<{ name: string }>(t.db, sql`SELECT first_name || ' ' || last_name AS name FROM users WHERE id = ${auditor.user.id}`);
+    const [user] = await query<{ name: string }>(
+      t.db,
+      sql`SELECT first_name || ' ' || last_name AS name FROM users WHERE id = ${auditor.user.id}`,
+    );
     expect(report).toMatchObject({ reportType: 'HIPAA', title: 'Break-glass review', status: 'COMPLETED', generatedBy: user!.name });
     expect(JSON.parse(report.reportData).summary.auditEvents).toBeGreaterThan(0);
-    expect(await newestAudit()).toMatchObject({ user_id: auditor.user.id, action: 'CREATE', resource_type: 'COMPLIANCE_REPORT', resource_id: String(report.id) });
+    expect(await newestAudit()).toMatchObject({
+      user_id: auditor.user.id,
+      action: 'CREATE',
+      resource_type: 'COMPLIANCE_REPORT',
+      resource_id: String(report.id),
+    });
 
     const list = await get('/api/compliance-reports?reportType=HIPAA&status=COMPLETED', auditor.cookie);
     expect(list.json()[0]).toMatchObject({ id: report.id, title: 'Break-glass review' });

@@ -71,11 +71,7 @@ export async function selectAuditLogs(db: DbOrTx, c: AuditLogCriteria): Promise<
  * Runs a read and writes its audit row in one transaction: the read is not returned unless it was
  * recorded. `entry` sees the result (e.g. to record how many rows were returned).
  */
-export async function readRecorded<T>(
-  db: Db,
-  read: (tx: DbOrTx) => Promise<T>,
-  entry: (result: T) => AuditEntry | null,
-): Promise<T> {
+export async function readRecorded<T>(db: Db, read: (tx: DbOrTx) => Promise<T>, entry: (result: T) => AuditEntry | null): Promise<T> {
   return db.transaction(async (tx) => {
     const result = await read(tx);
     const audit = entry(result);

@@ -31,13 +31,20 @@ export function auditRoutes({ db, config }: AppDeps) {
 
     r.get(
       '/api/compliance-reports',
-      { onRequest: requireStaff('reports.read'), schema: { tags, querystring: reportListQuery, response: { 200: z.array(complianceReportSummary) } } },
+      {
+        onRequest: requireStaff('reports.read'),
+        schema: { tags, querystring: reportListQuery, response: { 200: z.array(complianceReportSummary) } },
+      },
       async (request) => readReports(db, request.query, staffActor(request), request.meta),
     );
 
     r.post(
       '/api/compliance-reports/generate',
-      { onRequest: requireStaff('reports.generate'), config: { rateLimit: rateLimitOf(config, 'report') }, schema: { tags, body: generateReportInput, response: { 201: complianceReport } } },
+      {
+        onRequest: requireStaff('reports.generate'),
+        config: { rateLimit: rateLimitOf(config, 'report') },
+        schema: { tags, body: generateReportInput, response: { 201: complianceReport } },
+      },
       async (request, reply) => reply.status(201).send(await generateReport(db, request.body, staffActor(request), request.meta)),
     );
 

@@ -24,8 +24,21 @@ const fixture: [string, Partial<AuditEntry>][] = [
   ['2025-01-12T12:00:00Z', { actor: B, action: 'UPDATE', resourceType: 'DIAGNOSIS', resourceId: 5, patientId: 2 }],
   ['2025-01-13T09:00:00Z', { actor: C, action: 'DELETE', resourceType: 'ALLERGY', resourceId: 8, patientId: 2 }],
   ['2025-01-14T09:00:00Z', { actor: A, action: 'VIEW', resourceType: 'PATIENT', resourceId: 2, patientId: 2 }],
-  ['2025-01-15T09:00:00Z', { actor: { userId: 'patient:2', userName: 'Patient 2' }, action: 'VIEW', resourceType: 'PATIENT', resourceId: 2, patientId: 2 }],
-  ['2025-01-15T10:00:00Z', { actor: B, action: 'SEARCH', resourceType: 'PATIENT', resourceId: null, patientId: null, meta: { ip: '10.1.1.1', userAgent: null, sessionHash: null } }],
+  [
+    '2025-01-15T09:00:00Z',
+    { actor: { userId: 'patient:2', userName: 'Patient 2' }, action: 'VIEW', resourceType: 'PATIENT', resourceId: 2, patientId: 2 },
+  ],
+  [
+    '2025-01-15T10:00:00Z',
+    {
+      actor: B,
+      action: 'SEARCH',
+      resourceType: 'PATIENT',
+      resourceId: null,
+      patientId: null,
+      meta: { ip: '10.1.1.1', userAgent: null, sessionHash: null },
+    },
+  ],
 ];
 
 beforeAll(async () => {
@@ -65,7 +78,12 @@ describe('listAuditLogs', () => {
       facility: null,
       complianceFlags: null,
     });
-    expect(entries[7]).toMatchObject({ resourceId: '1', patientId: 1, sessionId: testMeta.sessionHash, facility: 'Katutura State Hospital' });
+    expect(entries[7]).toMatchObject({
+      resourceId: '1',
+      patientId: 1,
+      sessionId: testMeta.sessionHash,
+      facility: 'Katutura State Hospital',
+    });
   });
 
   it("treats 'all' and empty values as no filter", async () => {
@@ -82,7 +100,11 @@ describe('listAuditLogs', () => {
     ['dateFrom', { dateFrom: '2025-01-11' }, [8, 7, 6, 5, 4, 3]],
     ['dateTo (inclusive, to the end of that UTC day)', { dateTo: '2025-01-10' }, [2, 1]],
     ['one day', { dateFrom: '2025-01-15', dateTo: '2025-01-15' }, [8, 7]],
-    ['everything at once', { userId: 'user-b', patientId: 2, resourceType: 'DIAGNOSIS', action: 'UPDATE', dateFrom: '2025-01-12', dateTo: '2025-01-12' }, [4]],
+    [
+      'everything at once',
+      { userId: 'user-b', patientId: 2, resourceType: 'DIAGNOSIS', action: 'UPDATE', dateFrom: '2025-01-12', dateTo: '2025-01-12' },
+      [4],
+    ],
     ['a filter nothing matches', { userId: 'nobody' }, []],
     ['limit', { limit: '3' }, [8, 7, 6]],
   ])('filters by %s', async (_name, filters, expected) => {
@@ -114,7 +136,19 @@ describe('listAuditLogs', () => {
 
 describe('readAuditLogs', () => {
   it('records the read as VIEW AUDIT_LOG, with the filters and the number of rows returned', async () => {
-    const reader = { kind: 'staff', userId: 'auditor-1', firstName: 'Audrey', lastName: 'Auditor', email: 'a@x.na', roleId: 6, roleName: 'auditor', roleDisplayName: 'Auditor', facility: 'MR24', department: null, permissions: new Set() } satisfies StaffActor;
+    const reader = {
+      kind: 'staff',
+      userId: 'auditor-1',
+      firstName: 'Audrey',
+      lastName: 'Auditor',
+      email: 'a@x.na',
+      roleId: 6,
+      roleName: 'auditor',
+      roleDisplayName: 'Auditor',
+      facility: 'MR24',
+      department: null,
+      permissions: new Set(),
+    } satisfies StaffActor;
     const meta = { ip: '10.2.2.2', userAgent: 'browser', sessionHash: 'c'.repeat(64) };
     const entries = await readAuditLogs(db, { patientId: '2', action: 'all' }, reader, meta);
     expect(entries.map((e) => e.id)).toEqual([7, 6, 5, 4]);

@@ -32,12 +32,7 @@ export async function listAuditLogs(db: Db, filters: AuditLogQueryInput): Promis
 }
 
 /** listAuditLogs for a person: the read is recorded as VIEW AUDIT_LOG, with the filters, in the same transaction. */
-export async function readAuditLogs(
-  db: Db,
-  filters: AuditLogQueryInput,
-  actor: Actor,
-  meta: RequestMeta,
-): Promise<AuditLogEntry[]> {
+export async function readAuditLogs(db: Db, filters: AuditLogQueryInput, actor: Actor, meta: RequestMeta): Promise<AuditLogEntry[]> {
   const parsed = parseAuditLogFilters(filters);
   const rows = await readRecorded(
     db,

@@ -47,7 +47,10 @@ describe('GET /api/compliance-reports with many large reports', () => {
 
 describe('GET /api/compliance-reports/{id}/download', () => {
   it('streams the stored data, audited', async () => {
-    const [row] = await query<{ id: number; data: string }>(t.db, sql`SELECT id, report_data AS data FROM compliance_reports WHERE title = 'Bulk 7'`);
+    const [row] = await query<{ id: number; data: string }>(
+      t.db,
+      sql`SELECT id, report_data AS data FROM compliance_reports WHERE title = 'Bulk 7'`,
+    );
     const before = await auditRowCount(t.db);
     const res = await get(`/api/compliance-reports/${row!.id}/download`);
     expect(res.statusCode).toBe(200);
@@ -85,11 +88,18 @@ describe('POST /api/compliance-reports/{id}/archive', () => {
     expect((await archive(row!.id)).statusCode).toBe(404);
   });
 
-  it.each([[3, 'doctor'], [4, 'nurse'], [5, 'receptionist']])('refuses role %i (%s) with 403 and archives nothing', async (roleId) => {
+  it.each([
+    [3, 'doctor'],
+    [4, 'nurse'],
+    [5, 'receptionist'],
+  ])('refuses role %i (%s) with 403 and archives nothing', async (roleId) => {
     const [row] = await query<{ id: number }>(t.db, sql`SELECT id FROM compliance_reports WHERE title = 'Bulk 2'`);
     const cookie = (await signInAs(t, roleId)).cookie;
     expect((await archive(row!.id, cookie)).statusCode).toBe(403);
-    const [n] = await query<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM compliance_report_archives WHERE report_id = ${row!.id}`);
+    const [n] = await query<{ n: number }>(
+      t.db,
+      sql`SELECT count(*)::int AS n FROM compliance_report_archives WHERE report_id = ${row!.id}`,
+    );
     expect(n!.n).toBe(0);
   });
 

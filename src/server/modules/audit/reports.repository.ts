@@ -116,7 +116,9 @@ export async function breakGlassAccesses(db: DbOrTx, p: Period, limit: number): 
       reviewedBy: sql<string | null>`${latestReview('r.user_name')}`,
       reviewedAt: sql<string | null>`${latestReview(`to_char(r.timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)}`,
       // The first verdict's delay: how long the access waited for a reviewer.
-      minutesToReview: sql<number | null>`(SELECT floor(extract(epoch FROM min(r.timestamp) - ${sql.raw('"audit_logs"."timestamp"')}) / 60)::int
+      minutesToReview: sql<
+        number | null
+      >`(SELECT floor(extract(epoch FROM min(r.timestamp) - ${sql.raw('"audit_logs"."timestamp"')}) / 60)::int
         FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${outerId}::text)`,
     })
     .from(auditLogs)
@@ -128,7 +130,11 @@ export async function breakGlassAccesses(db: DbOrTx, p: Period, limit: number): 
 
 export const LOGIN_FAILURE_EVENTS = ['LOGIN_FAILURE', 'LOGIN_LOCKED'] as const;
 const loginFailureInPeriod = (p: Period): SQL =>
-  and(inArray(securityEvents.eventType, [...LOGIN_FAILURE_EVENTS]), gte(securityEvents.timestamp, p.from), lt(securityEvents.timestamp, p.before))!;
+  and(
+    inArray(securityEvents.eventType, [...LOGIN_FAILURE_EVENTS]),
+    gte(securityEvents.timestamp, p.from),
+    lt(securityEvents.timestamp, p.before),
+  )!;
 
 export async function loginFailureCounts(db: DbOrTx, p: Period): Promise<{ failedLogins: number; lockedOutLogins: number }> {
   const [row] = await db
@@ -239,7 +245,10 @@ const DOWNLOAD_CHUNK = 256 * 1024;
 
 /** The length of a report's data in characters, or null when there is no such report (archived ones included). */
 export async function reportDataLength(db: DbOrTx, id: number): Promise<number | null> {
-  const [row] = await db.select({ n: sql<number>`length(${complianceReports.reportData})::int` }).from(complianceReports).where(eq(complianceReports.id, id));
+  const [row] = await db
+    .select({ n: sql<number>`length(${complianceReports.reportData})::int` })
+    .from(complianceReports)
+    .where(eq(complianceReports.id, id));
   return row ? row.n : null;
 }
 
@@ -263,7 +272,11 @@ export async function archiveReportRecorded(
   entry: AuditEntry,
 ): Promise<'archived' | 'not-found' | 'already'> {
   return db.transaction(async (tx) => {
-    const [report] = await tx.select({ id: complianceReports.id }).from(complianceReports).where(eq(complianceReports.id, id)).for('update');
+    const [report] = await tx
+      .select({ id: complianceReports.id })
+      .from(complianceReports)
+      .where(eq(complianceReports.id, id))
+      .for('update');
     if (!report) return 'not-found';
     const inserted = await tx
       .insert(complianceReportArchives)

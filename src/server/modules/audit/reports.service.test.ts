@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type {
-  AccessLogReportData,
-  DataModificationReportData,
-  HipaaReportData,
-} from '../../../contracts/compliance-report-data';
+import type { AccessLogReportData, DataModificationReportData, HipaaReportData } from '../../../contracts/compliance-report-data';
 import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
 import type { StaffActor } from '../../context/actor';
 import type { Db } from '../../db/client';
@@ -23,16 +19,45 @@ const REASON_B = 'Emergency triage after road accident';
 
 // A month of known events (February 2025) and one on each side of it.
 const events: [string, Partial<AuditEntry>][] = [
-  ['2025-01-31T23:59:59.999Z', { actor: A, action: 'VIEW', patientId: 12, complianceFlags: { type: 'BREAK_GLASS', reason: 'Before the period' } }],
-  ['2025-02-01T00:00:00Z', { actor: A, action: 'SEARCH', resourceId: null, patientId: null, newValues: { method: 'name-dob', lastName: 'Shipanga' } }],
+  [
+    '2025-01-31T23:59:59.999Z',
+    { actor: A, action: 'VIEW', patientId: 12, complianceFlags: { type: 'BREAK_GLASS', reason: 'Before the period' } },
+  ],
+  [
+    '2025-02-01T00:00:00Z',
+    { actor: A, action: 'SEARCH', resourceId: null, patientId: null, newValues: { method: 'name-dob', lastName: 'Shipanga' } },
+  ],
   ['2025-02-02T08:00:00Z', { actor: A, action: 'SEARCH', resourceId: null, patientId: null }],
   ['2025-02-03T08:00:00Z', { actor: A, action: 'SEARCH', resourceId: null, patientId: null }],
   ['2025-02-04T08:00:00Z', { actor: A, action: 'VIEW', resourceId: 10, patientId: 10, complianceFlags: { type: 'CONSENT' } }],
-  ['2025-02-05T08:00:00Z', { actor: A, action: 'VIEW', resourceId: 11, patientId: 11, complianceFlags: { type: 'BREAK_GLASS', reason: REASON_A } }],
-  ['2025-02-06T08:00:00Z', { actor: A, action: 'CREATE', resourceType: 'DIAGNOSIS', resourceId: 1, patientId: 10, newValues: { condition: 'Malaria' } }],
-  ['2025-02-07T08:00:00Z', { actor: B, action: 'VIEW', resourceId: 10, patientId: 10, complianceFlags: { type: 'BREAK_GLASS', reason: REASON_B } }],
-  ['2025-02-08T08:00:00Z', { actor: B, action: 'UPDATE', resourceType: 'MEDICATION', resourceId: 2, patientId: 10, oldValues: { dosage: '250mg' }, newValues: { dosage: '500mg' } }],
-  ['2025-02-09T08:00:00Z', { actor: B, action: 'DELETE', resourceType: 'ALLERGY', resourceId: 3, patientId: 11, oldValues: { allergen: 'Penicillin' } }],
+  [
+    '2025-02-05T08:00:00Z',
+    { actor: A, action: 'VIEW', resourceId: 11, patientId: 11, complianceFlags: { type: 'BREAK_GLASS', reason: REASON_A } },
+  ],
+  [
+    '2025-02-06T08:00:00Z',
+    { actor: A, action: 'CREATE', resourceType: 'DIAGNOSIS', resourceId: 1, patientId: 10, newValues: { condition: 'Malaria' } },
+  ],
+  [
+    '2025-02-07T08:00:00Z',
+    { actor: B, action: 'VIEW', resourceId: 10, patientId: 10, complianceFlags: { type: 'BREAK_GLASS', reason: REASON_B } },
+  ],
+  [
+    '2025-02-08T08:00:00Z',
+    {
+      actor: B,
+      action: 'UPDATE',
+      resourceType: 'MEDICATION',
+      resourceId: 2,
+      patientId: 10,
+      oldValues: { dosage: '250mg' },
+      newValues: { dosage: '500mg' },
+    },
+  ],
+  [
+    '2025-02-09T08:00:00Z',
+    { actor: B, action: 'DELETE', resourceType: 'ALLERGY', resourceId: 3, patientId: 11, oldValues: { allergen: 'Penicillin' } },
+  ],
   ['2025-02-28T23:59:59Z', { actor: P10, action: 'VIEW', resourceId: 10, patientId: 10 }],
   ['2025-03-01T00:00:00Z', { actor: B, action: 'CREATE', resourceType: 'VACCINE', resourceId: 4, patientId: 10 }],
 ];
@@ -127,7 +152,17 @@ describe('HIPAA report', () => {
 
   it('is empty for a period without events', async () => {
     const data = (await computeReportData(db, 'HIPAA', '2024-06-01', '2024-06-30')) as HipaaReportData;
-    expect(data.summary).toEqual({ auditEvents: 0, users: 0, patients: 0, breakGlassAccesses: 0, breakGlassReviewed: 0, breakGlassUnreviewed: 0, consentAccesses: 0, failedLogins: 0, lockedOutLogins: 0 });
+    expect(data.summary).toEqual({
+      auditEvents: 0,
+      users: 0,
+      patients: 0,
+      breakGlassAccesses: 0,
+      breakGlassReviewed: 0,
+      breakGlassUnreviewed: 0,
+      consentAccesses: 0,
+      failedLogins: 0,
+      lockedOutLogins: 0,
+    });
     expect(data.accessesByUser).toEqual({ total: 0, truncated: false, rows: [] });
     expect(data.breakGlassAccesses.rows).toEqual([]);
   });
@@ -163,7 +198,11 @@ describe('ACCESS_LOG report', () => {
 describe('DATA_MODIFICATION report', () => {
   it('lists every CREATE, UPDATE and DELETE of the period with old and new values', async () => {
     const data = (await computeReportData(db, 'DATA_MODIFICATION', ...february)) as DataModificationReportData;
-    expect(data.summary).toEqual({ total: 3, byAction: { CREATE: 1, UPDATE: 1, DELETE: 1 }, byResourceType: { DIAGNOSIS: 1, MEDICATION: 1, ALLERGY: 1 } });
+    expect(data.summary).toEqual({
+      total: 3,
+      byAction: { CREATE: 1, UPDATE: 1, DELETE: 1 },
+      byResourceType: { DIAGNOSIS: 1, MEDICATION: 1, ALLERGY: 1 },
+    });
     expect(data.entries.rows.map((r) => [r.action, r.resourceType, r.resourceId, r.oldValues, r.newValues])).toEqual([
       ['CREATE', 'DIAGNOSIS', '1', null, { condition: 'Malaria' }],
       ['UPDATE', 'MEDICATION', '2', { dosage: '250mg' }, { dosage: '500mg' }],
@@ -176,7 +215,13 @@ describe('generateReport and listReports', () => {
   it('stores the report COMPLETED, by the signed-in user (not the generatedBy sent), and audits it', async () => {
     const report = await generateReport(
       db,
-      { title: 'February access review', description: 'Monthly', dateFrom: '2025-02-01', dateTo: '2025-02-28', generatedBy: 'Healthcare Admin' },
+      {
+        title: 'February access review',
+        description: 'Monthly',
+        dateFrom: '2025-02-01',
+        dateTo: '2025-02-28',
+        generatedBy: 'Healthcare Admin',
+      },
       auditor,
       testMeta,
     );
@@ -218,8 +263,18 @@ describe('generateReport and listReports', () => {
   });
 
   it('lists reports newest first, filtered by type, status and the day they were generated', async () => {
-    await generateReport(db, { reportType: 'ACCESS_LOG', title: 'Access', dateFrom: '2025-02-01', dateTo: '2025-02-28' }, auditor, testMeta);
-    await generateReport(db, { reportType: 'DATA_MODIFICATION', title: 'Changes', dateFrom: '2025-02-01', dateTo: '2025-02-28' }, auditor, testMeta);
+    await generateReport(
+      db,
+      { reportType: 'ACCESS_LOG', title: 'Access', dateFrom: '2025-02-01', dateTo: '2025-02-28' },
+      auditor,
+      testMeta,
+    );
+    await generateReport(
+      db,
+      { reportType: 'DATA_MODIFICATION', title: 'Changes', dateFrom: '2025-02-01', dateTo: '2025-02-28' },
+      auditor,
+      testMeta,
+    );
     const today = new Date().toISOString().slice(0, 10);
     expect((await listReports(db, {})).map((r) => r.title)).toEqual(['Changes', 'Access', 'February access review']);
     expect((await listReports(db, { reportType: 'ACCESS_LOG', status: 'all' })).map((r) => r.title)).toEqual(['Access']);
@@ -233,6 +288,10 @@ describe('generateReport and listReports', () => {
     const reportsRead = await readReports(db, { reportType: 'HIPAA' }, auditor, testMeta);
     expect(reportsRead).toHaveLength(1);
     const [audit] = await query(db, sql`SELECT * FROM audit_logs ORDER BY id DESC LIMIT 1`);
-    expect(audit).toMatchObject({ action: 'VIEW', resource_type: 'COMPLIANCE_REPORT', new_values: { filters: { reportType: 'HIPAA' }, returned: 1 } });
+    expect(audit).toMatchObject({
+      action: 'VIEW',
+      resource_type: 'COMPLIANCE_REPORT',
+      new_values: { filters: { reportType: 'HIPAA' }, returned: 1 },
+    });
   });
 });

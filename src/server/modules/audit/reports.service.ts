@@ -21,7 +21,6 @@ import { endOfDay, startOfDay } from './period';
 import * as reports from './reports.repository';
 import type { ComplianceReportRow, Period } from './reports.repository';
 
-
 const ACCESS_ACTIONS: readonly AuditAction[] = ['VIEW', 'SEARCH'];
 const MODIFICATION_ACTIONS: readonly AuditAction[] = ['CREATE', 'UPDATE', 'DELETE'];
 
@@ -62,7 +61,11 @@ async function reportBody(tx: DbOrTx, type: ReportType, p: Period, limit: number
     return {
       reportType: 'ACCESS_LOG',
       summary,
-      entries: capped(summary.total, rows.map(({ oldValues: _old, ...r }) => r), limit),
+      entries: capped(
+        summary.total,
+        rows.map(({ oldValues: _old, ...r }) => r),
+        limit,
+      ),
     };
   }
   const summary = await activitySummary(tx, p, MODIFICATION_ACTIONS);
@@ -70,7 +73,11 @@ async function reportBody(tx: DbOrTx, type: ReportType, p: Period, limit: number
   return {
     reportType: 'DATA_MODIFICATION',
     summary,
-    entries: capped(summary.total, rows.map(({ complianceFlags: _flags, ...r }) => r), limit),
+    entries: capped(
+      summary.total,
+      rows.map(({ complianceFlags: _flags, ...r }) => r),
+      limit,
+    ),
   };
 }
 
@@ -93,7 +100,10 @@ export async function computeReportData(
 }
 
 const toReport = (row: ComplianceReportRow): ComplianceReport => ({ ...row, generatedAt: row.generatedAt.toISOString() });
-const toSummary = (row: reports.ComplianceReportListRow): ComplianceReportSummary => ({ ...row, generatedAt: row.generatedAt.toISOString() });
+const toSummary = (row: reports.ComplianceReportListRow): ComplianceReportSummary => ({
+  ...row,
+  generatedAt: row.generatedAt.toISOString(),
+});
 
 /** Whether any detail list of the report was cut at its limit (the summary counts stay exact). */
 const anyCapped = (data: ReportData): boolean =>
@@ -157,7 +167,12 @@ export async function listReports(db: Db, filters: ReportListQueryInput): Promis
 }
 
 /** listReports for a person, recorded as VIEW COMPLIANCE_REPORT (reports carry audit data). */
-export async function readReports(db: Db, filters: ReportListQueryInput, actor: Actor, meta: RequestMeta): Promise<ComplianceReportSummary[]> {
+export async function readReports(
+  db: Db,
+  filters: ReportListQueryInput,
+  actor: Actor,
+  meta: RequestMeta,
+): Promise<ComplianceReportSummary[]> {
   const f = parseOr400(reportListQuery, filters, 'Invalid report filters');
   const rows = await readRecorded(
     db,
@@ -183,7 +198,17 @@ export async function downloadReport(db: Db, id: number, actor: Actor, meta: Req
   const length = await readRecorded(
     db,
     (tx) => reports.reportDataLength(tx, id),
-    (n) => (n === null ? null : { actor: auditActorOf(actor), meta, action: 'VIEW', resourceType: 'COMPLIANCE_REPORT', resourceId: id, newValues: { download: true } }),
+    (n) =>
+      n === null
+        ? null
+        : {
+            actor: auditActorOf(actor),
+            meta,
+            action: 'VIEW',
+            resourceType: 'COMPLIANCE_REPORT',
+            resourceId: id,
+            newValues: { download: true },
+          },
   );
   if (length === null) throw reportNotFound();
   return reports.reportDataChunks(db, id, length);

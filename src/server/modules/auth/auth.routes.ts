@@ -26,25 +26,30 @@ export function authRoutes(deps: AppDeps) {
     const tags = ['auth'];
     warmDummyHash().catch(() => undefined); // computed now so the first unknown e-mail is not slower
 
-    r.get(
-      '/api/auth/user',
-      { onRequest: requireStaff(), schema: { tags, response: { 200: currentUser } } },
-      async (request) => getCurrentUser(db, staffActor(request)),
+    r.get('/api/auth/user', { onRequest: requireStaff(), schema: { tags, response: { 200: currentUser } } }, async (request) =>
+      getCurrentUser(db, staffActor(request)),
     );
 
     // An enrolled user (or one whose role requires enrolment) gets no session here: the answer says which second
     // step comes next (POST /api/auth/login/second-factor, or the enrolment), decision 024.
-    r.post('/api/auth/login', { schema: { tags, body: loginInput, response: { 200: z.union([loginResult, loginPending]) } } }, async (request, reply) => {
-      const login = await verifyStaffLogin(deps, request.body, request.meta);
-      const step = await secondFactorStep(db, login.userId);
-      if (step !== 'none') return beginSecondFactor(deps, reply, login, step, request.meta);
-      const sid = await startSession(deps, request, reply, { kind: 'staff', userId: login.userId });
-      return { message: 'Login successful', user: await completeStaffLogin(deps, login, sid, request.meta) };
-    });
+    r.post(
+      '/api/auth/login',
+      { schema: { tags, body: loginInput, response: { 200: z.union([loginResult, loginPending]) } } },
+      async (request, reply) => {
+        const login = await verifyStaffLogin(deps, request.body, request.meta);
+        const step = await secondFactorStep(db, login.userId);
+        if (step !== 'none') return beginSecondFactor(deps, reply, login, step, request.meta);
+        const sid = await startSession(deps, request, reply, { kind: 'staff', userId: login.userId });
+        return { message: 'Login successful', user: await completeStaffLogin(deps, login, sid, request.meta) };
+      },
+    );
 
     r.post(
       '/api/auth/register',
-      { config: { rateLimit: rateLimitOf(deps.config, 'registration') }, schema: { tags, body: registerInput, response: { 201: messageResult } } },
+      {
+        config: { rateLimit: rateLimitOf(deps.config, 'registration') },
+        schema: { tags, body: registerInput, response: { 201: messageResult } },
+      },
       async (request, reply) => {
         await register(deps, request.body, request.meta);
         return reply.status(201).send({ message: REGISTRATION_SUCCESS_MESSAGE });

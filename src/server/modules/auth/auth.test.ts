@@ -43,15 +43,33 @@ describe('POST /api/auth/login', () => {
     });
     expect(Object.keys(body.user).sort()).toEqual(
       [
-        'id', 'email', 'firstName', 'lastName', 'phoneNumber', 'department', 'facility', 'roleId', 'role', 'isActive',
-        'accountStatus', 'profileImageUrl', 'licenseNumber', 'address', 'lastLoginAt', 'createdAt', 'permissions',
+        'id',
+        'email',
+        'firstName',
+        'lastName',
+        'phoneNumber',
+        'department',
+        'facility',
+        'roleId',
+        'role',
+        'isActive',
+        'accountStatus',
+        'profileImageUrl',
+        'licenseNumber',
+        'address',
+        'lastLoginAt',
+        'createdAt',
+        'permissions',
       ].sort(),
     );
     expect(body.user).not.toHaveProperty('passwordHash');
     expect(new Date(body.user.lastLoginAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
 
     const token = res.cookies.find((c) => c.name === 'nhr_sid')!.value;
-    const session = await queryOne(t.db, sql`SELECT user_id, ip_address, user_agent, is_active FROM user_sessions WHERE session_id = ${hashToken(token)}`);
+    const session = await queryOne(
+      t.db,
+      sql`SELECT user_id, ip_address, user_agent, is_active FROM user_sessions WHERE session_id = ${hashToken(token)}`,
+    );
     expect(session).toEqual({ user_id: doctor.id, ip_address: '127.0.0.1', user_agent: 'vitest', is_active: true });
     const event = await queryOne(
       t.db,

@@ -2,7 +2,16 @@
 // session_reauth and mfa_role_policy. Every change is written with its security event in one transaction.
 import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { mfaRolePolicy, roles, securityEvents, sessionReauth, staffRecoveryCodes, staffSignInChallenges, staffTotp, users } from '../../db/schema';
+import {
+  mfaRolePolicy,
+  roles,
+  securityEvents,
+  sessionReauth,
+  staffRecoveryCodes,
+  staffSignInChallenges,
+  staffTotp,
+  users,
+} from '../../db/schema';
 import type { SecurityEventRow } from './auth.repository';
 
 export interface TotpRow {
@@ -121,7 +130,10 @@ export async function readChallenge(db: Db, tokenHash: string, now: Date): Promi
 
 /** Ends a challenge; false when it was already used (a parallel request finished first). */
 export async function deleteChallenge(db: Db, tokenHash: string): Promise<boolean> {
-  const rows = await db.delete(staffSignInChallenges).where(eq(staffSignInChallenges.tokenHash, tokenHash)).returning({ t: staffSignInChallenges.tokenHash });
+  const rows = await db
+    .delete(staffSignInChallenges)
+    .where(eq(staffSignInChallenges.tokenHash, tokenHash))
+    .returning({ t: staffSignInChallenges.tokenHash });
   return rows.length > 0;
 }
 
@@ -157,7 +169,14 @@ export function listRolePolicies(db: Db): Promise<{ roleId: number; name: string
 }
 
 /** Sets a role's policy with its event; false for an unknown role. */
-export async function upsertRolePolicy(db: Db, roleId: number, policy: string, by: string, now: Date, event: SecurityEventRow): Promise<boolean> {
+export async function upsertRolePolicy(
+  db: Db,
+  roleId: number,
+  policy: string,
+  by: string,
+  now: Date,
+  event: SecurityEventRow,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [role] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.id, roleId));
     if (!role) return false;

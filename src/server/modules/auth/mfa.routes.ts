@@ -40,7 +40,10 @@ export function mfaRoutes(deps: AppDeps) {
     r.post(
       '/api/auth/login/second-factor',
       { schema: { tags, body: secondFactorInput, response: { 200: loginResult } } },
-      async (request, reply) => ({ message: 'Login successful', user: await verifyLoginSecondFactor(deps, request, reply, request.body.code) }),
+      async (request, reply) => ({
+        message: 'Login successful',
+        user: await verifyLoginSecondFactor(deps, request, reply, request.body.code),
+      }),
     );
 
     r.get('/api/auth/mfa', { onRequest: requireStaff(), schema: { tags, response: { 200: mfaStatus } } }, async (request) =>
@@ -48,7 +51,9 @@ export function mfaRoutes(deps: AppDeps) {
     );
 
     // Signed-in staff, or a user whose role requires a second factor, between password and enrolment.
-    r.post('/api/auth/mfa/totp/enrol', { onRequest: notPatient, schema: { tags, response: { 200: totpEnrolment } } }, async (request) => startTotpEnrolment(deps, request));
+    r.post('/api/auth/mfa/totp/enrol', { onRequest: notPatient, schema: { tags, response: { 200: totpEnrolment } } }, async (request) =>
+      startTotpEnrolment(deps, request),
+    );
 
     r.post(
       '/api/auth/mfa/totp/confirm',
@@ -82,7 +87,10 @@ export function mfaRoutes(deps: AppDeps) {
 
     r.put(
       '/api/admin/mfa-policy/:roleId',
-      { onRequest: requireStaff('users.approve'), schema: { tags: ['admin'], params: mfaPolicyParams, body: mfaPolicyUpdate, response: { 200: mfaRolePolicies } } },
+      {
+        onRequest: requireStaff('users.approve'),
+        schema: { tags: ['admin'], params: mfaPolicyParams, body: mfaPolicyUpdate, response: { 200: mfaRolePolicies } },
+      },
       async (request) => setRolePolicy(deps, staffActor(request), request.meta, request.params.roleId, request.body.policy),
     );
   };

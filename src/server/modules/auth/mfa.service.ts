@@ -64,7 +64,12 @@ interface CodeOwner {
   facility: string | null;
 }
 
-const event = (owner: Pick<CodeOwner, 'userId' | 'facility'>, meta: RequestMeta, now: Date, e: Pick<SecurityEventRow, 'eventType' | 'severity' | 'description' | 'metadata'>): SecurityEventRow => ({
+const event = (
+  owner: Pick<CodeOwner, 'userId' | 'facility'>,
+  meta: RequestMeta,
+  now: Date,
+  e: Pick<SecurityEventRow, 'eventType' | 'severity' | 'description' | 'metadata'>,
+): SecurityEventRow => ({
   userId: owner.userId,
   facility: owner.facility,
   ipAddress: meta.ip,
@@ -77,7 +82,13 @@ const event = (owner: Pick<CodeOwner, 'userId' | 'facility'>, meta: RequestMeta,
  * Checks a TOTP or recovery code of an enrolled user under the sign-in throttle: 429 when locked, 401
  * INVALID_SECOND_FACTOR (a LOGIN_FAILURE) when wrong or replayed. Returns which kind of code it was.
  */
-async function checkCode({ db, config }: AppDeps, owner: CodeOwner, code: string, meta: RequestMeta, purpose: string): Promise<'totp' | 'recovery'> {
+async function checkCode(
+  { db, config }: AppDeps,
+  owner: CodeOwner,
+  code: string,
+  meta: RequestMeta,
+  purpose: string,
+): Promise<'totp' | 'recovery'> {
   const subject = owner.email.toLowerCase();
   return serializeSignIn(subject, meta, async () => {
     const now = config.now();
@@ -120,7 +131,10 @@ export async function beginSecondFactor(
     event(login, meta, now, {
       eventType: step === 'verify' ? 'MFA_CHALLENGE' : 'MFA_ENROL_REQUIRED',
       severity: 'low',
-      description: step === 'verify' ? 'Password accepted; second factor asked' : 'Password accepted; the role requires a second factor: enrolment asked',
+      description:
+        step === 'verify'
+          ? 'Password accepted; second factor asked'
+          : 'Password accepted; the role requires a second factor: enrolment asked',
       metadata: null,
     }),
   );
@@ -130,7 +144,11 @@ export async function beginSecondFactor(
     : { message: 'Your role requires a second factor: set it up to finish signing in', secondFactor: 'enrol' };
 }
 
-async function challengeOf(deps: AppDeps, request: FastifyRequest, purpose: 'second_factor' | 'enrol'): Promise<(CodeOwner & { tokenHash: string }) | null> {
+async function challengeOf(
+  deps: AppDeps,
+  request: FastifyRequest,
+  purpose: 'second_factor' | 'enrol',
+): Promise<(CodeOwner & { tokenHash: string }) | null> {
   const token = request.cookies[CHALLENGE_COOKIE];
   if (!token || !TOKEN_PATTERN.test(token)) return null;
   const tokenHash = sha256(token);
@@ -140,7 +158,12 @@ async function challengeOf(deps: AppDeps, request: FastifyRequest, purpose: 'sec
 }
 
 /** Ends the challenge and opens the full session, fresh for break-the-glass. */
-async function finishSignIn(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, owner: CodeOwner & { tokenHash: string }): Promise<CurrentUser> {
+async function finishSignIn(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  owner: CodeOwner & { tokenHash: string },
+): Promise<CurrentUser> {
   // Single use: of two parallel requests with valid codes, only the one that ends the challenge opens a session.
   if (!(await deleteChallenge(deps.db, owner.tokenHash))) throw signInExpired();
   reply.clearCookie(CHALLENGE_COOKIE, { path: '/api/auth' });
@@ -151,7 +174,12 @@ async function finishSignIn(deps: AppDeps, request: FastifyRequest, reply: Fasti
 }
 
 /** POST /api/auth/login/second-factor: the code after the password; opens the session. */
-export async function verifyLoginSecondFactor(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, code: string): Promise<CurrentUser> {
+export async function verifyLoginSecondFactor(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: string,
+): Promise<CurrentUser> {
   const owner = await challengeOf(deps, request, 'second_factor');
   if (!owner) throw signInExpired();
   const kind = await checkCode(deps, owner, code, request.meta, 'sign_in');
@@ -161,7 +189,15 @@ export async function verifyLoginSecondFactor(deps: AppDeps, request: FastifyReq
 
 async function recordRecoveryUse({ db, config }: AppDeps, owner: CodeOwner, meta: RequestMeta): Promise<void> {
   const left = await countRecoveryCodesLeft(db, owner.userId);
-  await insertSecurityEvent(db, event(owner, meta, config.now(), { eventType: 'MFA_RECOVERY_CODE_USED', severity: 'medium', description: 'Recovery code used', metadata: { left } }));
+  await insertSecurityEvent(
+    db,
+    event(owner, meta, config.now(), {
+      eventType: 'MFA_RECOVERY_CODE_USED',
+      severity: 'medium',
+      description: 'Recovery code used',
+      metadata: { left },
+    }),
+  );
 }
 
 /** Who is enrolling: the signed-in staff user, or the user of an enrolment challenge (role requires it). */
@@ -183,7 +219,12 @@ export async function startTotpEnrolment(deps: AppDeps, request: FastifyRequest)
     owner.userId,
     secret,
     now,
-    event(owner, request.meta, now, { eventType: 'MFA_ENROL_STARTED', severity: 'low', description: 'Authenticator enrolment started', metadata: null }),
+    event(owner, request.meta, now, {
+      eventType: 'MFA_ENROL_STARTED',
+      severity: 'low',
+      description: 'Authenticator enrolment started',
+      metadata: null,
+    }),
   );
   if (!started) throw new AppError('SECOND_FACTOR_ALREADY_ENROLLED', 'An authenticator is already set up');
   return { secret, ...(await totpProvisioning(secret, owner.email)) };
@@ -193,7 +234,12 @@ export async function startTotpEnrolment(deps: AppDeps, request: FastifyRequest)
  * POST /api/auth/mfa/totp/confirm: the first code from the new authenticator enables it and returns the recovery
  * codes (shown once, stored hashed). Under an enrolment challenge it also opens the session.
  */
-export async function confirmTotpEnrolment(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, code: string): Promise<TotpConfirmed> {
+export async function confirmTotpEnrolment(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: string,
+): Promise<TotpConfirmed> {
   const owner = await enrollingUser(deps, request);
   if (!owner) throw signInExpired();
   const { db, config } = deps;
@@ -218,7 +264,12 @@ export async function confirmTotpEnrolment(deps: AppDeps, request: FastifyReques
     owner.userId,
     recoveryCodes.map(recoveryCodeHash),
     now,
-    event(owner, request.meta, now, { eventType: 'MFA_ENABLED', severity: 'medium', description: 'Authenticator enabled; recovery codes issued', metadata: { recoveryCodes: RECOVERY_CODE_COUNT } }),
+    event(owner, request.meta, now, {
+      eventType: 'MFA_ENABLED',
+      severity: 'medium',
+      description: 'Authenticator enabled; recovery codes issued',
+      metadata: { recoveryCodes: RECOVERY_CODE_COUNT },
+    }),
   );
   if (owner.tokenHash) {
     const user = await finishSignIn(deps, request, reply, { ...owner, tokenHash: owner.tokenHash });
@@ -235,7 +286,16 @@ export async function disableTotp(deps: AppDeps, actor: StaffActor, meta: Reques
   const totp = await readTotp(deps.db, actor.userId);
   if (!totp?.enabledAt) throw new AppError('SECOND_FACTOR_NOT_ENROLLED', 'No authenticator is set up');
   await checkCode(deps, actor, code, meta, 'disable');
-  await removeTotp(deps.db, actor.userId, event(actor, meta, deps.config.now(), { eventType: 'MFA_DISABLED', severity: 'medium', description: 'Authenticator removed', metadata: null }));
+  await removeTotp(
+    deps.db,
+    actor.userId,
+    event(actor, meta, deps.config.now(), {
+      eventType: 'MFA_DISABLED',
+      severity: 'medium',
+      description: 'Authenticator removed',
+      metadata: null,
+    }),
+  );
 }
 
 /** POST /api/auth/reauth: proves the second factor again in this session (for break-the-glass). */
@@ -246,7 +306,17 @@ export async function reauthenticate(deps: AppDeps, actor: StaffActor, meta: Req
   const kind = await checkCode(deps, actor, code, meta, 'reauth');
   if (kind === 'recovery') await recordRecoveryUse(deps, actor, meta);
   const now = deps.config.now();
-  await recordReauth(deps.db, meta.sessionHash, now, event(actor, meta, now, { eventType: 'REAUTH_SUCCESS', severity: 'low', description: 'Second factor confirmed again', metadata: { factor: kind } }));
+  await recordReauth(
+    deps.db,
+    meta.sessionHash,
+    now,
+    event(actor, meta, now, {
+      eventType: 'REAUTH_SUCCESS',
+      severity: 'low',
+      description: 'Second factor confirmed again',
+      metadata: { factor: kind },
+    }),
+  );
   return now;
 }
 
@@ -286,7 +356,13 @@ export async function rolePolicies(db: Db): Promise<MfaRolePolicy[]> {
 }
 
 /** PUT /api/admin/mfa-policy/{roleId}. */
-export async function setRolePolicy({ db, config }: AppDeps, actor: StaffActor, meta: RequestMeta, roleId: number, policy: MfaPolicy): Promise<MfaRolePolicy[]> {
+export async function setRolePolicy(
+  { db, config }: AppDeps,
+  actor: StaffActor,
+  meta: RequestMeta,
+  roleId: number,
+  policy: MfaPolicy,
+): Promise<MfaRolePolicy[]> {
   const now = config.now();
   const ok = await upsertRolePolicy(
     db,
@@ -294,7 +370,12 @@ export async function setRolePolicy({ db, config }: AppDeps, actor: StaffActor, 
     policy,
     actor.userId,
     now,
-    event(actor, meta, now, { eventType: 'MFA_POLICY_CHANGED', severity: 'medium', description: 'Second-factor policy of a role changed', metadata: { roleId, policy } }),
+    event(actor, meta, now, {
+      eventType: 'MFA_POLICY_CHANGED',
+      severity: 'medium',
+      description: 'Second-factor policy of a role changed',
+      metadata: { roleId, policy },
+    }),
   );
   if (!ok) throw new AppError('ROLE_NOT_FOUND', 'Role not found');
   return rolePolicies(db);

@@ -51,7 +51,12 @@ const call = (p: Pick<Person, 'ip'> & { cookie?: string | null }, options: Injec
   t.app.inject({ remoteAddress: p.ip, ...options, headers: { ...(p.cookie ? { cookie: p.cookie } : {}), ...(options.headers ?? {}) } });
 
 const passwordStep = (p: Pick<Person, 'ip' | 'user'>) =>
-  t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: p.ip, payload: { email: p.user.email, password: p.user.password } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    remoteAddress: p.ip,
+    payload: { email: p.user.email, password: p.user.password },
+  });
 
 /** A new user of this role, signed in with the password only (before any enrolment). */
 async function person(roleId: number): Promise<Person> {
@@ -85,7 +90,9 @@ async function twoStepSignIn(p: Person, code: string): Promise<string> {
 
 const count = async (query: ReturnType<typeof sql>): Promise<number> => (await queryOne<{ n: number }>(t.db, query))!.n;
 const eventsOf = async (userId: string): Promise<string[]> =>
-  (await queryRows<{ event_type: string }>(t.db, sql`SELECT event_type FROM security_events WHERE user_id = ${userId} ORDER BY id`)).map((r) => r.event_type);
+  (await queryRows<{ event_type: string }>(t.db, sql`SELECT event_type FROM security_events WHERE user_id = ${userId} ORDER BY id`)).map(
+    (r) => r.event_type,
+  );
 
 describe('TOTP enrolment', () => {
   it('shows the secret once as text and QR code, enables it with the first code, and returns 10 recovery codes once', async () => {
@@ -98,7 +105,11 @@ describe('TOTP enrolment', () => {
     expect(qrSvg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
     expect((await call(p, { method: 'GET', url: '/api/auth/mfa' })).json()).toMatchObject({ totpEnabled: false });
 
-    const wrong = await call(p, { method: 'POST', url: '/api/auth/mfa/totp/confirm', payload: { code: codeFor(secret, new Date(clock.now().getTime() - 300_000)) } });
+    const wrong = await call(p, {
+      method: 'POST',
+      url: '/api/auth/mfa/totp/confirm',
+      payload: { code: codeFor(secret, new Date(clock.now().getTime() - 300_000)) },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().code).toBe('INVALID_SECOND_FACTOR');
 
@@ -113,7 +124,10 @@ describe('TOTP enrolment', () => {
     expect(status.json()).toMatchObject({ totpEnabled: true, recoveryCodesLeft: 10, policy: 'once_enrolled' });
     expect(status.body).not.toContain(secret);
     // Stored hashed: no recovery code appears in the table.
-    const stored = await queryRows<{ code_hash: string }>(t.db, sql`SELECT code_hash FROM staff_recovery_codes WHERE user_id = ${p.user.id}`);
+    const stored = await queryRows<{ code_hash: string }>(
+      t.db,
+      sql`SELECT code_hash FROM staff_recovery_codes WHERE user_id = ${p.user.id}`,
+    );
     expect(stored).toHaveLength(10);
     for (const row of stored) expect(codes.map((c) => c.replace('-', ''))).not.toContain(row.code_hash);
     // Never shown again: a second enrolment is refused while one is enabled.
@@ -143,13 +157,19 @@ describe('two-step sign-in', () => {
     // The challenge cookie is not a session.
     expect((await call({ ip: p.ip, cookie: challenge }, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(401);
 
-    const second = await call({ ip: p.ip, cookie: challenge }, { method: 'POST', url: '/api/auth/login/second-factor', payload: { code: codeFor(p.secret!) } });
+    const second = await call(
+      { ip: p.ip, cookie: challenge },
+      { method: 'POST', url: '/api/auth/login/second-factor', payload: { code: codeFor(p.secret!) } },
+    );
     expect(second.statusCode).toBe(200);
     expect(second.json().user).toMatchObject({ id: p.user.id });
     const session = cookieOf(second, 'nhr_sid')!;
     expect((await call({ ip: p.ip, cookie: session }, { method: 'GET', url: '/api/auth/user' })).json()).toMatchObject({ id: p.user.id });
     // The challenge is single-use.
-    const reuse = await call({ ip: p.ip, cookie: challenge }, { method: 'POST', url: '/api/auth/login/second-factor', payload: { code: codeFor(p.secret!) } });
+    const reuse = await call(
+      { ip: p.ip, cookie: challenge },
+      { method: 'POST', url: '/api/auth/login/second-factor', payload: { code: codeFor(p.secret!) } },
+    );
     expect(reuse.statusCode).toBe(401);
     expect(reuse.json().code).toBe('SIGN_IN_EXPIRED');
     expect(await eventsOf(p.user.id)).toEqual(expect.arrayContaining(['MFA_CHALLENGE', 'LOGIN_SUCCESS']));
@@ -161,7 +181,10 @@ describe('two-step sign-in', () => {
     const code = codeFor(p.secret!);
     await twoStepSignIn(p, code);
     const first = await passwordStep(p);
-    const replay = await call({ ip: p.ip, cookie: cookieOf(first, 'nhr_mfa') }, { method: 'POST', url: '/api/auth/login/second-factor', payload: { code } });
+    const replay = await call(
+      { ip: p.ip, cookie: cookieOf(first, 'nhr_mfa') },
+      { method: 'POST', url: '/api/auth/login/second-factor', payload: { code } },
+    );
     expect(replay.statusCode).toBe(401);
     expect(replay.json().code).toBe('INVALID_SECOND_FACTOR');
     nextStep();
@@ -171,7 +194,10 @@ describe('two-step sign-in', () => {
     const p = await enrol(await person(3));
     const first = await passwordStep(p);
     clock.advance(5 * 60_000 + 1000);
-    const late = await call({ ip: p.ip, cookie: cookieOf(first, 'nhr_mfa') }, { method: 'POST', url: '/api/auth/login/second-factor', payload: { code: codeFor(p.secret!) } });
+    const late = await call(
+      { ip: p.ip, cookie: cookieOf(first, 'nhr_mfa') },
+      { method: 'POST', url: '/api/auth/login/second-factor', payload: { code: codeFor(p.secret!) } },
+    );
     expect(late.statusCode).toBe(401);
     expect(late.json().code).toBe('SIGN_IN_EXPIRED');
   });
@@ -182,16 +208,26 @@ describe('two-step sign-in', () => {
     const challenge = cookieOf(first, 'nhr_mfa');
     const wrong = codeFor(p.secret!, new Date(clock.now().getTime() + 10 * 60_000));
     for (let i = 0; i < 5; i++) {
-      const res = await call({ ip: p.ip, cookie: challenge }, { method: 'POST', url: '/api/auth/login/second-factor', payload: { code: wrong } });
+      const res = await call(
+        { ip: p.ip, cookie: challenge },
+        { method: 'POST', url: '/api/auth/login/second-factor', payload: { code: wrong } },
+      );
       expect(res.statusCode).toBe(401);
     }
-    const right = await call({ ip: p.ip, cookie: challenge }, { method: 'POST', url: '/api/auth/login/second-factor', payload: { code: codeFor(p.secret!) } });
+    const right = await call(
+      { ip: p.ip, cookie: challenge },
+      { method: 'POST', url: '/api/auth/login/second-factor', payload: { code: codeFor(p.secret!) } },
+    );
     expect(right.statusCode).toBe(429);
     expect(right.json().code).toBe('LOCKED_OUT');
     expect(cookieOf(right, 'nhr_sid')).toBeNull();
     const password = await passwordStep(p);
     expect(password.statusCode).toBe(429);
-    expect(await count(sql`SELECT count(*)::int AS n FROM security_events WHERE user_id = ${p.user.id} AND event_type = 'LOGIN_FAILURE' AND metadata->>'factor' = 'second'`)).toBe(5);
+    expect(
+      await count(
+        sql`SELECT count(*)::int AS n FROM security_events WHERE user_id = ${p.user.id} AND event_type = 'LOGIN_FAILURE' AND metadata->>'factor' = 'second'`,
+      ),
+    ).toBe(5);
     clock.advance(15 * 60_000 + 1000);
   });
 
@@ -200,10 +236,15 @@ describe('two-step sign-in', () => {
     const code = p.recoveryCodes![3]!;
     await twoStepSignIn(p, code.toUpperCase().replace('-', ' '));
     const first = await passwordStep(p);
-    const again = await call({ ip: p.ip, cookie: cookieOf(first, 'nhr_mfa') }, { method: 'POST', url: '/api/auth/login/second-factor', payload: { code } });
+    const again = await call(
+      { ip: p.ip, cookie: cookieOf(first, 'nhr_mfa') },
+      { method: 'POST', url: '/api/auth/login/second-factor', payload: { code } },
+    );
     expect(again.statusCode).toBe(401);
     const session = await twoStepSignIn(p, codeFor(p.secret!));
-    expect((await call({ ip: p.ip, cookie: session }, { method: 'GET', url: '/api/auth/mfa' })).json()).toMatchObject({ recoveryCodesLeft: 9 });
+    expect((await call({ ip: p.ip, cookie: session }, { method: 'GET', url: '/api/auth/mfa' })).json()).toMatchObject({
+      recoveryCodesLeft: 9,
+    });
     expect(await eventsOf(p.user.id)).toContain('MFA_RECOVERY_CODE_USED');
     nextStep();
   });
@@ -242,16 +283,31 @@ describe('per-role policy', () => {
     const list = await call({ ip: '127.0.0.1', cookie: admin }, { method: 'GET', url: '/api/admin/mfa-policy' });
     expect(list.statusCode).toBe(200);
     const policies = Object.fromEntries((list.json() as { roleId: number; policy: string }[]).map((r) => [r.roleId, r.policy]));
-    expect(policies).toMatchObject({ 1: 'once_enrolled', 2: 'once_enrolled', 3: 'once_enrolled', 5: 'optional', 6: 'once_enrolled', 403: 'once_enrolled' });
+    expect(policies).toMatchObject({
+      1: 'once_enrolled',
+      2: 'once_enrolled',
+      3: 'once_enrolled',
+      5: 'optional',
+      6: 'once_enrolled',
+      403: 'once_enrolled',
+    });
     const doctor = await person(3);
     expect((await call(doctor, { method: 'GET', url: '/api/admin/mfa-policy' })).statusCode).toBe(403);
     const put = await call(doctor, { method: 'PUT', url: '/api/admin/mfa-policy/3', payload: { policy: 'optional' } });
     expect(put.statusCode).toBe(403);
-    expect((await call({ ip: '127.0.0.1' }, { method: 'PUT', url: '/api/admin/mfa-policy/3', payload: { policy: 'optional' } })).statusCode).toBe(401);
-    const unknown = await call({ ip: '127.0.0.1', cookie: admin }, { method: 'PUT', url: '/api/admin/mfa-policy/999', payload: { policy: 'required' } });
+    expect(
+      (await call({ ip: '127.0.0.1' }, { method: 'PUT', url: '/api/admin/mfa-policy/3', payload: { policy: 'optional' } })).statusCode,
+    ).toBe(401);
+    const unknown = await call(
+      { ip: '127.0.0.1', cookie: admin },
+      { method: 'PUT', url: '/api/admin/mfa-policy/999', payload: { policy: 'required' } },
+    );
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().code).toBe('ROLE_NOT_FOUND');
-    const bad = await call({ ip: '127.0.0.1', cookie: admin }, { method: 'PUT', url: '/api/admin/mfa-policy/3', payload: { policy: 'always' } });
+    const bad = await call(
+      { ip: '127.0.0.1', cookie: admin },
+      { method: 'PUT', url: '/api/admin/mfa-policy/3', payload: { policy: 'always' } },
+    );
     expect(bad.statusCode).toBe(400);
     expect((await call({ ip: '127.0.0.1', cookie: admin }, { method: 'GET', url: '/api/admin/mfa-policy' })).json()).toEqual(list.json());
   });
@@ -259,7 +315,10 @@ describe('per-role policy', () => {
   it("a role set to 'required' sends an unenrolled user to enrolment before any session; enrolment then signs in", async () => {
     const user = await createStaffUser(t.db, { roleId: 404 });
     const ip = newIp();
-    const set = await call({ ip: '127.0.0.1', cookie: admin }, { method: 'PUT', url: '/api/admin/mfa-policy/404', payload: { policy: 'required' } });
+    const set = await call(
+      { ip: '127.0.0.1', cookie: admin },
+      { method: 'PUT', url: '/api/admin/mfa-policy/404', payload: { policy: 'required' } },
+    );
     expect(set.statusCode).toBe(200);
     try {
       const first = await passwordStep({ user, ip });
@@ -268,23 +327,37 @@ describe('per-role policy', () => {
       const challenge = cookieOf(first, 'nhr_mfa');
       expect((await call({ ip, cookie: challenge }, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(401);
       // The enrolment challenge is no second factor.
-      const skip = await call({ ip, cookie: challenge }, { method: 'POST', url: '/api/auth/login/second-factor', payload: { code: '123456' } });
+      const skip = await call(
+        { ip, cookie: challenge },
+        { method: 'POST', url: '/api/auth/login/second-factor', payload: { code: '123456' } },
+      );
       expect(skip.json().code).toBe('SIGN_IN_EXPIRED');
 
       const started = await call({ ip, cookie: challenge }, { method: 'POST', url: '/api/auth/mfa/totp/enrol' });
       expect(started.statusCode).toBe(200);
       const { secret } = started.json();
-      const confirmed = await call({ ip, cookie: challenge }, { method: 'POST', url: '/api/auth/mfa/totp/confirm', payload: { code: codeFor(secret) } });
+      const confirmed = await call(
+        { ip, cookie: challenge },
+        { method: 'POST', url: '/api/auth/mfa/totp/confirm', payload: { code: codeFor(secret) } },
+      );
       expect(confirmed.statusCode).toBe(200);
       expect(confirmed.json().recoveryCodes).toHaveLength(10);
       expect(confirmed.json().user).toMatchObject({ id: user.id });
       const session = cookieOf(confirmed, 'nhr_sid')!;
       expect((await call({ ip, cookie: session }, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(200);
-      expect(await eventsOf(user.id)).toEqual(expect.arrayContaining(['MFA_ENROL_REQUIRED', 'MFA_ENROL_STARTED', 'MFA_ENABLED', 'LOGIN_SUCCESS']));
-      const changed = await queryOne(t.db, sql`SELECT metadata FROM security_events WHERE event_type = 'MFA_POLICY_CHANGED' ORDER BY id DESC LIMIT 1`);
+      expect(await eventsOf(user.id)).toEqual(
+        expect.arrayContaining(['MFA_ENROL_REQUIRED', 'MFA_ENROL_STARTED', 'MFA_ENABLED', 'LOGIN_SUCCESS']),
+      );
+      const changed = await queryOne(
+        t.db,
+        sql`SELECT metadata FROM security_events WHERE event_type = 'MFA_POLICY_CHANGED' ORDER BY id DESC LIMIT 1`,
+      );
       expect(changed).toEqual({ metadata: { roleId: 404, policy: 'required' } });
     } finally {
-      await call({ ip: '127.0.0.1', cookie: admin }, { method: 'PUT', url: '/api/admin/mfa-policy/404', payload: { policy: 'once_enrolled' } });
+      await call(
+        { ip: '127.0.0.1', cookie: admin },
+        { method: 'PUT', url: '/api/admin/mfa-policy/404', payload: { policy: 'once_enrolled' } },
+      );
     }
     nextStep();
   });
@@ -330,7 +403,9 @@ describe('re-authentication before break-the-glass', () => {
     const b = await twoStepSignIn(p, codeFor(p.secret!));
     nextStep();
     clock.advance(11 * 60_000);
-    expect((await call({ ip: p.ip, cookie: a }, { method: 'POST', url: '/api/auth/reauth', payload: { code: codeFor(p.secret!) } })).statusCode).toBe(200);
+    expect(
+      (await call({ ip: p.ip, cookie: a }, { method: 'POST', url: '/api/auth/reauth', payload: { code: codeFor(p.secret!) } })).statusCode,
+    ).toBe(200);
     expect((await breakGlass({ ip: p.ip, cookie: b })).json().code).toBe('REAUTH_REQUIRED');
     nextStep();
   });
@@ -372,7 +447,9 @@ describe('re-authentication beyond the hourly grant volume (issue 10 item 8)', (
     const cookie = cookieOf(first, 'nhr_sid')!;
     const started = await inject({ method: 'POST', url: '/api/auth/mfa/totp/enrol' }, cookie);
     const secret = started.json().secret as string;
-    expect((await inject({ method: 'POST', url: '/api/auth/mfa/totp/confirm', payload: { code: codeFor(secret) } }, cookie)).statusCode).toBe(200);
+    expect(
+      (await inject({ method: 'POST', url: '/api/auth/mfa/totp/confirm', payload: { code: codeFor(secret) } }, cookie)).statusCode,
+    ).toBe(200);
     nextStep();
     clock.advance(11 * 60_000); // the enrolment's proof is no longer fresh
     const patients = await Promise.all([1, 2, 3, 4].map(() => createPatient(small.db)));

@@ -45,12 +45,20 @@ export async function refuseIfThrottled(db: Db, attempt: SignInAttempt, metadata
 
   const state = await readThrottleState(db, { subject, ip: meta.ip, now, ...LOGIN_THROTTLE });
   if (state.ipAttempts >= LOGIN_THROTTLE.ipLimit) {
-    await refuse('ip', 'Sign-in refused: too many attempts from this address', tooManyRequests('NETWORK_THROTTLED', IP_THROTTLED_MESSAGE, LOGIN_THROTTLE.windowSeconds));
+    await refuse(
+      'ip',
+      'Sign-in refused: too many attempts from this address',
+      tooManyRequests('NETWORK_THROTTLED', IP_THROTTLED_MESSAGE, LOGIN_THROTTLE.windowSeconds),
+    );
   }
   const lockedUntil = state.lockedSince ? state.lockedSince.getTime() + LOGIN_THROTTLE.windowSeconds * 1000 : 0;
   if (lockedUntil > now.getTime()) {
     const retryAfter = (lockedUntil - now.getTime()) / 1000;
-    await refuse('account', 'Sign-in refused: account locked after repeated failures', tooManyRequests('LOCKED_OUT', ACCOUNT_LOCKED_MESSAGE, retryAfter));
+    await refuse(
+      'account',
+      'Sign-in refused: account locked after repeated failures',
+      tooManyRequests('LOCKED_OUT', ACCOUNT_LOCKED_MESSAGE, retryAfter),
+    );
   }
 }
 
@@ -76,7 +84,12 @@ export async function recordSignInFailure(
 }
 
 /** Records a successful attempt that opens no staff user_sessions row (a patient sign-in): LOGIN_SUCCESS. */
-export async function recordSignInSuccess(db: Db, attempt: SignInAttempt, description: string, metadata: Record<string, unknown>): Promise<void> {
+export async function recordSignInSuccess(
+  db: Db,
+  attempt: SignInAttempt,
+  description: string,
+  metadata: Record<string, unknown>,
+): Promise<void> {
   await insertSecurityEvent(db, {
     subject: attempt.subject,
     ipAddress: attempt.meta.ip,

@@ -4,7 +4,16 @@ import type { DateRange } from '../../../contracts/ages';
 import { SEARCH_RESULT_LIMIT, type FuzzySearchInput, type MatchReason, type PatientSearchResult } from '../../../contracts/patients';
 import type { DbOrTx } from '../../db/client';
 import { lowerLetters } from './name-normalize';
-import { rankWords, SCORES, scoreCandidate, scoreWord, type MatchRow, type TokenHit, type WordFacts, type WordMatch } from './search-scoring';
+import {
+  rankWords,
+  SCORES,
+  scoreCandidate,
+  scoreWord,
+  type MatchRow,
+  type TokenHit,
+  type WordFacts,
+  type WordMatch,
+} from './search-scoring';
 import { findNameCandidates, findPairCandidates, type CandidateBranch, type PairCandidate, type ScoredWord } from './fuzzy.repository';
 import { findByAddress, findWordCandidates, getSummaries } from './search.repository';
 import { joinedTokens, maxTypos, searchTokens, wordDeletes, type SearchToken } from './search-tokens';
@@ -106,7 +115,12 @@ async function matchWords(db: DbOrTx, tokens: readonly SearchToken[]): Promise<T
   return { matches, broadPrefixes };
 }
 
-async function findCandidates(db: DbOrTx, tokens: readonly SearchToken[], words: TokenWords, born: DateRange): Promise<Map<number, Candidate>> {
+async function findCandidates(
+  db: DbOrTx,
+  tokens: readonly SearchToken[],
+  words: TokenWords,
+  born: DateRange,
+): Promise<Map<number, Candidate>> {
   const candidates = new Map<number, Candidate>();
   const all = scored(words.matches);
   const single = tokens.filter((t) => t.covers.length === 1).length === 1;
@@ -144,12 +158,23 @@ function scored(matches: ReadonlyMap<number, ReadonlyMap<string, WordMatch>>): S
   return [...matches].flatMap(([token, words]) => [...words.values()].map((m) => ({ token, word: m.word, score: m.score })));
 }
 
-function hit(tokens: readonly SearchToken[], matches: TokenWords['matches'], token: number, side: 'first' | 'last', word: string): TokenHit {
+function hit(
+  tokens: readonly SearchToken[],
+  matches: TokenWords['matches'],
+  token: number,
+  side: 'first' | 'last',
+  word: string,
+): TokenHit {
   const m = matches.get(token)?.get(word) ?? scoreWord(tokens[token]!, word, PREFIX_FACTS);
   return { token, side, score: m?.score ?? 0, kind: m?.kind ?? 'prefix' };
 }
 
-function addPairs(into: Map<number, Candidate>, tokens: readonly SearchToken[], matches: TokenWords['matches'], pairs: readonly PairCandidate[]): void {
+function addPairs(
+  into: Map<number, Candidate>,
+  tokens: readonly SearchToken[],
+  matches: TokenWords['matches'],
+  pairs: readonly PairCandidate[],
+): void {
   for (const p of pairs) {
     addHits(into, p.patientId, p.dateOfBirth, p.whole, [
       hit(tokens, matches, p.firstToken, 'first', p.firstWord),
@@ -178,7 +203,15 @@ async function rank(
     .filter((c) => c.score >= MIN_RESULT_SCORE)
     .sort((a, b) => b.score - a.score || distance(a.dateOfBirth) - distance(b.dateOfBirth) || a.patientId - b.patientId)
     .slice(0, address ? CANDIDATES : SEARCH_RESULT_LIMIT);
-  const details = new Map((await getSummaries(db, scoredCandidates.map((c) => c.patientId), address)).map((d) => [d.id, d]));
+  const details = new Map(
+    (
+      await getSummaries(
+        db,
+        scoredCandidates.map((c) => c.patientId),
+        address,
+      )
+    ).map((d) => [d.id, d]),
+  );
   const results: PatientSearchResult[] = [];
   for (const c of scoredCandidates) {
     const d = details.get(c.patientId);
@@ -199,7 +232,13 @@ async function rank(
 /** An exact match on the normalized names is an accent match when a typed word differs from the stored spelling. */
 function accentAware(reasons: MatchReason[], exactTokens: readonly SearchToken[], storedName: string): MatchReason[] {
   if (!reasons.includes('search:reason.exact')) return [...reasons];
-  const stored = new Set(storedName.toLowerCase().split(/[^\p{L}\p{N}]+/u).map(lowerLetters).filter(Boolean));
+  const stored = new Set(
+    storedName
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .map(lowerLetters)
+      .filter(Boolean),
+  );
   const storedJoined = lowerLetters(storedName);
   const differs = exactTokens.some((t) => !stored.has(t.typed) && !storedJoined.includes(t.typed));
   return differs ? reasons.map((r) => (r === 'search:reason.exact' ? 'search:reason.accents' : r)) : [...reasons];
@@ -207,7 +246,15 @@ function accentAware(reasons: MatchReason[], exactTokens: readonly SearchToken[]
 
 async function addressOnly(db: DbOrTx, address: string, born: DateRange): Promise<PatientSearchResult[]> {
   const found = await findByAddress(db, address, born, SEARCH_RESULT_LIMIT);
-  const details = new Map((await getSummaries(db, found.map((f) => f.patientId), null)).map((d) => [d.id, d]));
+  const details = new Map(
+    (
+      await getSummaries(
+        db,
+        found.map((f) => f.patientId),
+        null,
+      )
+    ).map((d) => [d.id, d]),
+  );
   return found.flatMap((f) => {
     const d = details.get(f.patientId);
     if (!d) return [];

@@ -59,7 +59,10 @@ function bestByWord(words: readonly ScoredWord[]): { score: Map<string, number>;
  */
 function caseOf(column: SQL, values: ReadonlyMap<string, number>, type: 'real' | 'int'): SQL {
   const cast = sql.raw(type);
-  return sql`(CASE ${column} ${sql.join([...values].map(([w, v]) => sql`WHEN ${w} THEN ${v}::${cast}`), sql` `)} END)`;
+  return sql`(CASE ${column} ${sql.join(
+    [...values].map(([w, v]) => sql`WHEN ${w} THEN ${v}::${cast}`),
+    sql` `,
+  )} END)`;
 }
 
 const startsWith = (column: SQL, prefix: string) => sql`${column} ~>=~ ${prefix} AND ${column} ~<~ ${`${prefix}~`}`;
@@ -98,7 +101,12 @@ function branchSql(branch: CandidateBranch, born: DateRange): SQL | null {
                 AND p.date_of_birth ${range}`;
 }
 
-export async function findPairCandidates(db: DbOrTx, branches: readonly CandidateBranch[], born: DateRange, limit: number): Promise<PairCandidate[]> {
+export async function findPairCandidates(
+  db: DbOrTx,
+  branches: readonly CandidateBranch[],
+  born: DateRange,
+  limit: number,
+): Promise<PairCandidate[]> {
   const parts = branches.map((b) => branchSql(b, born)).filter((b): b is SQL => b !== null);
   if (parts.length === 0) return [];
   return rows(

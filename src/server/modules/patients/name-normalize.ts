@@ -3,8 +3,30 @@
 
 /** Letters that do not decompose into a base letter plus accent, spelled the way unaccent spells them. */
 const SPECIAL: Record<string, string> = {
-  ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe', ø: 'o', Ø: 'o', ł: 'l', Ł: 'l', đ: 'd', Đ: 'd',
-  ð: 'd', Ð: 'd', þ: 'th', Þ: 'th', ı: 'i', ĸ: 'k', ŋ: 'n', Ŋ: 'n', ŧ: 't', Ŧ: 't', ħ: 'h', Ħ: 'h',
+  ß: 'ss',
+  ẞ: 'ss',
+  æ: 'ae',
+  Æ: 'ae',
+  œ: 'oe',
+  Œ: 'oe',
+  ø: 'o',
+  Ø: 'o',
+  ł: 'l',
+  Ł: 'l',
+  đ: 'd',
+  Đ: 'd',
+  ð: 'd',
+  Ð: 'd',
+  þ: 'th',
+  Þ: 'th',
+  ı: 'i',
+  ĸ: 'k',
+  ŋ: 'n',
+  Ŋ: 'n',
+  ŧ: 't',
+  Ŧ: 't',
+  ħ: 'h',
+  Ħ: 'h',
 };
 const SPECIAL_RE = new RegExp(`[${Object.keys(SPECIAL).join('')}]`, 'g');
 

@@ -23,7 +23,13 @@ const post = (url: string, payload: unknown, roleId: number | null = ROLE_IDS.re
 const count = async (table: string): Promise<number> =>
   (await queryRows<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))[0]!.n;
 
-const ndapewa = { firstName: 'Ndapewa', lastName: 'Nghipondoka', sex: 'Female', dateOfBirth: '1984-03-09', address: '12 Main Road, Oshakati, Oshana' };
+const ndapewa = {
+  firstName: 'Ndapewa',
+  lastName: 'Nghipondoka',
+  sex: 'Female',
+  dateOfBirth: '1984-03-09',
+  address: '12 Main Road, Oshakati, Oshana',
+};
 
 describe('POST /api/admin/patients', () => {
   it('creates the patient with a generated, valid NC number, ignoring any sent, and audits it', async () => {
@@ -33,7 +39,10 @@ describe('POST /api/admin/patients', () => {
     expect(patient).toMatchObject({ firstName: 'Ndapewa', lastName: 'Nghipondoka', sex: 'Female', dateOfBirth: '1984-03-09' });
     expect(patient.idNumber).not.toBe('11111111111');
     expect(isValidNcNumber(patient.idNumber)).toBe(true);
-    const [row] = await queryRows<{ action: string; patient_id: number }>(t.db, sql`SELECT action, patient_id FROM audit_logs WHERE resource_type = 'PATIENT' AND action = 'CREATE'`);
+    const [row] = await queryRows<{ action: string; patient_id: number }>(
+      t.db,
+      sql`SELECT action, patient_id FROM audit_logs WHERE resource_type = 'PATIENT' AND action = 'CREATE'`,
+    );
     expect(row).toEqual({ action: 'CREATE', patient_id: patient.id });
   });
 
@@ -62,20 +71,41 @@ describe('POST /api/admin/patients', () => {
   });
 
   it.each(ALL_ROLE_IDS)('role %i may add patients only with patients.create', async (roleId) => {
-    const res = await post('/api/admin/patients', { firstName: 'Role', lastName: `Check${roleId}`, sex: 'Other', confirmDuplicate: true }, roleId);
+    const res = await post(
+      '/api/admin/patients',
+      { firstName: 'Role', lastName: `Check${roleId}`, sex: 'Other', confirmDuplicate: true },
+      roleId,
+    );
     expect(res.statusCode).toBe(allows(roleId, 'patients.create') ? 201 : 403);
   });
 });
 
 describe('POST /api/patients/search', () => {
   it('finds by each method and writes one SEARCH row per search, with the criteria and the count', async () => {
-    const created = (await post('/api/admin/patients', { firstName: 'Johannes', lastName: 'van der Merwe', sex: 'Male', dateOfBirth: '1971-07-21', address: 'Rundu, Kavango East', confirmDuplicate: true })).json();
+    const created = (
+      await post('/api/admin/patients', {
+        firstName: 'Johannes',
+        lastName: 'van der Merwe',
+        sex: 'Male',
+        dateOfBirth: '1971-07-21',
+        address: 'Rundu, Kavango East',
+        confirmDuplicate: true,
+      })
+    ).json();
     const auditsBefore = await queryRows<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM audit_logs WHERE action = 'SEARCH'`);
-    const byName = await post('/api/patients/search', { method: 'name-dob', lastName: 'Van Der Merwe', dateOfBirth: '1971-07-21' }, ROLE_IDS.doctor);
+    const byName = await post(
+      '/api/patients/search',
+      { method: 'name-dob', lastName: 'Van Der Merwe', dateOfBirth: '1971-07-21' },
+      ROLE_IDS.doctor,
+    );
     expect(byName.json().map((p: { id: number }) => p.id)).toEqual([created.id]);
     const byNc = await post('/api/patients/search', { method: 'id-number', idNumber: created.idNumber }, ROLE_IDS.doctor);
     expect(byNc.json()).toEqual([expect.objectContaining({ id: created.id, idNumber: created.idNumber })]);
-    const fuzzy = await post('/api/patients/search', { method: 'fuzzy-name', fullName: 'Merwe Johanes', ageRangeMin: 40, ageRangeMax: 80 }, ROLE_IDS.doctor);
+    const fuzzy = await post(
+      '/api/patients/search',
+      { method: 'fuzzy-name', fullName: 'Merwe Johanes', ageRangeMin: 40, ageRangeMax: 80 },
+      ROLE_IDS.doctor,
+    );
     expect(fuzzy.json()[0]).toMatchObject({ id: created.id, matchReasons: expect.any(Array) });
     const rows = await queryRows<{ n: number; nv: { resultCount: number }; pid: number | null }>(
       t.db,
@@ -104,7 +134,11 @@ describe('POST /api/patients/search', () => {
   });
 
   it.each(["'; DROP TABLE patients; --", '.*', '%_%', '(a|b)+$', '\\\\'])('treats %s as plain text', async (name) => {
-    const res = await post('/api/patients/search', { method: 'fuzzy-name', fullName: `Ana ${name}`, ageRangeMin: 0, ageRangeMax: 150 }, ROLE_IDS.doctor);
+    const res = await post(
+      '/api/patients/search',
+      { method: 'fuzzy-name', fullName: `Ana ${name}`, ageRangeMin: 0, ageRangeMax: 150 },
+      ROLE_IDS.doctor,
+    );
     expect([200, 400]).toContain(res.statusCode);
     expect(await count('patients')).toBeGreaterThan(0);
   });

@@ -15,7 +15,11 @@ export function patientsRoutes({ db, config }: AppDeps) {
 
     r.post(
       '/api/patients/search',
-      { onRequest: requireStaff('patients.search'), config: { rateLimit: rateLimitOf(config, 'search') }, schema: { tags, body: patientSearchInput, response: { 200: patientSearchResults } } },
+      {
+        onRequest: requireStaff('patients.search'),
+        config: { rateLimit: rateLimitOf(config, 'search') },
+        schema: { tags, body: patientSearchInput, response: { 200: patientSearchResults } },
+      },
       async (request) => {
         const actor = staffActor(request);
         const results = await searchRecorded(db, request.body, actor, request.meta);

@@ -33,7 +33,11 @@ export async function findLikelyDuplicates(
       matchReasons: ['search:reason.exact'],
     }));
   }
-  const found = await fuzzySearch(db, { firstName: input.firstName, smartLastName: input.lastName }, { from: input.dateOfBirth, to: input.dateOfBirth });
+  const found = await fuzzySearch(
+    db,
+    { firstName: input.firstName, smartLastName: input.lastName },
+    { from: input.dateOfBirth, to: input.dateOfBirth },
+  );
   return found.filter((p) => (p.score ?? 0) >= DUPLICATE_MIN_SCORE).slice(0, DUPLICATE_LIMIT);
 }
 

@@ -24,8 +24,20 @@ const input = (overrides: Record<string, unknown> = {}) =>
 
 describe('adding a patient', () => {
   it('stores the fields with a generated, valid NC number', async () => {
-    const created = await addPatient(db, input({ idNumber: '11111111111', address: 'Erf 1, Oshakati, Oshana', nextOfKin: 'Maria Shikongo' }));
-    expect(created).toMatchObject({ firstName: 'Ndapewa', lastName: 'Shikongo', sex: 'Female', dateOfBirth: '1990-05-10', address: 'Erf 1, Oshakati, Oshana', nextOfKin: 'Maria Shikongo', nextOfKinContact: '', contactNumber: null });
+    const created = await addPatient(
+      db,
+      input({ idNumber: '11111111111', address: 'Erf 1, Oshakati, Oshana', nextOfKin: 'Maria Shikongo' }),
+    );
+    expect(created).toMatchObject({
+      firstName: 'Ndapewa',
+      lastName: 'Shikongo',
+      sex: 'Female',
+      dateOfBirth: '1990-05-10',
+      address: 'Erf 1, Oshakati, Oshana',
+      nextOfKin: 'Maria Shikongo',
+      nextOfKinContact: '',
+      contactNumber: null,
+    });
     expect(created.idNumber).not.toBe('11111111111');
     expect(isValidNcNumber(created.idNumber)).toBe(true);
     expect(await getPatient(db, created.id)).toEqual(created);
@@ -73,9 +85,18 @@ describe('adding a patient', () => {
 describe('likely duplicates', () => {
   it('finds the same names and date of birth, in either order, misspelled or unaccented', async () => {
     const original = await addPatient(db, input({ firstName: 'Jürgen', lastName: 'Müller', dateOfBirth: '1960-01-15' }));
-    for (const [firstName, lastName] of [['Jürgen', 'Müller'], ['Jurgen', 'Muller'], ['Müller', 'Jürgen'], ['Jürgen', 'Mueller'], ['Jurgen', 'Müler']]) {
+    for (const [firstName, lastName] of [
+      ['Jürgen', 'Müller'],
+      ['Jurgen', 'Muller'],
+      ['Müller', 'Jürgen'],
+      ['Jürgen', 'Mueller'],
+      ['Jurgen', 'Müler'],
+    ]) {
       const found = await findLikelyDuplicates(db, { firstName: firstName!, lastName: lastName!, dateOfBirth: '1960-01-15' });
-      expect(found.map((p) => p.id), `${firstName} ${lastName}`).toEqual([original.id]);
+      expect(
+        found.map((p) => p.id),
+        `${firstName} ${lastName}`,
+      ).toEqual([original.id]);
     }
   });
 

@@ -13,7 +13,12 @@ import { addPatient, findLikelyDuplicates } from './patients.service';
 import { findExactAudited, type ExactSearch } from './search-audited.repository';
 import { searchAuditSummary, searchPatients } from './search.service';
 
-export async function searchRecorded(db: Db, input: PatientSearchInput, actor: StaffActor, meta: RequestMeta): Promise<PatientSearchResult[]> {
+export async function searchRecorded(
+  db: Db,
+  input: PatientSearchInput,
+  actor: StaffActor,
+  meta: RequestMeta,
+): Promise<PatientSearchResult[]> {
   if (input.method !== 'fuzzy-name') {
     // The exact methods: the search and its row in one statement (search-audited.repository.ts), same row as below.
     const search: ExactSearch =

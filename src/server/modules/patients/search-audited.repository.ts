@@ -7,7 +7,8 @@ import { auditAppendSql, sqlJson, type StatementAuditEntry } from '../../audit/a
 import { preparedRows, type Db } from '../../db/client';
 import { SUMMARY_COLUMNS } from './search.repository';
 
-export type ExactSearch = { method: 'id-number'; idNumber: string } | { method: 'name-dob'; lastName: string; dateOfBirth: string; limit: number };
+export type ExactSearch =
+  { method: 'id-number'; idNumber: string } | { method: 'name-dob'; lastName: string; dateOfBirth: string; limit: number };
 
 function exactQuery(search: ExactSearch): SQL {
   return search.method === 'id-number'

@@ -28,7 +28,12 @@ interface Row {
   action: string;
 }
 const lastSearchRow = async (): Promise<Row> =>
-  (await queryRows<Row>(t.db, sql`SELECT patient_id, new_values, user_id, action FROM audit_logs WHERE action = 'SEARCH' ORDER BY id DESC LIMIT 1`))[0]!;
+  (
+    await queryRows<Row>(
+      t.db,
+      sql`SELECT patient_id, new_values, user_id, action FROM audit_logs WHERE action = 'SEARCH' ORDER BY id DESC LIMIT 1`,
+    )
+  )[0]!;
 
 describe('an exact search and its audit row in one statement', () => {
   it('records the NC-number search with the patient, the ids, the count and the role, and the chain verifies', async () => {
@@ -48,7 +53,10 @@ describe('an exact search and its audit row in one statement', () => {
 
   it('keeps the order of several results and names no single patient', async () => {
     const born = '1975-06-07';
-    const made = [await createPatient(t.db, { lastName: 'Shikongo', firstName: 'Zacharia', dateOfBirth: born }), await createPatient(t.db, { lastName: 'Shikongo', firstName: 'Aina', dateOfBirth: born })];
+    const made = [
+      await createPatient(t.db, { lastName: 'Shikongo', firstName: 'Zacharia', dateOfBirth: born }),
+      await createPatient(t.db, { lastName: 'Shikongo', firstName: 'Aina', dateOfBirth: born }),
+    ];
     const res = await search({ method: 'name-dob', lastName: 'shikongo', dateOfBirth: born });
     const ids = (res.json() as { id: number; firstName: string }[]).map((r) => r.firstName);
     expect(ids).toEqual(['Aina', 'Zacharia']);
@@ -75,7 +83,10 @@ describe('an exact search and its audit row in one statement', () => {
     const p = await createPatient(t.db, { idNumber: randomNcNumber() });
     // A chain head that is missing makes the append raise: the search must fail as a whole.
     await t.db.execute(sql`ALTER TABLE audit_chain_head DISABLE TRIGGER USER`);
-    const heads = await queryRows<{ chain: number; last_seq: number; last_id: number | null; prev_hash: string; last_hash: string }>(t.db, sql`SELECT * FROM audit_chain_head`);
+    const heads = await queryRows<{ chain: number; last_seq: number; last_id: number | null; prev_hash: string; last_hash: string }>(
+      t.db,
+      sql`SELECT * FROM audit_chain_head`,
+    );
     await t.db.execute(sql`DELETE FROM audit_chain_head`);
     try {
       const res = await search({ method: 'id-number', idNumber: p.idNumber });
@@ -83,7 +94,9 @@ describe('an exact search and its audit row in one statement', () => {
       expect(res.body).not.toContain(p.idNumber);
     } finally {
       for (const h of heads) {
-        await t.db.execute(sql`INSERT INTO audit_chain_head (chain, last_seq, last_id, prev_hash, last_hash) VALUES (${h.chain}, ${h.last_seq}, ${h.last_id}, ${h.prev_hash}, ${h.last_hash})`);
+        await t.db.execute(
+          sql`INSERT INTO audit_chain_head (chain, last_seq, last_id, prev_hash, last_hash) VALUES (${h.chain}, ${h.last_seq}, ${h.last_id}, ${h.prev_hash}, ${h.last_hash})`,
+        );
       }
       await t.db.execute(sql`ALTER TABLE audit_chain_head ENABLE TRIGGER USER`);
     }

@@ -186,9 +186,13 @@ export interface MatchRow {
  * The best reading of a patient's matches: each row scored with its own words, tokens it does not cover taking
  * their best hit from the other rows (three or more search words span several pairs).
  */
-export function scoreCandidate(tokens: readonly SearchToken[], rows: readonly MatchRow[]): { score: number; reasons: MatchReason[]; hits: TokenHit[] } {
+export function scoreCandidate(
+  tokens: readonly SearchToken[],
+  rows: readonly MatchRow[],
+): { score: number; reasons: MatchReason[]; hits: TokenHit[] } {
   // A joined token's hit counts for each word it joins.
-  const expand = (hits: readonly TokenHit[]) => hits.flatMap((h) => (tokens[h.token]?.covers ?? [h.token]).map((token) => ({ ...h, token })));
+  const expand = (hits: readonly TokenHit[]) =>
+    hits.flatMap((h) => (tokens[h.token]?.covers ?? [h.token]).map((token) => ({ ...h, token })));
   rows = rows.map((r) => ({ ...r, hits: expand(r.hits) }));
   const words = tokens.filter((t) => t.covers.length === 1);
   const best = new Map<number, TokenHit>();

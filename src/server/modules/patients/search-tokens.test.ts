@@ -13,9 +13,25 @@ beforeAll(async () => {
 afterAll(async () => {
   await database?.dispose();
 });
-const query = async <T>(text: ReturnType<typeof sql>): Promise<T[]> => ((await database.handle.db.execute(text)) as unknown as { rows: T[] }).rows;
+const query = async <T>(text: ReturnType<typeof sql>): Promise<T[]> =>
+  ((await database.handle.db.execute(text)) as unknown as { rows: T[] }).rows;
 
-const NAMES = ['Müller', 'Straßer', 'van der Merwe', "O'Brien", '!Naruseb', '//Hoebes', 'ǂGaeb', 'Kotzé', 'Anaïs', 'Ettiënne', 'Nangolo-Shikongo', 'Zoë Renée', 'Bjørn', 'Æsa'];
+const NAMES = [
+  'Müller',
+  'Straßer',
+  'van der Merwe',
+  "O'Brien",
+  '!Naruseb',
+  '//Hoebes',
+  'ǂGaeb',
+  'Kotzé',
+  'Anaïs',
+  'Ettiënne',
+  'Nangolo-Shikongo',
+  'Zoë Renée',
+  'Bjørn',
+  'Æsa',
+];
 
 describe('mirrors of the database functions', () => {
   it('normalizes names like nhr_norm()', async () => {
@@ -32,7 +48,11 @@ describe('mirrors of the database functions', () => {
       const { one: oneDeleted, two: twoDeleted } = wordDeletes(word);
       const mine = [...oneDeleted, ...twoDeleted].sort();
       if (word.length <= 10) expect(mine, word).toEqual(stored);
-      else expect(stored.every((d) => mine.includes(d)), word).toBe(true); // stored: one deletion only
+      else
+        expect(
+          stored.every((d) => mine.includes(d)),
+          word,
+        ).toBe(true); // stored: one deletion only
     }
   });
 
@@ -77,7 +97,11 @@ describe('scoring', () => {
   });
 
   it('computes trigram similarity like pg_trgm', async () => {
-    for (const [a, b] of [['shikongo', 'shikonga'], ['maria', 'maira'], ['nghipondoka', 'nghipondka']] as const) {
+    for (const [a, b] of [
+      ['shikongo', 'shikonga'],
+      ['maria', 'maira'],
+      ['nghipondoka', 'nghipondka'],
+    ] as const) {
       const [row] = await query<{ s: number }>(sql`SELECT similarity(${a}, ${b}) AS s`);
       expect(trigramSimilarity(a, b)).toBeCloseTo(row!.s, 5);
     }
@@ -85,10 +109,14 @@ describe('scoring', () => {
 
   it('averages token scores, and marks swapped names and partial names', () => {
     const tokens = searchTokens({ fullName: 'Shikongo Ndapewa' });
-    const swapped = scorePatient(tokens, [
-      { token: 0, side: 'last', score: 1, kind: 'exact' },
-      { token: 1, side: 'first', score: 1, kind: 'exact' },
-    ], { whole: false });
+    const swapped = scorePatient(
+      tokens,
+      [
+        { token: 0, side: 'last', score: 1, kind: 'exact' },
+        { token: 1, side: 'first', score: 1, kind: 'exact' },
+      ],
+      { whole: false },
+    );
     expect(swapped.reasons.sort()).toEqual(['search:reason.namesSwapped', 'search:reason.partOfName']);
     expect(swapped.score).toBeCloseTo(0.95 * 0.97, 5);
     const half = scorePatient(tokens, [{ token: 1, side: 'last', score: 0.86, kind: 'typo' }], { whole: true });

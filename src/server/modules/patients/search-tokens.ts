@@ -4,7 +4,21 @@ import type { FuzzySearchInput } from '../../../contracts/patients';
 import { lowerLetters, nameWords } from './name-normalize';
 
 /** Name particles (and single letters): searched with the next word ('van Wyk' -> 'wyk' or 'vanwyk', "O'Brien" -> 'brien' or 'obrien'). */
-export const NAME_PARTICLES: ReadonlySet<string> = new Set(['van', 'der', 'den', 'de', 'du', 'le', 'la', 'von', 'zu', 'ya', 'da', 'ter', 'te']);
+export const NAME_PARTICLES: ReadonlySet<string> = new Set([
+  'van',
+  'der',
+  'den',
+  'de',
+  'du',
+  'le',
+  'la',
+  'von',
+  'zu',
+  'ya',
+  'da',
+  'ter',
+  'te',
+]);
 
 export const MAX_TOKENS = 6;
 
@@ -31,7 +45,10 @@ interface Word {
 
 function wordsOf(value: string): Word[] {
   // Typed words keep their accents; the normalized ones line up with them one to one.
-  const typed = value.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const typed = value
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
   const out: Word[] = [];
   for (const t of typed) for (const norm of nameWords(t)) out.push({ norm, typed: lowerLetters(t) });
   return out;
@@ -60,7 +77,15 @@ function tokensOf(value: string, side: SearchToken['side'], into: SearchToken[])
   // Particles alone ('van') are searched as themselves.
   if (particles.length > 0 && into.length < MAX_TOKENS) {
     const norm = particles.map((p) => p.norm).join('');
-    into.push({ index: into.length, text: norm, variants: [], typed: particles.map((p) => p.typed).join(''), side, position: into.length, covers: [into.length] });
+    into.push({
+      index: into.length,
+      text: norm,
+      variants: [],
+      typed: particles.map((p) => p.typed).join(''),
+      side,
+      position: into.length,
+      covers: [into.length],
+    });
   }
 }
 

@@ -21,7 +21,12 @@ export const intArray = (values: readonly number[]): SQL => sql`${arrayLiteral(v
 export const SUMMARY_COLUMNS = sql`id, first_name AS "firstName", last_name AS "lastName", date_of_birth::text AS "dateOfBirth",
   id_number AS "idNumber", sex, address`;
 
-export async function findByNameAndDateOfBirth(db: DbOrTx, lastName: string, dateOfBirth: string, limit: number): Promise<PatientSummary[]> {
+export async function findByNameAndDateOfBirth(
+  db: DbOrTx,
+  lastName: string,
+  dateOfBirth: string,
+  limit: number,
+): Promise<PatientSummary[]> {
   return rows(
     db,
     sql`SELECT ${SUMMARY_COLUMNS} FROM patients
@@ -70,7 +75,10 @@ export interface TokenQuery {
 /** Candidate dictionary words for every token, in one statement. `prefixLimit` caps the prefix completions per token. */
 export async function findWordCandidates(db: DbOrTx, tokens: readonly TokenQuery[], prefixLimit: number): Promise<WordCandidate[]> {
   const exact = tokens.flatMap((t) => t.words.map((w) => [t.token, w] as const));
-  const dels = tokens.flatMap((t) => [...t.deletes.map((d) => [t.token, d, 1] as const), ...t.deletes2.map((d) => [t.token, d, 2] as const)]);
+  const dels = tokens.flatMap((t) => [
+    ...t.deletes.map((d) => [t.token, d, 1] as const),
+    ...t.deletes2.map((d) => [t.token, d, 2] as const),
+  ]);
   return rows(
     db,
     sql`WITH t AS (SELECT * FROM unnest(${intArray(tokens.map((t) => t.token))}, ${textArray(tokens.map((t) => t.text))},
@@ -111,7 +119,12 @@ export interface DateRange {
 }
 
 /** Patients whose address contains the words of `address` (tolerating typos), born in the range, closest first. */
-export async function findByAddress(db: DbOrTx, address: string, born: DateRange, limit: number): Promise<{ patientId: number; similarity: number }[]> {
+export async function findByAddress(
+  db: DbOrTx,
+  address: string,
+  born: DateRange,
+  limit: number,
+): Promise<{ patientId: number; similarity: number }[]> {
   return rows(
     db,
     sql`SELECT id AS "patientId", word_similarity(nhr_fold(${address}), nhr_fold(address)) AS similarity
@@ -127,4 +140,3 @@ export function midpoint(range: DateRange): string {
   const to = Date.parse(`${range.to}T00:00:00Z`);
   return new Date(from + Math.floor((to - from) / 2 / 86_400_000) * 86_400_000).toISOString().slice(0, 10);
 }
-

@@ -89,7 +89,13 @@ describe('fuzzy search', () => {
     const [best] = await fuzzy('Shikongo Ndapewa');
     expect(best).toMatchObject({ id: ids.ndapewa });
     expect(best?.matchReasons).toContain('search:reason.namesSwapped');
-    const [fields] = await search({ method: 'fuzzy-name', firstName: 'Merwe', smartLastName: 'Johannes', ageRangeMin: 0, ageRangeMax: 150 });
+    const [fields] = await search({
+      method: 'fuzzy-name',
+      firstName: 'Merwe',
+      smartLastName: 'Johannes',
+      ageRangeMin: 0,
+      ageRangeMax: 150,
+    });
     expect(fields?.id).toBe(ids.johannes);
     expect(fields?.matchReasons).toContain('search:reason.namesSwapped');
   });
@@ -138,7 +144,14 @@ describe('fuzzy search', () => {
   });
 
   it('is harmless with SQL and pattern metacharacters', async () => {
-    for (const name of ["Shikongo' OR '1'='1", 'Shi%ongo', 'Shik_ngo', 'Ndapewa); DROP TABLE patients; --', 'Nd.* Sh[ik]+ongo', '\\x00 Shikongo']) {
+    for (const name of [
+      "Shikongo' OR '1'='1",
+      'Shi%ongo',
+      'Shik_ngo',
+      'Ndapewa); DROP TABLE patients; --',
+      'Nd.* Sh[ik]+ongo',
+      '\\x00 Shikongo',
+    ]) {
       const results = await fuzzy(name);
       expect(results.length, name).toBeLessThanOrEqual(50);
     }

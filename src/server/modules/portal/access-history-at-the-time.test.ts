@@ -34,7 +34,12 @@ describe('the access history keeps the name and role of the time', () => {
       payload: { method: 'id-number', idNumber: patient.ncNumber },
     });
     expect(search.statusCode).toBe(200);
-    const grant = await t.app.inject({ method: 'POST', url: `/api/patients/${patient.id}/access`, headers: { cookie }, payload: { consent: true } });
+    const grant = await t.app.inject({
+      method: 'POST',
+      url: `/api/patients/${patient.id}/access`,
+      headers: { cookie },
+      payload: { consent: true },
+    });
     expect(grant.statusCode).toBe(201);
 
     await t.db.execute(sql`UPDATE users SET first_name = 'Renamed', last_name = 'Person', role_id = 4 WHERE id = ${doctor.id}`);

@@ -4,10 +4,7 @@
 // same throttle as the staff sign-in keyed on the NC number and the address, one answer for every wrong part, a
 // security event for every attempt, and one expensive check per attempt whether or not the patient exists.
 import type { PatientLoginInput } from '../../../contracts/portal';
-import {
-  PATIENT_LOGIN_FAILED_MESSAGE,
-  PORTAL_FROM_STAFF_SESSION_MESSAGE,
-} from '../../../contracts/portal-login';
+import { PATIENT_LOGIN_FAILED_MESSAGE, PORTAL_FROM_STAFF_SESSION_MESSAGE } from '../../../contracts/portal-login';
 import type { Actor, RequestMeta } from '../../context/actor';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors/app-error';
@@ -62,14 +59,20 @@ export function signInPatientWith(deps: AppDeps, claim: PatientClaim, meta: Requ
   return serializeSignIn(claim.ncNumber, meta, () => checkPatientSignIn(deps, claim, meta, proof));
 }
 
-async function checkPatientSignIn({ db, config }: AppDeps, claim: PatientClaim, meta: RequestMeta, proof: PatientProof): Promise<VerifiedPatient> {
+async function checkPatientSignIn(
+  { db, config }: AppDeps,
+  claim: PatientClaim,
+  meta: RequestMeta,
+  proof: PatientProof,
+): Promise<VerifiedPatient> {
   const attempt: SignInAttempt = { subject: claim.ncNumber, meta, now: config.now() };
   await refuseIfThrottled(db, attempt, { kind: 'patient' });
   const row = await findPortalSignIn(db, claim.ncNumber);
   const proofFailure = await proof.check(row, attempt.now);
   let failure: string | null;
   if (!row) failure = 'unknown_nc_number';
-  else if (claim.dateOfBirth !== undefined && (row.dateOfBirth === null || row.dateOfBirth !== claim.dateOfBirth)) failure = 'wrong_date_of_birth';
+  else if (claim.dateOfBirth !== undefined && (row.dateOfBirth === null || row.dateOfBirth !== claim.dateOfBirth))
+    failure = 'wrong_date_of_birth';
   else failure = proofFailure ?? (proof.commit ? await proof.commit(row, attempt.now) : null);
   if (!row || failure) {
     await recordSignInFailure(db, attempt, { kind: 'patient', method: proof.method, reason: failure, patientId: row?.id ?? null });

@@ -78,7 +78,6 @@ describe('signing in', () => {
     expect(second).not.toBe(first);
     expect((await me(first)).statusCode).toBe(401);
     expect((await me(second)).statusCode).toBe(200);
-
   });
 
   it('refuses a portal sign-in from a browser that holds a live staff session, and records it (issue 10 item 1)', async () => {
@@ -151,7 +150,10 @@ describe('the PIN (decision 016)', () => {
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual(FAILED);
     const event = await queryOne(t.db, sql`SELECT event_type, metadata FROM security_events ORDER BY id DESC LIMIT 1`);
-    expect(event).toEqual({ event_type: 'LOGIN_FAILURE', metadata: { kind: 'patient', method: 'pin', reason: 'wrong_pin', patientId: patient.id } });
+    expect(event).toEqual({
+      event_type: 'LOGIN_FAILURE',
+      metadata: { kind: 'patient', method: 'pin', reason: 'wrong_pin', patientId: patient.id },
+    });
   });
 
   it('answers a patient who never activated exactly as a wrong PIN, whatever PIN is sent', async () => {
@@ -161,7 +163,10 @@ describe('the PIN (decision 016)', () => {
     const wrongPin = await login(creds(patient, { pin: '111111' }), address);
     expect(notActivated.statusCode).toBe(401);
     expect(notActivated.body).toBe(wrongPin.body);
-    const keys = (h: Record<string, unknown>) => Object.keys(h).filter((k) => k !== 'date').sort();
+    const keys = (h: Record<string, unknown>) =>
+      Object.keys(h)
+        .filter((k) => k !== 'date')
+        .sort();
     expect(keys(notActivated.headers)).toEqual(keys(wrongPin.headers));
     const reasons = await queryRows<{ reason: string }>(
       t.db,
@@ -242,7 +247,10 @@ describe('wrong credentials', () => {
       expect(res.headers['set-cookie']).toBeUndefined();
     }
     expect(unknown.body).toBe(wrongDate.body);
-    const keys = (h: Record<string, unknown>) => Object.keys(h).filter((k) => k !== 'date').sort();
+    const keys = (h: Record<string, unknown>) =>
+      Object.keys(h)
+        .filter((k) => k !== 'date')
+        .sort();
     expect(keys(unknown.headers)).toEqual(keys(wrongDate.headers));
   });
 
@@ -323,7 +331,10 @@ describe('throttle', () => {
     expect((await login(creds(patient), address)).statusCode).toBe(200); // 100
     const refused = await login(creds(patient), address);
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ message: 'Too many sign-in attempts from this network. Try again in 15 minutes.', code: 'NETWORK_THROTTLED' });
+    expect(refused.json()).toEqual({
+      message: 'Too many sign-in attempts from this network. Try again in 15 minutes.',
+      code: 'NETWORK_THROTTLED',
+    });
     expect((await login(creds(patient), nextAddress())).statusCode).toBe(200);
     clock.advance(15 * MINUTE + 1000);
     expect((await login(creds(patient), address)).statusCode).toBe(200);
@@ -331,7 +342,7 @@ describe('throttle', () => {
 });
 
 describe('bad input', () => {
-  const valid = () => (creds(patient));
+  const valid = () => creds(patient);
   it.each([
     ['a 10-digit NC number', { ncNumber: '1234567890' }, 'ncNumber', 'validation:ncNumberLength'],
     ['a 12-digit NC number', { ncNumber: '123456789012' }, 'ncNumber', 'validation:ncNumberLength'],

@@ -64,7 +64,9 @@ describe('a patient session on staff endpoints', () => {
   });
 
   it('answers 401 or 403 on every staff endpoint, including every /api/patients/* route present', async () => {
-    const staffRoutes = apiRoutes().filter((r) => !PUBLIC.has(`${r.method} ${r.url}`) && r.url.startsWith('/api/') && !r.url.startsWith('/api/docs'));
+    const staffRoutes = apiRoutes().filter(
+      (r) => !PUBLIC.has(`${r.method} ${r.url}`) && r.url.startsWith('/api/') && !r.url.startsWith('/api/docs'),
+    );
     expect(staffRoutes.length).toBeGreaterThanOrEqual(6);
     for (const route of staffRoutes) {
       const url = fill(route.url);

@@ -108,7 +108,12 @@ function activationCodeProof(deps: AppDeps, input: PatientActivateInput): Patien
  * sign-in (decision 004); the PIN is set (PORTAL_PIN_SET) and the caller opens the portal session.
  */
 export async function activatePortal(deps: AppDeps, input: PatientActivateInput, meta: RequestMeta): Promise<VerifiedPatient> {
-  const patient = await signInPatientWith(deps, { ncNumber: input.ncNumber, dateOfBirth: input.dateOfBirth }, meta, activationCodeProof(deps, input));
+  const patient = await signInPatientWith(
+    deps,
+    { ncNumber: input.ncNumber, dateOfBirth: input.dateOfBirth },
+    meta,
+    activationCodeProof(deps, input),
+  );
   await recordSecurityEvent(deps.db, {
     eventType: 'PORTAL_PIN_SET',
     severity: 'low',

@@ -32,11 +32,22 @@ afterAll(async () => {
 type Body = Record<string, unknown>;
 const post = (url: string, payload?: Body, headers: Record<string, string> = {}, remoteAddress = nextAddress()) =>
   t.app.inject({ method: 'POST', url, headers, remoteAddress, ...(payload ? { payload } : {}) });
-const activate = (p: Pick<SeededPatient, 'ncNumber' | 'dateOfBirth'>, activationCode: string, change: Body = {}, remoteAddress = nextAddress()) =>
-  post('/api/auth/patient-activate', { ncNumber: p.ncNumber, dateOfBirth: p.dateOfBirth, activationCode, pin: PATIENT_PIN, ...change }, {}, remoteAddress);
+const activate = (
+  p: Pick<SeededPatient, 'ncNumber' | 'dateOfBirth'>,
+  activationCode: string,
+  change: Body = {},
+  remoteAddress = nextAddress(),
+) =>
+  post(
+    '/api/auth/patient-activate',
+    { ncNumber: p.ncNumber, dateOfBirth: p.dateOfBirth, activationCode, pin: PATIENT_PIN, ...change },
+    {},
+    remoteAddress,
+  );
 const login = (p: Pick<SeededPatient, 'ncNumber' | 'dateOfBirth'>, pin = PATIENT_PIN) =>
   post('/api/auth/patient-login', { ncNumber: p.ncNumber, dateOfBirth: p.dateOfBirth, pin });
-const issueAtDesk = (patientId: number | string, cookie = desk.cookie) => post(`/api/patients/${patientId}/portal-activation`, undefined, { cookie });
+const issueAtDesk = (patientId: number | string, cookie = desk.cookie) =>
+  post(`/api/patients/${patientId}/portal-activation`, undefined, { cookie });
 const lastEvent = (type: string) =>
   queryOne<{ user_id: string | null; metadata: Record<string, unknown>; subject: string | null }>(
     t.db,
@@ -85,7 +96,10 @@ describe('a code when the patient is added', () => {
       { action: 'CREATE', compliance_flags: null, via: null },
       { action: 'UPDATE', compliance_flags: { type: 'PORTAL_ACTIVATION' }, via: 'registration' },
     ]);
-    expect(await lastEvent('PORTAL_CODE_ISSUED')).toMatchObject({ user_id: desk.user.id, metadata: { patientId: body.id, via: 'registration' } });
+    expect(await lastEvent('PORTAL_CODE_ISSUED')).toMatchObject({
+      user_id: desk.user.id,
+      metadata: { patientId: body.id, via: 'registration' },
+    });
 
     // The patient activates with it (the dash and case do not matter) and is signed in.
     const patient = { ncNumber: body.idNumber, dateOfBirth: '1994-02-11' };
@@ -96,7 +110,10 @@ describe('a code when the patient is added', () => {
     const me = await t.app.inject({ method: 'GET', url: '/api/patient-portal/me', headers: { cookie: `nhr_sid=${cookie.value}` } });
     expect(me.statusCode).toBe(200);
     expect(await lastEvent('PORTAL_PIN_SET')).toMatchObject({ metadata: { kind: 'patient', patientId: body.id } });
-    expect(await lastEvent('LOGIN_SUCCESS')).toMatchObject({ subject: body.idNumber, metadata: { method: 'activation_code', patientId: body.id } });
+    expect(await lastEvent('LOGIN_SUCCESS')).toMatchObject({
+      subject: body.idNumber,
+      metadata: { method: 'activation_code', patientId: body.id },
+    });
     // From now on the PIN signs in.
     expect((await login(patient)).statusCode).toBe(200);
     expect((await login(patient, '999999')).statusCode).toBe(401);
@@ -108,7 +125,10 @@ describe('a code from the clinic desk', () => {
     const p = await insertPatient(t.db);
     const res = await issueAtDesk(p.id);
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toEqual({ code: expect.stringMatching(CODE_FORMAT), expiresAt: new Date(clock.now().getTime() + 72 * HOUR).toISOString() });
+    expect(res.json()).toEqual({
+      code: expect.stringMatching(CODE_FORMAT),
+      expiresAt: new Date(clock.now().getTime() + 72 * HOUR).toISOString(),
+    });
     const audit = await queryOne(
       t.db,
       sql`SELECT user_id, action, resource_type, resource_id, compliance_flags, new_values FROM audit_logs WHERE patient_id = ${p.id} ORDER BY id DESC LIMIT 1`,
@@ -132,7 +152,12 @@ describe('a code from the clinic desk', () => {
     expect(history.statusCode).toBe(200);
     const items = (history.json() as { items: { kind: string; name: string; role: unknown; facility: string }[] }).items;
     expect(items).toEqual([
-      expect.objectContaining({ kind: 'ACTIVATION_CODE', name: 'Test Role5', role: { name: 'receptionist', displayName: 'Receptionist' }, facility: 'Windhoek Central Hospital' }),
+      expect.objectContaining({
+        kind: 'ACTIVATION_CODE',
+        name: 'Test Role5',
+        role: { name: 'receptionist', displayName: 'Receptionist' },
+        facility: 'Windhoek Central Hospital',
+      }),
     ]);
   });
 
@@ -185,7 +210,9 @@ describe('using a code', () => {
     const again = await activate(p, code, { pin: '135790' });
     expect(again.statusCode).toBe(401);
     expect(again.json()).toEqual(FAILED);
-    expect(await lastEvent('LOGIN_FAILURE')).toMatchObject({ metadata: { method: 'activation_code', reason: 'code_already_used', patientId: p.id } });
+    expect(await lastEvent('LOGIN_FAILURE')).toMatchObject({
+      metadata: { method: 'activation_code', reason: 'code_already_used', patientId: p.id },
+    });
     expect((await login(p, '135790')).statusCode).toBe(401);
   });
 
@@ -203,7 +230,10 @@ describe('using a code', () => {
   it('the conditional update lets exactly one of two simultaneous uses of the checked hash through (two processes)', async () => {
     const p = await insertPatient(t.db);
     await issueActivationCode(t.db, p.id, clock.now());
-    const row = await queryOne<{ code_hash: string }>(t.db, sql`SELECT code_hash FROM patient_portal_credentials WHERE patient_id = ${p.id}`);
+    const row = await queryOne<{ code_hash: string }>(
+      t.db,
+      sql`SELECT code_hash FROM patient_portal_credentials WHERE patient_id = ${p.id}`,
+    );
     const pinHash = await hashPassword('123123');
     const use = () => useActivationCode(t.db, { patientId: p.id, checkedCodeHash: row!.code_hash, pinHash, now: clock.now() });
     const results = await Promise.all([use(), use(), use()]);
@@ -280,7 +310,13 @@ describe('using a code', () => {
     ['a NUL in the code', { activationCode: 'ABCD\u0000EFGH' }, 'activationCode', expect.any(String)],
   ])('answers 400 for %s and records nothing', async (_name, change, path, message) => {
     const before = await databaseFingerprint(t.db);
-    const res = await post('/api/auth/patient-activate', { ncNumber: '71234567890', dateOfBirth: '1990-01-01', activationCode: 'ABCD-EFGH', pin: '123456', ...change });
+    const res = await post('/api/auth/patient-activate', {
+      ncNumber: '71234567890',
+      dateOfBirth: '1990-01-01',
+      activationCode: 'ABCD-EFGH',
+      pin: '123456',
+      ...change,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', issues: expect.arrayContaining([{ path, message }]) });
     expect(await databaseFingerprint(t.db)).toEqual(before);

@@ -47,10 +47,15 @@ beforeAll(async () => {
   for (let k = 0; k < 60; k++) {
     const target = seeded[int(PATIENTS - 1)]!;
     const reason = `Reason R${k}X for T${target.id}X`;
-    await recordClinicianAccess(t.db, { userId: `clin-${k % 5}`, userName: `Clinician ${k % 5}`, facility: 'Rundu State Hospital' }, target.id, {
-      consent: false,
-      reason,
-    });
+    await recordClinicianAccess(
+      t.db,
+      { userId: `clin-${k % 5}`, userName: `Clinician ${k % 5}`, facility: 'Rundu State Hospital' },
+      target.id,
+      {
+        consent: false,
+        reason,
+      },
+    );
     target.reasons.push(reason);
   }
   for (const [i, p] of seeded.entries()) p.cookie = await signInPatient(t, p, `10.9.${Math.floor(i / 200)}.${i % 200}`);
@@ -95,7 +100,10 @@ describe(`portal isolation over ${PATIENTS} patients (seed ${SEED})`, () => {
         if (ids.length === 0) continue;
         const owners = await queryRows<{ patient_id: number }>(
           t.db,
-          sql`SELECT DISTINCT patient_id FROM ${sql.identifier(table)} WHERE id IN ${sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`}`,
+          sql`SELECT DISTINCT patient_id FROM ${sql.identifier(table)} WHERE id IN ${sql`(${sql.join(
+            ids.map((id) => sql`${id}`),
+            sql`, `,
+          )})`}`,
         );
         expect(owners, `${table} of patient ${p.id}`).toEqual([{ patient_id: p.id }]);
       }
@@ -113,7 +121,12 @@ describe(`portal isolation over ${PATIENTS} patients (seed ${SEED})`, () => {
       expect(body.total).toBe(p.reasons.length + 1);
       const items = body.items as { kind: string; reason: string }[];
       expect(items.filter((i) => i.kind === 'ACTIVATION_CODE')).toHaveLength(1);
-      expect(items.filter((i) => i.kind === 'BREAK_GLASS').map((i) => i.reason).sort()).toEqual([...p.reasons].sort());
+      expect(
+        items
+          .filter((i) => i.kind === 'BREAK_GLASS')
+          .map((i) => i.reason)
+          .sort(),
+      ).toEqual([...p.reasons].sort());
       expect(leaksFrom(p, body)).toEqual([]);
     }
   });
@@ -121,7 +134,10 @@ describe(`portal isolation over ${PATIENTS} patients (seed ${SEED})`, () => {
   it('every patient reading the same URLs with someone else’s id in the query still gets only their own data', async () => {
     for (const p of seeded) {
       const other = seeded[(seeded.indexOf(p) + 1) % PATIENTS]!;
-      for (const url of [`/api/patient-portal/me?patientId=${other.id}&id=${other.id}`, `/api/patient-portal/access-log?patientId=${other.id}`]) {
+      for (const url of [
+        `/api/patient-portal/me?patientId=${other.id}&id=${other.id}`,
+        `/api/patient-portal/access-log?patientId=${other.id}`,
+      ]) {
         const res = await t.app.inject({ method: 'GET', url, headers: { cookie: p.cookie } });
         expect(res.statusCode).toBe(200);
         expect(leaksFrom(p, res.json())).toEqual([]);

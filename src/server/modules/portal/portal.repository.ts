@@ -6,13 +6,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { patientDetailsColumns } from '../../db/patient-columns';
 import { allergies, appointments, diagnoses, medications, patients, vaccines } from '../../db/schema';
 import type { PatientDetails } from '../../../contracts/patients';
-import type {
-  PortalAllergy,
-  PortalAppointment,
-  PortalDiagnosis,
-  PortalMedication,
-  PortalVaccine,
-} from '../../../contracts/portal';
+import type { PortalAllergy, PortalAppointment, PortalDiagnosis, PortalMedication, PortalVaccine } from '../../../contracts/portal';
 
 /** A patient's demographics: the shape the registry's contract defines. */
 export type PatientRow = PatientDetails;
@@ -27,10 +21,7 @@ export interface PortalRows {
 }
 
 function selectPatient(tx: DbOrTx, patientId: number): Promise<PatientRow[]> {
-  return tx
-    .select(patientDetailsColumns)
-    .from(patients)
-    .where(eq(patients.id, patientId));
+  return tx.select(patientDetailsColumns).from(patients).where(eq(patients.id, patientId));
 }
 
 async function selectLists(tx: DbOrTx, patientId: number): Promise<Omit<PortalRows, 'patient'>> {
@@ -54,7 +45,16 @@ async function selectLists(tx: DbOrTx, patientId: number): Promise<Omit<PortalRo
     .where(eq(d.patientId, patientId))
     .orderBy(desc(d.diagnosedDate), desc(d.id));
   const appointmentRows = await tx
-    .select({ id: a.id, type: a.type, date: a.date, time: a.time, findings: a.findings, status: a.status, doctor: a.doctor, facility: a.facility })
+    .select({
+      id: a.id,
+      type: a.type,
+      date: a.date,
+      time: a.time,
+      findings: a.findings,
+      status: a.status,
+      doctor: a.doctor,
+      facility: a.facility,
+    })
     .from(a)
     .where(eq(a.patientId, patientId))
     .orderBy(desc(a.date), desc(a.id));
@@ -86,7 +86,15 @@ async function selectLists(tx: DbOrTx, patientId: number): Promise<Omit<PortalRo
     .where(eq(m.patientId, patientId))
     .orderBy(desc(m.prescribedDate), desc(m.id));
   const vaccineRows = await tx
-    .select({ id: v.id, vaccine: v.vaccine, date: v.date, dose: v.dose, facility: v.facility, nextDue: v.nextDue, batchNumber: v.batchNumber })
+    .select({
+      id: v.id,
+      vaccine: v.vaccine,
+      date: v.date,
+      dose: v.dose,
+      facility: v.facility,
+      nextDue: v.nextDue,
+      batchNumber: v.batchNumber,
+    })
     .from(v)
     .where(eq(v.patientId, patientId))
     .orderBy(desc(v.date), desc(v.id));

@@ -18,7 +18,12 @@ import { patientActor, requirePortalPatient, requireStaff, staffActor } from '..
 import { endSession, startSession } from '../../context/session';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { unauthenticated } from '../../errors/app-error';
-import { completePatientLogin, refusePortalSignInFromStaffSession, verifyPatientLogin, type VerifiedPatient } from './patient-login.service';
+import {
+  completePatientLogin,
+  refusePortalSignInFromStaffSession,
+  verifyPatientLogin,
+  type VerifiedPatient,
+} from './patient-login.service';
 import { activatePortal, issuePortalActivation } from './portal-activation.service';
 import { portalAccessSummary } from '../../../contracts/privacy-review';
 import { loadAccessLog, loadAccessSummary, loadPortalRecord } from './portal.service';

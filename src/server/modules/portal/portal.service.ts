@@ -43,7 +43,8 @@ function toItem(row: AccessRow): AccessLogItem {
     role: row.roleAtTheTime ?? (row.roleName && row.roleDisplayName ? { name: row.roleName, displayName: row.roleDisplayName } : null),
     facility: row.facility ?? row.userFacility,
     reason: kind === 'BREAK_GLASS' ? row.reason : null,
-    review: kind === 'BREAK_GLASS' && isVerdict(row.reviewVerdict) && row.reviewedAt ? { verdict: row.reviewVerdict, at: row.reviewedAt } : null,
+    review:
+      kind === 'BREAK_GLASS' && isVerdict(row.reviewVerdict) && row.reviewedAt ? { verdict: row.reviewVerdict, at: row.reviewedAt } : null,
   };
 }
 
@@ -51,12 +52,7 @@ function toItem(row: AccessRow): AccessLogItem {
  * One page of who opened the patient's record, newest first; reading it is audited (VIEW AUDIT_LOG by the patient).
  * Null when the patient no longer exists.
  */
-export async function loadAccessLog(
-  db: Db,
-  actor: PatientActor,
-  meta: RequestMeta,
-  query: AccessLogQuery,
-): Promise<AccessLogPage | null> {
+export async function loadAccessLog(db: Db, actor: PatientActor, meta: RequestMeta, query: AccessLogQuery): Promise<AccessLogPage | null> {
   const { page, pageSize } = query;
   const result = await readAccessLog(db, actor.patientId, { limit: pageSize, offset: (page - 1) * pageSize }, (returned) => ({
     actor: auditActorOf(actor),

@@ -4,13 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { auditEntry } from '../../test/audit-fixtures';
 import { writeAudit } from '../../audit/audit-writer';
-import {
-  insertClinicalRows,
-  insertPatient,
-  recordClinicianAccess,
-  signInPatient,
-  type SeededPatient,
-} from '../../test/portal-fixtures';
+import { insertClinicalRows, insertPatient, recordClinicianAccess, signInPatient, type SeededPatient } from '../../test/portal-fixtures';
 import { queryOne, queryRows } from '../../test/sql';
 import { createStaffUser, signInAs } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
@@ -165,7 +159,12 @@ describe('GET /api/patient-portal/access-log', () => {
   beforeAll(async () => {
     subject = await insertPatient(t.db, { firstName: 'Johanna' });
     const other = await insertPatient(t.db);
-    const user = await createStaffUser(t.db, { roleId: 3, firstName: 'Tangeni', lastName: 'Amutenya', facility: 'Katutura State Hospital' });
+    const user = await createStaffUser(t.db, {
+      roleId: 3,
+      firstName: 'Tangeni',
+      lastName: 'Amutenya',
+      facility: 'Katutura State Hospital',
+    });
     doctor.userId = user.id;
     await recordClinicianAccess(t.db, doctor, subject.id, { consent: true });
     await recordClinicianAccess(t.db, doctor, other.id, { consent: false, reason: 'Other patient, never shown' });
@@ -259,19 +258,14 @@ describe('GET /api/patient-portal/access-log', () => {
     });
   });
 
-  it.each([
-    ['page=0'],
-    ['page=-1'],
-    ['page=abc'],
-    ['pageSize=0'],
-    ['pageSize=101'],
-    ['pageSize=1.5'],
-    [`page=${'9'.repeat(5000)}`],
-  ])('answers 400 for %s', async (query) => {
-    const res = await get(`/api/patient-portal/access-log?${query}`, { cookie: subjectCookie });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
-  });
+  it.each([['page=0'], ['page=-1'], ['page=abc'], ['pageSize=0'], ['pageSize=101'], ['pageSize=1.5'], [`page=${'9'.repeat(5000)}`]])(
+    'answers 400 for %s',
+    async (query) => {
+      const res = await get(`/api/patient-portal/access-log?${query}`, { cookie: subjectCookie });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    },
+  );
 
   it('ignores a patientId in the query: the patient comes from the session only', async () => {
     const other = await insertPatient(t.db);

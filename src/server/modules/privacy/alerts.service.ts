@@ -52,7 +52,12 @@ export async function noteGrantVolume(db: DbOrTx, limits: Thresholds, actor: Sta
 export const grantsInLastHour = (db: DbOrTx, userId: string): Promise<number> => alerts.countGrantsInHour(db, userId);
 
 /** GET /api/privacy-reviews/alerts: newest first, audited as VIEW AUDIT_LOG. */
-export async function readVolumeAlerts(db: Db, query: VolumeAlertQueryInput, actor: StaffActor, meta: RequestMeta): Promise<VolumeAlertPage> {
+export async function readVolumeAlerts(
+  db: Db,
+  query: VolumeAlertQueryInput,
+  actor: StaffActor,
+  meta: RequestMeta,
+): Promise<VolumeAlertPage> {
   const q = parseOr400(volumeAlertQuery, query, 'Invalid alert filters');
   const { rows, total } = await readRecorded(
     db,
@@ -66,7 +71,15 @@ export async function readVolumeAlerts(db: Db, query: VolumeAlertQueryInput, act
     }),
   );
   return {
-    items: rows.map((r) => ({ id: r.id, at: r.at, type: r.type as VolumeAlertType, user: { id: r.userId, name: r.userName }, count: r.count, threshold: r.threshold, minutes: r.minutes })),
+    items: rows.map((r) => ({
+      id: r.id,
+      at: r.at,
+      type: r.type as VolumeAlertType,
+      user: { id: r.userId, name: r.userName },
+      count: r.count,
+      threshold: r.threshold,
+      minutes: r.minutes,
+    })),
     page: q.page,
     pageSize: q.pageSize,
     total,

@@ -29,7 +29,9 @@ async function alerts(cookie = auditor): Promise<VolumeAlert[]> {
   return res.json().items;
 }
 const eventsOf = async (userId: string, type: string): Promise<number> =>
-  (await query<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM security_events WHERE user_id = ${userId} AND event_type = ${type}`))[0]!.n;
+  (
+    await query<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM security_events WHERE user_id = ${userId} AND event_type = ${type}`)
+  )[0]!.n;
 
 describe('bulk search alert', () => {
   it('a user whose searches return more than N distinct patients gets one alert, shown to reviewers', async () => {
@@ -49,7 +51,13 @@ describe('bulk search alert', () => {
 
     const mine = (await alerts()).filter((a) => a.user.id === user.id);
     expect(mine).toEqual([
-      expect.objectContaining({ type: 'BULK_SEARCH_ALERT', count: 4, threshold: 3, minutes: 10, user: { id: user.id, name: expect.any(String) } }),
+      expect.objectContaining({
+        type: 'BULK_SEARCH_ALERT',
+        count: 4,
+        threshold: 3,
+        minutes: 10,
+        user: { id: user.id, name: expect.any(String) },
+      }),
     ]);
   });
 });
@@ -74,7 +82,11 @@ describe('break-the-glass volume', () => {
 });
 
 describe('GET /api/privacy-reviews/alerts', () => {
-  it.each([[3, 'doctor'], [2, 'administrator'], [4, 'nurse']])('refuses role %i (%s) with 403', async (roleId) => {
+  it.each([
+    [3, 'doctor'],
+    [2, 'administrator'],
+    [4, 'nurse'],
+  ])('refuses role %i (%s) with 403', async (roleId) => {
     const { cookie } = await signInAs(t, roleId);
     const res = await t.app.inject({ method: 'GET', url: '/api/privacy-reviews/alerts', headers: { cookie } });
     expect(res.statusCode).toBe(403);

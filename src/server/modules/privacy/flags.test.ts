@@ -3,15 +3,7 @@
 // Thresholds are small here (configuration), so N-1, N and N+1 are cheap to reach.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BreakGlassAccess, FlagCode } from '../../../contracts/privacy-review';
-import {
-  breakGlass,
-  insertPatientAt,
-  searchById,
-  signInFrom,
-  staffFrom,
-  WINDHOEK,
-  withConsent,
-} from '../../test/privacy-fixtures';
+import { breakGlass, insertPatientAt, searchById, signInFrom, staffFrom, WINDHOEK, withConsent } from '../../test/privacy-fixtures';
 import { signInAs } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { DEFAULT_PRIVACY_THRESHOLDS, loadConfig } from '../../config';
@@ -32,7 +24,11 @@ afterAll(async () => {
 
 /** The queue entries of one user (newest first). */
 async function accessesOf(userId: string): Promise<BreakGlassAccess[]> {
-  const res = await t.app.inject({ method: 'GET', url: `/api/privacy-reviews?status=all&userId=${userId}&pageSize=100`, headers: { cookie: auditor } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/privacy-reviews?status=all&userId=${userId}&pageSize=100`,
+    headers: { cookie: auditor },
+  });
   expect(res.statusCode).toBe(200);
   return res.json().items;
 }
@@ -46,7 +42,12 @@ describe('thresholds come from configuration', () => {
   });
 
   it('are read from the environment and refuse nonsense', () => {
-    const env = { PRIVACY_GRANTS_PER_HOUR: '4', PRIVACY_NEW_IP_SEARCHES: '7', PRIVACY_BULK_SEARCH_PATIENTS: '30', PRIVACY_BULK_SEARCH_MINUTES: '5' };
+    const env = {
+      PRIVACY_GRANTS_PER_HOUR: '4',
+      PRIVACY_NEW_IP_SEARCHES: '7',
+      PRIVACY_BULK_SEARCH_PATIENTS: '30',
+      PRIVACY_BULK_SEARCH_MINUTES: '5',
+    };
     expect(loadConfig(env).privacy).toEqual({ grantsPerHour: 4, newIpSearches: 7, bulkSearchPatients: 30, bulkSearchMinutes: 5 });
     for (const bad of ['0', '-1', '2.5', 'ten']) {
       expect(() => loadConfig({ PRIVACY_GRANTS_PER_HOUR: bad })).toThrow(/PRIVACY_GRANTS_PER_HOUR/);
@@ -74,7 +75,7 @@ describe('GRANT_RATE: more than N access confirmations by one user within an hou
   });
 });
 
-describe('SAME_SURNAME and SAME_ADDRESS: the patient shares the user\'s surname or home address', () => {
+describe("SAME_SURNAME and SAME_ADDRESS: the patient shares the user's surname or home address", () => {
   it('flags the same surname, ignoring case and accents, and not a different or longer one', async () => {
     const user = await staffFrom(t.app, t.db, { lastName: 'Kotzé', facility: 'Emed' });
     const same = await insertPatientAt(t.db, 'KOTZE', WINDHOEK);
@@ -92,7 +93,14 @@ describe('SAME_SURNAME and SAME_ADDRESS: the patient shares the user\'s surname 
       method: 'PATCH',
       url: `/api/users/${user.id}`,
       headers: { cookie: user.cookie },
-      payload: { firstName: 'Test', lastName: 'Amukoto', email: user.email, department: 'Emergency', facility: 'Emed', address: '7 Uhland Street, Windhoek, Khomas' },
+      payload: {
+        firstName: 'Test',
+        lastName: 'Amukoto',
+        email: user.email,
+        department: 'Emergency',
+        facility: 'Emed',
+        address: '7 Uhland Street, Windhoek, Khomas',
+      },
     });
     expect(profile.statusCode).toBe(200);
     expect(profile.json().address).toBe('7 Uhland Street, Windhoek, Khomas');
@@ -109,7 +117,7 @@ describe('SAME_SURNAME and SAME_ADDRESS: the patient shares the user\'s surname 
   });
 });
 
-describe('OUT_OF_REGION: the patient lives in another region than the user\'s facility serves', () => {
+describe("OUT_OF_REGION: the patient lives in another region than the user's facility serves", () => {
   it('flags an Oshakati paramedic opening a Windhoek patient, with both regions', async () => {
     const user = await staffFrom(t.app, t.db, { facility: 'Oshakati State Hospital' });
     await breakGlass(t.app, user.cookie, (await insertPatientAt(t.db, 'Haufiku', WINDHOEK)).id);
@@ -170,7 +178,7 @@ describe('NEW_IP_SEARCHES: a session begun from a new address runs more than N s
   });
 });
 
-describe('BULK_SEARCH: the user\'s searches around the access return more than N distinct patients', () => {
+describe("BULK_SEARCH: the user's searches around the access return more than N distinct patients", () => {
   async function searchesFor(distinct: number, repeatFirst = 0): Promise<BreakGlassAccess> {
     const user = await staffFrom(t.app, t.db, { facility: 'Emed' }, '10.3.0.1');
     // Sign in again from the same address, so the session is not from a new address.
@@ -198,7 +206,12 @@ describe('flags together', () => {
   it('lists every flag that applies, each with its own reason', async () => {
     const user = await staffFrom(t.app, t.db, { lastName: 'Nujoma', facility: 'Rundu State Hospital' });
     const vip = await insertPatientAt(t.db, 'Nujoma', WINDHOEK);
-    await t.app.inject({ method: 'PUT', url: `/api/patients/${vip.id}/restricted`, headers: { cookie: admin }, payload: { restricted: true } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/patients/${vip.id}/restricted`,
+      headers: { cookie: admin },
+      payload: { restricted: true },
+    });
     await breakGlass(t.app, user.cookie, vip.id);
     expect(codes(await newest(user.id))).toEqual(['SAME_SURNAME', 'OUT_OF_REGION', 'RESTRICTED_RECORD']);
   });

@@ -32,10 +32,8 @@ export function privacyRoutes({ db, config }: AppDeps) {
       async (request) => readReviewQueue(db, config.privacy, request.query, staffActor(request), request.meta),
     );
 
-    r.get(
-      '/api/privacy-reviews/summary',
-      { onRequest: canReview, schema: { tags, response: { 200: reviewSummary } } },
-      async () => readReviewSummary(db),
+    r.get('/api/privacy-reviews/summary', { onRequest: canReview, schema: { tags, response: { 200: reviewSummary } } }, async () =>
+      readReviewSummary(db),
     );
 
     r.get(

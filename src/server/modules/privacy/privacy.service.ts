@@ -72,7 +72,10 @@ export async function readReviewQueue(
   };
   const { rows, total } = await repo.readRecorded(
     db,
-    async (tx) => ({ rows: await repo.selectBreakGlass(tx, criteria, limits.bulkSearchMinutes), total: await repo.countBreakGlass(tx, criteria) }),
+    async (tx) => ({
+      rows: await repo.selectBreakGlass(tx, criteria, limits.bulkSearchMinutes),
+      total: await repo.countBreakGlass(tx, criteria),
+    }),
     (result) => ({
       actor: auditActorOf(actor),
       meta,
@@ -89,9 +92,10 @@ const toVerdict = (v: repo.VerdictRow): ReviewVerdictRecord => ({ ...v, verdict:
 async function detailOf(tx: DbOrTx, id: number, limits: PrivacyThresholds): Promise<BreakGlassDetail | null> {
   const [row] = await repo.selectBreakGlass(tx, { status: 'all', id, limit: 1, offset: 0 }, limits.bulkSearchMinutes);
   if (!row) return null;
-  const expires = row.grantExpiresAt && !Number.isNaN(Date.parse(row.grantExpiresAt))
-    ? new Date(row.grantExpiresAt)
-    : new Date(Date.parse(row.at) + GRANT_HOURS_FALLBACK * 3_600_000);
+  const expires =
+    row.grantExpiresAt && !Number.isNaN(Date.parse(row.grantExpiresAt))
+      ? new Date(row.grantExpiresAt)
+      : new Date(Date.parse(row.at) + GRANT_HOURS_FALLBACK * 3_600_000);
   const activity = await repo.selectGrantActivity(tx, {
     userId: row.userId,
     patientId: row.patientId,

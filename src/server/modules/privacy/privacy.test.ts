@@ -85,11 +85,18 @@ describe('the review queue (GET /api/privacy-reviews)', () => {
 
   it('records the read as VIEW AUDIT_LOG', async () => {
     await queue('?status=all');
-    const row = await queryOne<{ user_id: string; action: string; resource_type: string; new_values: { privacyReview: { returned: number } } }>(
-      t.db,
-      sql`SELECT user_id, action, resource_type, new_values FROM audit_logs ORDER BY id DESC LIMIT 1`,
-    );
-    expect(row).toMatchObject({ user_id: auditor.id, action: 'VIEW', resource_type: 'AUDIT_LOG', new_values: { privacyReview: { returned: 2 } } });
+    const row = await queryOne<{
+      user_id: string;
+      action: string;
+      resource_type: string;
+      new_values: { privacyReview: { returned: number } };
+    }>(t.db, sql`SELECT user_id, action, resource_type, new_values FROM audit_logs ORDER BY id DESC LIMIT 1`);
+    expect(row).toMatchObject({
+      user_id: auditor.id,
+      action: 'VIEW',
+      resource_type: 'AUDIT_LOG',
+      new_values: { privacyReview: { returned: 2 } },
+    });
   });
 
   it.each([
@@ -126,10 +133,14 @@ describe('one access (GET /api/privacy-reviews/{id})', () => {
   });
 
   it('answers 404 for an audit row that is not a break-the-glass access, and 400 for a malformed id', async () => {
-    const consentRow = await queryOne<{ id: number }>(t.db, sql`SELECT id::int FROM audit_logs WHERE compliance_flags ->> 'type' = 'CONSENT' LIMIT 1`);
+    const consentRow = await queryOne<{ id: number }>(
+      t.db,
+      sql`SELECT id::int FROM audit_logs WHERE compliance_flags ->> 'type' = 'CONSENT' LIMIT 1`,
+    );
     expect((await get(`/api/privacy-reviews/${consentRow!.id}`)).statusCode).toBe(404);
     expect((await get('/api/privacy-reviews/99999999')).json()).toMatchObject({ code: 'BREAK_GLASS_ACCESS_NOT_FOUND' });
-    for (const id of ['abc', '0', '-1', '1.5', '99999999999999999']) expect((await get(`/api/privacy-reviews/${id}`)).statusCode, id).toBe(400);
+    for (const id of ['abc', '0', '-1', '1.5', '99999999999999999'])
+      expect((await get(`/api/privacy-reviews/${id}`)).statusCode, id).toBe(400);
   });
 });
 
@@ -139,7 +150,10 @@ describe('verdicts (POST /api/privacy-reviews/{id}/verdict)', () => {
     const first = await verdict(access!.id, { verdict: 'FOLLOW_UP', note: 'Ask the crew for the run sheet' });
     expect(first.statusCode).toBe(201);
     expect(first.json()).toMatchObject({ verdict: 'FOLLOW_UP', note: 'Ask the crew for the run sheet', reviewerId: auditor.id });
-    const row = await queryOne(t.db, sql`SELECT user_id, action, resource_type, resource_id, patient_id, new_values FROM audit_logs ORDER BY id DESC LIMIT 1`);
+    const row = await queryOne(
+      t.db,
+      sql`SELECT user_id, action, resource_type, resource_id, patient_id, new_values FROM audit_logs ORDER BY id DESC LIMIT 1`,
+    );
     expect(row).toEqual({
       user_id: auditor.id,
       action: 'CREATE',
@@ -176,14 +190,19 @@ describe('verdicts (POST /api/privacy-reviews/{id}/verdict)', () => {
     const [access] = (await queue('?status=all')).items;
     expect((await verdict(access!.id, { verdict: 'JUSTIFIED', note: 'ok', reviewerId: 'someone-else' })).statusCode).toBe(400);
     expect((await verdict(99_999_999, { verdict: 'JUSTIFIED', note: 'ok' })).statusCode).toBe(404);
-    const consentRow = await queryOne<{ id: number }>(t.db, sql`SELECT id::int FROM audit_logs WHERE compliance_flags ->> 'type' = 'CONSENT' LIMIT 1`);
+    const consentRow = await queryOne<{ id: number }>(
+      t.db,
+      sql`SELECT id::int FROM audit_logs WHERE compliance_flags ->> 'type' = 'CONSENT' LIMIT 1`,
+    );
     expect((await verdict(consentRow!.id, { verdict: 'JUSTIFIED', note: 'ok' })).statusCode).toBe(404);
   });
 
   it("refuses a reviewer's verdict on their own break-the-glass access (REVIEW_OWN_ACCESS) and writes nothing", async () => {
     // A user who both breaks the glass and reviews: a paramedic given audit.review by a per-user grant.
     const both = await staffFrom(t.app, t.db, { facility: 'Emed' });
-    await t.db.execute(sql`INSERT INTO user_permissions (user_id, permission_id) SELECT ${both.id}, id FROM permissions WHERE name = 'audit.review'`);
+    await t.db.execute(
+      sql`INSERT INTO user_permissions (user_id, permission_id) SELECT ${both.id}, id FROM permissions WHERE name = 'audit.review'`,
+    );
     const p = await insertPatientAt(t.db, 'Amwaama', WINDHOEK);
     await breakGlass(t.app, both.cookie, p.id);
     const [own] = (await queue(`?userId=${both.id}`)).items;
@@ -210,10 +229,24 @@ describe('reviewer counts (GET /api/privacy-reviews/summary)', () => {
 describe('the VIP/restricted marker (PUT /api/patients/{id}/restricted)', () => {
   it('is set by an administrator and audited as UPDATE PATIENT with the old and new value', async () => {
     const admin = (await signInAs(t, 2)).cookie;
-    const res = await t.app.inject({ method: 'PUT', url: `/api/patients/${otherPatient.id}/restricted`, headers: { cookie: admin }, payload: { restricted: true } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/patients/${otherPatient.id}/restricted`,
+      headers: { cookie: admin },
+      payload: { restricted: true },
+    });
     expect(res.json()).toEqual({ id: otherPatient.id, restricted: true });
-    const row = await queryOne(t.db, sql`SELECT action, resource_type, patient_id, old_values, new_values FROM audit_logs ORDER BY id DESC LIMIT 1`);
-    expect(row).toEqual({ action: 'UPDATE', resource_type: 'PATIENT', patient_id: otherPatient.id, old_values: { restricted: false }, new_values: { restricted: true } });
+    const row = await queryOne(
+      t.db,
+      sql`SELECT action, resource_type, patient_id, old_values, new_values FROM audit_logs ORDER BY id DESC LIMIT 1`,
+    );
+    expect(row).toEqual({
+      action: 'UPDATE',
+      resource_type: 'PATIENT',
+      patient_id: otherPatient.id,
+      old_values: { restricted: false },
+      new_values: { restricted: true },
+    });
   });
 
   it('refuses bad input with 400 and an unknown patient with 404, changing nothing', async () => {
@@ -221,7 +254,8 @@ describe('the VIP/restricted marker (PUT /api/patients/{id}/restricted)', () => 
     const put = (id: number | string, payload: unknown) =>
       t.app.inject({ method: 'PUT', url: `/api/patients/${id}/restricted`, headers: { cookie: admin }, payload: payload as object });
     const before = await auditCount();
-    for (const payload of [{}, { restricted: 'yes' }, { restricted: true, lastName: 'X' }]) expect((await put(patient.id, payload)).statusCode).toBe(400);
+    for (const payload of [{}, { restricted: 'yes' }, { restricted: true, lastName: 'X' }])
+      expect((await put(patient.id, payload)).statusCode).toBe(400);
     expect((await put('abc', { restricted: true })).statusCode).toBe(400);
     expect((await put(99_999_999, { restricted: true })).statusCode).toBe(404);
     expect(await auditCount()).toBe(before);
@@ -243,7 +277,11 @@ describe('what the patient is told in the portal', () => {
     expect((await summary()).json()).toEqual({ unreviewedEmergencyAccesses: 1 });
 
     const log = (await get('/api/patient-portal/access-log', cookie)).json();
-    const byReason = Object.fromEntries(log.items.filter((i: { kind: string }) => i.kind !== 'SEARCH').map((i: { reason: string | null; kind: string; review: unknown }) => [i.reason ?? i.kind, i.review]));
+    const byReason = Object.fromEntries(
+      log.items
+        .filter((i: { kind: string }) => i.kind !== 'SEARCH')
+        .map((i: { reason: string | null; kind: string; review: unknown }) => [i.reason ?? i.kind, i.review]),
+    );
     expect(byReason['First emergency']).toMatchObject({ verdict: 'JUSTIFIED' });
     expect(byReason['Second emergency']).toBeNull();
     expect(byReason.CONSENT).toBeNull();

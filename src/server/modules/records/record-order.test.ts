@@ -26,11 +26,19 @@ afterAll(async () => {
 /** Sample inputs whose sort keys differ and repeat: dates (and for appointments times, one missing). */
 function variants(kind: RecordKind): Record<string, unknown>[] {
   const dates = ['2024-05-02', '2023-01-10', '2024-05-02', '2025-02-01'];
-  const field = { diagnoses: 'diagnosedDate', appointments: 'date', allergies: 'reportedDate', medications: 'prescribedDate', vaccines: 'date', vitals: 'recordedAt' }[kind];
+  const field = {
+    diagnoses: 'diagnosedDate',
+    appointments: 'date',
+    allergies: 'reportedDate',
+    medications: 'prescribedDate',
+    vaccines: 'date',
+    vitals: 'recordedAt',
+  }[kind];
   return dates.map((d, i) => {
     const input: Record<string, unknown> = { ...SAMPLE_INPUTS[kind], [field]: kind === 'vitals' ? `${d}T0${i}:00:00Z` : d };
     if (kind === 'appointments') {
-      if (i === 1) delete input.time; // an appointment without a time
+      if (i === 1)
+        delete input.time; // an appointment without a time
       else input.time = `${String(i + 7).padStart(2, '0')}:30`;
     }
     return input;
@@ -43,11 +51,19 @@ describe('the client-side order of a record list', () => {
       const res = await t.app.inject({ method: 'POST', url: `/api/patients/${patient.id}/${kind}`, headers: { cookie }, payload: input });
       expect(res.statusCode, res.body).toBe(201);
     }
-    const list = (await t.app.inject({ method: 'GET', url: `/api/patients/${patient.id}/${kind}`, headers: { cookie } })).json() as RecordRows[typeof kind][];
+    const list = (
+      await t.app.inject({ method: 'GET', url: `/api/patients/${patient.id}/${kind}`, headers: { cookie } })
+    ).json() as RecordRows[typeof kind][];
     expect(list.length).toBeGreaterThanOrEqual(4);
     expect([...list].sort(compareRecordRows(kind))).toEqual(list);
     for (const row of list) {
-      expect(withRow(kind, list.filter((r) => r !== row), row)).toEqual(list);
+      expect(
+        withRow(
+          kind,
+          list.filter((r) => r !== row),
+          row,
+        ),
+      ).toEqual(list);
     }
   });
 });

@@ -24,7 +24,10 @@ export async function readSummaryAudited(db: Db, userId: string, patientId: numb
     sql`WITH p AS (${patientWithGrantSql(userId, patientId, now)}),
              l AS (SELECT ${sql.join(lists, sql`, `)} FROM p WHERE p.granted),
              a AS (SELECT ${auditAppendSql(entry)} AS audit_id FROM l)
-        SELECT p.patient, p.granted, ${sql.join(RECORD_KINDS.map((k) => sql`l.${sql.identifier(k)}`), sql`, `)},
+        SELECT p.patient, p.granted, ${sql.join(
+          RECORD_KINDS.map((k) => sql`l.${sql.identifier(k)}`),
+          sql`, `,
+        )},
                (SELECT count(*)::int FROM a) AS audited
           FROM (SELECT 1) AS one LEFT JOIN p ON true LEFT JOIN l ON true`,
   );

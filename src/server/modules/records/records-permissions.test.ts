@@ -22,17 +22,37 @@ interface Probe {
 
 const PROBES: Probe[] = [
   ...RECORD_KINDS.flatMap((kind): Probe[] => [
-    { route: `GET /api/patients/{id}/${kind}`, permission: 'records.read', request: (p) => ({ method: 'GET', url: `/api/patients/${p}/${kind}` }), allowedStatus: 200 },
+    {
+      route: `GET /api/patients/{id}/${kind}`,
+      permission: 'records.read',
+      request: (p) => ({ method: 'GET', url: `/api/patients/${p}/${kind}` }),
+      allowedStatus: 200,
+    },
     {
       route: `POST /api/patients/{id}/${kind}`,
       permission: 'records.write',
       request: (p) => ({ method: 'POST', url: `/api/patients/${p}/${kind}`, payload: SAMPLE_INPUTS[kind] }),
       allowedStatus: 201,
     },
-    { route: `DELETE /api/${kind}/{id}`, permission: 'records.write', request: () => ({ method: 'DELETE', url: `/api/${kind}/999999` }), allowedStatus: 404 },
+    {
+      route: `DELETE /api/${kind}/{id}`,
+      permission: 'records.write',
+      request: () => ({ method: 'DELETE', url: `/api/${kind}/999999` }),
+      allowedStatus: 404,
+    },
   ]),
-  { route: 'GET /api/patients/{id}/record-summary', permission: 'records.read', request: (p) => ({ method: 'GET', url: `/api/patients/${p}/record-summary` }), allowedStatus: 200 },
-  { route: 'GET /api/patients/{id}', permission: 'records.read', request: (p) => ({ method: 'GET', url: `/api/patients/${p}` }), allowedStatus: 200 },
+  {
+    route: 'GET /api/patients/{id}/record-summary',
+    permission: 'records.read',
+    request: (p) => ({ method: 'GET', url: `/api/patients/${p}/record-summary` }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'GET /api/patients/{id}',
+    permission: 'records.read',
+    request: (p) => ({ method: 'GET', url: `/api/patients/${p}` }),
+    allowedStatus: 200,
+  },
   {
     route: 'POST /api/patients/{id}/access',
     permission: 'records.read',
@@ -81,8 +101,15 @@ describe('record routes: permission matrix (DESIGN.md §4)', () => {
     );
     expect((res as unknown as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual(['records.read']);
     const bls = signedIn.get(405)!.cookie;
-    expect((await t.app.inject({ method: 'GET', url: `/api/patients/${patientId}/diagnoses`, headers: { cookie: bls } })).statusCode).toBe(200);
-    const write = await t.app.inject({ method: 'POST', url: `/api/patients/${patientId}/diagnoses`, headers: { cookie: bls }, payload: SAMPLE_INPUTS.diagnoses });
+    expect((await t.app.inject({ method: 'GET', url: `/api/patients/${patientId}/diagnoses`, headers: { cookie: bls } })).statusCode).toBe(
+      200,
+    );
+    const write = await t.app.inject({
+      method: 'POST',
+      url: `/api/patients/${patientId}/diagnoses`,
+      headers: { cookie: bls },
+      payload: SAMPLE_INPUTS.diagnoses,
+    });
     expect(write.statusCode).toBe(403);
   });
 

@@ -117,13 +117,24 @@ describe('dates (within the last 100 years; not in the future where they record 
     expect((await add('diagnoses', { ...SAMPLE_INPUTS.diagnoses, diagnosedDate: '1925-06-15', resolvedDate: null })).statusCode).toBe(201);
   });
 
-  it.each(['2024-02-30', '2024-13-01', '15/06/2025', '2025-6-1', 'yesterday', '2025-06-10T00:00:00Z'])('refuses %s as a date', async (value) => {
-    await expectRefused('allergies', { reportedDate: value }, { path: 'reportedDate', message: 'validation:dateInvalid' });
-  });
+  it.each(['2024-02-30', '2024-13-01', '15/06/2025', '2025-6-1', 'yesterday', '2025-06-10T00:00:00Z'])(
+    'refuses %s as a date',
+    async (value) => {
+      await expectRefused('allergies', { reportedDate: value }, { path: 'reportedDate', message: 'validation:dateInvalid' });
+    },
+  );
 
   it('refuses an end date before the start date', async () => {
-    await expectRefused('diagnoses', { resolvedDate: '2024-05-01' }, { path: 'resolvedDate', message: 'validation:resolvedBeforeDiagnosed' });
-    await expectRefused('medications', { discontinuedDate: '2024-05-01' }, { path: 'discontinuedDate', message: 'validation:discontinuedBeforePrescribed' });
+    await expectRefused(
+      'diagnoses',
+      { resolvedDate: '2024-05-01' },
+      { path: 'resolvedDate', message: 'validation:resolvedBeforeDiagnosed' },
+    );
+    await expectRefused(
+      'medications',
+      { discontinuedDate: '2024-05-01' },
+      { path: 'discontinuedDate', message: 'validation:discontinuedBeforePrescribed' },
+    );
   });
 });
 
@@ -141,7 +152,11 @@ describe('statuses, severities, conditions, medication names and times', () => {
   it('condition: 2-200 characters of letters, digits, spaces and - ( ) / .', async () => {
     await expectRefused('diagnoses', { condition: 'A' }, { path: 'condition', message: 'validation:conditionLength' });
     await expectRefused('diagnoses', { condition: 'x'.repeat(201) }, { path: 'condition', message: 'validation:tooLong' });
-    await expectRefused('diagnoses', { condition: '<script>alert(1)</script>' }, { path: 'condition', message: 'validation:conditionCharacters' });
+    await expectRefused(
+      'diagnoses',
+      { condition: '<script>alert(1)</script>' },
+      { path: 'condition', message: 'validation:conditionCharacters' },
+    );
     await expectRefused('diagnoses', { condition: 'Fever; DROP TABLE' }, { path: 'condition', message: 'validation:conditionCharacters' });
     const ok = await add('diagnoses', { ...SAMPLE_INPUTS.diagnoses, condition: 'Fracture (left tibia) - post-op / day 3. Ömvä' });
     expect(ok.statusCode).toBe(201);
@@ -206,7 +221,12 @@ describe('vital signs (SPEC §5 ranges)', () => {
   });
 
   it('accepts the range edges: 50/30, 300/200, 30 and 45 °C, 0.5 and 500 kg', async () => {
-    for (const body of [{ systolic: 50, diastolic: 30 }, { systolic: 300, diastolic: 200 }, { temperature: 30, weight: 0.5 }, { temperature: 45, weight: 500 }]) {
+    for (const body of [
+      { systolic: 50, diastolic: 30 },
+      { systolic: 300, diastolic: 200 },
+      { temperature: 30, weight: 0.5 },
+      { temperature: 45, weight: 500 },
+    ]) {
       expect((await add('vitals', body)).statusCode, JSON.stringify(body)).toBe(201);
     }
   });

@@ -17,14 +17,24 @@ interface TableSpec {
 }
 
 const SPECS: Record<RecordKind, TableSpec> = {
-  diagnoses: { table: diagnoses, id: diagnoses.id, patientId: diagnoses.patientId, order: [desc(diagnoses.diagnosedDate), desc(diagnoses.id)] },
+  diagnoses: {
+    table: diagnoses,
+    id: diagnoses.id,
+    patientId: diagnoses.patientId,
+    order: [desc(diagnoses.diagnosedDate), desc(diagnoses.id)],
+  },
   appointments: {
     table: appointments,
     id: appointments.id,
     patientId: appointments.patientId,
     order: [desc(appointments.date), desc(appointments.time), desc(appointments.id)],
   },
-  allergies: { table: allergies, id: allergies.id, patientId: allergies.patientId, order: [desc(allergies.reportedDate), desc(allergies.id)] },
+  allergies: {
+    table: allergies,
+    id: allergies.id,
+    patientId: allergies.patientId,
+    order: [desc(allergies.reportedDate), desc(allergies.id)],
+  },
   medications: {
     table: medications,
     id: medications.id,
@@ -42,7 +52,12 @@ const decimal = (v: unknown): number | null => (v === null || v === undefined ? 
 function toRow<K extends RecordKind>(kind: K, raw: Raw): RecordRows[K] {
   if (kind !== 'vitals') return raw as unknown as RecordRows[K];
   const v = raw as Raw & { recordedAt: Date };
-  return { ...v, temperature: decimal(v.temperature), weight: decimal(v.weight), recordedAt: v.recordedAt.toISOString() } as unknown as RecordRows[K];
+  return {
+    ...v,
+    temperature: decimal(v.temperature),
+    weight: decimal(v.weight),
+    recordedAt: v.recordedAt.toISOString(),
+  } as unknown as RecordRows[K];
 }
 
 /** What an insert stores besides the patient: the parsed input (and, for vital signs, who and when). */
@@ -76,7 +91,11 @@ export function listJson(kind: RecordKind, patientId: number): SQL {
 }
 
 /** The given lists of one patient in one round trip. */
-async function selectLists<K extends RecordKind>(tx: DbOrTx, kinds: readonly K[], patientId: number): Promise<{ [P in K]: RecordRows[P][] }> {
+async function selectLists<K extends RecordKind>(
+  tx: DbOrTx,
+  kinds: readonly K[],
+  patientId: number,
+): Promise<{ [P in K]: RecordRows[P][] }> {
   const columns = kinds.map((kind) => sql`${listJson(kind, patientId)} AS ${sql.identifier(kind)}`);
   const result = await tx.execute(sql`SELECT ${sql.join(columns, sql`, `)}`);
   return (result as unknown as { rows: { [P in K]: RecordRows[P][] }[] }).rows[0]!;
@@ -116,7 +135,9 @@ export async function insertItem<K extends RecordKind>(scope: PatientScope, kind
  */
 export async function lockItemPatient(ctx: DataContext, kind: RecordKind, id: number): Promise<number | null> {
   const s = SPECS[kind];
-  const [item] = (await ctx.tx.select({ patientId: s.patientId }).from(s.table).where(eq(s.id, id)).for('update')) as { patientId: number }[];
+  const [item] = (await ctx.tx.select({ patientId: s.patientId }).from(s.table).where(eq(s.id, id)).for('update')) as {
+    patientId: number;
+  }[];
   return item?.patientId ?? null;
 }
 

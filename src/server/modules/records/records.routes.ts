@@ -7,7 +7,14 @@ import { RECORD_KINDS, RECORD_ROW_SCHEMAS, recordIdParams, recordSummary, type R
 import { recordInputs } from '../../../contracts/records';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
-import { addRecordItem, deleteRecordItem, listRecordItems, readRecordSummary, type NewRecordItem, type RecordCaller } from './records.service';
+import {
+  addRecordItem,
+  deleteRecordItem,
+  listRecordItems,
+  readRecordSummary,
+  type NewRecordItem,
+  type RecordCaller,
+} from './records.service';
 
 export function recordsRoutes({ db, config }: AppDeps) {
   const canRead = requireStaff('records.read');

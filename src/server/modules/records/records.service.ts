@@ -28,7 +28,11 @@ const NOT_FOUND: Record<RecordKind, string> = {
   vitals: 'Vital signs not found',
 };
 
-function entry(kind: RecordKind, patientId: number, rest: Pick<ContextAuditEntry, 'action'> & Partial<ContextAuditEntry>): ContextAuditEntry {
+function entry(
+  kind: RecordKind,
+  patientId: number,
+  rest: Pick<ContextAuditEntry, 'action'> & Partial<ContextAuditEntry>,
+): ContextAuditEntry {
   return { resourceType: RECORD_RESOURCE_TYPES[kind], patientId, ...rest };
 }
 

@@ -20,7 +20,12 @@ beforeAll(async () => {
   doctor = await signInAs(t, 3);
   patient = await createPatient(t.db);
   ungranted = await createPatient(t.db, { lastName: 'Kambonde' });
-  const res = await t.app.inject({ method: 'POST', url: `/api/patients/${patient.id}/access`, headers: { cookie: doctor.cookie }, payload: { consent: true } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/patients/${patient.id}/access`,
+    headers: { cookie: doctor.cookie },
+    payload: { consent: true },
+  });
   expect(res.statusCode).toBe(201);
 });
 afterAll(async () => {
@@ -28,13 +33,22 @@ afterAll(async () => {
 });
 
 const api = (cookie: string) => ({
-  list: (kind: RecordKind, patientId: number) => t.app.inject({ method: 'GET', url: `/api/patients/${patientId}/${kind}`, headers: { cookie } }),
+  list: (kind: RecordKind, patientId: number) =>
+    t.app.inject({ method: 'GET', url: `/api/patients/${patientId}/${kind}`, headers: { cookie } }),
   add: (kind: RecordKind, patientId: number, payload: unknown) =>
     t.app.inject({ method: 'POST', url: `/api/patients/${patientId}/${kind}`, headers: { cookie }, payload: payload as object }),
   remove: (kind: RecordKind, id: number) => t.app.inject({ method: 'DELETE', url: `/api/${kind}/${id}`, headers: { cookie } }),
 });
 const lastAudit = () =>
-  queryOne<{ user_id: string; action: string; resource_type: string; resource_id: string | null; patient_id: number; old_values: unknown; new_values: unknown }>(
+  queryOne<{
+    user_id: string;
+    action: string;
+    resource_type: string;
+    resource_id: string | null;
+    patient_id: number;
+    old_values: unknown;
+    new_values: unknown;
+  }>(
     t.db,
     sql`SELECT user_id, action, resource_type, resource_id, patient_id, old_values, new_values FROM audit_logs ORDER BY id DESC LIMIT 1`,
   );
@@ -87,7 +101,10 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
 
   it('refuses every call for a patient without a grant (403) and changes nothing', async () => {
     const before = [await rowCount(kind), await auditCount()];
-    for (const res of [await api(doctor.cookie).list(kind, ungranted.id), await api(doctor.cookie).add(kind, ungranted.id, SAMPLE_INPUTS[kind])]) {
+    for (const res of [
+      await api(doctor.cookie).list(kind, ungranted.id),
+      await api(doctor.cookie).add(kind, ungranted.id, SAMPLE_INPUTS[kind]),
+    ]) {
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ message: 'Access to this record has not been confirmed', code: 'ACCESS_GRANT_REQUIRED' });
     }
@@ -106,7 +123,12 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
     const res = await api(doctor.cookie).remove(kind, createdId);
     expect(res.statusCode).toBe(204);
     const audit = await lastAudit();
-    expect(audit).toMatchObject({ action: 'DELETE', resource_type: RECORD_RESOURCE_TYPES[kind], resource_id: String(createdId), patient_id: patient.id });
+    expect(audit).toMatchObject({
+      action: 'DELETE',
+      resource_type: RECORD_RESOURCE_TYPES[kind],
+      resource_id: String(createdId),
+      patient_id: patient.id,
+    });
     expect(audit!.old_values).toMatchObject({ id: createdId, patientId: patient.id });
     const list = await api(doctor.cookie).list(kind, patient.id);
     expect(list.json().map((r: { id: number }) => r.id)).not.toContain(createdId);
@@ -137,7 +159,11 @@ describe('list order and shapes', () => {
     const res = await api(doctor.cookie).add('vitals', patient.id, { temperature: 38.25, weight: 80 });
     expect(res.json()).toMatchObject({ systolic: null, diastolic: null, temperature: 38.3, weight: 80 });
     expect(Date.parse(res.json().recordedAt)).toBeGreaterThan(Date.now() - 60_000);
-    const dated = await api(doctor.cookie).add('vitals', patient.id, { systolic: 150, diastolic: 95, recordedAt: '2025-01-02T10:15:00+02:00' });
+    const dated = await api(doctor.cookie).add('vitals', patient.id, {
+      systolic: 150,
+      diastolic: 95,
+      recordedAt: '2025-01-02T10:15:00+02:00',
+    });
     expect(dated.json().recordedAt).toBe('2025-01-02T08:15:00.000Z');
   });
 });
@@ -145,7 +171,11 @@ describe('list order and shapes', () => {
 describe('GET /api/patients/{id}/record-summary', () => {
   it('returns demographics, the five lists and vital signs, with one VIEW PATIENT audit row', async () => {
     const before = await auditCount();
-    const res = await t.app.inject({ method: 'GET', url: `/api/patients/${patient.id}/record-summary`, headers: { cookie: doctor.cookie } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/patients/${patient.id}/record-summary`,
+      headers: { cookie: doctor.cookie },
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(['allergies', 'appointments', 'diagnoses', 'medications', 'patient', 'vaccines', 'vitals']);
@@ -163,16 +193,28 @@ describe('GET /api/patients/{id}/record-summary', () => {
 
   it('answers 403 without a grant and 404 for an unknown patient, with no audit row and nothing of the record', async () => {
     const before = await auditCount();
-    const res = await t.app.inject({ method: 'GET', url: `/api/patients/${ungranted.id}/record-summary`, headers: { cookie: doctor.cookie } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/patients/${ungranted.id}/record-summary`,
+      headers: { cookie: doctor.cookie },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.body).not.toContain(ungranted.idNumber);
-    const unknown = await t.app.inject({ method: 'GET', url: '/api/patients/2000000000/record-summary', headers: { cookie: doctor.cookie } });
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/api/patients/2000000000/record-summary',
+      headers: { cookie: doctor.cookie },
+    });
     expect(unknown.statusCode).toBe(404);
     expect(await auditCount()).toBe(before);
   });
 
   it('gives the same demographics as GET /api/patients/{id}', async () => {
-    const summary = await t.app.inject({ method: 'GET', url: `/api/patients/${patient.id}/record-summary`, headers: { cookie: doctor.cookie } });
+    const summary = await t.app.inject({
+      method: 'GET',
+      url: `/api/patients/${patient.id}/record-summary`,
+      headers: { cookie: doctor.cookie },
+    });
     const details = await t.app.inject({ method: 'GET', url: `/api/patients/${patient.id}`, headers: { cookie: doctor.cookie } });
     expect(details.statusCode).toBe(200);
     expect(summary.json().patient).toEqual(details.json());

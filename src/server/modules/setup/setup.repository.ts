@@ -38,11 +38,7 @@ export interface NewAdmin {
  * Creates the first administrator under a lock: 'done' when an active administrator already exists,
  * 'email-taken' when another account (e.g. a pending registration) has the email.
  */
-export async function createFirstAdmin(
-  db: Db,
-  admin: NewAdmin,
-  ipAddress: string,
-): Promise<{ userId: string } | 'done' | 'email-taken'> {
+export async function createFirstAdmin(db: Db, admin: NewAdmin, ipAddress: string): Promise<{ userId: string } | 'done' | 'email-taken'> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`);
     if ((await countActiveAdmins(tx)) > 0) return 'done';

@@ -7,11 +7,9 @@ import { needsSetup, setupFirstAdmin } from './setup.service';
 export function setupRoutes({ db }: AppDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     const r = zodRoutes(app);
-    r.get(
-      '/api/setup/status',
-      { schema: { tags: ['setup'], response: { 200: setupStatus } } },
-      async () => ({ needsSetup: await needsSetup(db) }),
-    );
+    r.get('/api/setup/status', { schema: { tags: ['setup'], response: { 200: setupStatus } } }, async () => ({
+      needsSetup: await needsSetup(db),
+    }));
     r.post(
       '/api/setup/admin',
       { schema: { tags: ['setup'], body: setupAdminInput, response: { 201: setupAdminResult } } },

@@ -10,8 +10,7 @@ export async function needsSetup(db: Db): Promise<boolean> {
   return (await countActiveAdmins(db)) === 0;
 }
 
-const alreadyDone = (): AppError =>
-  new AppError('SETUP_ALREADY_DONE', 'Initial setup has already been completed');
+const alreadyDone = (): AppError => new AppError('SETUP_ALREADY_DONE', 'Initial setup has already been completed');
 
 export async function setupFirstAdmin(db: Db, input: SetupAdminInput, ipAddress: string): Promise<SetupAdminResult> {
   if (!(await needsSetup(db))) throw alreadyDone();

@@ -95,7 +95,12 @@ describe('first-time setup', () => {
     expect(form.statusCode).toBe(415);
     const plain = await t.app.inject({ method: 'POST', url: '/api/setup/admin', payload: '{}', headers: { 'content-type': 'text/plain' } });
     expect(plain.statusCode).toBe(415);
-    const broken = await t.app.inject({ method: 'POST', url: '/api/setup/admin', payload: '{"a":', headers: { 'content-type': 'application/json' } });
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/api/setup/admin',
+      payload: '{"a":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(broken.statusCode).toBe(400);
     expect(await userCount()).toBe(0);
   });

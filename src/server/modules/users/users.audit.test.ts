@@ -37,16 +37,41 @@ describe('audit of staff account changes', () => {
     const res = await t.app.inject({ method: 'DELETE', url: `/api/admin/users/${pending.id}/reject`, headers: { cookie: admin.cookie } });
     expect(res.statusCode).toBe(200);
     const [row] = await auditRowsFor(pending.id);
-    expect(row).toMatchObject({ action: 'DELETE', user_id: admin.user.id, old_values: expect.objectContaining({ email: 'gone@health.test.na' }) });
+    expect(row).toMatchObject({
+      action: 'DELETE',
+      user_id: admin.user.id,
+      old_values: expect.objectContaining({ email: 'gone@health.test.na' }),
+    });
   });
 
   it('records a profile change with old and new values, and nothing for a refused one', async () => {
-    const body = { firstName: 'Maria', lastName: 'Shikongo', email: 'maria@health.test.na', department: 'Emergency', facility: 'Katutura State Hospital', phoneNumber: '' };
-    const res = await t.app.inject({ method: 'PATCH', url: `/api/users/${admin.user.id}`, headers: { cookie: admin.cookie }, payload: body });
+    const body = {
+      firstName: 'Maria',
+      lastName: 'Shikongo',
+      email: 'maria@health.test.na',
+      department: 'Emergency',
+      facility: 'Katutura State Hospital',
+      phoneNumber: '',
+    };
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${admin.user.id}`,
+      headers: { cookie: admin.cookie },
+      payload: body,
+    });
     expect(res.statusCode).toBe(200);
     const [row] = await auditRowsFor(admin.user.id);
-    expect(row).toMatchObject({ action: 'UPDATE', old_values: expect.objectContaining({ lastName: 'Role2' }), new_values: expect.objectContaining({ lastName: 'Shikongo' }) });
-    const refused = await t.app.inject({ method: 'PATCH', url: `/api/users/${admin.user.id}`, headers: { cookie: admin.cookie }, payload: { ...body, roleId: 1 } });
+    expect(row).toMatchObject({
+      action: 'UPDATE',
+      old_values: expect.objectContaining({ lastName: 'Role2' }),
+      new_values: expect.objectContaining({ lastName: 'Shikongo' }),
+    });
+    const refused = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${admin.user.id}`,
+      headers: { cookie: admin.cookie },
+      payload: { ...body, roleId: 1 },
+    });
     expect(refused.statusCode).toBe(400);
     expect(await auditRowsFor(admin.user.id)).toHaveLength(1);
   });

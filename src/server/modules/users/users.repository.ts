@@ -143,11 +143,23 @@ export async function updateProfile(
   try {
     return await db.transaction(async (tx) => {
       const [before] = await tx
-        .select({ firstName: users.firstName, lastName: users.lastName, email: users.email, phoneNumber: users.phoneNumber, department: users.department, facility: users.facility, address: users.address })
+        .select({
+          firstName: users.firstName,
+          lastName: users.lastName,
+          email: users.email,
+          phoneNumber: users.phoneNumber,
+          department: users.department,
+          facility: users.facility,
+          address: users.address,
+        })
         .from(users)
         .where(eq(users.id, id))
         .for('update');
-      const updated = await tx.update(users).set({ ...fields, updatedAt: now }).where(eq(users.id, id)).returning({ id: users.id });
+      const updated = await tx
+        .update(users)
+        .set({ ...fields, updatedAt: now })
+        .where(eq(users.id, id))
+        .returning({ id: users.id });
       if (updated.length === 0 || !before) return 'missing';
       await tx.insert(securityEvents).values({ ...event, userId: id });
       await writeAudit(tx, { ...audit, oldValues: before, newValues: fields });

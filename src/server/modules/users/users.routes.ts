@@ -27,10 +27,8 @@ export function usersRoutes(deps: AppDeps) {
     const r = zodRoutes(app);
     const tags = ['users'];
 
-    r.get(
-      '/api/admin/pending-users',
-      { onRequest: canApprove, schema: { tags, response: { 200: pendingUsersSchema } } },
-      async () => pendingUsers(db),
+    r.get('/api/admin/pending-users', { onRequest: canApprove, schema: { tags, response: { 200: pendingUsersSchema } } }, async () =>
+      pendingUsers(db),
     );
 
     r.get(
@@ -39,10 +37,8 @@ export function usersRoutes(deps: AppDeps) {
       async (request) => activeUsers(db, request.query.limit, request.query.offset),
     );
 
-    r.get(
-      '/api/admin/user-stats',
-      { onRequest: canApprove, schema: { tags, response: { 200: userStatsSchema } } },
-      async () => userStats(db),
+    r.get('/api/admin/user-stats', { onRequest: canApprove, schema: { tags, response: { 200: userStatsSchema } } }, async () =>
+      userStats(db),
     );
 
     r.post(

@@ -27,8 +27,7 @@ import {
 export type { LoginCandidate, NewSecurityEvent, NewUser };
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
-const roleOf = (u: UserWithRole) =>
-  u.roleName && u.roleDisplayName ? { name: u.roleName, displayName: u.roleDisplayName } : null;
+const roleOf = (u: UserWithRole) => (u.roleName && u.roleDisplayName ? { name: u.roleName, displayName: u.roleDisplayName } : null);
 
 export function toCurrentUser(u: UserWithRole, permissions: Iterable<string>): CurrentUser {
   return {
@@ -89,8 +88,7 @@ const event = (
 });
 
 /** Inserts a user with the event recording it; null when the e-mail is taken. (Registration, fixtures.) */
-export const createUser = (db: Db, user: NewUser, record?: NewSecurityEvent): Promise<string | null> =>
-  insertUser(db, user, record);
+export const createUser = (db: Db, user: NewUser, record?: NewSecurityEvent): Promise<string | null> => insertUser(db, user, record);
 
 export const loginCandidate = (db: Db, email: string): Promise<LoginCandidate | null> => findLoginCandidate(db, email);
 
@@ -149,7 +147,14 @@ const userNotFound = (): AppError => new AppError('USER_NOT_FOUND', 'User not fo
 export async function approveUser({ db, config }: AppDeps, actor: StaffActor, id: string, meta: RequestMeta): Promise<ActiveUser> {
   if (id === actor.userId) throw new AppError('OWN_ACCOUNT_DECISION', 'You cannot approve your own account');
   const record = event(meta, 'USER_APPROVED', 'medium', 'Registration approved', { approvedBy: actor.userId }, actor.facility);
-  const audit = { actor: auditActorOf(actor), meta, action: 'UPDATE', resourceType: 'USER', resourceId: id, newValues: { accountStatus: 'active', isActive: true } } as const;
+  const audit = {
+    actor: auditActorOf(actor),
+    meta,
+    action: 'UPDATE',
+    resourceType: 'USER',
+    resourceId: id,
+    newValues: { accountStatus: 'active', isActive: true },
+  } as const;
   const result = await approvePendingUser(db, id, actor.userId, config.now(), record, audit);
   if (result === 'missing') throw userNotFound();
   if (result === 'not_pending') throw notPending();

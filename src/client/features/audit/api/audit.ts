@@ -30,8 +30,7 @@ export function useGenerateReport(): UseMutationResult<ComplianceReport, Error, 
   return useMutation({
     mutationFn: (input: GenerateReportInput) => apiJson<ComplianceReport>('POST', '/api/compliance-reports/generate', input),
     retry: false,
-    onSuccess: () =>
-      queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/compliance-reports') }),
+    onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/compliance-reports') }),
   });
 }
 
@@ -46,7 +45,6 @@ export function useArchiveReport(): UseMutationResult<{ id: number; archived: tr
   return useMutation({
     mutationFn: (id: number) => apiJson<{ id: number; archived: true }>('POST', `/api/compliance-reports/${id}/archive`, {}),
     retry: false,
-    onSuccess: () =>
-      queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/compliance-reports') }),
+    onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/compliance-reports') }),
   });
 }

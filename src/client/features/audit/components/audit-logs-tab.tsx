@@ -39,16 +39,32 @@ export function AuditLogsTab(): React.JSX.Element {
         }}
         aria-label={t('filters')}
       >
-        <FormField label={t('userId')}><Input value={draft.userId} onChange={set('userId')} maxLength={256} /></FormField>
-        <FormField label={t('patientId')}><Input value={draft.patientId} onChange={set('patientId')} inputMode="numeric" maxLength={10} /></FormField>
+        <FormField label={t('userId')}>
+          <Input value={draft.userId} onChange={set('userId')} maxLength={256} />
+        </FormField>
+        <FormField label={t('patientId')}>
+          <Input value={draft.patientId} onChange={set('patientId')} inputMode="numeric" maxLength={10} />
+        </FormField>
         <FormField label={t('resourceType')}>
-          <NativeSelect value={draft.resourceType} onChange={set('resourceType')} options={[all, ...AUDIT_RESOURCE_TYPES.map((r) => ({ value: r, label: t(`resourceTypes.${r}`) }))]} />
+          <NativeSelect
+            value={draft.resourceType}
+            onChange={set('resourceType')}
+            options={[all, ...AUDIT_RESOURCE_TYPES.map((r) => ({ value: r, label: t(`resourceTypes.${r}`) }))]}
+          />
         </FormField>
         <FormField label={t('action')}>
-          <NativeSelect value={draft.action} onChange={set('action')} options={[all, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: t(`actions.${a}`) }))]} />
+          <NativeSelect
+            value={draft.action}
+            onChange={set('action')}
+            options={[all, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: t(`actions.${a}`) }))]}
+          />
         </FormField>
-        <FormField label={t('dateFrom')}><Input type="date" value={draft.dateFrom} onChange={set('dateFrom')} /></FormField>
-        <FormField label={t('dateTo')} error={rangeReversed ? t('validation:dateRangeOrder') : undefined}><Input type="date" value={draft.dateTo} onChange={set('dateTo')} /></FormField>
+        <FormField label={t('dateFrom')}>
+          <Input type="date" value={draft.dateFrom} onChange={set('dateFrom')} />
+        </FormField>
+        <FormField label={t('dateTo')} error={rangeReversed ? t('validation:dateRangeOrder') : undefined}>
+          <Input type="date" value={draft.dateTo} onChange={set('dateTo')} />
+        </FormField>
         <div className="sm:col-span-3 lg:col-span-6">
           <Button type="submit">{t('applyFilters')}</Button>
         </div>
@@ -68,7 +84,9 @@ export function AuditLogsTab(): React.JSX.Element {
             <thead className="bg-slate-50 text-slate-600">
               <tr>
                 {['timestamp', 'user', 'action', 'resource', 'patientId', 'ipAddress'].map((c) => (
-                  <th key={c} scope="col" className="px-3 py-2 font-medium">{t(`columns.${c}`)}</th>
+                  <th key={c} scope="col" className="px-3 py-2 font-medium">
+                    {t(`columns.${c}`)}
+                  </th>
                 ))}
               </tr>
             </thead>
@@ -76,9 +94,17 @@ export function AuditLogsTab(): React.JSX.Element {
               {logs.data.map((row) => (
                 <tr key={row.id}>
                   <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{formatAuditTimestamp(row.timestamp)}</td>
-                  <td className="px-3 py-2"><div>{row.userName}</div><div className="font-mono text-xs text-slate-500">{row.userId}</div></td>
-                  <td className="px-3 py-2"><Badge tone={actionTone(row.action)}>{t(`actions.${row.action}`, { defaultValue: row.action })}</Badge></td>
-                  <td className="px-3 py-2"><div>{t(`resourceTypes.${row.resourceType}`, { defaultValue: row.resourceType })}</div><div className="text-xs text-slate-500">{dash(row.resourceId)}</div></td>
+                  <td className="px-3 py-2">
+                    <div>{row.userName}</div>
+                    <div className="font-mono text-xs text-slate-500">{row.userId}</div>
+                  </td>
+                  <td className="px-3 py-2">
+                    <Badge tone={actionTone(row.action)}>{t(`actions.${row.action}`, { defaultValue: row.action })}</Badge>
+                  </td>
+                  <td className="px-3 py-2">
+                    <div>{t(`resourceTypes.${row.resourceType}`, { defaultValue: row.resourceType })}</div>
+                    <div className="text-xs text-slate-500">{dash(row.resourceId)}</div>
+                  </td>
                   <td className="px-3 py-2">{dash(row.patientId)}</td>
                   <td className="px-3 py-2 font-mono text-xs">{dash(row.ipAddress)}</td>
                 </tr>

@@ -31,8 +31,12 @@ export function AuditScreen({
   return (
     <section aria-labelledby="audit-title" className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <MainHeading id="audit-title" className="text-xl font-semibold">{t('title')}</MainHeading>
-        <Button variant="secondary" onClick={onBack}>{t('back')}</Button>
+        <MainHeading id="audit-title" className="text-xl font-semibold">
+          {t('title')}
+        </MainHeading>
+        <Button variant="secondary" onClick={onBack}>
+          {t('back')}
+        </Button>
       </div>
       <Tabs label={t('title')} value={tab} onValueChange={setTab} items={items} />
     </section>

@@ -66,12 +66,19 @@ export function RegistrationForm({ onBack }: { onBack: () => void }): React.JSX.
         />
       </FormField>
       <FormField label={t('register.facility')} error={err('facility')} required>
-        <NativeSelect placeholder={t('register.facilityPlaceholder')} options={FACILITIES.map((f) => ({ value: f, label: f }))} {...form.register('facility')} />
+        <NativeSelect
+          placeholder={t('register.facilityPlaceholder')}
+          options={FACILITIES.map((f) => ({ value: f, label: f }))}
+          {...form.register('facility')}
+        />
       </FormField>
       <FormField label={t('register.role')} error={err('roleId')} required>
         <NativeSelect
           placeholder={roles.isPending ? t('common:loading') : t('register.rolePlaceholder')}
-          options={(roles.data ?? []).map((r) => ({ value: String(r.id), label: t(`common:roles.${r.name}`, { defaultValue: r.displayName }) }))}
+          options={(roles.data ?? []).map((r) => ({
+            value: String(r.id),
+            label: t(`common:roles.${r.name}`, { defaultValue: r.displayName }),
+          }))}
           {...form.register('roleId', { setValueAs: (v: string) => (v === '' ? undefined : Number(v)) })}
         />
       </FormField>

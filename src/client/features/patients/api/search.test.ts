@@ -4,7 +4,17 @@ import { searchPayload, withoutEmpty, type SearchForm } from './search';
 import { apiErrorOf } from '../../../lib/api-error';
 import { mapSearchError } from './search-errors';
 
-const blank: SearchForm = { method: 'name-dob', lastName: '', dateOfBirth: '', idNumber: '', firstName: '', smartLastName: '', address: '', ageRangeMin: '', ageRangeMax: '' };
+const blank: SearchForm = {
+  method: 'name-dob',
+  lastName: '',
+  dateOfBirth: '',
+  idNumber: '',
+  firstName: '',
+  smartLastName: '',
+  address: '',
+  ageRangeMin: '',
+  ageRangeMax: '',
+};
 
 describe('search payloads (SPEC §5, §7)', () => {
   it('drops empty, null and undefined fields', () => {
@@ -16,16 +26,32 @@ describe('search payloads (SPEC §5, §7)', () => {
       lastName: 'Nghipondoka',
       dateOfBirth: '1980-04-12',
     });
-    expect(searchPayload({ ...blank, method: 'id-number', idNumber: '12345678903', lastName: 'x' })).toEqual({ method: 'id-number', idNumber: '12345678903' });
+    expect(searchPayload({ ...blank, method: 'id-number', idNumber: '12345678903', lastName: 'x' })).toEqual({
+      method: 'id-number',
+      idNumber: '12345678903',
+    });
   });
   it('joins the fuzzy names into fullName and sends the address and ages as numbers', () => {
-    const payload = searchPayload({ ...blank, method: 'fuzzy-name', firstName: 'Ndapewa', smartLastName: '', address: 'Oshakati', ageRangeMin: '0', ageRangeMax: '150' });
+    const payload = searchPayload({
+      ...blank,
+      method: 'fuzzy-name',
+      firstName: 'Ndapewa',
+      smartLastName: '',
+      address: 'Oshakati',
+      ageRangeMin: '0',
+      ageRangeMax: '150',
+    });
     expect(payload).toEqual({ method: 'fuzzy-name', fullName: 'Ndapewa', address: 'Oshakati', ageRangeMin: 0, ageRangeMax: 150 });
     expect(patientSearchInput.safeParse(payload).success).toBe(true);
   });
   it('fails validation without a name or address, or with min > max', () => {
-    expect(patientSearchInput.safeParse(searchPayload({ ...blank, method: 'fuzzy-name', ageRangeMin: '0', ageRangeMax: '10' })).success).toBe(false);
-    expect(patientSearchInput.safeParse(searchPayload({ ...blank, method: 'fuzzy-name', firstName: 'A', ageRangeMin: '20', ageRangeMax: '10' })).success).toBe(false);
+    expect(
+      patientSearchInput.safeParse(searchPayload({ ...blank, method: 'fuzzy-name', ageRangeMin: '0', ageRangeMax: '10' })).success,
+    ).toBe(false);
+    expect(
+      patientSearchInput.safeParse(searchPayload({ ...blank, method: 'fuzzy-name', firstName: 'A', ageRangeMin: '20', ageRangeMax: '10' }))
+        .success,
+    ).toBe(false);
   });
 });
 

@@ -25,7 +25,8 @@ export interface SearchForm {
 
 /** The request body of SPEC §7 for the chosen method (fuzzy: fullName joined from both names, plus address). */
 export function searchPayload(form: SearchForm): Record<string, unknown> {
-  if (form.method === 'name-dob') return withoutEmpty({ method: form.method, lastName: form.lastName.trim(), dateOfBirth: form.dateOfBirth });
+  if (form.method === 'name-dob')
+    return withoutEmpty({ method: form.method, lastName: form.lastName.trim(), dateOfBirth: form.dateOfBirth });
   if (form.method === 'id-number') return withoutEmpty({ method: form.method, idNumber: form.idNumber.trim() });
   const fullName = `${form.firstName} ${form.smartLastName}`.trim();
   return withoutEmpty({

@@ -57,7 +57,11 @@ export function AccessDialog({
             return;
           }
           const tooShort = errorCodeOf(error) === 'VALIDATION_FAILED';
-          toast({ title: t('access.failedTitle'), description: tooShort ? t('validation:accessReasonLength') : errorText(t, error, t('common:anError')), variant: 'destructive' });
+          toast({
+            title: t('access.failedTitle'),
+            description: tooShort ? t('validation:accessReasonLength') : errorText(t, error, t('common:anError')),
+            variant: 'destructive',
+          });
         },
       },
     );
@@ -73,10 +77,16 @@ export function AccessDialog({
         }
       }}
       title={t('access.title')}
-      description={patient ? `${patient.lastName}, ${patient.firstName} · ${t('dob')}: ${formatDate(patient.dateOfBirth)} · ${t('nc')}: ${patient.idNumber}` : undefined}
+      description={
+        patient
+          ? `${patient.lastName}, ${patient.firstName} · ${t('dob')}: ${formatDate(patient.dateOfBirth)} · ${t('nc')}: ${patient.idNumber}`
+          : undefined
+      }
     >
       <div className="flex flex-col gap-4">
-        <p className="font-medium" id="access-question">{t('access.question')}</p>
+        <p className="font-medium" id="access-question">
+          {t('access.question')}
+        </p>
         <RadioCards
           label={t('access.question')}
           columns={1}
@@ -105,16 +115,32 @@ export function AccessDialog({
               setNeedsReauth(false);
               onGrant();
             },
-            <Button variant="secondary" onClick={() => { reset(); onCancel(); }}>{t('access.cancel')}</Button>,
+            <Button
+              variant="secondary"
+              onClick={() => {
+                reset();
+                onCancel();
+              }}
+            >
+              {t('access.cancel')}
+            </Button>,
           )
         ) : (
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => { reset(); onCancel(); }}>{t('access.cancel')}</Button>
-          <Button onClick={onGrant} disabled={!canGrant || grant.isPending}>
-            {grant.isPending ? <Spinner /> : null}
-            {t('access.grant')}
-          </Button>
-        </div>
+          <div className="flex justify-end gap-2">
+            <Button
+              variant="secondary"
+              onClick={() => {
+                reset();
+                onCancel();
+              }}
+            >
+              {t('access.cancel')}
+            </Button>
+            <Button onClick={onGrant} disabled={!canGrant || grant.isPending}>
+              {grant.isPending ? <Spinner /> : null}
+              {t('access.grant')}
+            </Button>
+          </div>
         )}
       </div>
     </Dialog>

@@ -37,7 +37,10 @@ export function ActivationSlip({ patient, activation }: { patient: SlipPatient; 
   const address = `${window.location.origin}/patient-activate`;
 
   return (
-    <section aria-labelledby={titleId} className="print-slip flex flex-col gap-3 rounded-lg border-2 border-dashed border-slate-400 bg-white p-4 text-slate-900">
+    <section
+      aria-labelledby={titleId}
+      className="print-slip flex flex-col gap-3 rounded-lg border-2 border-dashed border-slate-400 bg-white p-4 text-slate-900"
+    >
       <p className="no-print rounded-md bg-yellow-50 p-2 text-sm text-yellow-900">{t('slip.shownOnce')}</p>
       <div className="no-print flex flex-wrap items-end gap-2">
         <label className="flex flex-col gap-1 text-sm font-medium">
@@ -54,15 +57,21 @@ export function ActivationSlip({ patient, activation }: { patient: SlipPatient; 
         </Button>
       </div>
       <div lang={slipT?.lang === lang ? lang : undefined} className="flex flex-col gap-2">
-        <h3 id={titleId} className="text-lg font-semibold">{s('slip.title')}</h3>
+        <h3 id={titleId} className="text-lg font-semibold">
+          {s('slip.title')}
+        </h3>
         <p className="text-sm">{s('slip.intro')}</p>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
           <dt className="font-medium">{s('slip.patient')}</dt>
-          <dd>{patient.firstName} {patient.lastName}</dd>
+          <dd>
+            {patient.firstName} {patient.lastName}
+          </dd>
           <dt className="font-medium">{s('slip.ncNumber')}</dt>
           <dd className="font-mono">{patient.idNumber}</dd>
           <dt className="font-medium">{s('slip.code')}</dt>
-          <dd className="whitespace-nowrap font-mono text-xl font-bold tracking-wider sm:text-2xl" data-testid="activation-code">{activation.code}</dd>
+          <dd className="whitespace-nowrap font-mono text-xl font-bold tracking-wider sm:text-2xl" data-testid="activation-code">
+            {activation.code}
+          </dd>
           <dt className="font-medium">{s('slip.expires')}</dt>
           <dd>{format(new Date(activation.expiresAt), 'dd/MM/yyyy HH:mm')}</dd>
           <dt className="font-medium">{s('slip.address')}</dt>

@@ -17,7 +17,16 @@ import { ActivationSlip } from './activation-slip';
 import type { AddPatientResponse } from '../../../../contracts/patient-requests';
 
 type Form = { [K in keyof AddPatientInput]: string };
-const empty: Form = { firstName: '', lastName: '', sex: '', dateOfBirth: '', contactNumber: '', address: '', nextOfKin: '', nextOfKinContact: '' };
+const empty: Form = {
+  firstName: '',
+  lastName: '',
+  sex: '',
+  dateOfBirth: '',
+  contactNumber: '',
+  address: '',
+  nextOfKin: '',
+  nextOfKinContact: '',
+};
 
 export function AddPatientForm(): React.JSX.Element {
   const { t } = useTranslation(['patients', 'search', 'validation', 'common']);
@@ -53,7 +62,12 @@ export function AddPatientForm(): React.JSX.Element {
 
   const onSubmit = form.handleSubmit((values) => save(values, false));
   return (
-    <form noValidate onSubmit={onSubmit} className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2" aria-label={t('title')}>
+    <form
+      noValidate
+      onSubmit={onSubmit}
+      className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2"
+      aria-label={t('title')}
+    >
       {created ? (
         <div className="flex flex-col gap-3 sm:col-span-2">
           <p role="status" className="rounded-md bg-green-50 p-3 text-sm text-green-900">
@@ -62,34 +76,73 @@ export function AddPatientForm(): React.JSX.Element {
           <ActivationSlip patient={created} activation={created.portalActivation} />
         </div>
       ) : null}
-      <FormField label={t('firstName')} required error={err('firstName')}><Input {...form.register('firstName')} maxLength={100} /></FormField>
-      <FormField label={t('lastName')} required error={err('lastName')}><Input {...form.register('lastName')} maxLength={100} /></FormField>
-      <FormField label={t('dateOfBirth')} error={err('dateOfBirth')}><Input type="date" {...form.register('dateOfBirth')} /></FormField>
-      <FormField label={t('sex')} required error={err('sex')}>
-        <NativeSelect placeholder={t('sexPlaceholder')} options={SEXES.map((s) => ({ value: s, label: t(`search:sex.${s}`) }))} {...form.register('sex')} />
+      <FormField label={t('firstName')} required error={err('firstName')}>
+        <Input {...form.register('firstName')} maxLength={100} />
       </FormField>
-      <FormField label={t('ncNumber')} hint={t('ncHint')}><Input disabled placeholder={t('ncAuto')} /></FormField>
-      <FormField label={t('contactNumber')} error={err('contactNumber')}><Input type="tel" {...form.register('contactNumber')} maxLength={32} /></FormField>
-      <div className="sm:col-span-2"><FormField label={t('address')} error={err('address')}><Input {...form.register('address')} maxLength={200} placeholder={t('addressPlaceholder')} /></FormField></div>
-      <FormField label={t('nextOfKin')} error={err('nextOfKin')}><Input {...form.register('nextOfKin')} maxLength={200} /></FormField>
-      <FormField label={t('nextOfKinContact')} error={err('nextOfKinContact')}><Input type="tel" {...form.register('nextOfKinContact')} maxLength={32} /></FormField>
+      <FormField label={t('lastName')} required error={err('lastName')}>
+        <Input {...form.register('lastName')} maxLength={100} />
+      </FormField>
+      <FormField label={t('dateOfBirth')} error={err('dateOfBirth')}>
+        <Input type="date" {...form.register('dateOfBirth')} />
+      </FormField>
+      <FormField label={t('sex')} required error={err('sex')}>
+        <NativeSelect
+          placeholder={t('sexPlaceholder')}
+          options={SEXES.map((s) => ({ value: s, label: t(`search:sex.${s}`) }))}
+          {...form.register('sex')}
+        />
+      </FormField>
+      <FormField label={t('ncNumber')} hint={t('ncHint')}>
+        <Input disabled placeholder={t('ncAuto')} />
+      </FormField>
+      <FormField label={t('contactNumber')} error={err('contactNumber')}>
+        <Input type="tel" {...form.register('contactNumber')} maxLength={32} />
+      </FormField>
+      <div className="sm:col-span-2">
+        <FormField label={t('address')} error={err('address')}>
+          <Input {...form.register('address')} maxLength={200} placeholder={t('addressPlaceholder')} />
+        </FormField>
+      </div>
+      <FormField label={t('nextOfKin')} error={err('nextOfKin')}>
+        <Input {...form.register('nextOfKin')} maxLength={200} />
+      </FormField>
+      <FormField label={t('nextOfKinContact')} error={err('nextOfKinContact')}>
+        <Input type="tel" {...form.register('nextOfKinContact')} maxLength={32} />
+      </FormField>
       {duplicates ? (
         <div role="alert" className="rounded-md border border-yellow-300 bg-yellow-50 p-3 text-sm sm:col-span-2">
           <p className="font-semibold">{t('duplicates.title')}</p>
           <ul className="my-2 list-disc pl-5">
             {duplicates.map((d) => (
-              <li key={d.id}>{d.lastName}, {d.firstName} · {formatDate(d.dateOfBirth)} · <span className="font-mono">{d.idNumber}</span></li>
+              <li key={d.id}>
+                {d.lastName}, {d.firstName} · {formatDate(d.dateOfBirth)} · <span className="font-mono">{d.idNumber}</span>
+              </li>
             ))}
           </ul>
           <div className="flex gap-2">
-            <Button size="sm" onClick={form.handleSubmit((values) => save(values, true))}>{t('duplicates.addAnyway')}</Button>
-            <Button size="sm" variant="secondary" onClick={() => setDuplicates(null)}>{t('duplicates.review')}</Button>
+            <Button size="sm" onClick={form.handleSubmit((values) => save(values, true))}>
+              {t('duplicates.addAnyway')}
+            </Button>
+            <Button size="sm" variant="secondary" onClick={() => setDuplicates(null)}>
+              {t('duplicates.review')}
+            </Button>
           </div>
         </div>
       ) : null}
       <div className="flex gap-2 sm:col-span-2">
-        <Button variant="secondary" onClick={() => { form.reset(empty); setDuplicates(null); setCreated(null); }}>{t('clear')}</Button>
-        <Button type="submit" pending={add.isPending} pendingText={t('adding')}>{t('submit')}</Button>
+        <Button
+          variant="secondary"
+          onClick={() => {
+            form.reset(empty);
+            setDuplicates(null);
+            setCreated(null);
+          }}
+        >
+          {t('clear')}
+        </Button>
+        <Button type="submit" pending={add.isPending} pendingText={t('adding')}>
+          {t('submit')}
+        </Button>
       </div>
     </form>
   );

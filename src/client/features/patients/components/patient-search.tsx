@@ -16,7 +16,17 @@ import { mapSearchError } from '../api/search-errors';
 import { SearchResults } from './search-results';
 import { MainHeading } from '../../../components/ui/main-heading';
 
-const empty: SearchForm = { method: 'name-dob', lastName: '', dateOfBirth: '', idNumber: '', firstName: '', smartLastName: '', address: '', ageRangeMin: '0', ageRangeMax: '150' };
+const empty: SearchForm = {
+  method: 'name-dob',
+  lastName: '',
+  dateOfBirth: '',
+  idNumber: '',
+  firstName: '',
+  smartLastName: '',
+  address: '',
+  ageRangeMin: '0',
+  ageRangeMax: '150',
+};
 
 /** The search's form and last sent search, held by the caller so they outlive the search screen (Back to Search). */
 export interface SearchState {
@@ -91,7 +101,9 @@ export function PatientSearch({
   return (
     <section aria-labelledby="search-title" className="flex flex-col gap-4">
       <div>
-        <MainHeading id="search-title" className="text-xl font-semibold">{t('title')}</MainHeading>
+        <MainHeading id="search-title" className="text-xl font-semibold">
+          {t('title')}
+        </MainHeading>
         <p className="text-sm text-slate-600">{t('subtitle')}</p>
       </div>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4">
@@ -110,22 +122,43 @@ export function PatientSearch({
         />
         {form.method === 'name-dob' ? (
           <div className="grid gap-3 sm:grid-cols-2">
-            <FormField label={t('lastName')} required error={err('lastName')}><Input value={form.lastName} onChange={set('lastName')} maxLength={100} autoComplete="off" /></FormField>
-            <FormField label={t('dateOfBirth')} required error={err('dateOfBirth')}><Input type="date" value={form.dateOfBirth} onChange={set('dateOfBirth')} /></FormField>
+            <FormField label={t('lastName')} required error={err('lastName')}>
+              <Input value={form.lastName} onChange={set('lastName')} maxLength={100} autoComplete="off" />
+            </FormField>
+            <FormField label={t('dateOfBirth')} required error={err('dateOfBirth')}>
+              <Input type="date" value={form.dateOfBirth} onChange={set('dateOfBirth')} />
+            </FormField>
           </div>
         ) : form.method === 'id-number' ? (
           <FormField label={t('ncNumber')} error={err('idNumber')}>
-            <Input value={form.idNumber} onChange={set('idNumber')} maxLength={11} inputMode="numeric" placeholder={t('ncPlaceholder')} autoComplete="off" />
+            <Input
+              value={form.idNumber}
+              onChange={set('idNumber')}
+              maxLength={11}
+              inputMode="numeric"
+              placeholder={t('ncPlaceholder')}
+              autoComplete="off"
+            />
           </FormField>
         ) : (
           <div className="flex flex-col gap-3">
             <p className="text-sm text-slate-600">{t('fuzzyHint')}</p>
             <div className="grid gap-3 sm:grid-cols-3">
-              <FormField label={t('firstName')} error={err('fullName')}><Input value={form.firstName} onChange={set('firstName')} maxLength={100} autoComplete="off" /></FormField>
-              <FormField label={t('lastName')}><Input value={form.smartLastName} onChange={set('smartLastName')} maxLength={100} autoComplete="off" /></FormField>
-              <FormField label={t('address')} error={err('address')}><Input value={form.address} onChange={set('address')} maxLength={200} /></FormField>
-              <FormField label={t('ageMin')} required error={err('ageRangeMin')}><Input type="number" min={0} max={150} value={form.ageRangeMin} onChange={set('ageRangeMin')} /></FormField>
-              <FormField label={t('ageMax')} required error={err('ageRangeMax')}><Input type="number" min={0} max={150} value={form.ageRangeMax} onChange={set('ageRangeMax')} /></FormField>
+              <FormField label={t('firstName')} error={err('fullName')}>
+                <Input value={form.firstName} onChange={set('firstName')} maxLength={100} autoComplete="off" />
+              </FormField>
+              <FormField label={t('lastName')}>
+                <Input value={form.smartLastName} onChange={set('smartLastName')} maxLength={100} autoComplete="off" />
+              </FormField>
+              <FormField label={t('address')} error={err('address')}>
+                <Input value={form.address} onChange={set('address')} maxLength={200} />
+              </FormField>
+              <FormField label={t('ageMin')} required error={err('ageRangeMin')}>
+                <Input type="number" min={0} max={150} value={form.ageRangeMin} onChange={set('ageRangeMin')} />
+              </FormField>
+              <FormField label={t('ageMax')} required error={err('ageRangeMax')}>
+                <Input type="number" min={0} max={150} value={form.ageRangeMax} onChange={set('ageRangeMax')} />
+              </FormField>
             </div>
             <p className="flex items-start gap-2 rounded-md bg-blue-50 p-3 text-sm text-blue-900">
               <Info aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
@@ -133,10 +166,20 @@ export function PatientSearch({
             </p>
           </div>
         )}
-        {issues.form ? <p role="alert" className="text-sm text-danger-600">{t(issues.form)}</p> : null}
+        {issues.form ? (
+          <p role="alert" className="text-sm text-danger-600">
+            {t(issues.form)}
+          </p>
+        ) : null}
         <div>
           <Button type="submit" size="lg" disabled={searching}>
-            {searching ? <><Spinner /> {t('searching')}</> : t('submit')}
+            {searching ? (
+              <>
+                <Spinner /> {t('searching')}
+              </>
+            ) : (
+              t('submit')
+            )}
           </Button>
         </div>
       </form>

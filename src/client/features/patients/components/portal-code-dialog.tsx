@@ -34,7 +34,12 @@ export function PortalCodeDialog({ patient, onClose }: { patient: PatientSearchR
             pendingText={t('issue.issuing')}
             onClick={() =>
               issue.mutate(patient.id, {
-                onError: (error) => toast({ title: t('issue.failedTitle'), description: errorText(t, error, t('common:errors.INTERNAL')), variant: 'destructive' }),
+                onError: (error) =>
+                  toast({
+                    title: t('issue.failedTitle'),
+                    description: errorText(t, error, t('common:errors.INTERNAL')),
+                    variant: 'destructive',
+                  }),
               })
             }
           >

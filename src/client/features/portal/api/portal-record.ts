@@ -11,8 +11,7 @@ export const portalRecordQueryOptions = queryOptions<PortalRecord>({
   retry: retryUnlessRefused,
 });
 
-export const accessLogUrl = (page: number, pageSize: number): string =>
-  `/api/patient-portal/access-log?page=${page}&pageSize=${pageSize}`;
+export const accessLogUrl = (page: number, pageSize: number): string => `/api/patient-portal/access-log?page=${page}&pageSize=${pageSize}`;
 
 /** GET /api/patient-portal/access-log: one page of who opened the record. Always fresh: it is the point of the page. */
 export const accessLogQueryOptions = (page: number, pageSize: number) =>

@@ -82,13 +82,26 @@ export function PatientActivateScreen(): React.JSX.Element {
       <PageCard eyebrow={t('common:appName')} title={t('activate.title')} description={t('activate.subtitle')}>
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
           <FormField label={t('login.ncNumber')} error={err('ncNumber')}>
-            <Input inputMode="numeric" autoComplete="off" maxLength={14} placeholder={t('login.ncNumberPlaceholder')} {...field('ncNumber')} />
+            <Input
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={14}
+              placeholder={t('login.ncNumberPlaceholder')}
+              {...field('ncNumber')}
+            />
           </FormField>
           <FormField label={t('login.dateOfBirth')} error={err('dateOfBirth')}>
             <Input type="date" autoComplete="bday" max={today()} {...field('dateOfBirth')} />
           </FormField>
           <FormField label={t('activate.code')} hint={t('activate.codeHint')} error={err('activationCode')}>
-            <Input autoComplete="one-time-code" autoCapitalize="characters" spellCheck={false} maxLength={12} className="font-mono uppercase" {...field('activationCode')} />
+            <Input
+              autoComplete="one-time-code"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={12}
+              className="font-mono uppercase"
+              {...field('activationCode')}
+            />
           </FormField>
           <FormField label={t('activate.pin')} hint={t('activate.pinHint')} error={err('pin')}>
             <Input type="password" inputMode="numeric" autoComplete="new-password" maxLength={6} {...field('pin')} />

@@ -21,7 +21,10 @@ function AccessError(): React.JSX.Element {
   const [, navigate] = useLocation();
   return (
     <main className="flex min-h-screen items-center justify-center p-4">
-      <div role="alert" className="flex w-full max-w-md flex-col items-center gap-3 rounded-lg border border-red-200 bg-white p-6 text-center shadow-sm">
+      <div
+        role="alert"
+        className="flex w-full max-w-md flex-col items-center gap-3 rounded-lg border border-red-200 bg-white p-6 text-center shadow-sm"
+      >
         <ShieldAlert aria-hidden="true" className="h-10 w-10 text-danger-600" />
         <h1 className="text-lg font-semibold text-slate-900">{t('accessError.title')}</h1>
         <p className="text-slate-700">{t('accessError.description')}</p>

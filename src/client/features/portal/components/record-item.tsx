@@ -6,7 +6,17 @@ export interface ItemField {
   value: string | null | undefined;
 }
 
-export function RecordItem({ title, badge, fields, children }: { title: string; badge?: ReactNode; fields: ItemField[]; children?: ReactNode }): React.JSX.Element {
+export function RecordItem({
+  title,
+  badge,
+  fields,
+  children,
+}: {
+  title: string;
+  badge?: ReactNode;
+  fields: ItemField[];
+  children?: ReactNode;
+}): React.JSX.Element {
   const shown = fields.filter((f) => f.value);
   return (
     <li className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">

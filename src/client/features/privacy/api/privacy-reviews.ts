@@ -33,7 +33,10 @@ export const reviewQueueQueryOptions = (f: QueueFilters) =>
 export const reviewDetailQueryOptions = (id: number) => queryOptions<BreakGlassDetail>({ queryKey: [`${PREFIX}/${id}`], staleTime: 0 });
 
 /** The newest volume alerts (bulk search, many records opened): decision 011. */
-export const volumeAlertsQueryOptions = queryOptions<VolumeAlertPage>({ queryKey: [`${PREFIX}/alerts?page=1&pageSize=10`], staleTime: 30_000 });
+export const volumeAlertsQueryOptions = queryOptions<VolumeAlertPage>({
+  queryKey: [`${PREFIX}/alerts?page=1&pageSize=10`],
+  staleTime: 30_000,
+});
 
 export const reviewSummaryQueryOptions = queryOptions<ReviewSummary>({ queryKey: [`${PREFIX}/summary`], staleTime: 30_000 });
 

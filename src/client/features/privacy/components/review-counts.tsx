@@ -15,10 +15,17 @@ export function ReviewCounts({ onOpen }: { onOpen: () => void }): React.JSX.Elem
     [t('counts.notJustified'), summary.data.notJustified, 'text-danger-600'],
   ];
   return (
-    <section aria-labelledby="review-counts-title" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+    <section
+      aria-labelledby="review-counts-title"
+      className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+    >
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="review-counts-title" className="font-semibold text-slate-900">{t('counts.title')}</h2>
-        <Button variant="secondary" size="sm" onClick={onOpen}>{t('counts.open')}</Button>
+        <h2 id="review-counts-title" className="font-semibold text-slate-900">
+          {t('counts.title')}
+        </h2>
+        <Button variant="secondary" size="sm" onClick={onOpen}>
+          {t('counts.open')}
+        </Button>
       </div>
       <dl className="grid grid-cols-3 gap-2">
         {tiles.map(([label, n, colour]) => (

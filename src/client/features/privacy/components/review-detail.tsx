@@ -20,9 +20,14 @@ function ActivityList({ items }: { items: GrantActivityItem[] }): React.JSX.Elem
     <ol className="flex flex-col gap-2 text-sm">
       {items.map((a) => (
         <li key={a.id} className="flex flex-wrap gap-x-3 gap-y-0.5 rounded-md border border-slate-200 p-2">
-          <time dateTime={a.at} className="text-slate-500">{formatDateTime(a.at)}</time>
+          <time dateTime={a.at} className="text-slate-500">
+            {formatDateTime(a.at)}
+          </time>
           <span className="font-medium">{t(`audit:actions.${a.action}`, { defaultValue: a.action })}</span>
-          <span>{t(`audit:resourceTypes.${a.resourceType}`, { defaultValue: a.resourceType })}{a.resourceId ? ` #${a.resourceId}` : ''}</span>
+          <span>
+            {t(`audit:resourceTypes.${a.resourceType}`, { defaultValue: a.resourceType })}
+            {a.resourceId ? ` #${a.resourceId}` : ''}
+          </span>
         </li>
       ))}
     </ol>
@@ -32,7 +37,9 @@ function ActivityList({ items }: { items: GrantActivityItem[] }): React.JSX.Elem
 function DetailBody({ detail }: { detail: BreakGlassDetail }): React.JSX.Element {
   const { t } = useTranslation(['privacy', 'common']);
   const { access } = detail;
-  const role = access.user.role ? t(`common:roles.${access.user.role.name}`, { defaultValue: access.user.role.displayName }) : t('unknownRole');
+  const role = access.user.role
+    ? t(`common:roles.${access.user.role.name}`, { defaultValue: access.user.role.displayName })
+    : t('unknownRole');
   const rows: [string, string][] = [
     [t('at'), formatDateTime(access.at)],
     [t('grantUntil'), detail.grantExpiresAt ? formatDateTime(detail.grantExpiresAt) : '-'],
@@ -54,25 +61,35 @@ function DetailBody({ detail }: { detail: BreakGlassDetail }): React.JSX.Element
             ))}
           </dl>
           {access.reason ? (
-            <p className="break-words rounded-md bg-red-50 p-2 text-sm text-red-900"><span className="font-medium">{t('reason')}:</span> {access.reason}</p>
+            <p className="break-words rounded-md bg-red-50 p-2 text-sm text-red-900">
+              <span className="font-medium">{t('reason')}:</span> {access.reason}
+            </p>
           ) : null}
           <FlagList flags={access.flags} />
         </CardContent>
       </Card>
       <Card>
-        <CardHeader><CardTitle>{t('activityTitle')}</CardTitle></CardHeader>
-        <CardContent><ActivityList items={detail.activity} /></CardContent>
+        <CardHeader>
+          <CardTitle>{t('activityTitle')}</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <ActivityList items={detail.activity} />
+        </CardContent>
       </Card>
       {detail.reviews.length > 0 ? (
         <Card>
-          <CardHeader><CardTitle>{t('historyTitle')}</CardTitle></CardHeader>
+          <CardHeader>
+            <CardTitle>{t('historyTitle')}</CardTitle>
+          </CardHeader>
           <CardContent>
             <ul className="flex flex-col gap-2 text-sm">
               {detail.reviews.map((r) => (
                 <li key={`${r.at}-${r.reviewerId}`} className="flex flex-col gap-1 rounded-md border border-slate-200 p-2">
                   <div className="flex flex-wrap items-center gap-2">
                     <VerdictBadge verdict={r.verdict} />
-                    <span className="text-slate-600">{r.reviewerName}, {formatDateTime(r.at)}</span>
+                    <span className="text-slate-600">
+                      {r.reviewerName}, {formatDateTime(r.at)}
+                    </span>
                   </div>
                   <p className="break-words">{r.note}</p>
                 </li>
@@ -97,14 +114,20 @@ export function ReviewDetail({ id, onBack }: { id: number; onBack: () => void })
         <h3 id="review-detail-title" ref={heading} tabIndex={-1} className="text-lg font-semibold outline-none">
           {detail.data ? t('detailTitle', { name: detail.data.access.user.name }) : t('tab')}
         </h3>
-        <Button variant="secondary" onClick={onBack}>{t('back')}</Button>
+        <Button variant="secondary" onClick={onBack}>
+          {t('back')}
+        </Button>
       </div>
       {detail.isPending ? (
-        <p role="status" className="flex items-center gap-2 text-slate-700"><Spinner /> {t('loading')}</p>
+        <p role="status" className="flex items-center gap-2 text-slate-700">
+          <Spinner /> {t('loading')}
+        </p>
       ) : detail.isError ? (
         <div role="alert" className="flex flex-col items-start gap-3 rounded-lg bg-red-50 p-4 text-red-900">
           <p>{t('error')}</p>
-          <Button variant="secondary" onClick={() => void detail.refetch()}>{t('retry')}</Button>
+          <Button variant="secondary" onClick={() => void detail.refetch()}>
+            {t('retry')}
+          </Button>
         </div>
       ) : (
         <DetailBody detail={detail.data} />

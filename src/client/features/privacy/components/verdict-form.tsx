@@ -39,7 +39,9 @@ export function VerdictForm({ id }: { id: number }): React.JSX.Element {
 
   return (
     <Card>
-      <CardHeader><CardTitle>{t('verdictTitle')}</CardTitle></CardHeader>
+      <CardHeader>
+        <CardTitle>{t('verdictTitle')}</CardTitle>
+      </CardHeader>
       <CardContent>
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-label={t('verdictTitle')}>
           <div className="flex flex-col gap-1.5">
@@ -49,13 +51,25 @@ export function VerdictForm({ id }: { id: number }): React.JSX.Element {
               onValueChange={setVerdict}
               options={REVIEW_VERDICTS.map((v) => ({ value: v, title: t(`verdict.${v}`), description: t(`verdictHelp.${v}`) }))}
             />
-            {errors.verdict ? <p role="alert" className="text-sm text-danger-600">{errors.verdict}</p> : null}
+            {errors.verdict ? (
+              <p role="alert" className="text-sm text-danger-600">
+                {errors.verdict}
+              </p>
+            ) : null}
           </div>
           <FormField label={t('note')} error={errors.note} required>
-            <Textarea value={note} onChange={(e) => setNote(e.target.value)} placeholder={t('notePlaceholder')} maxLength={REVIEW_NOTE_MAX} rows={3} />
+            <Textarea
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+              placeholder={t('notePlaceholder')}
+              maxLength={REVIEW_NOTE_MAX}
+              rows={3}
+            />
           </FormField>
           <div>
-            <Button type="submit" disabled={save.isPending}>{save.isPending ? t('saving') : t('submit')}</Button>
+            <Button type="submit" disabled={save.isPending}>
+              {save.isPending ? t('saving') : t('submit')}
+            </Button>
           </div>
         </form>
       </CardContent>

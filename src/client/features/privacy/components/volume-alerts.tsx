@@ -11,10 +11,14 @@ export function VolumeAlerts(): React.JSX.Element | null {
   if (alerts.isPending) return null;
   return (
     <section aria-labelledby="volume-alerts-title" className="flex flex-col gap-2 rounded-lg border border-amber-300 bg-amber-50 p-4">
-      <h2 id="volume-alerts-title" className="font-semibold text-slate-900">{t('alerts.title')}</h2>
+      <h2 id="volume-alerts-title" className="font-semibold text-slate-900">
+        {t('alerts.title')}
+      </h2>
       <p className="text-sm text-slate-700">{t('alerts.intro')}</p>
       {alerts.isError ? (
-        <p role="alert" className="text-sm text-red-900">{t('alerts.error')}</p>
+        <p role="alert" className="text-sm text-red-900">
+          {t('alerts.error')}
+        </p>
       ) : alerts.data.items.length === 0 ? (
         <p className="text-sm text-slate-700">{t('alerts.empty')}</p>
       ) : (
@@ -24,10 +28,16 @@ export function VolumeAlerts(): React.JSX.Element | null {
             {alerts.data.items.map((a) => (
               <li key={a.id} className="flex flex-col gap-1 rounded-md border border-amber-200 bg-white p-3 text-sm">
                 <div className="flex flex-wrap items-baseline justify-between gap-2">
-                  <span className="min-w-0 break-words font-semibold text-slate-900">{a.user.name} ({a.user.id})</span>
-                  <time dateTime={a.at} className="text-slate-600">{formatDateTime(a.at)}</time>
+                  <span className="min-w-0 break-words font-semibold text-slate-900">
+                    {a.user.name} ({a.user.id})
+                  </span>
+                  <time dateTime={a.at} className="text-slate-600">
+                    {formatDateTime(a.at)}
+                  </time>
                 </div>
-                <p className="break-words text-slate-800">{t(`alerts.${a.type}`, { count: a.count, minutes: a.minutes, threshold: a.threshold })}</p>
+                <p className="break-words text-slate-800">
+                  {t(`alerts.${a.type}`, { count: a.count, minutes: a.minutes, threshold: a.threshold })}
+                </p>
               </li>
             ))}
           </ul>

@@ -35,7 +35,15 @@ const withCurrent = (list: readonly string[], current: string | null): string[] 
   current && !list.includes(current) ? [current, ...list] : [...list];
 
 /** `security`: the sign-in security card (second factor), composed in app/. */
-export function ProfileScreen({ user, onClose, security }: { user: CurrentUser; onClose: () => void; security?: React.ReactNode }): React.JSX.Element {
+export function ProfileScreen({
+  user,
+  onClose,
+  security,
+}: {
+  user: CurrentUser;
+  onClose: () => void;
+  security?: React.ReactNode;
+}): React.JSX.Element {
   const { t } = useTranslation(['profile', 'common', 'validation']);
   const [editing, setEditing] = useState(false);
   const update = useUpdateProfile(user.id);
@@ -54,7 +62,8 @@ export function ProfileScreen({ user, onClose, security }: { user: CurrentUser; 
         form.reset(toForm(saved));
         setEditing(false);
       },
-      onError: (error) => toast({ title: t('toast.failedTitle'), description: errorText(t, error, t('toast.failedFallback')), variant: 'destructive' }),
+      onError: (error) =>
+        toast({ title: t('toast.failedTitle'), description: errorText(t, error, t('toast.failedFallback')), variant: 'destructive' }),
     }),
   );
 
@@ -76,10 +85,22 @@ export function ProfileScreen({ user, onClose, security }: { user: CurrentUser; 
             <p className="text-sm text-slate-600">{roleName}</p>
           </div>
           <dl className="grid w-full grid-cols-2 gap-2 text-sm sm:w-auto sm:grid-cols-4 sm:gap-6">
-            <div><dt className="text-slate-500">{t('employeeId')}</dt><dd className="font-mono text-xs">{user.id.slice(0, 8).toUpperCase()}</dd></div>
-            <div><dt className="text-slate-500">{t('fields.department')}</dt><dd>{user.department ? t(`common:departments.${user.department}`, { defaultValue: user.department }) : '-'}</dd></div>
-            <div><dt className="text-slate-500">{t('fields.facility')}</dt><dd>{user.facility ?? '-'}</dd></div>
-            <div><dt className="text-slate-500">{t('role')}</dt><dd>{roleName}</dd></div>
+            <div>
+              <dt className="text-slate-500">{t('employeeId')}</dt>
+              <dd className="font-mono text-xs">{user.id.slice(0, 8).toUpperCase()}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">{t('fields.department')}</dt>
+              <dd>{user.department ? t(`common:departments.${user.department}`, { defaultValue: user.department }) : '-'}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">{t('fields.facility')}</dt>
+              <dd>{user.facility ?? '-'}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">{t('role')}</dt>
+              <dd>{roleName}</dd>
+            </div>
           </dl>
         </CardContent>
       </Card>
@@ -90,23 +111,54 @@ export function ProfileScreen({ user, onClose, security }: { user: CurrentUser; 
         <CardContent>
           <form noValidate onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2">
             <fieldset disabled={!editing} className="contents">
-              <FormField label={t('fields.firstName')} error={err('firstName')} required><Input {...form.register('firstName')} /></FormField>
-              <FormField label={t('fields.lastName')} error={err('lastName')} required><Input {...form.register('lastName')} /></FormField>
-              <FormField label={t('fields.email')} error={err('email')} required><Input type="email" {...form.register('email')} /></FormField>
-              <FormField label={t('fields.phone')} error={err('phoneNumber')}><Input type="tel" {...form.register('phoneNumber')} /></FormField>
+              <FormField label={t('fields.firstName')} error={err('firstName')} required>
+                <Input {...form.register('firstName')} />
+              </FormField>
+              <FormField label={t('fields.lastName')} error={err('lastName')} required>
+                <Input {...form.register('lastName')} />
+              </FormField>
+              <FormField label={t('fields.email')} error={err('email')} required>
+                <Input type="email" {...form.register('email')} />
+              </FormField>
+              <FormField label={t('fields.phone')} error={err('phoneNumber')}>
+                <Input type="tel" {...form.register('phoneNumber')} />
+              </FormField>
               <FormField label={t('fields.department')} error={err('department')} required>
-                <NativeSelect placeholder="" options={withCurrent(PROFILE_DEPARTMENTS, user.department).map((d) => ({ value: d, label: t(`common:departments.${d}`, { defaultValue: d }) }))} {...form.register('department')} />
+                <NativeSelect
+                  placeholder=""
+                  options={withCurrent(PROFILE_DEPARTMENTS, user.department).map((d) => ({
+                    value: d,
+                    label: t(`common:departments.${d}`, { defaultValue: d }),
+                  }))}
+                  {...form.register('department')}
+                />
               </FormField>
               <FormField label={t('fields.facility')} error={err('facility')} required>
-                <NativeSelect placeholder="" options={withCurrent(FACILITIES, user.facility).map((f) => ({ value: f, label: f }))} {...form.register('facility')} />
+                <NativeSelect
+                  placeholder=""
+                  options={withCurrent(FACILITIES, user.facility).map((f) => ({ value: f, label: f }))}
+                  {...form.register('facility')}
+                />
               </FormField>
-              <FormField label={t('fields.address')} hint={t('fields.addressHint')} error={err('address')}><Input autoComplete="street-address" {...form.register('address')} /></FormField>
+              <FormField label={t('fields.address')} hint={t('fields.addressHint')} error={err('address')}>
+                <Input autoComplete="street-address" {...form.register('address')} />
+              </FormField>
             </fieldset>
             <div className="flex gap-2 sm:col-span-2">
               {editing ? (
                 <>
-                  <Button type="submit" disabled={update.isPending}>{update.isPending ? t('saving') : t('save')}</Button>
-                  <Button variant="secondary" onClick={() => { form.reset(toForm(user)); setEditing(false); }}>{t('cancel')}</Button>
+                  <Button type="submit" disabled={update.isPending}>
+                    {update.isPending ? t('saving') : t('save')}
+                  </Button>
+                  <Button
+                    variant="secondary"
+                    onClick={() => {
+                      form.reset(toForm(user));
+                      setEditing(false);
+                    }}
+                  >
+                    {t('cancel')}
+                  </Button>
                 </>
               ) : (
                 <Button

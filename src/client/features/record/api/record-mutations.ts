@@ -7,9 +7,16 @@ import { apiJson, apiRequest } from '../../../lib/api-client';
 import { recordKeys } from './record-queries';
 
 /** Writes `change` into the list's cache and into the record summary's copy of that list. */
-function updateList<K extends RecordKind>(queryClient: QueryClient, kind: K, patientId: number, change: (list: RecordRows[K][]) => RecordRows[K][]): void {
+function updateList<K extends RecordKind>(
+  queryClient: QueryClient,
+  kind: K,
+  patientId: number,
+  change: (list: RecordRows[K][]) => RecordRows[K][],
+): void {
   queryClient.setQueryData<RecordRows[K][]>(recordKeys.list(kind, patientId), (old) => (old ? change(old) : old));
-  queryClient.setQueryData<RecordSummary>(recordKeys.summary(patientId), (old) => (old ? { ...old, [kind]: change(old[kind] as RecordRows[K][]) } : old));
+  queryClient.setQueryData<RecordSummary>(recordKeys.summary(patientId), (old) =>
+    old ? { ...old, [kind]: change(old[kind] as RecordRows[K][]) } : old,
+  );
 }
 
 /** POST /api/patients/{id}/<kind>; resolves with the stored row, already in its place in the list. */

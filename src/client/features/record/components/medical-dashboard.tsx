@@ -52,7 +52,10 @@ export function MedicalDashboard({ patient, patientId }: { patient: RecordPatien
       {d.alerts.length > 0 ? (
         <div role="alert" aria-label={t('dashboard.alertsLabel')} className="flex flex-col gap-2">
           {d.alerts.map((alert) => (
-            <p key={alert} className="flex items-center gap-2 rounded-md border border-red-700 bg-danger-600 px-4 py-3 font-semibold text-white">
+            <p
+              key={alert}
+              className="flex items-center gap-2 rounded-md border border-red-700 bg-danger-600 px-4 py-3 font-semibold text-white"
+            >
               <AlertTriangle aria-hidden="true" className="h-5 w-5 shrink-0" />
               {t(`alerts.${alert}`)}
             </p>
@@ -68,7 +71,11 @@ export function MedicalDashboard({ patient, patientId }: { patient: RecordPatien
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Counter label={t('dashboard.counters.activeConditions')} value={d.counters.activeConditions} />
         <Counter label={t('dashboard.counters.currentMedications')} value={d.counters.currentMedications} />
-        <Counter label={t('dashboard.counters.recentVisits')} value={d.counters.recentVisits} hint={t('dashboard.counters.recentVisitsHint')} />
+        <Counter
+          label={t('dashboard.counters.recentVisits')}
+          value={d.counters.recentVisits}
+          hint={t('dashboard.counters.recentVisitsHint')}
+        />
         <Counter label={t('dashboard.counters.allergies')} value={d.counters.allergies} />
       </div>
       <div className="grid gap-4 lg:grid-cols-2">

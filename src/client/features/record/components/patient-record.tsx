@@ -42,7 +42,11 @@ export function PatientRecord({ patientId, patient, onBack, canEdit }: PatientRe
 
   let main: React.JSX.Element;
   if (summary.isPending) {
-    main = <p role="status" className="p-4 text-slate-600">{t('loading')}</p>;
+    main = (
+      <p role="status" className="p-4 text-slate-600">
+        {t('loading')}
+      </p>
+    );
   } else if (summary.isError) {
     main = (
       <div role="alert" className="flex flex-col items-start gap-3 rounded-md bg-red-50 p-4 text-danger-600">

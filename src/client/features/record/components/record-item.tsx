@@ -35,7 +35,11 @@ export function itemView<K extends RecordKind>(kind: K, row: RecordRows[K], t: T
       return {
         title: a.type,
         badge: status(a.status, 'appointment'),
-        lines: present([`${formatDate(a.date)}${a.time ? ` ${a.time}` : ''}`, t('record:item.byAt', { doctor: a.doctor, facility: a.facility }), a.findings]),
+        lines: present([
+          `${formatDate(a.date)}${a.time ? ` ${a.time}` : ''}`,
+          t('record:item.byAt', { doctor: a.doctor, facility: a.facility }),
+          a.findings,
+        ]),
       };
     }
     case 'allergies': {

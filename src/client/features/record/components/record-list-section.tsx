@@ -34,14 +34,20 @@ export function RecordListSection({ kind, patientId, editing, addOpen, onAddOpen
     if (!confirming) return;
     remove.mutate(confirming.id, {
       onSuccess: () => toast({ title: t(`toast.deleted.${kind}`) }),
-      onError: (error) => toast({ title: t(`toast.deleteFailed.${kind}`), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+      onError: (error) =>
+        toast({ title: t(`toast.deleteFailed.${kind}`), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
       onSettled: () => setConfirming(null),
     });
   };
 
   let body: React.JSX.Element;
   if (list.isPending) body = <p role="status">{t('loading')}</p>;
-  else if (list.isError) body = <p role="alert" className="text-danger-600">{errorText(t, list.error, t('errors.loadFailed'))}</p>;
+  else if (list.isError)
+    body = (
+      <p role="alert" className="text-danger-600">
+        {errorText(t, list.error, t('errors.loadFailed'))}
+      </p>
+    );
   else if (list.data.length === 0) body = <p className="text-slate-600">{t(`empty.${kind}`)}</p>;
   else {
     body = (
@@ -52,7 +58,12 @@ export function RecordListSection({ kind, patientId, editing, addOpen, onAddOpen
             <li key={row.id} className="flex items-start gap-3 py-3">
               <ItemBody view={view} />
               {editing ? (
-                <Button variant="ghost" size="icon" aria-label={t('delete.label', { name: view.title })} onClick={() => setConfirming({ id: row.id, title: view.title })}>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={t('delete.label', { name: view.title })}
+                  onClick={() => setConfirming({ id: row.id, title: view.title })}
+                >
                   <Trash2 aria-hidden="true" className="h-4 w-4 text-danger-600" />
                 </Button>
               ) : null}
@@ -79,7 +90,9 @@ export function RecordListSection({ kind, patientId, editing, addOpen, onAddOpen
   return (
     <Card>
       <CardHeader className="flex-row flex-wrap items-center justify-between gap-3">
-        <CardTitle id={`record-${kind}-title`} tabIndex={-1} className="focus:outline-none">{title}</CardTitle>
+        <CardTitle id={`record-${kind}-title`} tabIndex={-1} className="focus:outline-none">
+          {title}
+        </CardTitle>
         <Button onClick={() => onAddOpenChange(true)}>
           <Plus aria-hidden="true" className="h-4 w-4" />
           {t(`add.${kind}`)}

@@ -9,7 +9,16 @@ import { Button } from '../../../components/ui/button';
 import { MainHeading } from '../../../components/ui/main-heading';
 import { cn } from '../../../lib/cn';
 
-export const RECORD_SECTIONS = ['dashboard', 'demographics', 'diagnoses', 'appointments', 'allergies', 'medications', 'vaccines', 'vitals'] as const;
+export const RECORD_SECTIONS = [
+  'dashboard',
+  'demographics',
+  'diagnoses',
+  'appointments',
+  'allergies',
+  'medications',
+  'vaccines',
+  'vitals',
+] as const;
 export type RecordSection = (typeof RECORD_SECTIONS)[number];
 export type RecordMode = 'view' | 'edit';
 
@@ -23,7 +32,15 @@ export interface RecordSidebarProps {
   onSectionChange: (section: RecordSection) => void;
 }
 
-export function RecordSidebar({ patient, onBack, canEdit, mode, onModeChange, section, onSectionChange }: RecordSidebarProps): React.JSX.Element {
+export function RecordSidebar({
+  patient,
+  onBack,
+  canEdit,
+  mode,
+  onModeChange,
+  section,
+  onSectionChange,
+}: RecordSidebarProps): React.JSX.Element {
   const { t } = useTranslation('record');
   // Phones only (below md): whether the section list is shown. From md up it always is.
   const [sectionsOpen, setSectionsOpen] = useState(false);
@@ -31,31 +48,36 @@ export function RecordSidebar({ patient, onBack, canEdit, mode, onModeChange, se
   return (
     <aside className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm md:sticky md:top-20 md:gap-4 md:self-start">
       <div>
-        <MainHeading className="text-lg font-semibold text-slate-900">{patient ? `${patient.firstName} ${patient.lastName}` : '\u00a0'}</MainHeading>
+        <MainHeading className="text-lg font-semibold text-slate-900">
+          {patient ? `${patient.firstName} ${patient.lastName}` : '\u00a0'}
+        </MainHeading>
         {patient ? <p className="text-sm text-slate-600">{t('ncNumber', { ncNumber: patient.idNumber })}</p> : null}
       </div>
       <div className="flex flex-wrap gap-2 md:flex-col md:gap-4">
-      <Button variant="secondary" onClick={onBack}>
-        <ArrowLeft aria-hidden="true" className="h-4 w-4" />
-        {t('backToSearch')}
-      </Button>
-      {canEdit ? (
-        <div role="group" aria-label={t('mode.label')} className="grid grow grid-cols-2 gap-1 rounded-md bg-slate-100 p-1">
-          {(['view', 'edit'] as const).map((m) => (
-            <button
-              key={m}
-              type="button"
-              aria-pressed={mode === m}
-              onClick={() => onModeChange(m)}
-              className={cn('rounded px-3 py-1.5 text-sm font-medium', mode === m ? 'bg-white text-brand-700 shadow-sm' : 'text-slate-600 hover:text-slate-900')}
-            >
-              {t(`mode.${m}`)}
-            </button>
-          ))}
-        </div>
-      ) : (
-        <p className="self-center text-xs text-slate-600">{t('mode.readOnly')}</p>
-      )}
+        <Button variant="secondary" onClick={onBack}>
+          <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+          {t('backToSearch')}
+        </Button>
+        {canEdit ? (
+          <div role="group" aria-label={t('mode.label')} className="grid grow grid-cols-2 gap-1 rounded-md bg-slate-100 p-1">
+            {(['view', 'edit'] as const).map((m) => (
+              <button
+                key={m}
+                type="button"
+                aria-pressed={mode === m}
+                onClick={() => onModeChange(m)}
+                className={cn(
+                  'rounded px-3 py-1.5 text-sm font-medium',
+                  mode === m ? 'bg-white text-brand-700 shadow-sm' : 'text-slate-600 hover:text-slate-900',
+                )}
+              >
+                {t(`mode.${m}`)}
+              </button>
+            ))}
+          </div>
+        ) : (
+          <p className="self-center text-xs text-slate-600">{t('mode.readOnly')}</p>
+        )}
       </div>
       <button
         type="button"

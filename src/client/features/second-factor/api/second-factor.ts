@@ -13,7 +13,10 @@ export const mfaStatusQueryOptions = queryOptions<MfaStatus>({ queryKey: [MFA_ST
 export const mfaPolicyQueryOptions = queryOptions<MfaRolePolicy[]>({ queryKey: [MFA_POLICY_KEY], retry: retryUnlessRefused });
 
 export function useSecondFactorLogin(): UseMutationResult<LoginResult, Error, string> {
-  return useMutation({ mutationFn: (code: string) => apiJson<LoginResult>('POST', '/api/auth/login/second-factor', { code }), retry: false });
+  return useMutation({
+    mutationFn: (code: string) => apiJson<LoginResult>('POST', '/api/auth/login/second-factor', { code }),
+    retry: false,
+  });
 }
 
 export function useStartEnrolment(): UseMutationResult<TotpEnrolment, Error, void> {

@@ -37,7 +37,12 @@ export function MfaPolicyPanel(): React.JSX.Element {
                       { roleId: row.roleId, policy: e.target.value as MfaPolicy },
                       {
                         onSuccess: () => toast({ title: t('policy.saved') }),
-                        onError: (error) => toast({ title: t('policy.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+                        onError: (error) =>
+                          toast({
+                            title: t('policy.failedTitle'),
+                            description: errorText(t, error, t('common:anError')),
+                            variant: 'destructive',
+                          }),
                       },
                     )
                   }

@@ -18,7 +18,8 @@ export function ReauthForm({ onDone, children }: { onDone: () => void; children?
         onCode={(code) =>
           reauth.mutate(code, {
             onSuccess: onDone,
-            onError: (error) => toast({ title: t('reauth.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+            onError: (error) =>
+              toast({ title: t('reauth.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
           })
         }
       >

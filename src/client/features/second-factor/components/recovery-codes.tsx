@@ -10,7 +10,10 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () =
         {t('recovery.title')}
       </h3>
       <p className="text-sm text-slate-700">{t('recovery.intro')}</p>
-      <ol aria-label={t('recovery.title')} className="grid grid-cols-2 gap-2 rounded-md border border-slate-300 bg-slate-50 p-3 font-mono text-sm">
+      <ol
+        aria-label={t('recovery.title')}
+        className="grid grid-cols-2 gap-2 rounded-md border border-slate-300 bg-slate-50 p-3 font-mono text-sm"
+      >
         {codes.map((c) => (
           <li key={c} data-testid="recovery-code">
             {c}

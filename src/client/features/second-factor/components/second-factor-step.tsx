@@ -37,7 +37,11 @@ export function SecondFactorStep({ step, onBack }: { step: 'verify' | 'enrol'; o
               verify.mutate(code, {
                 onSuccess: signedIn,
                 onError: (error) =>
-                  toast({ title: t('auth:login.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+                  toast({
+                    title: t('auth:login.failedTitle'),
+                    description: errorText(t, error, t('common:anError')),
+                    variant: 'destructive',
+                  }),
               })
             }
           >

@@ -44,7 +44,8 @@ export function SecurityCard(): React.JSX.Element {
                 toast({ title: t('card.disabledToast') });
                 setMode('view');
               },
-              onError: (error) => toast({ title: t('card.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+              onError: (error) =>
+                toast({ title: t('card.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
             })
           }
         >

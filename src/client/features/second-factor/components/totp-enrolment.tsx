@@ -10,7 +10,13 @@ import { useConfirmEnrolment, useStartEnrolment } from '../api/second-factor';
 import { CodeForm } from './code-form';
 import { RecoveryCodes } from './recovery-codes';
 
-export function TotpEnrolment({ onDone, onCancel }: { onDone: (confirmed: TotpConfirmed) => void; onCancel?: () => void }): React.JSX.Element {
+export function TotpEnrolment({
+  onDone,
+  onCancel,
+}: {
+  onDone: (confirmed: TotpConfirmed) => void;
+  onCancel?: () => void;
+}): React.JSX.Element {
   const { t } = useTranslation(['security', 'common']);
   const start = useStartEnrolment();
   const confirm = useConfirmEnrolment();
@@ -21,7 +27,8 @@ export function TotpEnrolment({ onDone, onCancel }: { onDone: (confirmed: TotpCo
     if (started.current) return; // one secret per visit (React may run effects twice in development)
     started.current = true;
     mutate(undefined, {
-      onError: (error) => toast({ title: t('enrol.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+      onError: (error) =>
+        toast({ title: t('enrol.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
     });
   }, [mutate, t]);
 
@@ -40,7 +47,9 @@ export function TotpEnrolment({ onDone, onCancel }: { onDone: (confirmed: TotpCo
             className="self-center rounded-md border border-slate-200 bg-white"
           />
           <div className="text-sm">
-            <p id="totp-secret-label" className="text-slate-600">{t('enrol.secretLabel')}</p>
+            <p id="totp-secret-label" className="text-slate-600">
+              {t('enrol.secretLabel')}
+            </p>
             <p aria-labelledby="totp-secret-label" data-testid="totp-secret" className="break-all font-mono text-base">
               {enrolment.secret.replace(/(.{4})/g, '$1 ').trim()}
             </p>
@@ -52,7 +61,8 @@ export function TotpEnrolment({ onDone, onCancel }: { onDone: (confirmed: TotpCo
             onCode={(code) =>
               confirm.mutate(code, {
                 onSuccess: setConfirmed,
-                onError: (error) => toast({ title: t('enrol.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+                onError: (error) =>
+                  toast({ title: t('enrol.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
               })
             }
           >
@@ -64,7 +74,11 @@ export function TotpEnrolment({ onDone, onCancel }: { onDone: (confirmed: TotpCo
           </CodeForm>
         </>
       ) : start.isError ? (
-        onCancel ? <Button variant="secondary" onClick={onCancel}>{t('enrol.cancel')}</Button> : null
+        onCancel ? (
+          <Button variant="secondary" onClick={onCancel}>
+            {t('enrol.cancel')}
+          </Button>
+        ) : null
       ) : (
         <p role="status">{t('common:loading')}</p>
       )}

@@ -5,7 +5,12 @@ import { SETUP_STEPS, type SetupProgress } from './setup-progress';
 export function SetupOverlay({ progress }: { progress: SetupProgress }): React.JSX.Element {
   const { t } = useTranslation('setup');
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/70 p-4" role="dialog" aria-modal="true" aria-labelledby="setup-overlay-title">
+    <div
+      className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/70 p-4"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="setup-overlay-title"
+    >
       <div className="w-full max-w-md rounded-lg bg-white p-6 shadow-xl">
         <h2 id="setup-overlay-title" className="text-lg font-semibold">
           {t('overlay.title')}

@@ -70,7 +70,11 @@ export function SetupScreen(): React.JSX.Element {
             <Input type="password" autoComplete="new-password" {...form.register('confirmPassword')} />
           </FormField>
           <FormField label={t('fields.facility')} error={err('facility')} required>
-            <NativeSelect placeholder={t('fields.facilityPlaceholder')} options={FACILITIES.map((f) => ({ value: f, label: f }))} {...form.register('facility')} />
+            <NativeSelect
+              placeholder={t('fields.facilityPlaceholder')}
+              options={FACILITIES.map((f) => ({ value: f, label: f }))}
+              {...form.register('facility')}
+            />
           </FormField>
           <FormField label={t('fields.department')} error={err('department')} required>
             <NativeSelect

@@ -16,10 +16,14 @@ function useUserDecision(method: 'POST' | 'DELETE', path: (id: string) => string
     // Awaited: the decision counts as done once the lists show it (the caller then moves focus off the gone row).
     onSettled: () =>
       Promise.all(
-        [pendingUsersQueryOptions, activeUsersQueryOptions, userStatsQueryOptions].map((q) => queryClient.invalidateQueries({ queryKey: q.queryKey })),
+        [pendingUsersQueryOptions, activeUsersQueryOptions, userStatsQueryOptions].map((q) =>
+          queryClient.invalidateQueries({ queryKey: q.queryKey }),
+        ),
       ),
   });
 }
 
-export const useApproveUser = (): UseMutationResult<void, Error, string> => useUserDecision('POST', (id) => `/api/admin/users/${id}/approve`);
-export const useRejectUser = (): UseMutationResult<void, Error, string> => useUserDecision('DELETE', (id) => `/api/admin/users/${id}/reject`);
+export const useApproveUser = (): UseMutationResult<void, Error, string> =>
+  useUserDecision('POST', (id) => `/api/admin/users/${id}/approve`);
+export const useRejectUser = (): UseMutationResult<void, Error, string> =>
+  useUserDecision('DELETE', (id) => `/api/admin/users/${id}/reject`);

@@ -8,7 +8,13 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui
 import { Dialog } from '../../../components/ui/dialog';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
-import { activeUsersQueryOptions, pendingUsersQueryOptions, useApproveUser, useRejectUser, userStatsQueryOptions } from '../api/manage-users';
+import {
+  activeUsersQueryOptions,
+  pendingUsersQueryOptions,
+  useApproveUser,
+  useRejectUser,
+  userStatsQueryOptions,
+} from '../api/manage-users';
 import { formatDate } from '../../../lib/dates';
 
 const day = (iso: string | null): string => formatDate(iso);
@@ -35,7 +41,8 @@ export function ManageUsers(): React.JSX.Element {
         // The row and its buttons are gone: focus goes to the list's heading, not to the page's top.
         if (kind === 'approve') document.getElementById('pending-title')?.focus();
       },
-      onError: (error) => toast({ title: t(`toast.${keys.failed}Title`), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+      onError: (error) =>
+        toast({ title: t(`toast.${keys.failed}Title`), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
       ...(onSettled ? { onSettled } : {}),
     });
   };
@@ -44,13 +51,17 @@ export function ManageUsers(): React.JSX.Element {
     <div className="flex flex-col gap-4">
       <Card>
         <CardHeader>
-          <CardTitle id="pending-title" tabIndex={-1} className="focus:outline-none">{t('pendingTitle')}</CardTitle>
+          <CardTitle id="pending-title" tabIndex={-1} className="focus:outline-none">
+            {t('pendingTitle')}
+          </CardTitle>
         </CardHeader>
         <CardContent>
           {pending.isPending ? (
             <p role="status">{t('loadingPending')}</p>
           ) : pending.isError ? (
-            <p role="alert" className="text-danger-600">{errorText(t, pending.error, t('common:anError'))}</p>
+            <p role="alert" className="text-danger-600">
+              {errorText(t, pending.error, t('common:anError'))}
+            </p>
           ) : pending.data.length === 0 ? (
             <p className="text-slate-600">{t('noPending')}</p>
           ) : (
@@ -58,18 +69,35 @@ export function ManageUsers(): React.JSX.Element {
               {pending.data.map((u) => (
                 <li key={u.id} className="flex flex-col gap-3 py-3 sm:flex-row sm:items-center sm:justify-between">
                   <div className="text-sm">
-                    <p className="font-semibold">{u.firstName} {u.lastName}</p>
+                    <p className="font-semibold">
+                      {u.firstName} {u.lastName}
+                    </p>
                     <p className="text-slate-600">{u.email}</p>
                     <p className="text-slate-600">
-                      {[u.department ? t(`common:departments.${u.department}`, { defaultValue: u.department }) : '-', u.facility ?? '-', roleLabel(u.role)].join(' · ')}
+                      {[
+                        u.department ? t(`common:departments.${u.department}`, { defaultValue: u.department }) : '-',
+                        u.facility ?? '-',
+                        roleLabel(u.role),
+                      ].join(' · ')}
                     </p>
                     <p className="text-slate-500">{t('registered', { date: day(u.createdAt) })}</p>
                   </div>
                   <div className="flex gap-2">
-                    <Button size="sm" onClick={() => decide(u.id, 'approve')} disabled={approve.isPending || reject.isPending} aria-label={t('approveUser', { name: `${u.firstName} ${u.lastName}` })}>
+                    <Button
+                      size="sm"
+                      onClick={() => decide(u.id, 'approve')}
+                      disabled={approve.isPending || reject.isPending}
+                      aria-label={t('approveUser', { name: `${u.firstName} ${u.lastName}` })}
+                    >
                       {t('approve')}
                     </Button>
-                    <Button size="sm" variant="destructive" onClick={() => setRejecting({ id: u.id, name: `${u.firstName} ${u.lastName}`, email: u.email })} disabled={approve.isPending || reject.isPending} aria-label={t('rejectUser', { name: `${u.firstName} ${u.lastName}` })}>
+                    <Button
+                      size="sm"
+                      variant="destructive"
+                      onClick={() => setRejecting({ id: u.id, name: `${u.firstName} ${u.lastName}`, email: u.email })}
+                      disabled={approve.isPending || reject.isPending}
+                      aria-label={t('rejectUser', { name: `${u.firstName} ${u.lastName}` })}
+                    >
                       {t('reject')}
                     </Button>
                   </div>
@@ -90,7 +118,11 @@ export function ManageUsers(): React.JSX.Element {
           <Button variant="secondary" onClick={() => setRejecting(null)} disabled={reject.isPending}>
             {t('rejectConfirm.cancel')}
           </Button>
-          <Button variant="destructive" onClick={() => rejecting && decide(rejecting.id, 'reject', () => setRejecting(null))} disabled={reject.isPending}>
+          <Button
+            variant="destructive"
+            onClick={() => rejecting && decide(rejecting.id, 'reject', () => setRejecting(null))}
+            disabled={reject.isPending}
+          >
             {t('rejectConfirm.confirm')}
           </Button>
         </div>
@@ -99,24 +131,36 @@ export function ManageUsers(): React.JSX.Element {
         <CardHeader>
           <CardTitle>{t('activeTitle')}</CardTitle>
           {stats.data ? (
-            <p className="text-sm text-slate-600">{t('counts', { active: stats.data.byStatus.active ?? 0, pending: stats.data.byStatus.pending ?? 0 })}</p>
+            <p className="text-sm text-slate-600">
+              {t('counts', { active: stats.data.byStatus.active ?? 0, pending: stats.data.byStatus.pending ?? 0 })}
+            </p>
           ) : null}
         </CardHeader>
         <CardContent>
           {active.isPending ? (
             <p role="status">{t('common:loading')}</p>
           ) : active.isError ? (
-            <p role="alert" className="text-danger-600">{errorText(t, active.error, t('common:anError'))}</p>
+            <p role="alert" className="text-danger-600">
+              {errorText(t, active.error, t('common:anError'))}
+            </p>
           ) : (
             <div className="overflow-x-auto">
               <table className="w-full text-left text-sm">
                 <thead className="text-slate-500">
-                  <tr><th className="py-2 pr-4">{t('name')}</th><th className="py-2 pr-4">{t('email')}</th><th className="py-2 pr-4">{t('role')}</th><th className="py-2 pr-4">{t('facility')}</th><th className="py-2">{t('lastLogin')}</th></tr>
+                  <tr>
+                    <th className="py-2 pr-4">{t('name')}</th>
+                    <th className="py-2 pr-4">{t('email')}</th>
+                    <th className="py-2 pr-4">{t('role')}</th>
+                    <th className="py-2 pr-4">{t('facility')}</th>
+                    <th className="py-2">{t('lastLogin')}</th>
+                  </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
                   {active.data.map((u) => (
                     <tr key={u.id}>
-                      <td className="py-2 pr-4">{u.firstName} {u.lastName}</td>
+                      <td className="py-2 pr-4">
+                        {u.firstName} {u.lastName}
+                      </td>
                       <td className="py-2 pr-4">{u.email}</td>
                       <td className="py-2 pr-4">{roleLabel(u.role)}</td>
                       <td className="py-2 pr-4">{u.facility ?? '-'}</td>
