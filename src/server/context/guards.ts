@@ -12,7 +12,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Permission } from '../../contracts/constants';
 import { AppError, unauthenticated } from '../errors/app-error';
+import type { Db } from '../db/client';
 import type { PatientActor, StaffActor } from './actor';
+import type { RequestScope } from './data-context';
 
 /** A route hook that throws AppError (401/403) or lets the request through. */
 export type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -63,4 +65,14 @@ export function patientActor(request: FastifyRequest): PatientActor {
   const actor = request.actor;
   if (actor?.kind !== 'patient') throw unauthenticated();
   return actor;
+}
+
+/** What a staff route hands its service (decision 009): the guarded actor, the request meta and the server's clock. */
+export function staffScope(request: FastifyRequest, db: Db, now: () => Date): RequestScope<StaffActor> {
+  return { db, actor: staffActor(request), meta: request.meta, now: now() };
+}
+
+/** What a portal route hands its service: the signed-in patient, the request meta and the server's clock. */
+export function patientScope(request: FastifyRequest, db: Db, now: () => Date): RequestScope<PatientActor> {
+  return { db, actor: patientActor(request), meta: request.meta, now: now() };
 }

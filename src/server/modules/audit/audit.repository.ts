@@ -1,7 +1,6 @@
 // Audit log reads (SPEC §7). Rows are only ever written through src/server/audit/audit-writer.
 import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
-import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
-import type { Db, DbOrTx } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import { auditLogs } from '../../db/schema';
 
 export interface AuditLogCriteria {
@@ -65,17 +64,4 @@ export async function selectAuditLogs(db: DbOrTx, c: AuditLogCriteria): Promise<
     .where(and(...conditions))
     .orderBy(desc(auditLogs.timestamp), desc(auditLogs.id))
     .limit(c.limit);
-}
-
-/**
- * Runs a read and writes its audit row in one transaction: the read is not returned unless it was
- * recorded. `entry` sees the result (e.g. to record how many rows were returned).
- */
-export async function readRecorded<T>(db: Db, read: (tx: DbOrTx) => Promise<T>, entry: (result: T) => AuditEntry | null): Promise<T> {
-  return db.transaction(async (tx) => {
-    const result = await read(tx);
-    const audit = entry(result);
-    if (audit) await writeAudit(tx, audit);
-    return result;
-  });
 }

@@ -1,5 +1,5 @@
 // Audit and compliance API (SPEC §7): the audit log and compliance reports; every read is itself audited.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import {
   auditLogList,
@@ -12,13 +12,14 @@ import {
 } from '../../../contracts/audit';
 import { recordIdParams } from '../../../contracts/record-rows';
 import { z } from 'zod';
-import { requireStaff, staffActor } from '../../context/guards';
+import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { rateLimitOf } from '../../http/rate-limit';
 import { readAuditLogs } from './audit.service';
 import { archiveReport, downloadReport, generateReport, readReports } from './reports.service';
 
 export function auditRoutes({ db, config }: AppDeps) {
+  const scope = (request: FastifyRequest) => staffScope(request, db, config.now);
   return async (app: FastifyInstance): Promise<void> => {
     const r = zodRoutes(app);
     const tags = ['audit'];
@@ -26,7 +27,7 @@ export function auditRoutes({ db, config }: AppDeps) {
     r.get(
       '/api/audit-logs',
       { onRequest: requireStaff('audit.read'), schema: { tags, querystring: auditLogQuery, response: { 200: auditLogList } } },
-      async (request) => readAuditLogs(db, request.query, staffActor(request), request.meta),
+      async (request) => readAuditLogs(scope(request), request.query),
     );
 
     r.get(
@@ -35,7 +36,7 @@ export function auditRoutes({ db, config }: AppDeps) {
         onRequest: requireStaff('reports.read'),
         schema: { tags, querystring: reportListQuery, response: { 200: z.array(complianceReportSummary) } },
       },
-      async (request) => readReports(db, request.query, staffActor(request), request.meta),
+      async (request) => readReports(scope(request), request.query),
     );
 
     r.post(
@@ -45,7 +46,7 @@ export function auditRoutes({ db, config }: AppDeps) {
         config: { rateLimit: rateLimitOf(config, 'report') },
         schema: { tags, body: generateReportInput, response: { 201: complianceReport } },
       },
-      async (request, reply) => reply.status(201).send(await generateReport(db, request.body, staffActor(request), request.meta)),
+      async (request, reply) => reply.status(201).send(await generateReport(scope(request), request.body)),
     );
 
     // The report's data, streamed (issue 10 item 2): the list no longer carries it.
@@ -53,7 +54,7 @@ export function auditRoutes({ db, config }: AppDeps) {
       '/api/compliance-reports/:id/download',
       { onRequest: requireStaff('reports.read'), schema: { tags, params: recordIdParams } },
       async (request, reply) => {
-        const chunks = await downloadReport(db, request.params.id, staffActor(request), request.meta);
+        const chunks = await downloadReport(scope(request), request.params.id);
         return reply
           .type('application/json; charset=utf-8')
           .header('content-disposition', `attachment; filename="compliance-report-${request.params.id}.json"`)
@@ -65,7 +66,7 @@ export function auditRoutes({ db, config }: AppDeps) {
     r.post(
       '/api/compliance-reports/:id/archive',
       { onRequest: requireStaff('reports.generate'), schema: { tags, params: recordIdParams, response: { 200: reportArchived } } },
-      async (request) => archiveReport(db, request.params.id, staffActor(request), request.meta),
+      async (request) => archiveReport(scope(request), request.params.id),
     );
   };
 }

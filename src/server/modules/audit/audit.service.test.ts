@@ -150,7 +150,7 @@ describe('readAuditLogs', () => {
       permissions: new Set(),
     } satisfies StaffActor;
     const meta = { ip: '10.2.2.2', userAgent: 'browser', sessionHash: 'c'.repeat(64) };
-    const entries = await readAuditLogs(db, { patientId: '2', action: 'all' }, reader, meta);
+    const entries = await readAuditLogs({ db, actor: reader, meta, now: new Date() }, { patientId: '2', action: 'all' });
     expect(entries.map((e) => e.id)).toEqual([7, 6, 5, 4]);
     const [row] = await query(db, sql`SELECT * FROM audit_logs ORDER BY id DESC LIMIT 1`);
     expect(Number(row!.id)).toBe(9); // bigint: a string from node-postgres
@@ -169,7 +169,9 @@ describe('readAuditLogs', () => {
 
   it('records nothing for a refused read', async () => {
     const reader = { kind: 'patient', patientId: 3 } as const;
-    await expect(readAuditLogs(db, { action: 'READ' } as never, reader, testMeta)).rejects.toMatchObject({ status: 400 });
+    await expect(readAuditLogs({ db, actor: reader, meta: testMeta, now: new Date() }, { action: 'READ' } as never)).rejects.toMatchObject({
+      status: 400,
+    });
     expect(await ids({})).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
   });
 });

@@ -1,9 +1,8 @@
 // The audit log (SPEC §7 GET /api/audit-logs). Reading it is itself audited (readAuditLogs).
 import { auditLogQuery, type AuditLogEntry, type AuditLogFilters, type AuditLogQueryInput } from '../../../contracts/audit';
-import { auditActorOf } from '../../audit/audit-writer';
-import type { Actor, RequestMeta } from '../../context/actor';
+import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { Db } from '../../db/client';
-import { readRecorded, selectAuditLogs, type AuditLogCriteria, type AuditLogRow } from './audit.repository';
+import { selectAuditLogs, type AuditLogCriteria, type AuditLogRow } from './audit.repository';
 import { parseOr400 } from './parse';
 import { endOfDay, startOfDay } from './period';
 
@@ -32,19 +31,16 @@ export async function listAuditLogs(db: Db, filters: AuditLogQueryInput): Promis
 }
 
 /** listAuditLogs for a person: the read is recorded as VIEW AUDIT_LOG, with the filters, in the same transaction. */
-export async function readAuditLogs(db: Db, filters: AuditLogQueryInput, actor: Actor, meta: RequestMeta): Promise<AuditLogEntry[]> {
+export async function readAuditLogs(scope: RequestScope, filters: AuditLogQueryInput): Promise<AuditLogEntry[]> {
   const parsed = parseAuditLogFilters(filters);
-  const rows = await readRecorded(
-    db,
-    (tx) => selectAuditLogs(tx, criteriaOf(parsed)),
-    (result) => ({
-      actor: auditActorOf(actor),
-      meta,
+  const rows = await inAuditedTransaction(scope, async (ctx) => {
+    const found = await selectAuditLogs(ctx.tx, criteriaOf(parsed));
+    return ctx.audited(found, {
       action: 'VIEW',
       resourceType: 'AUDIT_LOG',
       patientId: parsed.patientId ?? null,
-      newValues: { filters: parsed, returned: result.length },
-    }),
-  );
+      newValues: { filters: parsed, returned: found.length },
+    });
+  });
   return rows.map(toEntry);
 }

@@ -3,7 +3,6 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { AUDIT_ACTIONS, type AuditAction } from '../../../contracts/audit';
 import type { ActionCounts, HipaaReportData, ReportAuditEvent } from '../../../contracts/compliance-report-data';
-import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
 import type { Db, DbOrTx } from '../../db/client';
 import { auditLogs, complianceReportArchives, complianceReports, securityEvents } from '../../db/schema';
 
@@ -199,17 +198,10 @@ export async function activityEntries(db: DbOrTx, p: Period, actions: readonly A
 export type ComplianceReportRow = typeof complianceReports.$inferSelect;
 export type NewComplianceReport = typeof complianceReports.$inferInsert;
 
-/** Stores the report and its audit row (made from the new id) in one transaction. */
-export async function insertReportRecorded(
-  db: Db,
-  report: NewComplianceReport,
-  entry: (row: ComplianceReportRow) => AuditEntry,
-): Promise<ComplianceReportRow> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx.insert(complianceReports).values(report).returning();
-    await writeAudit(tx, entry(row!));
-    return row!;
-  });
+/** Stores the report (the caller's data context writes its audit row). */
+export async function insertReport(tx: DbOrTx, report: NewComplianceReport): Promise<ComplianceReportRow> {
+  const [row] = await tx.insert(complianceReports).values(report).returning();
+  return row!;
 }
 
 export interface ReportCriteria {
@@ -264,27 +256,14 @@ export async function* reportDataChunks(db: DbOrTx, id: number, length: number):
   }
 }
 
-/** Archives a report with its audit row in one transaction: 'archived', 'not-found', or 'already' (nothing written). */
-export async function archiveReportRecorded(
-  db: Db,
-  id: number,
-  by: { userId: string; userName: string },
-  entry: AuditEntry,
-): Promise<'archived' | 'not-found' | 'already'> {
-  return db.transaction(async (tx) => {
-    const [report] = await tx
-      .select({ id: complianceReports.id })
-      .from(complianceReports)
-      .where(eq(complianceReports.id, id))
-      .for('update');
-    if (!report) return 'not-found';
-    const inserted = await tx
-      .insert(complianceReportArchives)
-      .values({ reportId: id, archivedBy: by.userName, archivedByUserId: by.userId })
-      .onConflictDoNothing()
-      .returning({ id: complianceReportArchives.reportId });
-    if (inserted.length === 0) return 'already';
-    await writeAudit(tx, entry);
-    return 'archived';
-  });
+/** Archives a report: true when it was archived now, false when it is unknown or already archived. */
+export async function archiveReport(tx: DbOrTx, id: number, by: { userId: string; userName: string }): Promise<boolean> {
+  const [report] = await tx.select({ id: complianceReports.id }).from(complianceReports).where(eq(complianceReports.id, id)).for('update');
+  if (!report) return false;
+  const inserted = await tx
+    .insert(complianceReportArchives)
+    .values({ reportId: id, archivedBy: by.userName, archivedByUserId: by.userId })
+    .onConflictDoNothing()
+    .returning({ id: complianceReportArchives.reportId });
+  return inserted.length > 0;
 }

@@ -5,6 +5,8 @@ import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
 import type { StaffActor } from '../../context/actor';
 import type { Db } from '../../db/client';
 import { auditEntry, query, testMeta } from '../../test/audit-fixtures';
+import type { Actor } from '../../context/actor';
+import type { RequestScope } from '../../context/data-context';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { computeReportData, generateReport, listReports, readReports } from './reports.service';
 
@@ -83,6 +85,7 @@ const auditor: StaffActor = {
   department: null,
   permissions: new Set(['reports.generate', 'reports.read']),
 };
+const scopeOf = (actor: Actor): RequestScope => ({ db, actor, meta: testMeta, now: new Date() });
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -213,18 +216,13 @@ describe('DATA_MODIFICATION report', () => {
 
 describe('generateReport and listReports', () => {
   it('stores the report COMPLETED, by the signed-in user (not the generatedBy sent), and audits it', async () => {
-    const report = await generateReport(
-      db,
-      {
-        title: 'February access review',
-        description: 'Monthly',
-        dateFrom: '2025-02-01',
-        dateTo: '2025-02-28',
-        generatedBy: 'Healthcare Admin',
-      },
-      auditor,
-      testMeta,
-    );
+    const report = await generateReport(scopeOf(auditor), {
+      title: 'February access review',
+      description: 'Monthly',
+      dateFrom: '2025-02-01',
+      dateTo: '2025-02-28',
+      generatedBy: 'Healthcare Admin',
+    });
     expect(report).toMatchObject({
       reportType: 'HIPAA',
       title: 'February access review',
@@ -257,24 +255,19 @@ describe('generateReport and listReports', () => {
       { title: 'x', dateFrom: '2025-02-28', dateTo: '2025-02-01' },
       { title: 'x', reportType: 'GDPR', dateFrom: '2025-02-01', dateTo: '2025-02-28' },
     ]) {
-      await expect(generateReport(db, input as never, auditor, testMeta)).rejects.toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+      await expect(generateReport(scopeOf(auditor), input as never)).rejects.toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
     }
     expect(await listReports(db, {})).toHaveLength(before);
   });
 
   it('lists reports newest first, filtered by type, status and the day they were generated', async () => {
-    await generateReport(
-      db,
-      { reportType: 'ACCESS_LOG', title: 'Access', dateFrom: '2025-02-01', dateTo: '2025-02-28' },
-      auditor,
-      testMeta,
-    );
-    await generateReport(
-      db,
-      { reportType: 'DATA_MODIFICATION', title: 'Changes', dateFrom: '2025-02-01', dateTo: '2025-02-28' },
-      auditor,
-      testMeta,
-    );
+    await generateReport(scopeOf(auditor), { reportType: 'ACCESS_LOG', title: 'Access', dateFrom: '2025-02-01', dateTo: '2025-02-28' });
+    await generateReport(scopeOf(auditor), {
+      reportType: 'DATA_MODIFICATION',
+      title: 'Changes',
+      dateFrom: '2025-02-01',
+      dateTo: '2025-02-28',
+    });
     const today = new Date().toISOString().slice(0, 10);
     expect((await listReports(db, {})).map((r) => r.title)).toEqual(['Changes', 'Access', 'February access review']);
     expect((await listReports(db, { reportType: 'ACCESS_LOG', status: 'all' })).map((r) => r.title)).toEqual(['Access']);
@@ -285,7 +278,7 @@ describe('generateReport and listReports', () => {
   });
 
   it('records a person reading the list as VIEW COMPLIANCE_REPORT', async () => {
-    const reportsRead = await readReports(db, { reportType: 'HIPAA' }, auditor, testMeta);
+    const reportsRead = await readReports(scopeOf(auditor), { reportType: 'HIPAA' });
     expect(reportsRead).toHaveLength(1);
     const [audit] = await query(db, sql`SELECT * FROM audit_logs ORDER BY id DESC LIMIT 1`);
     expect(audit).toMatchObject({

@@ -12,10 +12,9 @@ import {
 } from '../../../contracts/audit';
 import { REPORT_DETAIL_LIMIT, type ActivitySummary, type Capped, type ReportData } from '../../../contracts/compliance-report-data';
 import { auditActorOf } from '../../audit/audit-writer';
-import type { Actor, RequestMeta } from '../../context/actor';
+import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../errors/app-error';
-import { readRecorded } from './audit.repository';
 import { parseOr400 } from './parse';
 import { endOfDay, startOfDay } from './period';
 import * as reports from './reports.repository';
@@ -116,19 +115,16 @@ export interface GenerateOptions {
 
 /** Computes and stores a report (status COMPLETED, generatedBy the actor's name), audited as CREATE COMPLIANCE_REPORT. */
 export async function generateReport(
-  db: Db,
+  scope: RequestScope,
   input: GenerateReportInput,
-  actor: Actor,
-  meta: RequestMeta,
   options: GenerateOptions = {},
 ): Promise<ComplianceReport> {
   const req = parseOr400(generateReportInput, input, 'Invalid report request');
-  const data = await computeReportData(db, req.reportType, req.dateFrom, req.dateTo, options.detailLimit);
-  const who = auditActorOf(actor);
+  const data = await computeReportData(scope.db, req.reportType, req.dateFrom, req.dateTo, options.detailLimit);
+  const who = auditActorOf(scope.actor);
   const dateRange = { from: req.dateFrom, to: req.dateTo };
-  const row = await reports.insertReportRecorded(
-    db,
-    {
+  const row = await inAuditedTransaction(scope, async (ctx) => {
+    const report = await reports.insertReport(ctx.tx, {
       reportType: req.reportType,
       title: req.title,
       description: req.description ?? null,
@@ -138,16 +134,14 @@ export async function generateReport(
       reportData: JSON.stringify(data),
       facility: who.facility,
       detailsCapped: anyCapped(data),
-    },
-    (report) => ({
-      actor: who,
-      meta,
+    });
+    return ctx.audited(report, {
       action: 'CREATE',
       resourceType: 'COMPLIANCE_REPORT',
       resourceId: report.id,
       newValues: { reportType: report.reportType, title: report.title, dateRange },
-    }),
-  );
+    });
+  });
   return toReport(row);
 }
 
@@ -167,24 +161,12 @@ export async function listReports(db: Db, filters: ReportListQueryInput): Promis
 }
 
 /** listReports for a person, recorded as VIEW COMPLIANCE_REPORT (reports carry audit data). */
-export async function readReports(
-  db: Db,
-  filters: ReportListQueryInput,
-  actor: Actor,
-  meta: RequestMeta,
-): Promise<ComplianceReportSummary[]> {
+export async function readReports(scope: RequestScope, filters: ReportListQueryInput): Promise<ComplianceReportSummary[]> {
   const f = parseOr400(reportListQuery, filters, 'Invalid report filters');
-  const rows = await readRecorded(
-    db,
-    (tx) => reports.selectReports(tx, criteriaOf(f)),
-    (result) => ({
-      actor: auditActorOf(actor),
-      meta,
-      action: 'VIEW',
-      resourceType: 'COMPLIANCE_REPORT',
-      newValues: { filters: f, returned: result.length },
-    }),
-  );
+  const rows = await inAuditedTransaction(scope, async (ctx) => {
+    const found = await reports.selectReports(ctx.tx, criteriaOf(f));
+    return ctx.audited(found, { action: 'VIEW', resourceType: 'COMPLIANCE_REPORT', newValues: { filters: f, returned: found.length } });
+  });
   return rows.map(toSummary);
 }
 
@@ -194,38 +176,27 @@ const reportNotFound = (): AppError => new AppError('NOT_FOUND', 'Report not fou
  * GET /api/compliance-reports/{id}/download: the report's data as a stream of pieces (never whole in memory),
  * recorded as VIEW COMPLIANCE_REPORT before the first byte. 404 for an unknown report.
  */
-export async function downloadReport(db: Db, id: number, actor: Actor, meta: RequestMeta): Promise<AsyncGenerator<string>> {
-  const length = await readRecorded(
-    db,
-    (tx) => reports.reportDataLength(tx, id),
-    (n) =>
-      n === null
-        ? null
-        : {
-            actor: auditActorOf(actor),
-            meta,
-            action: 'VIEW',
-            resourceType: 'COMPLIANCE_REPORT',
-            resourceId: id,
-            newValues: { download: true },
-          },
-  );
-  if (length === null) throw reportNotFound();
-  return reports.reportDataChunks(db, id, length);
+export async function downloadReport(scope: RequestScope, id: number): Promise<AsyncGenerator<string>> {
+  const length = await inAuditedTransaction(scope, async (ctx) => {
+    const n = await reports.reportDataLength(ctx.tx, id);
+    if (n === null) throw reportNotFound();
+    return ctx.audited(n, { action: 'VIEW', resourceType: 'COMPLIANCE_REPORT', resourceId: id, newValues: { download: true } });
+  });
+  return reports.reportDataChunks(scope.db, id, length);
 }
 
 /** POST /api/compliance-reports/{id}/archive: hidden from the list, kept; audited as UPDATE COMPLIANCE_REPORT. 404 unknown or already archived. */
-export async function archiveReport(db: Db, id: number, actor: Actor, meta: RequestMeta): Promise<{ id: number; archived: true }> {
-  const who = auditActorOf(actor);
-  const outcome = await reports.archiveReportRecorded(db, id, who, {
-    actor: who,
-    meta,
-    action: 'UPDATE',
-    resourceType: 'COMPLIANCE_REPORT',
-    resourceId: id,
-    oldValues: { archived: false },
-    newValues: { archived: true },
+export async function archiveReport(scope: RequestScope, id: number): Promise<{ id: number; archived: true }> {
+  const who = auditActorOf(scope.actor);
+  return inAuditedTransaction(scope, async (ctx) => {
+    // Unknown and already archived are both 404: nothing is written for either.
+    if (!(await reports.archiveReport(ctx.tx, id, who))) throw reportNotFound();
+    return ctx.audited({ id, archived: true } as const, {
+      action: 'UPDATE',
+      resourceType: 'COMPLIANCE_REPORT',
+      resourceId: id,
+      oldValues: { archived: false },
+      newValues: { archived: true },
+    });
   });
-  if (outcome !== 'archived') throw reportNotFound();
-  return { id, archived: true };
 }
