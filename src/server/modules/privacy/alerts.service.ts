@@ -10,10 +10,10 @@ import {
 import { auditActorOf } from '../../audit/audit-writer';
 import type { Config } from '../../config';
 import type { RequestMeta, StaffActor } from '../../context/actor';
-import type { Db, DbOrTx } from '../../db/client';
+import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
+import type { DbOrTx } from '../../db/client';
 import { parseOr400 } from '../audit/parse';
 import * as alerts from './alerts.repository';
-import { readRecorded } from './privacy.repository';
 
 type Thresholds = Config['alerts'];
 
@@ -52,24 +52,16 @@ export async function noteGrantVolume(db: DbOrTx, limits: Thresholds, actor: Sta
 export const grantsInLastHour = (db: DbOrTx, userId: string): Promise<number> => alerts.countGrantsInHour(db, userId);
 
 /** GET /api/privacy-reviews/alerts: newest first, audited as VIEW AUDIT_LOG. */
-export async function readVolumeAlerts(
-  db: Db,
-  query: VolumeAlertQueryInput,
-  actor: StaffActor,
-  meta: RequestMeta,
-): Promise<VolumeAlertPage> {
+export async function readVolumeAlerts(scope: RequestScope<StaffActor>, query: VolumeAlertQueryInput): Promise<VolumeAlertPage> {
   const q = parseOr400(volumeAlertQuery, query, 'Invalid alert filters');
-  const { rows, total } = await readRecorded(
-    db,
-    (tx) => alerts.selectAlerts(tx, q.pageSize, (q.page - 1) * q.pageSize),
-    (result) => ({
-      actor: auditActorOf(actor),
-      meta,
+  const { rows, total } = await inAuditedTransaction(scope, async (ctx) => {
+    const page = await alerts.selectAlerts(ctx.tx, q.pageSize, (q.page - 1) * q.pageSize);
+    return ctx.audited(page, {
       action: 'VIEW',
       resourceType: 'AUDIT_LOG',
-      newValues: { volumeAlerts: { page: q.page, returned: result.rows.length } },
-    }),
-  );
+      newValues: { volumeAlerts: { page: q.page, returned: page.rows.length } },
+    });
+  });
   return {
     items: rows.map((r) => ({
       id: r.id,

@@ -2,7 +2,6 @@
 // the figures their flags are computed from, what was done during each grant, and the verdicts, which are audit
 // rows themselves (resource_type ACCESS_REVIEW, resource_id = the reviewed row's id), written by the audit writer.
 import { sql, type SQL } from 'drizzle-orm';
-import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
 import type { Db, DbOrTx } from '../../db/client';
 
 const rowsOf = async <T>(db: DbOrTx, query: SQL): Promise<T[]> => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -195,47 +194,19 @@ export async function reviewCounts(db: DbOrTx): Promise<{ unreviewed: number; fo
   return row ?? { unreviewed: 0, followUp: 0, notJustified: 0 };
 }
 
-/** Runs `read` and writes its audit row in the same transaction. */
-export async function readRecorded<T>(db: Db, read: (tx: DbOrTx) => Promise<T>, entry: (result: T) => AuditEntry | null): Promise<T> {
-  return db.transaction(async (tx) => {
-    const result = await read(tx);
-    const audit = entry(result);
-    if (audit) await writeAudit(tx, audit);
-    return result;
-  });
+/** The break-the-glass access with this audit row id (its user and patient), or null for any other row. */
+export async function selectBreakGlassAccess(tx: DbOrTx, breakGlassId: number): Promise<{ userId: string; patientId: number } | null> {
+  const [access] = await rowsOf<{ userId: string; patientId: number }>(
+    tx,
+    sql`SELECT a.user_id AS "userId", a.patient_id AS "patientId" FROM audit_logs a WHERE a.id = ${breakGlassId} AND ${isBreakGlass}`,
+  );
+  return access ?? null;
 }
 
-/** Writes a verdict (an audit row) after checking, in the same transaction, that the reviewed row is a break-the-glass access. */
-export async function insertVerdict(
-  db: Db,
-  breakGlassId: number,
-  entry: (access: { userId: string; patientId: number }) => AuditEntry,
-): Promise<'written' | 'not-found' | 'own-access'> {
-  return db.transaction(async (tx) => {
-    const [access] = await rowsOf<{ userId: string; patientId: number }>(
-      tx,
-      sql`SELECT a.user_id AS "userId", a.patient_id AS "patientId" FROM audit_logs a WHERE a.id = ${breakGlassId} AND ${isBreakGlass}`,
-    );
-    if (!access) return 'not-found';
-    const audit = entry(access);
-    if (audit.actor.userId === access.userId) return 'own-access';
-    await writeAudit(tx, audit);
-    return 'written';
-  });
-}
-
-/** Sets a patient's VIP/restricted marker and writes its audit row (old and new value) in one transaction; null when unknown. */
-export async function updateRestricted(
-  db: Db,
-  patientId: number,
-  restricted: boolean,
-  entry: (before: boolean) => AuditEntry,
-): Promise<{ id: number; restricted: boolean } | null> {
-  return db.transaction(async (tx) => {
-    const [before] = await rowsOf<{ restricted: boolean }>(tx, sql`SELECT restricted FROM patients WHERE id = ${patientId} FOR UPDATE`);
-    if (!before) return null;
-    await tx.execute(sql`UPDATE patients SET restricted = ${restricted} WHERE id = ${patientId}`);
-    await writeAudit(tx, entry(before.restricted));
-    return { id: patientId, restricted };
-  });
+/** Sets a patient's VIP/restricted marker; answers the value it had, or null for an unknown patient. */
+export async function updateRestricted(tx: DbOrTx, patientId: number, restricted: boolean): Promise<boolean | null> {
+  const [before] = await rowsOf<{ restricted: boolean }>(tx, sql`SELECT restricted FROM patients WHERE id = ${patientId} FOR UPDATE`);
+  if (!before) return null;
+  await tx.execute(sql`UPDATE patients SET restricted = ${restricted} WHERE id = ${patientId}`);
+  return before.restricted;
 }

@@ -1,6 +1,6 @@
 // Privacy review API (docs/decisions/018-privacy-review.md): the break-the-glass review queue, one access's detail,
 // verdicts (audit.review), the reviewer's counts, and the VIP/restricted marker (patients.restrict).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   breakGlassDetail,
   recordVerdictInput,
@@ -15,13 +15,14 @@ import {
   volumeAlertQuery,
 } from '../../../contracts/privacy-review';
 import { recordIdParams } from '../../../contracts/record-rows';
-import { requireStaff, staffActor } from '../../context/guards';
+import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { readVolumeAlerts } from './alerts.service';
 import { readReviewDetail, readReviewQueue, readReviewSummary, recordVerdict, setPatientRestricted } from './privacy.service';
 
 export function privacyRoutes({ db, config }: AppDeps) {
   const canReview = requireStaff('audit.review');
+  const scope = (request: FastifyRequest) => staffScope(request, db, config.now);
   return async (app: FastifyInstance): Promise<void> => {
     const r = zodRoutes(app);
     const tags = ['privacy review'];
@@ -29,7 +30,7 @@ export function privacyRoutes({ db, config }: AppDeps) {
     r.get(
       '/api/privacy-reviews',
       { onRequest: canReview, schema: { tags, querystring: reviewQueueQuery, response: { 200: reviewQueuePage } } },
-      async (request) => readReviewQueue(db, config.privacy, request.query, staffActor(request), request.meta),
+      async (request) => readReviewQueue(scope(request), config.privacy, request.query),
     );
 
     r.get('/api/privacy-reviews/summary', { onRequest: canReview, schema: { tags, response: { 200: reviewSummary } } }, async () =>
@@ -39,20 +40,20 @@ export function privacyRoutes({ db, config }: AppDeps) {
     r.get(
       '/api/privacy-reviews/alerts',
       { onRequest: canReview, schema: { tags, querystring: volumeAlertQuery, response: { 200: volumeAlertPage } } },
-      async (request) => readVolumeAlerts(db, request.query, staffActor(request), request.meta),
+      async (request) => readVolumeAlerts(scope(request), request.query),
     );
 
     r.get(
       '/api/privacy-reviews/:id',
       { onRequest: canReview, schema: { tags, params: reviewIdParams, response: { 200: breakGlassDetail } } },
-      async (request) => readReviewDetail(db, config.privacy, request.params.id, staffActor(request), request.meta),
+      async (request) => readReviewDetail(scope(request), config.privacy, request.params.id),
     );
 
     r.post(
       '/api/privacy-reviews/:id/verdict',
       { onRequest: canReview, schema: { tags, params: reviewIdParams, body: recordVerdictInput, response: { 201: reviewVerdictRecord } } },
       async (request, reply) => {
-        const verdict = await recordVerdict(db, request.params.id, request.body, staffActor(request), request.meta, config.now());
+        const verdict = await recordVerdict(scope(request), request.params.id, request.body);
         return reply.status(201).send(verdict);
       },
     );
@@ -63,7 +64,7 @@ export function privacyRoutes({ db, config }: AppDeps) {
         onRequest: requireStaff('patients.restrict'),
         schema: { tags, params: recordIdParams, body: restrictPatientInput, response: { 200: restrictPatientResult } },
       },
-      async (request) => setPatientRestricted(db, request.params.id, request.body.restricted, staffActor(request), request.meta),
+      async (request) => setPatientRestricted(scope(request), request.params.id, request.body.restricted),
     );
   };
 }

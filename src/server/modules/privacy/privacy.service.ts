@@ -15,7 +15,8 @@ import {
 } from '../../../contracts/privacy-review';
 import { auditActorOf } from '../../audit/audit-writer';
 import type { PrivacyThresholds } from '../../config';
-import type { RequestMeta, StaffActor } from '../../context/actor';
+import type { StaffActor } from '../../context/actor';
+import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../errors/app-error';
 import { parseOr400 } from '../audit/parse';
@@ -56,11 +57,9 @@ function toAccess(row: repo.BreakGlassRow, limits: PrivacyThresholds): BreakGlas
 
 /** GET /api/privacy-reviews: a page of break-the-glass accesses, newest first, audited as VIEW AUDIT_LOG. */
 export async function readReviewQueue(
-  db: Db,
+  scope: RequestScope<StaffActor>,
   limits: PrivacyThresholds,
   query: ReviewQueueQueryInput,
-  actor: StaffActor,
-  meta: RequestMeta,
 ): Promise<ReviewQueuePage> {
   const q = parseOr400(reviewQueueQuery, query, 'Invalid review filters');
   const criteria: repo.QueueCriteria = {
@@ -70,20 +69,17 @@ export async function readReviewQueue(
     limit: q.pageSize,
     offset: (q.page - 1) * q.pageSize,
   };
-  const { rows, total } = await repo.readRecorded(
-    db,
-    async (tx) => ({
-      rows: await repo.selectBreakGlass(tx, criteria, limits.bulkSearchMinutes),
-      total: await repo.countBreakGlass(tx, criteria),
-    }),
-    (result) => ({
-      actor: auditActorOf(actor),
-      meta,
+  const { rows, total } = await inAuditedTransaction(scope, async (ctx) => {
+    const page = {
+      rows: await repo.selectBreakGlass(ctx.tx, criteria, limits.bulkSearchMinutes),
+      total: await repo.countBreakGlass(ctx.tx, criteria),
+    };
+    return ctx.audited(page, {
       action: 'VIEW',
       resourceType: 'AUDIT_LOG',
-      newValues: { privacyReview: { filters: q, returned: result.rows.length } },
-    }),
-  );
+      newValues: { privacyReview: { filters: q, returned: page.rows.length } },
+    });
+  });
   return { items: rows.map((r) => toAccess(r, limits)), page: q.page, pageSize: q.pageSize, total };
 }
 
@@ -109,57 +105,40 @@ async function detailOf(tx: DbOrTx, id: number, limits: PrivacyThresholds): Prom
 }
 
 /** GET /api/privacy-reviews/{id}: one access with what was done during its grant; 404 for any other row. */
-export async function readReviewDetail(
-  db: Db,
-  limits: PrivacyThresholds,
-  id: number,
-  actor: StaffActor,
-  meta: RequestMeta,
-): Promise<BreakGlassDetail> {
-  const detail = await repo.readRecorded(
-    db,
-    (tx) => detailOf(tx, id, limits),
-    (result) =>
-      result && {
-        actor: auditActorOf(actor),
-        meta,
-        action: 'VIEW',
-        resourceType: 'AUDIT_LOG',
-        resourceId: id,
-        patientId: result.access.patient.id,
-        newValues: { privacyReview: { breakGlassId: id, activity: result.activity.length } },
-      },
-  );
-  if (!detail) throw breakGlassNotFound();
-  return detail;
+export async function readReviewDetail(scope: RequestScope<StaffActor>, limits: PrivacyThresholds, id: number): Promise<BreakGlassDetail> {
+  return inAuditedTransaction(scope, async (ctx) => {
+    const detail = await detailOf(ctx.tx, id, limits);
+    if (!detail) throw breakGlassNotFound();
+    return ctx.audited(detail, {
+      action: 'VIEW',
+      resourceType: 'AUDIT_LOG',
+      resourceId: id,
+      patientId: detail.access.patient.id,
+      newValues: { privacyReview: { breakGlassId: id, activity: detail.activity.length } },
+    });
+  });
 }
 
 /**
  * POST /api/privacy-reviews/{id}/verdict: the verdict is an audit row (CREATE ACCESS_REVIEW, resourceId the access's
  * row id). 404 for a row that is not a break-the-glass access; 403 REVIEW_OWN_ACCESS for one's own access.
  */
-export async function recordVerdict(
-  db: Db,
-  id: number,
-  input: RecordVerdictInput,
-  actor: StaffActor,
-  meta: RequestMeta,
-  now: Date,
-): Promise<ReviewVerdictRecord> {
+export async function recordVerdict(scope: RequestScope<StaffActor>, id: number, input: RecordVerdictInput): Promise<ReviewVerdictRecord> {
   const v = parseOr400(recordVerdictInput, input, 'Invalid verdict');
-  const who = auditActorOf(actor);
-  const outcome = await repo.insertVerdict(db, id, (access) => ({
-    actor: who,
-    meta,
-    action: 'CREATE',
-    resourceType: 'ACCESS_REVIEW',
-    resourceId: id,
-    patientId: access.patientId,
-    newValues: { verdict: v.verdict, note: v.note, reviewedUserId: access.userId },
-  }));
-  if (outcome === 'not-found') throw breakGlassNotFound();
-  if (outcome === 'own-access') throw new AppError('REVIEW_OWN_ACCESS', 'You cannot review your own break-the-glass access');
-  return { verdict: v.verdict, note: v.note, reviewerId: who.userId, reviewerName: who.userName, at: now.toISOString() };
+  const who = auditActorOf(scope.actor);
+  return inAuditedTransaction(scope, async (ctx) => {
+    const access = await repo.selectBreakGlassAccess(ctx.tx, id);
+    if (!access) throw breakGlassNotFound();
+    if (access.userId === who.userId) throw new AppError('REVIEW_OWN_ACCESS', 'You cannot review your own break-the-glass access');
+    const record = { verdict: v.verdict, note: v.note, reviewerId: who.userId, reviewerName: who.userName, at: ctx.now.toISOString() };
+    return ctx.audited(record, {
+      action: 'CREATE',
+      resourceType: 'ACCESS_REVIEW',
+      resourceId: id,
+      patientId: access.patientId,
+      newValues: { verdict: v.verdict, note: v.note, reviewedUserId: access.userId },
+    });
+  });
 }
 
 /** GET /api/privacy-reviews/summary: counts only, no patient data. */
@@ -169,22 +148,23 @@ export async function readReviewSummary(db: Db): Promise<ReviewSummary> {
 
 /** PUT /api/patients/{id}/restricted: sets the VIP/restricted marker, audited as UPDATE PATIENT with old and new value. */
 export async function setPatientRestricted(
-  db: Db,
+  scope: RequestScope<StaffActor>,
   patientId: number,
   restricted: boolean,
-  actor: StaffActor,
-  meta: RequestMeta,
 ): Promise<{ id: number; restricted: boolean }> {
-  const result = await repo.updateRestricted(db, patientId, restricted, (before) => ({
-    actor: auditActorOf(actor),
-    meta,
-    action: 'UPDATE',
-    resourceType: 'PATIENT',
-    resourceId: patientId,
-    patientId,
-    oldValues: { restricted: before },
-    newValues: { restricted },
-  }));
-  if (!result) throw new AppError('PATIENT_NOT_FOUND', 'Patient not found');
-  return result;
+  return inAuditedTransaction(scope, async (ctx) => {
+    const before = await repo.updateRestricted(ctx.tx, patientId, restricted);
+    if (before === null) throw new AppError('PATIENT_NOT_FOUND', 'Patient not found');
+    return ctx.audited(
+      { id: patientId, restricted },
+      {
+        action: 'UPDATE',
+        resourceType: 'PATIENT',
+        resourceId: patientId,
+        patientId,
+        oldValues: { restricted: before },
+        newValues: { restricted },
+      },
+    );
+  });
 }
