@@ -1,7 +1,6 @@
 // Record access grants (DESIGN.md §4) on the access_grants table, and the patient's demographics the record shows.
 import { and, eq, gt, sql } from 'drizzle-orm';
-import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
-import type { Db, DbOrTx } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import { patientDetailsColumns } from '../../db/patient-columns';
 import { accessGrants, patients } from '../../db/schema';
 import type { PatientDetails } from '../../../contracts/patients';
@@ -67,13 +66,4 @@ export async function hasLiveGrant(db: DbOrTx, userId: string, patientId: number
     .where(and(eq(accessGrants.userId, userId), eq(accessGrants.patientId, patientId), gt(accessGrants.expiresAt, now)))
     .limit(1);
   return Boolean(row);
-}
-
-/** Runs `read` (which checks the grant itself) and writes its audit row in the same transaction. */
-export async function readRecorded<T>(db: Db, read: (tx: DbOrTx) => Promise<T>, audit: (result: T) => AuditEntry): Promise<T> {
-  return db.transaction(async (tx) => {
-    const result = await read(tx);
-    await writeAudit(tx, audit(result));
-    return result;
-  });
 }

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { accessGrant, recordAccessInput, recordPatient } from '../../../contracts/access';
 import { recordIdParams } from '../../../contracts/record-rows';
-import { requireStaff, staffActor } from '../../context/guards';
+import { requireStaff, staffActor, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { rateLimitOf } from '../../http/rate-limit';
 import { noteGrantVolume } from '../privacy/alerts.service';
@@ -32,7 +32,7 @@ export function accessRoutes({ db, config }: AppDeps) {
     r.get(
       '/api/patients/:id',
       { onRequest: canRead, schema: { tags, params: recordIdParams, response: { 200: recordPatient } } },
-      async (request) => readPatient(db, staffActor(request), request.meta, request.params.id, config.now()),
+      async (request) => readPatient(staffScope(request, db, config.now), request.params.id),
     );
   };
 }

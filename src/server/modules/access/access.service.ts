@@ -14,11 +14,12 @@ import type { FieldIssue } from '../../../contracts/errors';
 import { auditActorOf } from '../../audit/audit-writer';
 import { actorRoleAtTheTime, type RequestMeta, type StaffActor } from '../../context/actor';
 import type { Config } from '../../config';
+import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { Db, DbOrTx } from '../../db/client';
 import { grantsInLastHour } from '../privacy/alerts.service';
 import { AppError, validationFailed } from '../../errors/app-error';
 import { assertFreshSecondFactor } from '../auth/mfa.service';
-import { findPatientWithGrant, hasLiveGrant, patientExists, readRecorded } from './access.repository';
+import { findPatientWithGrant, hasLiveGrant, patientExists } from './access.repository';
 import { insertGrantAudited } from './grant-audited.repository';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -107,24 +108,15 @@ export async function patientWithLiveGrant(
 }
 
 /** GET /api/patients/{id}: the demographics with a live grant, audited as VIEW PATIENT in the same transaction. */
-export async function readPatient(
-  db: Db,
-  actor: StaffActor,
-  meta: RequestMeta,
-  patientId: number,
-  now: Date = new Date(),
-): Promise<RecordPatient> {
-  return readRecorded(
-    db,
-    (tx) => patientWithLiveGrant(tx, actor, patientId, now),
-    () => ({
-      actor: auditActorOf(actor),
-      meta,
+export async function readPatient(scope: RequestScope<StaffActor>, patientId: number): Promise<RecordPatient> {
+  return inAuditedTransaction(scope, async (ctx) => {
+    const patient = await patientWithLiveGrant(ctx.tx, ctx.actor, patientId, ctx.now);
+    return ctx.audited(patient, {
       action: 'VIEW',
       resourceType: 'PATIENT',
       resourceId: patientId,
       patientId,
       newValues: { view: 'DEMOGRAPHICS' },
-    }),
-  );
+    });
+  });
 }

@@ -2,7 +2,7 @@
 // the figures their flags are computed from, what was done during each grant, and the verdicts, which are audit
 // rows themselves (resource_type ACCESS_REVIEW, resource_id = the reviewed row's id), written by the audit writer.
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 
 const rowsOf = async <T>(db: DbOrTx, query: SQL): Promise<T[]> => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 const iso = (column: SQL): SQL => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
