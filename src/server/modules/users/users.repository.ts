@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { roles, securityEvents, users } from '../../db/schema';
-import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
 
 export type NewSecurityEvent = Omit<typeof securityEvents.$inferInsert, 'id' | 'userId'>;
 
@@ -23,7 +22,7 @@ export interface NewUser {
   createdAt?: Date;
 }
 
-function isUniqueViolation(err: unknown): boolean {
+export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string } } | null;
   return e?.code === '23505' || e?.cause?.code === '23505';
 }
@@ -108,7 +107,7 @@ const userColumns = {
   createdAt: users.createdAt,
 };
 
-export async function findUserWithRole(db: Db, id: string): Promise<UserWithRole | null> {
+export async function findUserWithRole(db: DbOrTx, id: string): Promise<UserWithRole | null> {
   const [row] = await db.select(userColumns).from(users).leftJoin(roles, eq(roles.id, users.roleId)).where(eq(users.id, id));
   return row ?? null;
 }
@@ -131,44 +130,39 @@ export interface ProfileFields {
   address?: string | null | undefined;
 }
 
-/** Updates exactly the profile fields; 'duplicate' when the e-mail belongs to someone else. */
+export type ProfileBefore = ProfileFields & { phoneNumber: string | null; department: string | null; address: string | null };
+
+/**
+ * Updates exactly the profile fields with its security event; answers the fields as they were, or null when the user
+ * is gone. A taken e-mail throws the unique violation (see isUniqueViolation), which rolls the caller's transaction back.
+ */
 export async function updateProfile(
-  db: Db,
+  tx: DbOrTx,
   id: string,
   fields: ProfileFields,
   now: Date,
   event: NewSecurityEvent,
-  audit: Omit<AuditEntry, 'oldValues' | 'newValues'>,
-): Promise<'updated' | 'missing' | 'duplicate'> {
-  try {
-    return await db.transaction(async (tx) => {
-      const [before] = await tx
-        .select({
-          firstName: users.firstName,
-          lastName: users.lastName,
-          email: users.email,
-          phoneNumber: users.phoneNumber,
-          department: users.department,
-          facility: users.facility,
-          address: users.address,
-        })
-        .from(users)
-        .where(eq(users.id, id))
-        .for('update');
-      const updated = await tx
-        .update(users)
-        .set({ ...fields, updatedAt: now })
-        .where(eq(users.id, id))
-        .returning({ id: users.id });
-      if (updated.length === 0 || !before) return 'missing';
-      await tx.insert(securityEvents).values({ ...event, userId: id });
-      await writeAudit(tx, { ...audit, oldValues: before, newValues: fields });
-      return 'updated';
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) return 'duplicate';
-    throw err;
-  }
+): Promise<ProfileBefore | null> {
+  const [before] = await tx
+    .select({
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      phoneNumber: users.phoneNumber,
+      department: users.department,
+      facility: users.facility,
+      address: users.address,
+    })
+    .from(users)
+    .where(eq(users.id, id))
+    .for('update');
+  if (!before) return null;
+  await tx
+    .update(users)
+    .set({ ...fields, updatedAt: now })
+    .where(eq(users.id, id));
+  await tx.insert(securityEvents).values({ ...event, userId: id });
+  return before as ProfileBefore;
 }
 
 export function listPendingUsers(db: Db): Promise<UserWithRole[]> {
@@ -231,36 +225,41 @@ async function whyNotPending(db: DbOrTx, id: string): Promise<PendingChange> {
 
 /** Activates a pending registration (only while it is pending), with its security event. */
 export async function approvePendingUser(
-  db: Db,
+  tx: DbOrTx,
   id: string,
   approverId: string,
   now: Date,
   event: NewSecurityEvent,
-  audit: AuditEntry,
 ): Promise<PendingChange> {
-  return db.transaction(async (tx) => {
-    const done = await tx
-      .update(users)
-      .set({ isActive: true, accountStatus: 'active', activatedAt: now, activatedBy: approverId, updatedAt: now })
-      .where(and(eq(users.id, id), eq(users.accountStatus, 'pending')))
-      .returning({ id: users.id });
-    if (done.length === 0) return whyNotPending(tx, id);
-    await tx.insert(securityEvents).values({ ...event, userId: id });
-    await writeAudit(tx, audit);
-    return 'done';
-  });
+  const done = await tx
+    .update(users)
+    .set({ isActive: true, accountStatus: 'active', activatedAt: now, activatedBy: approverId, updatedAt: now })
+    .where(and(eq(users.id, id), eq(users.accountStatus, 'pending')))
+    .returning({ id: users.id });
+  if (done.length === 0) return whyNotPending(tx, id);
+  await tx.insert(securityEvents).values({ ...event, userId: id });
+  return 'done';
 }
 
-/** Deletes a pending registration (only while it is pending), with its security event. */
-export async function deletePendingUser(db: Db, id: string, event: NewSecurityEvent, audit: AuditEntry): Promise<PendingChange> {
-  return db.transaction(async (tx) => {
-    const done = await tx
-      .delete(users)
-      .where(and(eq(users.id, id), eq(users.accountStatus, 'pending')))
-      .returning({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, roleId: users.roleId });
-    if (done.length === 0) return whyNotPending(tx, id);
-    await tx.insert(securityEvents).values({ ...event, userId: id });
-    await writeAudit(tx, { ...audit, oldValues: done[0] });
-    return 'done';
-  });
+export interface DeletedRegistration {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  roleId: number | null;
+}
+
+/** Deletes a pending registration (only while it is pending), with its security event; answers the deleted row. */
+export async function deletePendingUser(
+  tx: DbOrTx,
+  id: string,
+  event: NewSecurityEvent,
+): Promise<DeletedRegistration | Exclude<PendingChange, 'done'>> {
+  const [deleted] = await tx
+    .delete(users)
+    .where(and(eq(users.id, id), eq(users.accountStatus, 'pending')))
+    .returning({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, roleId: users.roleId });
+  if (!deleted) return (await whyNotPending(tx, id)) as Exclude<PendingChange, 'done'>;
+  await tx.insert(securityEvents).values({ ...event, userId: id });
+  return deleted;
 }

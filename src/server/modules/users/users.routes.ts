@@ -10,7 +10,7 @@ import {
   userIdParams,
   userStats as userStatsSchema,
 } from '../../../contracts/users';
-import { requireStaff, staffActor } from '../../context/guards';
+import { requireStaff, staffActor, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { activeUsers, approveUser, ownProfileOnly, pendingUsers, rejectUser, updateOwnProfile, userStats } from './users.service';
 
@@ -21,7 +21,8 @@ async function ownIdOnly(request: FastifyRequest): Promise<void> {
 }
 
 export function usersRoutes(deps: AppDeps) {
-  const { db } = deps;
+  const { db, config } = deps;
+  const scope = (request: FastifyRequest) => staffScope(request, db, config.now);
   const canApprove = requireStaff('users.approve');
   return async (app: FastifyInstance): Promise<void> => {
     const r = zodRoutes(app);
@@ -46,7 +47,7 @@ export function usersRoutes(deps: AppDeps) {
       { onRequest: canApprove, schema: { tags, params: userIdParams, response: { 200: approveResult } } },
       async (request) => ({
         message: 'User approved',
-        user: await approveUser(deps, staffActor(request), request.params.id, request.meta),
+        user: await approveUser(scope(request), request.params.id),
       }),
     );
 
@@ -54,7 +55,7 @@ export function usersRoutes(deps: AppDeps) {
       '/api/admin/users/:id/reject',
       { onRequest: canApprove, schema: { tags, params: userIdParams, response: { 200: messageResult } } },
       async (request) => {
-        await rejectUser(deps, staffActor(request), request.params.id, request.meta);
+        await rejectUser(scope(request), request.params.id);
         return { message: 'User rejected' };
       },
     );
@@ -65,7 +66,7 @@ export function usersRoutes(deps: AppDeps) {
         onRequest: [requireStaff(), ownIdOnly],
         schema: { tags, params: userIdParams, body: profileUpdateInput, response: { 200: currentUser } },
       },
-      async (request) => updateOwnProfile(deps, staffActor(request), request.params.id, request.body, request.meta),
+      async (request) => updateOwnProfile(scope(request), request.params.id, request.body),
     );
   };
 }

@@ -1,10 +1,9 @@
 // Staff accounts: the signed-in user, My Profile, and Administration: Manage Users (SPEC §2, §7; DESIGN.md §4-5).
-import { auditActorOf } from '../../audit/audit-writer';
 import type { CurrentUser } from '../../../contracts/auth';
 import type { ActiveUser, PendingUser, ProfileUpdateInput, UserStats } from '../../../contracts/users';
 import type { RequestMeta, StaffActor } from '../../context/actor';
+import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { Db } from '../../db/client';
-import type { AppDeps } from '../../deps';
 import { AppError, unauthenticated } from '../../errors/app-error';
 import {
   approvePendingUser,
@@ -15,6 +14,7 @@ import {
   findLoginCandidate,
   findUserWithRole,
   insertUser,
+  isUniqueViolation,
   listActiveUsers,
   listPendingUsers,
   updateProfile,
@@ -104,23 +104,25 @@ export async function getCurrentUser(db: Db, actor: StaffActor): Promise<Current
 export const ownProfileOnly = (): AppError => new AppError('OWN_PROFILE_ONLY', 'You can only edit your own profile');
 
 /** PATCH /api/users/{id}: the signed-in user's own profile, exactly the listed fields. */
-export async function updateOwnProfile(
-  { db, config }: AppDeps,
-  actor: StaffActor,
-  id: string,
-  input: ProfileUpdateInput,
-  meta: RequestMeta,
-): Promise<CurrentUser> {
+export async function updateOwnProfile(scope: RequestScope<StaffActor>, id: string, input: ProfileUpdateInput): Promise<CurrentUser> {
+  const { db, actor, meta } = scope;
   if (id !== actor.userId) throw ownProfileOnly();
   const email = input.email.toLowerCase();
   const emailInUse = new AppError('EMAIL_IN_USE', 'An account with this email already exists');
   if (await emailTaken(db, email, actor.userId)) throw emailInUse;
   const fields = { ...input, email };
   const record = event(meta, 'PROFILE_UPDATED', 'low', 'Staff user updated their profile', { fields: Object.keys(fields) }, input.facility);
-  const audit = { actor: auditActorOf(actor), meta, action: 'UPDATE', resourceType: 'USER', resourceId: id } as const;
-  const result = await updateProfile(db, id, fields, config.now(), record, audit);
-  if (result === 'duplicate') throw emailInUse;
-  if (result === 'missing') throw unauthenticated();
+  try {
+    await inAuditedTransaction(scope, async (ctx) => {
+      const before = await updateProfile(ctx.tx, id, fields, ctx.now, record);
+      if (!before) throw unauthenticated();
+      return ctx.audited(null, { action: 'UPDATE', resourceType: 'USER', resourceId: id, oldValues: before, newValues: fields });
+    });
+  } catch (err) {
+    // Taken between the check above and the update: the unique index has the last word.
+    if (isUniqueViolation(err)) throw emailInUse;
+    throw err;
+  }
   return getCurrentUser(db, actor);
 }
 
@@ -144,31 +146,34 @@ const notPending = (): AppError => new AppError('USER_NOT_PENDING', 'This user i
 const userNotFound = (): AppError => new AppError('USER_NOT_FOUND', 'User not found');
 
 /** Activates a pending registration: isActive, accountStatus 'active', activatedAt, activatedBy. */
-export async function approveUser({ db, config }: AppDeps, actor: StaffActor, id: string, meta: RequestMeta): Promise<ActiveUser> {
+export async function approveUser(scope: RequestScope<StaffActor>, id: string): Promise<ActiveUser> {
+  const { actor, meta } = scope;
   if (id === actor.userId) throw new AppError('OWN_ACCOUNT_DECISION', 'You cannot approve your own account');
   const record = event(meta, 'USER_APPROVED', 'medium', 'Registration approved', { approvedBy: actor.userId }, actor.facility);
-  const audit = {
-    actor: auditActorOf(actor),
-    meta,
-    action: 'UPDATE',
-    resourceType: 'USER',
-    resourceId: id,
-    newValues: { accountStatus: 'active', isActive: true },
-  } as const;
-  const result = await approvePendingUser(db, id, actor.userId, config.now(), record, audit);
-  if (result === 'missing') throw userNotFound();
-  if (result === 'not_pending') throw notPending();
-  const user = await findUserWithRole(db, id);
-  if (!user) throw userNotFound();
-  return toActiveUser(user);
+  return inAuditedTransaction(scope, async (ctx) => {
+    const result = await approvePendingUser(ctx.tx, id, actor.userId, ctx.now, record);
+    if (result === 'missing') throw userNotFound();
+    if (result === 'not_pending') throw notPending();
+    const user = await findUserWithRole(ctx.tx, id);
+    if (!user) throw userNotFound();
+    return ctx.audited(toActiveUser(user), {
+      action: 'UPDATE',
+      resourceType: 'USER',
+      resourceId: id,
+      newValues: { accountStatus: 'active', isActive: true },
+    });
+  });
 }
 
 /** Rejects a pending registration: the row is deleted. */
-export async function rejectUser({ db }: AppDeps, actor: StaffActor, id: string, meta: RequestMeta): Promise<void> {
+export async function rejectUser(scope: RequestScope<StaffActor>, id: string): Promise<void> {
+  const { actor, meta } = scope;
   if (id === actor.userId) throw new AppError('OWN_ACCOUNT_DECISION', 'You cannot reject your own account');
   const record = event(meta, 'USER_REJECTED', 'medium', 'Registration rejected', { rejectedBy: actor.userId }, actor.facility);
-  const audit = { actor: auditActorOf(actor), meta, action: 'DELETE', resourceType: 'USER', resourceId: id } as const;
-  const result = await deletePendingUser(db, id, record, audit);
-  if (result === 'missing') throw userNotFound();
-  if (result === 'not_pending') throw notPending();
+  await inAuditedTransaction(scope, async (ctx) => {
+    const result = await deletePendingUser(ctx.tx, id, record);
+    if (result === 'missing') throw userNotFound();
+    if (result === 'not_pending') throw notPending();
+    return ctx.audited(null, { action: 'DELETE', resourceType: 'USER', resourceId: id, oldValues: result });
+  });
 }
