@@ -33,6 +33,12 @@ export async function patientExists(db: DbOrTx, patientId: number): Promise<bool
   return Boolean(row);
 }
 
+/** The patient's demographics, or null when there is no such patient. */
+export async function findPatient(db: DbOrTx, patientId: number): Promise<PatientRow | null> {
+  const [row] = await db.select(patientColumns).from(patients).where(eq(patients.id, patientId));
+  return row ?? null;
+}
+
 /**
  * The patient and whether this user holds a live grant for them, in one query (one round trip for the common
  * record open); null when the patient does not exist.

@@ -1,21 +1,23 @@
 // The one way into a patient's record (docs/decisions/009-data-context.md): a PatientScope is a data context
-// for one patient whose live access grant (DESIGN.md §4) was checked inside that context's transaction.
+// for one patient whose live access grant (DESIGN.md §4) was checked inside that context's transaction, or, for
+// the patient portal, the signed-in patient's own record (the patient id comes from the session, never a request).
 // Repositories that read or change a patient's record take a PatientScope, so a patient-scoped query without
 // the grant check does not compile; only this file makes one.
 import type { RecordPatient } from '../../../contracts/access';
-import type { StaffActor } from '../../context/actor';
+import type { Actor, PatientActor, StaffActor } from '../../context/actor';
 import type { DataContext } from '../../context/data-context';
+import { findPatient } from './access.repository';
 import { assertLiveGrant, patientWithLiveGrant } from './access.service';
 
 declare const grantChecked: unique symbol;
 
-export interface PatientScope extends DataContext<StaffActor> {
-  /** The patient this user holds a live grant for (checked in this transaction). */
+export interface PatientScope<A extends Actor = StaffActor> extends DataContext<A> {
+  /** The patient this user holds a live grant for (checked in this transaction), or the signed-in patient. */
   readonly patientId: number;
   readonly [grantChecked]: true;
 }
 
-const scopeOf = (ctx: DataContext<StaffActor>, patientId: number): PatientScope => ({ ...ctx, patientId }) as PatientScope;
+const scopeOf = <A extends Actor>(ctx: DataContext<A>, patientId: number): PatientScope<A> => ({ ...ctx, patientId }) as PatientScope<A>;
 
 /** 403 without a live grant, 404 for an unknown patient; otherwise the scope of this patient's record. */
 export async function openPatientRecord(ctx: DataContext<StaffActor>, patientId: number): Promise<PatientScope> {
@@ -30,4 +32,25 @@ export async function openPatientRecordWithDetails(
 ): Promise<{ scope: PatientScope; patient: RecordPatient }> {
   const patient = await patientWithLiveGrant(ctx.tx, ctx.actor, patientId, ctx.now);
   return { scope: scopeOf(ctx, patientId), patient };
+}
+
+/** The signed-in patient was removed since sign-in: the portal ends the session (nothing is read or recorded). */
+export class PatientRemoved extends Error {
+  constructor() {
+    super('The signed-in patient no longer exists');
+  }
+}
+
+/** The signed-in patient's own record with their demographics; throws PatientRemoved when the patient no longer exists. */
+export async function openOwnRecordWithDetails(
+  ctx: DataContext<PatientActor>,
+): Promise<{ scope: PatientScope<PatientActor>; patient: RecordPatient }> {
+  const patient = await findPatient(ctx.tx, ctx.actor.patientId);
+  if (!patient) throw new PatientRemoved();
+  return { scope: scopeOf(ctx, ctx.actor.patientId), patient };
+}
+
+/** The signed-in patient's own record; throws PatientRemoved when the patient no longer exists. */
+export async function openOwnRecord(ctx: DataContext<PatientActor>): Promise<PatientScope<PatientActor>> {
+  return (await openOwnRecordWithDetails(ctx)).scope;
 }

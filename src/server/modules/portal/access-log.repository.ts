@@ -2,9 +2,10 @@
 // VIEW with complianceFlags {type: 'CONSENT'} or {type: 'BREAK_GLASS', reason}), searches that recorded this
 // patient id, and portal activation codes issued for the patient (UPDATE flagged PORTAL_ACTIVATION, decision 016). Always scoped by the one patient id passed in; served by audit_logs (patient_id, timestamp).
 import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
-import { writeAudit, type AuditEntry } from '../../audit/audit-writer';
-import type { Db, DbOrTx } from '../../db/client';
-import { auditLogs, patients, roles, users } from '../../db/schema';
+import type { Actor } from '../../context/actor';
+import type { PatientScope } from '../access/patient-scope';
+import type { DbOrTx } from '../../db/client';
+import { auditLogs, roles, users } from '../../db/schema';
 
 export interface AccessRow {
   id: number;
@@ -91,22 +92,12 @@ export async function countUnreviewedEmergencyAccesses(db: DbOrTx, patientId: nu
   return Number(row?.n ?? 0);
 }
 
-/**
- * One page of the patient's access history, newest first, and the total; the read is audited in the same
- * transaction. Null (and no audit row) when the patient no longer exists.
- */
-export async function readAccessLog(
-  db: Db,
-  patientId: number,
+/** One page of the scope's patient's access history, newest first, and the total. */
+export async function selectAccessLogPage(
+  scope: PatientScope<Actor>,
   page: { limit: number; offset: number },
-  audit: (returned: number) => AuditEntry,
-): Promise<{ rows: AccessRow[]; total: number } | null> {
-  return db.transaction(async (tx) => {
-    const [exists] = await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId));
-    if (!exists) return null;
-    const rows = await selectAccesses(tx, patientId, page.limit, page.offset);
-    const total = await countAccesses(tx, patientId);
-    await writeAudit(tx, audit(rows.length));
-    return { rows, total };
-  });
+): Promise<{ rows: AccessRow[]; total: number }> {
+  const rows = await selectAccesses(scope.tx, scope.patientId, page.limit, page.offset);
+  const total = await countAccesses(scope.tx, scope.patientId);
+  return { rows, total };
 }

@@ -14,7 +14,7 @@ import {
   portalRecord,
 } from '../../../contracts/portal';
 import { recordIdParams } from '../../../contracts/record-rows';
-import { patientActor, requirePortalPatient, requireStaff, staffActor } from '../../context/guards';
+import { patientActor, patientScope, requirePortalPatient, requireStaff, staffActor } from '../../context/guards';
 import { endSession, startSession } from '../../context/session';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { unauthenticated } from '../../errors/app-error';
@@ -79,7 +79,7 @@ export function portalRoutes(deps: AppDeps) {
       '/api/patient-portal/me',
       { onRequest: patientOnly, schema: { tags, response: { 200: portalRecord } } },
       async (request, reply) => {
-        const record = await loadPortalRecord(db, patientActor(request), request.meta);
+        const record = await loadPortalRecord(patientScope(request, db, config.now));
         return record ?? signedOut(request, reply);
       },
     );
@@ -88,7 +88,7 @@ export function portalRoutes(deps: AppDeps) {
       '/api/patient-portal/access-log',
       { onRequest: patientOnly, schema: { tags, querystring: accessLogQuery, response: { 200: accessLogPage } } },
       async (request, reply) => {
-        const page = await loadAccessLog(db, patientActor(request), request.meta, request.query);
+        const page = await loadAccessLog(patientScope(request, db, config.now), request.query);
         return page ?? signedOut(request, reply);
       },
     );

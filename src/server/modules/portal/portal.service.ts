@@ -1,27 +1,43 @@
 // The patient portal (SPEC §2, §3, §7; DESIGN.md §4, §6): the signed-in patient's own record and who opened it.
 // The patient id always comes from the session's actor, never from the request.
 import type { AccessKind, AccessLogItem, AccessLogPage, AccessLogQuery, PortalRecord } from '../../../contracts/portal';
-import { auditActorOf } from '../../audit/audit-writer';
-import type { PatientActor, RequestMeta } from '../../context/actor';
+import type { PatientActor } from '../../context/actor';
 import type { Db } from '../../db/client';
 import { REVIEW_VERDICTS, type PortalAccessSummary, type ReviewVerdict } from '../../../contracts/privacy-review';
-import { countUnreviewedEmergencyAccesses, readAccessLog, type AccessRow } from './access-log.repository';
-import { readPortalRecord } from './portal.repository';
+import { countUnreviewedEmergencyAccesses, selectAccessLogPage, type AccessRow } from './access-log.repository';
+import { openOwnRecord, PatientRemoved } from '../access/patient-scope';
+import { readOwnRecord } from '../records/records.service';
+import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 
-/** The patient's record, audited as VIEW PATIENT by the patient; null when the patient no longer exists. */
-export async function loadPortalRecord(db: Db, actor: PatientActor, meta: RequestMeta): Promise<PortalRecord | null> {
-  const rows = await readPortalRecord(db, actor.patientId, {
-    actor: auditActorOf(actor),
-    meta,
-    action: 'VIEW',
-    resourceType: 'PATIENT',
-    resourceId: actor.patientId,
-    patientId: actor.patientId,
-    newValues: { via: 'patient-portal' },
-  });
-  if (!rows) return null;
-  const { patient, ...medicalRecords } = rows;
-  return { patient: { ...patient, ncNumber: patient.idNumber }, medicalRecords };
+/** The answer of a portal read, or null when the signed-in patient was removed since sign-in (the route signs them out). */
+async function unlessRemoved<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof PatientRemoved) return null;
+    throw err;
+  }
+}
+
+/** The patient's record in the portal's field names (SPEC §3), audited as VIEW PATIENT by the patient; null when the patient no longer exists. */
+export async function loadPortalRecord(scope: RequestScope<PatientActor>): Promise<PortalRecord | null> {
+  const own = await unlessRemoved(readOwnRecord(scope));
+  if (!own) return null;
+  const { patient, lists } = own;
+  return {
+    patient: { ...patient, ncNumber: patient.idNumber },
+    medicalRecords: {
+      diagnoses: lists.diagnoses.map(({ patientId: _p, ...d }) => d),
+      appointments: lists.appointments.map(({ patientId: _p, ...a }) => a),
+      allergies: lists.allergies.map(({ patientId: _p, ...a }) => a),
+      medications: lists.medications.map(({ patientId: _p, name, prescribedBy, ...m }) => ({
+        ...m,
+        medication: name,
+        doctor: prescribedBy,
+      })),
+      vaccines: lists.vaccines.map(({ patientId: _p, ...v }) => v),
+    },
+  };
 }
 
 const isVerdict = (v: string | null): v is ReviewVerdict => (REVIEW_VERDICTS as readonly (string | null)[]).includes(v);
@@ -52,16 +68,19 @@ function toItem(row: AccessRow): AccessLogItem {
  * One page of who opened the patient's record, newest first; reading it is audited (VIEW AUDIT_LOG by the patient).
  * Null when the patient no longer exists.
  */
-export async function loadAccessLog(db: Db, actor: PatientActor, meta: RequestMeta, query: AccessLogQuery): Promise<AccessLogPage | null> {
+export async function loadAccessLog(scope: RequestScope<PatientActor>, query: AccessLogQuery): Promise<AccessLogPage | null> {
   const { page, pageSize } = query;
-  const result = await readAccessLog(db, actor.patientId, { limit: pageSize, offset: (page - 1) * pageSize }, (returned) => ({
-    actor: auditActorOf(actor),
-    meta,
-    action: 'VIEW',
-    resourceType: 'AUDIT_LOG',
-    patientId: actor.patientId,
-    newValues: { via: 'patient-portal', accessLog: { page, pageSize, returned } },
-  }));
+  const result = await unlessRemoved(
+    inAuditedTransaction(scope, async (ctx) => {
+      const found = await selectAccessLogPage(await openOwnRecord(ctx), { limit: pageSize, offset: (page - 1) * pageSize });
+      return ctx.audited(found, {
+        action: 'VIEW',
+        resourceType: 'AUDIT_LOG',
+        patientId: ctx.actor.patientId,
+        newValues: { via: 'patient-portal', accessLog: { page, pageSize, returned: found.rows.length } },
+      });
+    }),
+  );
   if (!result) return null;
   return { items: result.rows.map(toItem), page, pageSize, total: result.total };
 }

@@ -4,6 +4,7 @@
 import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { RECORD_KINDS, type RecordKind, type RecordRows } from '../../../contracts/record-rows';
+import type { Actor } from '../../context/actor';
 import type { DataContext } from '../../context/data-context';
 import type { DbOrTx } from '../../db/client';
 import { allergies, appointments, diagnoses, medications, vaccines, vitals } from '../../db/schema';
@@ -109,15 +110,23 @@ async function selectRows<K extends RecordKind>(tx: DbOrTx, kind: K, patientId: 
 // rows come back as Raw and toRow gives them their contract shape.
 
 /** One list of the scope's patient, newest first. */
-export async function selectList<K extends RecordKind>(scope: PatientScope, kind: K): Promise<RecordRows[K][]> {
+export async function selectList<K extends RecordKind>(scope: PatientScope<Actor>, kind: K): Promise<RecordRows[K][]> {
   return selectRows(scope.tx, kind, scope.patientId);
 }
 
 export type RecordLists = { [K in RecordKind]: RecordRows[K][] };
 
 /** Every list of the scope's patient in one round trip. */
-export async function selectAllLists(scope: PatientScope): Promise<RecordLists> {
+export async function selectAllLists(scope: PatientScope<Actor>): Promise<RecordLists> {
   return selectLists(scope.tx, RECORD_KINDS, scope.patientId);
+}
+
+/** The given lists of the scope's patient in one round trip. */
+export async function selectListsOf<K extends RecordKind>(
+  scope: PatientScope<Actor>,
+  kinds: readonly K[],
+): Promise<{ [P in K]: RecordRows[P][] }> {
+  return selectLists(scope.tx, kinds, scope.patientId);
 }
 
 /** Inserts one item for the scope's patient; returns the stored row. */

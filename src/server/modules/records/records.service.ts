@@ -4,14 +4,15 @@
 import { RECORD_RESOURCE_TYPES, type RecordKind, type RecordRows, type RecordSummary } from '../../../contracts/record-rows';
 import type { NewVitals, RecordInputSchemas } from '../../../contracts/records';
 import type { z } from 'zod';
-import { staffDisplayName, type StaffActor } from '../../context/actor';
+import { staffDisplayName, type PatientActor, type StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type ContextAuditEntry, type RequestScope } from '../../context/data-context';
 import { AppError } from '../../errors/app-error';
 import { auditActorOf } from '../../audit/audit-writer';
 import { accessNotConfirmed, patientNotFound } from '../access/access.service';
-import { openPatientRecord } from '../access/patient-scope';
+import { openOwnRecordWithDetails, openPatientRecord } from '../access/patient-scope';
 import { readSummaryAudited } from './record-summary.repository';
-import { deleteItem, insertItem, lockItemPatient, selectList, type NewRecordValues } from './records.repository';
+import { deleteItem, insertItem, lockItemPatient, selectList, selectListsOf, type NewRecordValues } from './records.repository';
+import type { RecordPatient } from '../../../contracts/access';
 
 /** Who asks, from where, and when (the server's clock, so tests can move it). */
 export type RecordCaller = RequestScope<StaffActor>;
@@ -94,4 +95,32 @@ export async function readRecordSummary(c: RecordCaller, patientId: number): Pro
   if (!read.found) throw patientNotFound();
   if (!read.granted) throw accessNotConfirmed();
   return read.summary;
+}
+
+/** The five lists the patient portal shows (SPEC §3: vital signs are not among them). */
+export const PORTAL_KINDS = ['diagnoses', 'appointments', 'allergies', 'medications', 'vaccines'] as const;
+export type PortalKind = (typeof PORTAL_KINDS)[number];
+
+/**
+ * The signed-in patient's own record for the portal: demographics and the five lists, newest first in the record's
+ * one order, audited as VIEW PATIENT by the patient (via the portal). Throws PatientRemoved (access module), with no
+ * audit row, when the patient no longer exists.
+ */
+export async function readOwnRecord(
+  c: RequestScope<PatientActor>,
+): Promise<{ patient: RecordPatient; lists: { [K in PortalKind]: RecordRows[K][] } }> {
+  return inAuditedTransaction(c, async (ctx) => {
+    const { scope, patient } = await openOwnRecordWithDetails(ctx);
+    const lists = await selectListsOf(scope, PORTAL_KINDS);
+    return ctx.audited(
+      { patient, lists },
+      {
+        action: 'VIEW',
+        resourceType: 'PATIENT',
+        resourceId: scope.patientId,
+        patientId: scope.patientId,
+        newValues: { via: 'patient-portal' },
+      },
+    );
+  });
 }
