@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { AddPatientResponse, addPatientRequest } from '../../../contracts/patient-requests';
 import { SEARCH_RESULT_LIMIT, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
-import { auditActorOf, withAudit } from '../../audit/audit-writer';
+import { auditActorOf } from '../../audit/audit-writer';
 import { actorRoleAtTheTime, type RequestMeta, type StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { Db } from '../../db/client';
@@ -33,19 +33,17 @@ export async function searchRecorded(
       newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
     });
   }
-  return withAudit(
-    db,
-    (tx) => searchPatients(tx, input),
-    (results) => ({
-      actor: auditActorOf(actor),
-      meta,
+  // The fuzzy method: the search and its row in one audited data context.
+  return inAuditedTransaction({ db, actor, meta, now: new Date() }, async (ctx) => {
+    const results = await searchPatients(ctx.tx, input);
+    return ctx.audited(results, {
       action: 'SEARCH',
       resourceType: 'PATIENT',
       // One result names its patient, so the patient sees the search in their access history.
       patientId: results.length === 1 ? results[0]!.id : null,
       newValues: { ...searchAuditSummary(input, results), patientIds: results.map((p) => p.id), role: actorRoleAtTheTime(actor) },
-    }),
-  );
+    });
+  });
 }
 
 type AddPatientRequest = z.output<typeof addPatientRequest>;
