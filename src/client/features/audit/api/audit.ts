@@ -4,24 +4,25 @@ import type { AuditLogEntry, ComplianceReport, ComplianceReportSummary, Generate
 /** Filters as the form holds them: strings, '' or 'all' meaning no filter. */
 export type FilterParams = Record<string, string>;
 import { apiJson, apiRequest } from '../../../lib/api-client';
+import { toQueryString, underUrl, urlKey } from '../../../lib/query-keys';
 
-/** Builds a query string, leaving out empty values ('all' is sent as chosen: SPEC §7). */
-export function toQueryString(params: Record<string, string | number | undefined | null>): string {
-  const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') search.set(k, String(v));
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}
+/** The audit feature's query keys: the URL of each GET (lib/query-keys.ts). */
+export const auditKeys = {
+  logs: (filters: FilterParams) => urlKey(`/api/audit-logs${toQueryString({ ...filters, limit: 100 })}`),
+  reports: (filters: FilterParams) => urlKey(`/api/compliance-reports${toQueryString(filters)}`),
+  /** Every cached report list, whatever its filters. */
+  allReports: underUrl('/api/compliance-reports'),
+};
 
 export const auditLogsQueryOptions = (filters: FilterParams) =>
   queryOptions<AuditLogEntry[]>({
-    queryKey: [`/api/audit-logs${toQueryString({ ...filters, limit: 100 })}`],
+    queryKey: auditKeys.logs(filters),
     staleTime: 0,
   });
 
 export const reportsQueryOptions = (filters: FilterParams) =>
   queryOptions<ComplianceReportSummary[]>({
-    queryKey: [`/api/compliance-reports${toQueryString(filters)}`],
+    queryKey: auditKeys.reports(filters),
     staleTime: 0,
   });
 
@@ -30,7 +31,7 @@ export function useGenerateReport(): UseMutationResult<ComplianceReport, Error, 
   return useMutation({
     mutationFn: (input: GenerateReportInput) => apiJson<ComplianceReport>('POST', '/api/compliance-reports/generate', input),
     retry: false,
-    onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/compliance-reports') }),
+    onSuccess: () => queryClient.invalidateQueries({ predicate: auditKeys.allReports }),
   });
 }
 
@@ -45,6 +46,6 @@ export function useArchiveReport(): UseMutationResult<{ id: number; archived: tr
   return useMutation({
     mutationFn: (id: number) => apiJson<{ id: number; archived: true }>('POST', `/api/compliance-reports/${id}/archive`, {}),
     retry: false,
-    onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/compliance-reports') }),
+    onSuccess: () => queryClient.invalidateQueries({ predicate: auditKeys.allReports }),
   });
 }

@@ -38,9 +38,14 @@ export function searchPayload(form: SearchForm): Record<string, unknown> {
   });
 }
 
+/** The search's query keys: a POST, so the body is part of the key (identical searches share an answer). */
+export const searchKeys = {
+  search: (payload: PatientSearchInput) => ['/api/patients/search', payload] as const,
+};
+
 export const searchQueryOptions = (payload: PatientSearchInput) =>
   queryOptions<PatientSearchResult[]>({
-    queryKey: ['/api/patients/search', payload],
+    queryKey: searchKeys.search(payload),
     queryFn: () => apiJson<PatientSearchResult[]>('POST', '/api/patients/search', payload),
     staleTime: SEARCH_CACHE_MS,
     retry: false,

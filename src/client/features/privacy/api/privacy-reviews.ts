@@ -10,6 +10,7 @@ import type {
   VolumeAlertPage,
 } from '../../../../contracts/privacy-review';
 import { apiJson } from '../../../lib/api-client';
+import { underUrl, urlKey } from '../../../lib/query-keys';
 
 export interface QueueFilters {
   status: string;
@@ -27,24 +28,33 @@ const queryString = (f: QueueFilters): string => {
 
 const PREFIX = '/api/privacy-reviews';
 
-export const reviewQueueQueryOptions = (f: QueueFilters) =>
-  queryOptions<ReviewQueuePage>({ queryKey: [`${PREFIX}?${queryString(f)}`], staleTime: 0 });
+/** The privacy review's query keys: the URL of each GET (lib/query-keys.ts). */
+export const privacyKeys = {
+  queue: (f: QueueFilters) => urlKey(`${PREFIX}?${queryString(f)}`),
+  detail: (id: number) => urlKey(`${PREFIX}/${id}`),
+  alerts: urlKey(`${PREFIX}/alerts?page=1&pageSize=10`),
+  summary: urlKey(`${PREFIX}/summary`),
+  /** Everything the privacy review cached: a verdict changes the queue, the detail, the counts. */
+  all: underUrl(PREFIX),
+};
 
-export const reviewDetailQueryOptions = (id: number) => queryOptions<BreakGlassDetail>({ queryKey: [`${PREFIX}/${id}`], staleTime: 0 });
+export const reviewQueueQueryOptions = (f: QueueFilters) => queryOptions<ReviewQueuePage>({ queryKey: privacyKeys.queue(f), staleTime: 0 });
+
+export const reviewDetailQueryOptions = (id: number) => queryOptions<BreakGlassDetail>({ queryKey: privacyKeys.detail(id), staleTime: 0 });
 
 /** The newest volume alerts (bulk search, many records opened): decision 011. */
 export const volumeAlertsQueryOptions = queryOptions<VolumeAlertPage>({
-  queryKey: [`${PREFIX}/alerts?page=1&pageSize=10`],
+  queryKey: privacyKeys.alerts,
   staleTime: 30_000,
 });
 
-export const reviewSummaryQueryOptions = queryOptions<ReviewSummary>({ queryKey: [`${PREFIX}/summary`], staleTime: 30_000 });
+export const reviewSummaryQueryOptions = queryOptions<ReviewSummary>({ queryKey: privacyKeys.summary, staleTime: 30_000 });
 
 export function useRecordVerdict(id: number): UseMutationResult<ReviewVerdictRecord, Error, RecordVerdictInput> {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: RecordVerdictInput) => apiJson<ReviewVerdictRecord>('POST', `${PREFIX}/${id}/verdict`, input),
     retry: false,
-    onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith(PREFIX) }),
+    onSuccess: () => queryClient.invalidateQueries({ predicate: privacyKeys.all }),
   });
 }

@@ -3,11 +3,12 @@
 import { queryOptions, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { RecordKind, RecordRows, RecordSummary } from '../../../../contracts/record-rows';
 import { retryUnlessRefused } from '../../../lib/api-error';
+import { urlKey } from '../../../lib/query-keys';
 
 /** The record's query keys, in one place (the app's default query function fetches the key's URL). */
 export const recordKeys = {
-  summary: (patientId: number) => [`/api/patients/${patientId}/record-summary`] as const,
-  list: (kind: RecordKind, patientId: number) => [`/api/patients/${patientId}/${kind}`] as const,
+  summary: (patientId: number) => urlKey(`/api/patients/${patientId}/record-summary`),
+  list: (kind: RecordKind, patientId: number) => urlKey(`/api/patients/${patientId}/${kind}`),
 };
 
 export const recordSummaryQueryOptions = (patientId: number) =>

@@ -1,10 +1,20 @@
 import { queryOptions, useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import type { ActiveUser, PendingUser, UserStats } from '../../../../contracts/users';
 import { apiRequest } from '../../../lib/api-client';
+import { underUrl, urlKey } from '../../../lib/query-keys';
 
-export const pendingUsersQueryOptions = queryOptions<PendingUser[]>({ queryKey: ['/api/admin/pending-users'] });
-export const activeUsersQueryOptions = queryOptions<ActiveUser[]>({ queryKey: ['/api/admin/active-users'] });
-export const userStatsQueryOptions = queryOptions<UserStats>({ queryKey: ['/api/admin/user-stats'] });
+/** Manage Users' query keys: the URL of each GET (lib/query-keys.ts). */
+export const userKeys = {
+  pending: urlKey('/api/admin/pending-users'),
+  active: urlKey('/api/admin/active-users'),
+  stats: urlKey('/api/admin/user-stats'),
+  /** The three answers a decision on a registration changes. */
+  afterDecision: underUrl('/api/admin/pending-users', '/api/admin/active-users', '/api/admin/user-stats'),
+};
+
+export const pendingUsersQueryOptions = queryOptions<PendingUser[]>({ queryKey: userKeys.pending });
+export const activeUsersQueryOptions = queryOptions<ActiveUser[]>({ queryKey: userKeys.active });
+export const userStatsQueryOptions = queryOptions<UserStats>({ queryKey: userKeys.stats });
 
 function useUserDecision(method: 'POST' | 'DELETE', path: (id: string) => string): UseMutationResult<void, Error, string> {
   const queryClient = useQueryClient();
@@ -14,12 +24,7 @@ function useUserDecision(method: 'POST' | 'DELETE', path: (id: string) => string
     },
     retry: false,
     // Awaited: the decision counts as done once the lists show it (the caller then moves focus off the gone row).
-    onSettled: () =>
-      Promise.all(
-        [pendingUsersQueryOptions, activeUsersQueryOptions, userStatsQueryOptions].map((q) =>
-          queryClient.invalidateQueries({ queryKey: q.queryKey }),
-        ),
-      ),
+    onSettled: () => queryClient.invalidateQueries({ predicate: userKeys.afterDecision }),
   });
 }
 
