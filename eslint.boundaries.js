@@ -18,6 +18,7 @@ export const MESSAGES = {
   crossModule: "Call another module's service, not its repository or routes (DESIGN.md §2).",
   crossFeature: 'Features do not import each other; compose them in src/client/app.',
   clientServer: 'Client and contracts code never imports the server.',
+  clientTests: 'Client tests reach the server only through its test builders (src/server/test).',
   serverClient: 'The server never imports client code.',
   contractsClient: 'Contracts are shared by client and server and import neither.',
   uiDomain: 'UI primitives hold no domain logic: no features, no app.',
@@ -41,7 +42,9 @@ export function boundaryZones(root) {
       from: `src/client/features/!(${f})/**`,
       message: MESSAGES.crossFeature,
     })),
-    { target: ['src/client/**', 'src/contracts/**'], from: 'src/server/**', message: MESSAGES.clientServer },
+    { target: ['src/client/**/!(*.test).{ts,tsx}', 'src/contracts/**'], from: 'src/server/**', message: MESSAGES.clientServer },
+    // Component tests render against the real server: they may use its test builders (src/server/test), nothing else.
+    { target: 'src/client/**/*.test.{ts,tsx}', from: 'src/server', except: ['./test'], message: MESSAGES.clientTests },
     { target: 'src/server/**', from: 'src/client/**', message: MESSAGES.serverClient },
     { target: 'src/contracts/**', from: 'src/client/**', message: MESSAGES.contractsClient },
     { target: 'src/client/components/ui/**', from: ['src/client/features/**', 'src/client/app/**'], message: MESSAGES.uiDomain },

@@ -62,6 +62,12 @@ const planted: { name: string; file: string; code: string; message: string }[] =
     message: MESSAGES.clientServer,
   },
   {
+    name: 'a client test imports server code other than its test builders',
+    file: 'src/client/features/patients/planted.test.tsx',
+    code: "import { loadConfig } from '../../../server/config';\nexport const x = loadConfig;\n",
+    message: MESSAGES.clientTests,
+  },
+  {
     name: 'contracts import the server',
     file: 'src/contracts/planted.ts',
     code: "import { AppError } from '../server/errors/app-error';\nexport const x = AppError;\n",
@@ -113,6 +119,11 @@ const allowed: { name: string; file: string; code: string }[] = [
     name: 'a feature imports the shared lib and contracts',
     file: 'src/client/features/patients/planted.ts',
     code: "import { errorText } from '../../lib/error-text';\nimport { errorCodes } from '../../../contracts/errors';\nexport const x = [errorText, errorCodes];\n",
+  },
+  {
+    name: 'a client component test builds the real app with the server test builders',
+    file: 'src/client/features/patients/planted.test.tsx',
+    code: "import { createTestApp } from '../../../server/test/test-app';\nexport const x = createTestApp;\n",
   },
   {
     name: 'the app composes features',
