@@ -8,3 +8,8 @@ const view = globalThis.window as unknown as Record<string, unknown>;
 for (const name of Object.getOwnPropertyNames(view)) {
   if (/^[A-Z]\w*Event$/.test(name)) Object.defineProperty(globalThis, name, { value: view[name], configurable: true, writable: true });
 }
+
+// Window methods live on its prototype, which global-jsdom does not copy (the router listens on the window).
+for (const name of ['addEventListener', 'removeEventListener', 'dispatchEvent'] as const) {
+  Object.defineProperty(globalThis, name, { value: window[name].bind(window), configurable: true, writable: true });
+}
