@@ -5,7 +5,6 @@ import { patientSearchInput, patientSearchResults } from '../../../contracts/pat
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { rateLimitOf } from '../../http/rate-limit';
-import { noteSearchVolume } from '../privacy/alerts.service';
 import { registerPatient, searchRecorded } from './registry.service';
 
 export function patientsRoutes({ db, config }: AppDeps) {
@@ -21,10 +20,7 @@ export function patientsRoutes({ db, config }: AppDeps) {
         schema: { tags, body: patientSearchInput, response: { 200: patientSearchResults } },
       },
       async (request) => {
-        const actor = staffActor(request);
-        const results = await searchRecorded(db, request.body, actor, request.meta);
-        await noteSearchVolume(db, config.alerts, actor, request.meta);
-        return results;
+        return searchRecorded(db, request.body, staffActor(request), request.meta, config.alerts);
       },
     );
 

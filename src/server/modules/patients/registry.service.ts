@@ -6,18 +6,25 @@ import { SEARCH_RESULT_LIMIT, type PatientSearchInput, type PatientSearchResult 
 import { auditActorOf } from '../../audit/audit-writer';
 import { actorRoleAtTheTime, type RequestMeta, type StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
+import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors/app-error';
+import { noteSearchVolume, searchVolumeCheckSql } from '../privacy/alerts.service';
 import { prepareActivationCode, storeIssuedActivationCode } from '../portal/portal-activation.service';
 import { addPatient, findLikelyDuplicates } from './patients.service';
 import { findExactAudited, type ExactSearch } from './search-audited.repository';
 import { searchAuditSummary, searchPatients } from './search.service';
 
+/**
+ * A search, its SEARCH row and the bulk-search volume check (decision 011): for the exact methods all three in one
+ * statement (issue 11, decision 014), for the fuzzy method the check after the audited transaction.
+ */
 export async function searchRecorded(
   db: Db,
   input: PatientSearchInput,
   actor: StaffActor,
   meta: RequestMeta,
+  alerts: Config['alerts'],
 ): Promise<PatientSearchResult[]> {
   if (input.method !== 'fuzzy-name') {
     // The exact methods: the search and its row in one statement (search-audited.repository.ts), same row as below.
@@ -25,16 +32,21 @@ export async function searchRecorded(
       input.method === 'id-number'
         ? { method: 'id-number', idNumber: input.idNumber }
         : { method: 'name-dob', lastName: input.lastName, dateOfBirth: input.dateOfBirth, limit: SEARCH_RESULT_LIMIT };
-    return findExactAudited(db, search, {
-      actor: auditActorOf(actor),
-      meta,
-      action: 'SEARCH',
-      resourceType: 'PATIENT',
-      newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
-    });
+    return findExactAudited(
+      db,
+      search,
+      {
+        actor: auditActorOf(actor),
+        meta,
+        action: 'SEARCH',
+        resourceType: 'PATIENT',
+        newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
+      },
+      { volume: searchVolumeCheckSql(alerts, actor, meta) },
+    );
   }
-  // The fuzzy method: the search and its row in one audited data context.
-  return inAuditedTransaction({ db, actor, meta, now: new Date() }, async (ctx) => {
+  // The fuzzy method: the search and its row in one audited data context, then the volume check.
+  const found = await inAuditedTransaction({ db, actor, meta, now: new Date() }, async (ctx) => {
     const results = await searchPatients(ctx.tx, input);
     return ctx.audited(results, {
       action: 'SEARCH',
@@ -44,6 +56,8 @@ export async function searchRecorded(
       newValues: { ...searchAuditSummary(input, results), patientIds: results.map((p) => p.id), role: actorRoleAtTheTime(actor) },
     });
   });
+  await noteSearchVolume(db, alerts, actor, meta);
+  return found;
 }
 
 type AddPatientRequest = z.output<typeof addPatientRequest>;

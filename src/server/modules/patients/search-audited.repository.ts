@@ -24,11 +24,20 @@ export interface SearchAudit extends Omit<StatementAuditEntry, 'newValues' | 'pa
   newValues: Record<string, unknown>;
 }
 
+/** What else the search's statement does (issue 11, decision 014). */
+export interface SearchChecks {
+  /**
+   * The bulk-search volume check (privacy's searchVolumeCheckSql): CTEs that read `ids` and may write an alert.
+   * Its text must depend only on constants (the statement is prepared under one name).
+   */
+  volume?: SQL;
+}
+
 /**
  * Runs the search and appends its audit row with the found ids, in one statement. The audit CTE always yields one
  * row and the outer query reads it, so the row is written whether or not anything was found.
  */
-export async function findExactAudited(db: Db, search: ExactSearch, audit: SearchAudit): Promise<PatientSummary[]> {
+export async function findExactAudited(db: Db, search: ExactSearch, audit: SearchAudit, checks?: SearchChecks): Promise<PatientSummary[]> {
   const entry: StatementAuditEntry = {
     ...audit,
     newValues: {
@@ -39,12 +48,13 @@ export async function findExactAudited(db: Db, search: ExactSearch, audit: Searc
     // One result names its patient, so the patient sees the search in their access history.
     patientId: sql`CASE WHEN cardinality(ids.v) = 1 THEN ids.v[1] END`,
   };
+  const alert = checks?.volume;
   const found = await preparedRows<PatientSummary & { ord: number | null }>(
     db,
-    `nhr_search_${search.method}_audited`,
+    `nhr_search_${search.method}_audited${alert ? '_checked' : ''}`,
     sql`WITH r AS (SELECT row_number() OVER () AS ord, f.* FROM (${exactQuery(search)}) AS f),
              ids AS (SELECT coalesce(array_agg(id ORDER BY ord), '{}'::int[]) AS v FROM r),
-             a AS (SELECT ${auditAppendSql(entry)} AS audit_id FROM ids)
+             a AS (SELECT ${auditAppendSql(entry)} AS audit_id FROM ids)${alert ? sql`, ${alert}` : sql``}
         SELECT r.* FROM a LEFT JOIN r ON true ORDER BY r.ord`,
   );
   return found.filter((row) => row.ord !== null).map(({ ord: _ord, ...patient }) => patient);

@@ -23,6 +23,51 @@ export const searchedPatientsSql = (userId: string, minutes: number): SQL => sql
   CROSS JOIN LATERAL jsonb_array_elements_text(
     CASE WHEN jsonb_typeof(c.new_values -> 'patientIds') = 'array' THEN c.new_values -> 'patientIds' ELSE '[]'::jsonb END) AS pid`;
 
+/** The SEARCH rows' `patientIds` as a JSON array (an older row without one counts as none). */
+const PATIENT_IDS = sql`CASE WHEN jsonb_typeof(c.new_values -> 'patientIds') = 'array' THEN c.new_values -> 'patientIds' ELSE '[]'::jsonb END`;
+
+export interface BulkSearchCheck {
+  userId: string;
+  userName: string;
+  facility: string | null;
+  ip: string;
+  userAgent: string | null;
+  threshold: number;
+  minutes: number;
+  description: string;
+}
+
+/**
+ * The bulk-search check as CTEs of the search statement itself (issue 11, decision 014): no round trip of its own.
+ * The statement must have a CTE `ids` with one row whose `v` is the int[] of the patients this search found; its
+ * own SEARCH row is not visible to the statement, so the count is `ids.v` plus the user's previous
+ * BULK_SEARCH_ROWS - 1 searches in the window: the same rows the separate check counted after the commit. Unless
+ * the user already has an alert in the window, the check first adds up the previous rows' result sizes (an upper
+ * bound of the distinct count, read without unpacking a patient id) and counts distinct patients only when that
+ * bound is over the threshold. Writes the BULK_SEARCH_ALERT (data-modifying CTE: it runs whether or not the outer
+ * query reads it). The text depends on nothing but the constants: a prepared statement can hold it.
+ */
+export const bulkSearchAlertCtes = (a: BulkSearchCheck): SQL => sql`
+  bulk_seen AS (SELECT EXISTS (
+    SELECT 1 FROM security_events e
+    WHERE e.event_type = 'BULK_SEARCH_ALERT' AND e.user_id = ${a.userId} AND e.timestamp > now() - make_interval(mins => ${a.minutes}::int)) AS alerted),
+  bulk_prev AS (
+    SELECT ${PATIENT_IDS} AS pids FROM audit_logs c
+    WHERE c.user_id = ${a.userId} AND c.action = 'SEARCH' AND c.timestamp > now() - make_interval(mins => ${a.minutes}::int)
+    ORDER BY c.timestamp DESC LIMIT ${sql.raw(String(BULK_SEARCH_ROWS - 1))}),
+  bulk_n AS (SELECT CASE
+    WHEN (SELECT alerted FROM bulk_seen) THEN 0
+    WHEN (SELECT cardinality(v) FROM ids) + (SELECT coalesce(sum(jsonb_array_length(pids)), 0) FROM bulk_prev) <= ${a.threshold}::int THEN 0
+    ELSE (SELECT count(*) FROM (SELECT unnest(v) AS pid FROM ids UNION SELECT jsonb_array_elements_text(pids)::int FROM bulk_prev) AS u)
+    END::int AS n),
+  bulk_alert AS (
+    INSERT INTO security_events (user_id, event_type, severity, description, ip_address, user_agent, metadata, facility)
+    SELECT ${a.userId}, 'BULK_SEARCH_ALERT', 'HIGH', ${a.description}, ${a.ip}, ${a.userAgent},
+      jsonb_build_object('count', bulk_n.n, 'threshold', ${a.threshold}::int, 'minutes', ${a.minutes}::int, 'userName', ${a.userName}::text),
+      ${a.facility}
+    FROM bulk_n WHERE bulk_n.n > ${a.threshold}::int
+    RETURNING id)`;
+
 /** Record-access confirmations (consent or break-the-glass) by the user in the last hour. */
 export const grantsInHourSql = (userId: string): SQL => sql`
   SELECT count(*)::int FROM audit_logs c

@@ -11,6 +11,7 @@ import { auditActorOf } from '../../audit/audit-writer';
 import type { Config } from '../../config';
 import type { RequestMeta, StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
+import type { SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { parseOr400 } from '../audit/parse';
 import * as alerts from './alerts.repository';
@@ -22,6 +23,9 @@ const base = (actor: StaffActor, meta: RequestMeta) => {
   return { userId: who.userId, userName: who.userName, facility: who.facility, ip: meta.ip, userAgent: meta.userAgent };
 };
 
+const bulkSearchDescription = (limits: Thresholds): string =>
+  `Searches returned more than ${limits.bulkSearchPatients} distinct patients within ${limits.bulkSearchMinutes} minutes`;
+
 /** After a search: BULK_SEARCH_ALERT when the user's searches returned too many distinct patients recently. */
 export async function noteSearchVolume(db: DbOrTx, limits: Thresholds, actor: StaffActor, meta: RequestMeta): Promise<boolean> {
   const { raised } = await alerts.raiseAlertOver(db, {
@@ -30,10 +34,22 @@ export async function noteSearchVolume(db: DbOrTx, limits: Thresholds, actor: St
     count: alerts.searchedPatientsSql(actor.userId, limits.bulkSearchMinutes),
     threshold: limits.bulkSearchPatients,
     minutes: limits.bulkSearchMinutes,
-    description: `Searches returned more than ${limits.bulkSearchPatients} distinct patients within ${limits.bulkSearchMinutes} minutes`,
+    description: bulkSearchDescription(limits),
   });
   return raised;
 }
+
+/**
+ * The same check as CTEs for a search's own statement (issue 11, decision 014): the statement must name the found
+ * patients in a CTE `ids` (one row, `v int[]`); see alerts.repository's bulkSearchAlertCtes.
+ */
+export const searchVolumeCheckSql = (limits: Thresholds, actor: StaffActor, meta: RequestMeta): SQL =>
+  alerts.bulkSearchAlertCtes({
+    ...base(actor, meta),
+    threshold: limits.bulkSearchPatients,
+    minutes: limits.bulkSearchMinutes,
+    description: bulkSearchDescription(limits),
+  });
 
 /** After a record-access confirmation: GRANT_VOLUME_ALERT when the user made too many in the last hour. */
 export async function noteGrantVolume(db: DbOrTx, limits: Thresholds, actor: StaffActor, meta: RequestMeta): Promise<boolean> {
