@@ -42,7 +42,7 @@ export async function searchRecorded(
         resourceType: 'PATIENT',
         newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
       },
-      { volume: searchVolumeCheckSql(alerts, actor, meta) },
+      { volume: (ids) => searchVolumeCheckSql(alerts, actor, meta, ids) },
     );
   }
   // The fuzzy method: the search and its row in one audited data context, then the volume check.

@@ -27,10 +27,11 @@ export interface SearchAudit extends Omit<StatementAuditEntry, 'newValues' | 'pa
 /** What else the search's statement does (issue 11, decision 014). */
 export interface SearchChecks {
   /**
-   * The bulk-search volume check (privacy's searchVolumeCheckSql): CTEs that read `ids` and may write an alert.
-   * Its text must depend only on constants (the statement is prepared under one name).
+   * The bulk-search volume check (privacy's searchVolumeCheckSql): an SQL boolean expression of the found ids (an
+   * int[] expression), run once by the statement. Its text must depend only on its shape (the statement is
+   * prepared under one name).
    */
-  volume?: SQL;
+  volume?: (ids: SQL) => SQL;
 }
 
 /**
@@ -48,14 +49,17 @@ export async function findExactAudited(db: Db, search: ExactSearch, audit: Searc
     // One result names its patient, so the patient sees the search in their access history.
     patientId: sql`CASE WHEN cardinality(ids.v) = 1 THEN ids.v[1] END`,
   };
-  const alert = checks?.volume;
+  const volume = checks?.volume;
+  // The check's CTE calls a volatile function, so it is never inlined; the outer query reads its one row, so it
+  // runs exactly once, after the search (it reads ids).
   const found = await preparedRows<PatientSummary & { ord: number | null }>(
     db,
-    `nhr_search_${search.method}_audited${alert ? '_checked' : ''}`,
+    `nhr_search_${search.method}_audited${volume ? '_checked' : ''}`,
     sql`WITH r AS (SELECT row_number() OVER () AS ord, f.* FROM (${exactQuery(search)}) AS f),
              ids AS (SELECT coalesce(array_agg(id ORDER BY ord), '{}'::int[]) AS v FROM r),
-             a AS (SELECT ${auditAppendSql(entry)} AS audit_id FROM ids)${alert ? sql`, ${alert}` : sql``}
-        SELECT r.* FROM a LEFT JOIN r ON true ORDER BY r.ord`,
+             a AS (SELECT ${auditAppendSql(entry)} AS audit_id FROM ids),
+             v AS (SELECT ${volume ? volume(sql`ids.v`) : sql`false`} AS alerted FROM ids)
+        SELECT r.* FROM a CROSS JOIN v LEFT JOIN r ON true ORDER BY r.ord`,
   );
   return found.filter((row) => row.ord !== null).map(({ ord: _ord, ...patient }) => patient);
 }

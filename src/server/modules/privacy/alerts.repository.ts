@@ -14,18 +14,6 @@ const rowsOf = async <T>(db: DbOrTx, query: SQL): Promise<T[]> => ((await db.exe
  */
 export const BULK_SEARCH_ROWS = 300;
 
-/** Distinct patients the user's latest searches (at most BULK_SEARCH_ROWS) in the last `minutes` returned. */
-export const searchedPatientsSql = (userId: string, minutes: number): SQL => sql`
-  SELECT count(DISTINCT pid)::int FROM (
-    SELECT c.new_values FROM audit_logs c
-     WHERE c.user_id = ${userId} AND c.action = 'SEARCH' AND c.timestamp > now() - make_interval(mins => ${minutes})
-     ORDER BY c.timestamp DESC LIMIT ${BULK_SEARCH_ROWS}) AS c
-  CROSS JOIN LATERAL jsonb_array_elements_text(
-    CASE WHEN jsonb_typeof(c.new_values -> 'patientIds') = 'array' THEN c.new_values -> 'patientIds' ELSE '[]'::jsonb END) AS pid`;
-
-/** The SEARCH rows' `patientIds` as a JSON array (an older row without one counts as none). */
-const PATIENT_IDS = sql`CASE WHEN jsonb_typeof(c.new_values -> 'patientIds') = 'array' THEN c.new_values -> 'patientIds' ELSE '[]'::jsonb END`;
-
 export interface BulkSearchCheck {
   userId: string;
   userName: string;
@@ -38,35 +26,25 @@ export interface BulkSearchCheck {
 }
 
 /**
- * The bulk-search check as CTEs of the search statement itself (issue 11, decision 014): no round trip of its own.
- * The statement must have a CTE `ids` with one row whose `v` is the int[] of the patients this search found; its
- * own SEARCH row is not visible to the statement, so the count is `ids.v` plus the user's previous
- * BULK_SEARCH_ROWS - 1 searches in the window: the same rows the separate check counted after the commit. Unless
- * the user already has an alert in the window, the check first adds up the previous rows' result sizes (an upper
- * bound of the distinct count, read without unpacking a patient id) and counts distinct patients only when that
- * bound is over the threshold. Writes the BULK_SEARCH_ALERT (data-modifying CTE: it runs whether or not the outer
- * query reads it). The text depends on nothing but the constants: a prepared statement can hold it.
+ * The bulk-search check (nhr_bulk_search_check, migration 0025) as an SQL boolean expression (true: it wrote an
+ * alert). `ids`: an int[] expression of the patients a search found, when called by that search's own statement
+ * (issue 11, decision 014), whose SEARCH row the statement cannot see yet; null after a committed search. The
+ * count covers the user's latest BULK_SEARCH_ROWS searches in the window either way.
  */
-export const bulkSearchAlertCtes = (a: BulkSearchCheck): SQL => sql`
-  bulk_seen AS (SELECT EXISTS (
-    SELECT 1 FROM security_events e
-    WHERE e.event_type = 'BULK_SEARCH_ALERT' AND e.user_id = ${a.userId} AND e.timestamp > now() - make_interval(mins => ${a.minutes}::int)) AS alerted),
-  bulk_prev AS (
-    SELECT ${PATIENT_IDS} AS pids FROM audit_logs c
-    WHERE c.user_id = ${a.userId} AND c.action = 'SEARCH' AND c.timestamp > now() - make_interval(mins => ${a.minutes}::int)
-    ORDER BY c.timestamp DESC LIMIT ${sql.raw(String(BULK_SEARCH_ROWS - 1))}),
-  bulk_n AS (SELECT CASE
-    WHEN (SELECT alerted FROM bulk_seen) THEN 0
-    WHEN (SELECT cardinality(v) FROM ids) + (SELECT coalesce(sum(jsonb_array_length(pids)), 0) FROM bulk_prev) <= ${a.threshold}::int THEN 0
-    ELSE (SELECT count(*) FROM (SELECT unnest(v) AS pid FROM ids UNION SELECT jsonb_array_elements_text(pids)::int FROM bulk_prev) AS u)
-    END::int AS n),
-  bulk_alert AS (
-    INSERT INTO security_events (user_id, event_type, severity, description, ip_address, user_agent, metadata, facility)
-    SELECT ${a.userId}, 'BULK_SEARCH_ALERT', 'HIGH', ${a.description}, ${a.ip}, ${a.userAgent},
-      jsonb_build_object('count', bulk_n.n, 'threshold', ${a.threshold}::int, 'minutes', ${a.minutes}::int, 'userName', ${a.userName}::text),
-      ${a.facility}
-    FROM bulk_n WHERE bulk_n.n > ${a.threshold}::int
-    RETURNING id)`;
+export function bulkSearchCheckSql(a: BulkSearchCheck, ids: SQL | null, resultLimit: number): SQL {
+  return sql`nhr_bulk_search_check(${a.userId}, ${ids ?? sql`'{}'`}::int[], ${ids ? BULK_SEARCH_ROWS - 1 : BULK_SEARCH_ROWS}::int,
+    ${a.minutes}::int, ${a.threshold}::int, ${resultLimit}::int, ${a.userName}, ${a.facility}, ${a.ip}, ${a.userAgent}, ${a.description})`;
+}
+
+/** After a committed search: the bulk-search check in a statement of its own. */
+export async function checkSearchVolume(db: DbOrTx, a: BulkSearchCheck, resultLimit: number): Promise<boolean> {
+  const [row] = await preparedRows<{ raised: boolean }>(
+    db,
+    'nhr_bulk_search_check',
+    sql`SELECT ${bulkSearchCheckSql(a, null, resultLimit)} AS raised`,
+  );
+  return row?.raised ?? false;
+}
 
 /** Record-access confirmations (consent or break-the-glass) by the user in the last hour. */
 export const grantsInHourSql = (userId: string): SQL => sql`
