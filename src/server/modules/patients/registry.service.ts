@@ -9,6 +9,7 @@ import { inAuditedTransaction, type RequestScope } from '../../context/data-cont
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors/app-error';
+import { countOrRefuse, limitInStatement, overLimit, purgeByChance, type StatementLimit } from '../../http/rate-limit';
 import { noteSearchVolume, searchVolumeCheckSql } from '../privacy/alerts.service';
 import { prepareActivationCode, storeIssuedActivationCode } from '../portal/portal-activation.service';
 import { addPatient, findLikelyDuplicates } from './patients.service';
@@ -16,8 +17,9 @@ import { findExactAudited, type ExactSearch } from './search-audited.repository'
 import { searchAuditSummary, searchPatients } from './search.service';
 
 /**
- * A search, its SEARCH row and the bulk-search volume check (decision 011): for the exact methods all three in one
- * statement (issue 11, decision 014), for the fuzzy method the check after the audited transaction.
+ * A search, its SEARCH row, the bulk-search volume check (decision 011) and the per-user rate limit `limit`: for
+ * the exact methods all in one statement (issue 11, decision 014); for the fuzzy method the limit's count first,
+ * then the audited transaction, then the check. Over the limit: 429, and nothing searched or audited.
  */
 export async function searchRecorded(
   db: Db,
@@ -25,6 +27,7 @@ export async function searchRecorded(
   actor: StaffActor,
   meta: RequestMeta,
   alerts: Config['alerts'],
+  limit: StatementLimit,
 ): Promise<PatientSearchResult[]> {
   if (input.method !== 'fuzzy-name') {
     // The exact methods: the search and its row in one statement (search-audited.repository.ts), same row as below.
@@ -32,7 +35,7 @@ export async function searchRecorded(
       input.method === 'id-number'
         ? { method: 'id-number', idNumber: input.idNumber }
         : { method: 'name-dob', lastName: input.lastName, dateOfBirth: input.dateOfBirth, limit: SEARCH_RESULT_LIMIT };
-    return findExactAudited(
+    const outcome = await findExactAudited(
       db,
       search,
       {
@@ -42,9 +45,13 @@ export async function searchRecorded(
         resourceType: 'PATIENT',
         newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
       },
-      { volume: (ids) => searchVolumeCheckSql(alerts, actor, meta, ids) },
+      { volume: (ids) => searchVolumeCheckSql(alerts, actor, meta, ids), limit: limitInStatement(limit) },
     );
+    await purgeByChance(db, limit.at);
+    if (outcome.limited) return overLimit(limit, outcome.resetMs);
+    return outcome.patients;
   }
+  await countOrRefuse(db, limit);
   // The fuzzy method: the search and its row in one audited data context, then the volume check.
   const found = await inAuditedTransaction({ db, actor, meta, now: new Date() }, async (ctx) => {
     const results = await searchPatients(ctx.tx, input);
