@@ -11,7 +11,14 @@ const b64url = (max: number) =>
     .max(max, { error: 'validation:passkeyResponse' })
     .regex(/^[A-Za-z0-9_-]*$/, { error: 'validation:passkeyResponse' });
 
-const transports = z.array(z.string().max(32).regex(/^[a-z-]+$/)).max(8);
+const transports = z
+  .array(
+    z
+      .string()
+      .max(32)
+      .regex(/^[a-z-]+$/),
+  )
+  .max(8);
 
 /** What navigator.credentials.create() answered, as @simplewebauthn/browser's startRegistration returns it. */
 export const registrationResponse = z.object(

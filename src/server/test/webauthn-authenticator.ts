@@ -151,7 +151,9 @@ export class TestAuthenticator {
     const uv = overrides.userVerified ?? this.options.userVerified ?? true;
     const authData = Buffer.concat([sha256(options.rpId ?? credential.rpId), Buffer.from([FLAG.UP | (uv ? FLAG.UV : 0)]), counter]);
     const clientDataJSON = this.clientData('webauthn.get', overrides.challenge ?? options.challenge, overrides);
-    const signature = createSign('sha256').update(Buffer.concat([authData, sha256(clientDataJSON)])).sign(credential.privateKey);
+    const signature = createSign('sha256')
+      .update(Buffer.concat([authData, sha256(clientDataJSON)]))
+      .sign(credential.privateKey);
     return {
       id: b64url(credential.id),
       rawId: b64url(credential.id),

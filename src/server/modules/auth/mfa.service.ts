@@ -110,7 +110,10 @@ async function checkCode(
 }
 
 /** After a right password: none, a second factor (with the methods it accepts), or a forced enrolment (the role requires it). */
-export async function secondFactorStep(db: Db, userId: string): Promise<{ step: 'none' | 'verify' | 'enrol'; methods: SecondFactorMethod[] }> {
+export async function secondFactorStep(
+  db: Db,
+  userId: string,
+): Promise<{ step: 'none' | 'verify' | 'enrol'; methods: SecondFactorMethod[] }> {
   const state = await readSecondFactorState(db, userId);
   const methods: SecondFactorMethod[] = [];
   if (state.totpEnabled) methods.push('totp');

@@ -40,7 +40,14 @@ export async function consumeChallenge(db: Db, challenge: string, purpose: Chall
   const [row] = await db
     .delete(c)
     .where(and(eq(c.challenge, challenge), eq(c.purpose, purpose)))
-    .returning({ challenge: c.challenge, purpose: c.purpose, userId: c.userId, patientId: c.patientId, sid: c.sid, expiresAt: c.expiresAt });
+    .returning({
+      challenge: c.challenge,
+      purpose: c.purpose,
+      userId: c.userId,
+      patientId: c.patientId,
+      sid: c.sid,
+      expiresAt: c.expiresAt,
+    });
   if (!row || row.expiresAt.getTime() <= now.getTime()) return null;
   return { challenge: row.challenge, purpose: row.purpose, userId: row.userId, patientId: row.patientId, sid: row.sid };
 }

@@ -80,7 +80,10 @@ export function passkeyRoutes(deps: AppDeps) {
     r.post(
       '/api/auth/passkey-login',
       { schema: { tags, body: passkeyAssertionInput, response: { 200: loginResult } } },
-      async (request, reply) => ({ message: 'Login successful', user: await signInWithPasskey(deps, request, reply, request.body.response) }),
+      async (request, reply) => ({
+        message: 'Login successful',
+        user: await signInWithPasskey(deps, request, reply, request.body.response),
+      }),
     );
 
     r.post(

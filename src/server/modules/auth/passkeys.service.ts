@@ -368,17 +368,24 @@ export async function checkAssertion(
  * A staff assertion under the sign-in throttle of the passkey's account (its e-mail), or of the credential id when it
  * names no staff account: 429 when locked, 401 PASSKEY_FAILED (a LOGIN_FAILURE) when refused.
  */
-async function verifyStaffAssertion(deps: AppDeps, response: AuthenticationResponse, meta: RequestMeta, rule: AssertionRule): Promise<CodeOwner> {
+async function verifyStaffAssertion(
+  deps: AppDeps,
+  response: AuthenticationResponse,
+  meta: RequestMeta,
+  rule: AssertionRule,
+): Promise<CodeOwner> {
   const { db, config } = deps;
   const credential = await readCredential(db, response.id);
-  const staff = credential?.userId && credential.email ? { userId: credential.userId, email: credential.email, facility: credential.facility } : null;
+  const staff =
+    credential?.userId && credential.email ? { userId: credential.userId, email: credential.email, facility: credential.facility } : null;
   const subject = staff ? staff.email.toLowerCase() : credentialSubject(response.id);
   return serializeSignIn(subject, meta, async () => {
     const now = config.now();
     const attempt: SignInAttempt = { subject, meta, now };
     await refuseIfThrottled(db, attempt, { factor: 'passkey', purpose: rule.purpose });
-    let { reason, detail } = await checkAssertion(deps, credential, response, rule, now);
-    if (!reason && !credential?.accountActive) reason = 'account_inactive';
+    const checked = await checkAssertion(deps, credential, response, rule, now);
+    const reason = checked.reason ?? (credential?.accountActive ? null : 'account_inactive');
+    const detail = checked.detail;
     if (reason || !staff) {
       await recordSignInFailure(
         db,
@@ -417,7 +424,12 @@ export async function secondFactorWithPasskey(
 }
 
 /** POST /api/auth/reauth/passkey: a passkey instead of the code before break-the-glass. */
-export async function reauthenticateWithPasskey(deps: AppDeps, actor: StaffActor, meta: RequestMeta, response: AuthenticationResponse): Promise<Date> {
+export async function reauthenticateWithPasskey(
+  deps: AppDeps,
+  actor: StaffActor,
+  meta: RequestMeta,
+  response: AuthenticationResponse,
+): Promise<Date> {
   if (!meta.sessionHash) throw unauthenticated();
   await verifyStaffAssertion(deps, response, meta, { purpose: 'reauth', kind: 'staff', userId: actor.userId, sid: meta.sessionHash });
   const now = deps.config.now();
@@ -438,7 +450,10 @@ export async function reauthenticateWithPasskey(deps: AppDeps, actor: StaffActor
 // ---- The patient's passkey sign-in (composed by the portal module) -----------------------------------------------
 
 /** The patient passkey an answer names, with the patient's NC number (the throttle's subject); null otherwise. */
-export async function findPatientPasskey(db: Db, response: AuthenticationResponse): Promise<{ credential: CredentialRow; ncNumber: string } | null> {
+export async function findPatientPasskey(
+  db: Db,
+  response: AuthenticationResponse,
+): Promise<{ credential: CredentialRow; ncNumber: string } | null> {
   const credential = await readCredential(db, response.id);
   if (credential?.patientId == null) return null;
   const ncNumber = await readPatientNcNumber(db, credential.patientId);

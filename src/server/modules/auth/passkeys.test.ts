@@ -50,7 +50,12 @@ const call = (p: { ip: string; cookie?: string | null }, options: InjectOptions)
 async function person(roleId: number): Promise<Person> {
   const user = await createStaffUser(t.db, { roleId });
   const ip = newIp();
-  const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { email: user.email, password: user.password } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    remoteAddress: ip,
+    payload: { email: user.email, password: user.password },
+  });
   expect(res.statusCode).toBe(200);
   return { user, ip, cookie: cookieOf(res, 'nhr_sid')!, device: new TestAuthenticator({ origin }) };
 }
@@ -71,7 +76,10 @@ const options = (p: { ip: string; cookie?: string | null }, purpose: string) =>
 async function passkeySignIn(p: Pick<Person, 'ip' | 'device'>, overrides: AnswerOverrides = {}): Promise<LightMyRequestResponse> {
   const opts = await options({ ip: p.ip }, 'sign_in');
   expect(opts.statusCode).toBe(200);
-  return call({ ip: p.ip }, { method: 'POST', url: '/api/auth/passkey-login', payload: { response: p.device.assert(opts.json(), overrides) } });
+  return call(
+    { ip: p.ip },
+    { method: 'POST', url: '/api/auth/passkey-login', payload: { response: p.device.assert(opts.json(), overrides) } },
+  );
 }
 
 const eventsOf = async (userId: string): Promise<string[]> =>
@@ -127,7 +135,12 @@ describe('registering a passkey on My Profile', () => {
       sql`SELECT metadata->>'reason' AS reason FROM security_events
           WHERE user_id = ${p.user.id} AND event_type = 'PASSKEY_REGISTRATION_REFUSED' ORDER BY id`,
     );
-    expect(reasons.map((r) => r.reason)).toEqual(['challenge_expired_or_used', 'challenge_expired_or_used', 'verification_failed', 'verification_failed']);
+    expect(reasons.map((r) => r.reason)).toEqual([
+      'challenge_expired_or_used',
+      'challenge_expired_or_used',
+      'verification_failed',
+      'verification_failed',
+    ]);
 
     const signedOut = await call({ ip: p.ip }, { method: 'POST', url: '/api/auth/passkeys/registration-options' });
     expect(signedOut.statusCode).toBe(401);
@@ -137,7 +150,11 @@ describe('registering a passkey on My Profile', () => {
     const a = await person(3);
     const b = await person(3);
     const opts = (await call(a, { method: 'POST', url: '/api/auth/passkeys/registration-options' })).json();
-    const res = await call(b, { method: 'POST', url: '/api/auth/passkeys', payload: { name: 'Stolen', response: b.device.register(opts) } });
+    const res = await call(b, {
+      method: 'POST',
+      url: '/api/auth/passkeys',
+      payload: { name: 'Stolen', response: b.device.register(opts) },
+    });
     expect(res.statusCode).toBe(400);
     expect((await call(b, { method: 'GET', url: '/api/auth/passkeys' })).json()).toEqual([]);
   });
@@ -196,7 +213,10 @@ describe('signing in with a passkey instead of the password', () => {
     const cookie = await signInPatient(t, { id: patient.id, ncNumber: patient.idNumber, dateOfBirth: patient.dateOfBirth }, ip);
     const device = new TestAuthenticator({ origin });
     const opts = (await call({ ip, cookie }, { method: 'POST', url: '/api/auth/passkeys/registration-options' })).json();
-    const reg = await call({ ip, cookie }, { method: 'POST', url: '/api/auth/passkeys', payload: { name: 'My phone', response: device.register(opts) } });
+    const reg = await call(
+      { ip, cookie },
+      { method: 'POST', url: '/api/auth/passkeys', payload: { name: 'My phone', response: device.register(opts) } },
+    );
     expect(reg.statusCode, reg.body).toBe(201);
     const res = await passkeySignIn({ ip, device });
     expect(res.statusCode).toBe(401);
@@ -256,7 +276,11 @@ describe('a passkey wherever the authenticator code is accepted', () => {
     expect(code.json().code).toBe('INVALID_SECOND_FACTOR');
     const opts = await options(step, 'second_factor');
     expect(opts.json().allowCredentials).toHaveLength(1);
-    const res = await call(step, { method: 'POST', url: '/api/auth/login/second-factor/passkey', payload: { response: p.device.assert(opts.json()) } });
+    const res = await call(step, {
+      method: 'POST',
+      url: '/api/auth/login/second-factor/passkey',
+      payload: { response: p.device.assert(opts.json()) },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(cookieOf(res, 'nhr_sid')).not.toBeNull();
     // The step is single use.
@@ -301,7 +325,11 @@ describe('a passkey wherever the authenticator code is accepted', () => {
 
     // A re-authentication challenge of another session (here the older password session) does not serve this one.
     const otherOpts = (await options(p, 'reauth')).json();
-    const wrongSession = await call(s, { method: 'POST', url: '/api/auth/reauth/passkey', payload: { response: p.device.assert(otherOpts) } });
+    const wrongSession = await call(s, {
+      method: 'POST',
+      url: '/api/auth/reauth/passkey',
+      payload: { response: p.device.assert(otherOpts) },
+    });
     expect(wrongSession.statusCode).toBe(401);
     expect(await lastFailure()).toMatchObject({ reason: 'other_session' });
 
