@@ -54,7 +54,7 @@ export function SecondFactorStep({
     <main className="flex min-h-screen items-center justify-center p-4">
       <PageCard
         eyebrow={t('common:appName')}
-        title={step === 'verify' ? t('secondStep.title') : t('enrol.title')}
+        title={step !== 'verify' ? t('enrol.title') : withCode ? t('secondStep.title') : t('common:passkeys.secondStepTitle')}
         description={step !== 'verify' ? t('enrol.requiredIntro') : withCode ? t('secondStep.intro') : t('common:passkeys.secondStepIntro')}
       >
         {step === 'verify' && !withCode ? (
