@@ -14,6 +14,11 @@ export interface StaffActor {
   facility: string | null;
   department: string | null;
   permissions: ReadonlySet<Permission>;
+  /**
+   * Set when a system client calls the FHIR API with its bearer token (decision 020): the client acts through its own
+   * non-interactive staff account, and its scopes bound every call besides the account's permissions.
+   */
+  client?: { id: string; name: string; scopes: ReadonlySet<string> } | undefined;
 }
 
 export interface PatientActor {

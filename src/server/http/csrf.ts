@@ -1,6 +1,7 @@
 // CSRF defence (DESIGN.md §5): state-changing API requests must be JSON (enforced by the content-type parsers)
 // and, when the browser sends an Origin, come from this site.
 import type { FastifyInstance } from 'fastify';
+import { isApiUrl } from '../context/request-context';
 import { AppError } from '../errors/app-error';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -9,7 +10,7 @@ export function registerCsrfGuard(app: FastifyInstance, trustedOrigins: string[]
   // Only JSON bodies are accepted: a cross-site form cannot send application/json without a CORS preflight.
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (request) => {
-    if (SAFE.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (SAFE.has(request.method) || !isApiUrl(request.url)) return;
     const origin = request.headers.origin;
     if (!origin) return;
     let host: string;

@@ -154,7 +154,7 @@ describe('hostile input on every route of the OpenAPI document, as every role', 
     expect(ops.length).toBeGreaterThan(30);
     // The portal activation routes (decision 016) are in the document, so they get the same treatment.
     const named = ops.map((o) => `${o.method} ${o.path}`);
-    // So are the passkey routes (decision 026).
+    // So are the passkey routes (decision 026) and the FHIR system clients' administrator routes (decision 020).
     for (const route of [
       'POST /api/auth/patient-activate',
       'POST /api/auth/patient-login',
@@ -167,6 +167,9 @@ describe('hostile input on every route of the OpenAPI document, as every role', 
       'POST /api/auth/passkey-login',
       'POST /api/auth/login/second-factor/passkey',
       'POST /api/auth/reauth/passkey',
+      'GET /api/admin/api-clients',
+      'POST /api/admin/api-clients',
+      'POST /api/admin/api-clients/{id}/revoke',
     ]) {
       expect(named).toContain(route);
     }
