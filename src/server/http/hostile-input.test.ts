@@ -154,11 +154,19 @@ describe('hostile input on every route of the OpenAPI document, as every role', 
     expect(ops.length).toBeGreaterThan(30);
     // The portal activation routes (decision 016) are in the document, so they get the same treatment.
     const named = ops.map((o) => `${o.method} ${o.path}`);
-    // So are the FHIR system clients' administrator routes (decision 020).
+    // So are the passkey routes (decision 026) and the FHIR system clients' administrator routes (decision 020).
     for (const route of [
       'POST /api/auth/patient-activate',
       'POST /api/auth/patient-login',
       'POST /api/patients/{id}/portal-activation',
+      'GET /api/auth/passkeys',
+      'POST /api/auth/passkeys/registration-options',
+      'POST /api/auth/passkeys',
+      'DELETE /api/auth/passkeys/{id}',
+      'POST /api/auth/passkey/options',
+      'POST /api/auth/passkey-login',
+      'POST /api/auth/login/second-factor/passkey',
+      'POST /api/auth/reauth/passkey',
       'GET /api/admin/api-clients',
       'POST /api/admin/api-clients',
       'POST /api/admin/api-clients/{id}/revoke',
