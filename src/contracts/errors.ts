@@ -6,6 +6,7 @@
 export const errorStatus = {
   // The request itself
   VALIDATION_FAILED: 400,
+  UNSUPPORTED_SEARCH_PARAMETER: 400,
   INVALID_JSON: 400,
   BAD_REQUEST: 400,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -18,6 +18,7 @@ import { registerStaticClient } from './http/static-client';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { mfaRoutes } from './modules/auth/mfa.routes';
+import { fhirRoutes } from './modules/fhir/fhir.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { patientsRoutes } from './modules/patients/patients.routes';
 import { portalRoutes } from './modules/portal/portal.routes';
@@ -92,6 +93,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(accessRoutes(deps));
   await app.register(recordsRoutes(deps));
   await app.register(privacyRoutes(deps));
+  await app.register(fhirRoutes(deps));
 
   registerNotFoundHandler(app, await registerStaticClient(app, config.clientDir));
   return app;
