@@ -24,6 +24,7 @@ import { patientsRoutes } from './modules/patients/patients.routes';
 import { portalRoutes } from './modules/portal/portal.routes';
 import { privacyRoutes } from './modules/privacy/privacy.routes';
 import { accessRoutes } from './modules/access/access.routes';
+import { apiClientsRoutes } from './modules/api-clients/api-clients.routes';
 import { recordsRoutes } from './modules/records/records.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
 import { usersRoutes } from './modules/users/users.routes';
@@ -94,6 +95,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(recordsRoutes(deps));
   await app.register(privacyRoutes(deps));
   await app.register(fhirRoutes(deps));
+  await app.register(apiClientsRoutes(deps));
 
   registerNotFoundHandler(app, await registerStaticClient(app, config.clientDir));
   return app;

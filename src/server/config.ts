@@ -42,6 +42,8 @@ export interface Config {
     accessGrant: RateLimitRule;
     /** Compliance reports generated per user per hour (RATE_LIMIT_REPORTS_PER_HOUR). */
     report: RateLimitRule;
+    /** Bad FHIR bearer tokens per IP per 15 minutes before every bearer call from it is refused (RATE_LIMIT_BAD_TOKENS_PER_15_MINUTES; decision 020). */
+    badToken: RateLimitRule;
   };
   /** Alerts for the privacy review queue (ALERT_* variables; decision 011). */
   alerts: {
@@ -124,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       search: { max: positiveInteger(env, 'RATE_LIMIT_SEARCHES_PER_MINUTE', 30), windowMs: 60_000 },
       accessGrant: { max: positiveInteger(env, 'RATE_LIMIT_ACCESS_GRANTS_PER_HOUR', 120), windowMs: 3_600_000 },
       report: { max: positiveInteger(env, 'RATE_LIMIT_REPORTS_PER_HOUR', 20), windowMs: 3_600_000 },
+      badToken: { max: positiveInteger(env, 'RATE_LIMIT_BAD_TOKENS_PER_15_MINUTES', 20), windowMs: 900_000 },
     },
     alerts: {
       bulkSearchPatients: positiveInteger(env, 'ALERT_BULK_SEARCH_PATIENTS', 200),

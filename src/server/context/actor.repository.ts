@@ -10,7 +10,7 @@ import type { StaffActor } from './actor';
 const known = new Set<string>(PERMISSIONS);
 
 /** The permission names of user `userId` with role `roleId` (role active: `roleActive`), as one JSON array. */
-const permissionsOf = (userId: SQL, roleId: SQL, roleActive: SQL): SQL => sql`(
+export const permissionsOf = (userId: SQL, roleId: SQL, roleActive: SQL): SQL => sql`(
   SELECT coalesce(json_agg(p.name), '[]'::json) FROM permissions p
   WHERE (p.id IN (SELECT rp.permission_id FROM role_permissions rp WHERE rp.role_id = ${roleId} AND ${roleActive})
       OR p.id IN (SELECT up.permission_id FROM user_permissions up WHERE up.user_id = ${userId} AND up.is_granted))

@@ -86,6 +86,25 @@ const ROUTES: GuardedRoute[] = [
     allowedStatus: 404,
   },
   {
+    route: 'GET /api/admin/api-clients',
+    permission: 'users.approve',
+    request: () => ({ method: 'GET', url: '/api/admin/api-clients' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'POST /api/admin/api-clients',
+    permission: 'users.approve',
+    // A refused body (no scopes): the guard answers before validation, so an allowed role gets 400 and nothing is made.
+    request: () => ({ method: 'POST', url: '/api/admin/api-clients', payload: { name: 'Probe', scopes: [] } }),
+    allowedStatus: 400,
+  },
+  {
+    route: 'POST /api/admin/api-clients/{id}/revoke',
+    permission: 'users.approve',
+    request: () => ({ method: 'POST', url: `/api/admin/api-clients/${UNKNOWN_ID}/revoke` }),
+    allowedStatus: 404,
+  },
+  {
     route: 'DELETE /api/admin/users/{id}/reject',
     permission: 'users.approve',
     request: () => ({ method: 'DELETE', url: `/api/admin/users/${UNKNOWN_ID}/reject` }),

@@ -5,7 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db/client';
 import type { Actor, RequestMeta, StaffActor } from './actor';
+import { isFhirUrl } from '../errors/operation-outcome';
 import { loadStaffActor } from './actor.repository';
+import { bearerCredential, clientActorFor } from './client-token';
 import { destroySession, hashToken, loadSession, purgeExpiredSessions, sessionToken } from './session';
 
 const USER_AGENT_MAX = 512;
@@ -29,6 +31,17 @@ export function registerRequestContext(app: FastifyInstance, deps: AppDeps): voi
     request.actor = null;
     // Only the API (and the FHIR API) needs to know who asks; static files and signed-out requests cost no query.
     if (!isApiUrl(request.url)) return;
+    // ---- System clients (decision 020): a bearer token, on /fhir/ only. ----
+    // When the header is there it alone decides (a session cookie beside it is not read); a bad token is a 401
+    // OperationOutcome. Under /api/ the header is never read: a token cannot open the staff API.
+    if (isFhirUrl(request.url)) {
+      const bearer = bearerCredential(request);
+      if (bearer !== undefined) {
+        request.actor = await clientActorFor(deps, bearer, request.ip);
+        return;
+      }
+    }
+    // ---- end of system clients ----
     const token = sessionToken(request);
     if (!token) return;
     // One round trip: the session, its user, role and permissions (issue 11).

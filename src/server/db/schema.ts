@@ -549,3 +549,28 @@ export const patientPortalCredentials = pgTable('patient_portal_credentials', {
   /** When the last code was used (so a second use is recorded as such). */
   codeUsedAt: timestamp('code_used_at', { withTimezone: true }),
 });
+
+/**
+ * System clients of the FHIR API (migration 0021, docs/decisions/020-fhir-system-clients.md): each is a users row of
+ * account status 'system' (never signs in) plus this row. token_hash is the SHA-256 hex of the bearer token, which is
+ * shown once at creation and never stored. last_used_at is written at most once a minute.
+ */
+export const apiClients = pgTable(
+  'api_clients',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .unique()
+      .references(() => users.id),
+    name: varchar('name', { length: 100 }).notNull(),
+    scopes: text('scopes').array().notNull(),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedBy: text('revoked_by'),
+  },
+  (t) => [uniqueIndex('api_clients_token_hash_idx').on(t.tokenHash)],
+);

@@ -14,7 +14,13 @@ const clock = testClock(new Date('2026-11-23T10:00:00Z'));
 const limit = (max: number, windowMs = 60_000) => ({ max, windowMs });
 let t: TestApp;
 let secondProcess: FastifyInstance;
-const rateLimits = { registration: limit(2, 3_600_000), search: limit(3), accessGrant: limit(2, 3_600_000), report: limit(1, 3_600_000) };
+const rateLimits = {
+  registration: limit(2, 3_600_000),
+  search: limit(3),
+  accessGrant: limit(2, 3_600_000),
+  report: limit(1, 3_600_000),
+  badToken: limit(100_000),
+};
 
 beforeAll(async () => {
   t = await createTestApp({ now: clock.now, rateLimits });

@@ -17,7 +17,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   const base = loadConfig({});
   // Tests make many requests as one user; a test of a limit sets its own (src/server/http/rate-limit.test.ts).
   const generous = { max: 100_000, windowMs: 60_000 };
-  const rateLimits = { registration: generous, search: generous, accessGrant: generous, report: generous };
+  const rateLimits = { registration: generous, search: generous, accessGrant: generous, report: generous, badToken: generous };
   return { ...base, clientDir: '/nonexistent', rateLimits, ...overrides };
 }
 

@@ -1,6 +1,7 @@
 // The staff second factor's tables (decision 024): staff_totp, staff_recovery_codes, staff_sign_in_challenges,
 // session_reauth and mfa_role_policy. Every change is written with its security event in one transaction.
-import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import { SYSTEM_CLIENT_ROLE_ID } from '../../../contracts/api-clients';
 import type { Db } from '../../db/client';
 import {
   mfaRolePolicy,
@@ -161,11 +162,15 @@ export async function readRolePolicy(db: Db, roleId: number | null): Promise<str
 }
 
 export function listRolePolicies(db: Db): Promise<{ roleId: number; name: string; displayName: string; policy: string | null }[]> {
-  return db
-    .select({ roleId: roles.id, name: roles.name, displayName: roles.displayName, policy: mfaRolePolicy.policy })
-    .from(roles)
-    .leftJoin(mfaRolePolicy, eq(mfaRolePolicy.roleId, roles.id))
-    .orderBy(asc(roles.id));
+  return (
+    db
+      .select({ roleId: roles.id, name: roles.name, displayName: roles.displayName, policy: mfaRolePolicy.policy })
+      .from(roles)
+      .leftJoin(mfaRolePolicy, eq(mfaRolePolicy.roleId, roles.id))
+      // System clients never sign in (decision 020): a second-factor policy means nothing for their role.
+      .where(ne(roles.id, SYSTEM_CLIENT_ROLE_ID))
+      .orderBy(asc(roles.id))
+  );
 }
 
 /** Sets a role's policy with its event; false for an unknown role. */
@@ -179,7 +184,7 @@ export async function upsertRolePolicy(
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [role] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.id, roleId));
-    if (!role) return false;
+    if (!role || role.id === SYSTEM_CLIENT_ROLE_ID) return false;
     await tx
       .insert(mfaRolePolicy)
       .values({ roleId, policy, updatedAt: now, updatedBy: by })

@@ -1,18 +1,16 @@
-// Who may call a FHIR route: the same staff permission as the matching staff API route, and for a system client
-// (bearer token, decision 020) also a scope that allows this resource type and access (contracts/fhir-scopes.ts).
-import type { FastifyRequest } from 'fastify';
+// Who may call a FHIR route: a system client only within its scopes (requireFhirAccess, decision 020: 401 with
+// WWW-Authenticate when signed out, 403 SCOPE_NOT_GRANTED), then the same staff permission as the matching staff
+// API route (403 PERMISSION_REQUIRED); the services then check the live access grant as for anyone.
 import type { Permission } from '../../../contracts/constants';
-import { scopesAllow, type FhirAccess, type FhirResourceType } from '../../../contracts/fhir-scopes';
+import type { FhirAccess, FhirResourceType } from '../../../contracts/fhir-scopes';
 import { requireStaff, type Guard } from '../../context/guards';
-import { AppError } from '../../errors/app-error';
+import { requireFhirAccess } from '../api-clients/fhir-access';
 
 export function fhirGuard(permission: Permission, type: FhirResourceType, access: FhirAccess): Guard {
+  const scoped = requireFhirAccess(type, access);
   const staff = requireStaff(permission);
-  return async (request: FastifyRequest, reply) => {
+  return async (request, reply) => {
+    await scoped(request, reply);
     await staff(request, reply);
-    const client = request.actor?.kind === 'staff' ? request.actor.client : undefined;
-    if (client && !scopesAllow(client.scopes, type, access)) {
-      throw new AppError('PERMISSION_REQUIRED', `This client's scopes do not allow ${type} ${access}`);
-    }
   };
 }

@@ -1,6 +1,7 @@
 // Staff accounts: the users table and the security events that record changes to it.
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { SYSTEM_ACCOUNT_STATUS, SYSTEM_CLIENT_ROLE_ID } from '../../../contracts/api-clients';
 import type { Db, DbOrTx } from '../../db/client';
 import { roles, securityEvents, users } from '../../db/schema';
 
@@ -185,10 +186,12 @@ export function listActiveUsers(db: Db, limit: number, offset: number): Promise<
     .offset(offset);
 }
 
+/** Staff accounts per status; system clients' accounts (decision 020) are not staff and are not counted. */
 export function countUsersByStatus(db: Db): Promise<{ status: string; n: number }[]> {
   return db
     .select({ status: users.accountStatus, n: sql<number>`count(*)::int` })
     .from(users)
+    .where(ne(users.accountStatus, SYSTEM_ACCOUNT_STATUS))
     .groupBy(users.accountStatus);
 }
 
@@ -210,7 +213,8 @@ export function countUsersByRole(db: Db): Promise<RoleCount[]> {
       active: sql<number>`(count(${users.id}) FILTER (WHERE ${users.isActive} AND ${users.accountStatus} = 'active'))::int`,
     })
     .from(roles)
-    .leftJoin(users, eq(users.roleId, roles.id))
+    .leftJoin(users, and(eq(users.roleId, roles.id), ne(users.accountStatus, SYSTEM_ACCOUNT_STATUS)))
+    .where(ne(roles.id, SYSTEM_CLIENT_ROLE_ID))
     .groupBy(roles.id)
     .orderBy(asc(roles.id));
 }

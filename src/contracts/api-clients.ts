@@ -1,0 +1,67 @@
+// System clients of the FHIR R4 API (issue 14 item 5, docs/decisions/020-fhir-system-clients.md): what the
+// administrator's screen sends and gets back under /api/admin/api-clients.
+import { z } from 'zod';
+import { text } from './fields';
+import { FHIR_RESOURCE_TYPES, parseFhirScope, type FhirAccess, type FhirResourceType } from './fhir-scopes';
+
+/** The role of every system client's account (migration 0021); it never signs in and is in no staff list. */
+export const SYSTEM_CLIENT_ROLE_ID = 900;
+/** users.account_status of a system client's account: no sign-in path accepts it, no staff list shows it. */
+export const SYSTEM_ACCOUNT_STATUS = 'system';
+
+/** The bearer token: a fixed prefix (so secret scanners can find a leaked one) and 256 random bits, base64url. */
+export const API_CLIENT_TOKEN_PREFIX = 'nhrc_';
+export const API_CLIENT_TOKEN_PATTERN = /^nhrc_[A-Za-z0-9_-]{43}$/;
+
+export const API_CLIENT_NAME_MAX = 100;
+export const API_CLIENT_SCOPES_MAX = 40;
+
+/** The scope the screen's checkbox for `type` and `access` stands for (system context: no patient launch). */
+export const scopeFor = (type: FhirResourceType, access: FhirAccess): string => `system/${type}.${access}`;
+
+/** Which resource types can be written through the FHIR API (create); the others are read-only. */
+export const WRITABLE_FHIR_TYPES: readonly FhirResourceType[] = [
+  'Condition',
+  'AllergyIntolerance',
+  'MedicationStatement',
+  'Immunization',
+  'Observation',
+];
+
+export { FHIR_RESOURCE_TYPES };
+
+const scope = z
+  .string()
+  .max(64, { error: 'validation:invalidScope' })
+  .refine((s) => parseFhirScope(s) !== null, { error: 'validation:invalidScope' });
+
+export const apiClientInput = z.strictObject({
+  name: text(API_CLIENT_NAME_MAX, 'validation:clientNameRequired'),
+  scopes: z
+    .array(scope, { error: 'validation:scopesRequired' })
+    .min(1, { error: 'validation:scopesRequired' })
+    .max(API_CLIENT_SCOPES_MAX, { error: 'validation:scopesRequired' })
+    .transform((list) => [...new Set(list)].sort()),
+});
+export type ApiClientInput = z.input<typeof apiClientInput>;
+
+export const apiClientIdParams = z.object({ id: z.uuid() });
+
+export const apiClient = z.object({
+  id: z.string(),
+  /** The client's own staff account: audit rows name it (user id and name). */
+  userId: z.string(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  revokedBy: z.string().nullable(),
+});
+export type ApiClient = z.infer<typeof apiClient>;
+export const apiClients = z.array(apiClient);
+
+/** The answer to a create: the client and its token, shown this once and never again. */
+export const createdApiClient = z.object({ client: apiClient, token: z.string() });
+export type CreatedApiClient = z.infer<typeof createdApiClient>;

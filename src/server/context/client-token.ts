@@ -1,0 +1,65 @@
+// Bearer tokens of system clients on the FHIR API (issue 14 item 5, docs/decisions/020-fhir-system-clients.md).
+// Only URLs under /fhir/ read the Authorization header: elsewhere a bearer token authenticates nothing. The token
+// is a fixed prefix and 256 random bits; the database holds its SHA-256 (api_clients.token_hash), like sessions.
+import { randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { API_CLIENT_TOKEN_PATTERN, API_CLIENT_TOKEN_PREFIX, SYSTEM_ACCOUNT_STATUS } from '../../contracts/api-clients';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors/app-error';
+import type { StaffActor } from './actor';
+import { countBadToken, loadClientActor } from './client-token.repository';
+import { hashToken } from './session';
+
+/** last_used_at is written at most this often per client. */
+export const CLIENT_TOUCH_MS = 60_000;
+
+/** A new token and its hash (what api_clients.token_hash stores). The token is shown once and never stored. */
+export function newClientToken(): { token: string; tokenHash: string } {
+  const token = `${API_CLIENT_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+  return { token, tokenHash: hashToken(token) };
+}
+
+/**
+ * The bearer credential of the request: undefined when there is no `Authorization: Bearer` header (the session
+ * cookie decides), else the token text (possibly malformed: it is then refused like an unknown one).
+ */
+export function bearerCredential(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const match = /^Bearer(?:\s+(.*))?$/i.exec(header.trim());
+  return match ? (match[1] ?? '').trim() : undefined;
+}
+
+export const INVALID_TOKEN_MESSAGE = 'The bearer token is unknown, malformed or revoked';
+const invalidToken = (): AppError =>
+  new AppError('INVALID_TOKEN', INVALID_TOKEN_MESSAGE, {
+    headers: { 'www-authenticate': 'Bearer realm="nhr-fhir", error="invalid_token"' },
+  });
+
+const throttled = (retryAfterMs: number): AppError =>
+  new AppError('TOKEN_THROTTLED', 'Too many bad bearer tokens from this address: try again later', {
+    headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
+  });
+
+const throttleKey = (ip: string): string => `badToken:ip:${ip}`;
+
+/**
+ * The staff actor of the system client holding `token`, with its scopes in `client`; throws 401 INVALID_TOKEN (with
+ * `WWW-Authenticate: Bearer error="invalid_token"`) for an unknown, malformed or revoked token, and 429
+ * TOKEN_THROTTLED once this IP has sent `config.rateLimits.badToken.max` bad tokens in the window (then even a good
+ * token from it waits for the window to end, so guessing gains nothing). One prepared statement for a good token;
+ * a bad one costs a second (the count).
+ */
+export async function clientActorFor({ db, config }: AppDeps, token: string, ip: string): Promise<StaffActor> {
+  const rule = config.rateLimits.badToken;
+  const key = throttleKey(ip);
+  const now = config.now();
+  // A malformed token is looked up like any other (it matches nothing), so the throttle sees it the same way.
+  const tokenHash = hashToken(API_CLIENT_TOKEN_PATTERN.test(token) ? token : `malformed:${token}`);
+  const found = await loadClientActor(db, tokenHash, now, CLIENT_TOUCH_MS, key, rule.max, SYSTEM_ACCOUNT_STATUS);
+  if (found.badTokens >= rule.max) throw throttled(found.windowLeftMs);
+  if (found.actor) return found.actor;
+  const counted = await countBadToken(db, key, rule.windowMs, now);
+  if (counted.hits > rule.max) throw throttled(counted.ttlMs);
+  throw invalidToken();
+}

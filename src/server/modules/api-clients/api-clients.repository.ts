@@ -1,0 +1,140 @@
+// System clients of the FHIR API (decision 020): the api_clients table and each client's own staff account (a users
+// row of account status 'system', no usable password, the system client role narrowed by user_permissions).
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, inArray, isNull, sql, type SQLWrapper } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Permission } from '../../../contracts/constants';
+import type { DbOrTx } from '../../db/client';
+import { apiClients, permissions, securityEvents, userPermissions, users } from '../../db/schema';
+
+export type NewSecurityEvent = Omit<typeof securityEvents.$inferInsert, 'id' | 'userId'>;
+
+export interface ApiClientRow {
+  id: string;
+  userId: string;
+  name: string;
+  scopes: string[];
+  createdBy: string;
+  createdByName: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  revokedBy: string | null;
+  revokedByName: string | null;
+}
+
+export interface NewApiClient {
+  name: string;
+  scopes: string[];
+  tokenHash: string;
+  createdBy: string;
+  /** The account's role (the system client role) and the permissions of that role it does not get. */
+  roleId: number;
+  withheld: Permission[];
+  accountStatus: string;
+  facility: string | null;
+  /** Stored where a password hash would be: not an argon2 hash, so no password ever matches it. */
+  noPassword: string;
+  now: Date;
+}
+
+const creator = alias(users, 'creator');
+const revoker = alias(users, 'revoker');
+const nameOf = (u: { firstName: SQLWrapper; lastName: SQLWrapper }) =>
+  sql<string | null>`nullif(trim(${u.firstName} || ' ' || ${u.lastName}), '')`;
+
+const columns = {
+  id: apiClients.id,
+  userId: apiClients.userId,
+  name: apiClients.name,
+  scopes: apiClients.scopes,
+  createdBy: apiClients.createdBy,
+  createdByName: nameOf(creator),
+  createdAt: apiClients.createdAt,
+  lastUsedAt: apiClients.lastUsedAt,
+  revokedAt: apiClients.revokedAt,
+  revokedBy: apiClients.revokedBy,
+  revokedByName: nameOf(revoker),
+};
+
+async function selectClients(tx: DbOrTx, id?: string): Promise<ApiClientRow[]> {
+  return tx
+    .select(columns)
+    .from(apiClients)
+    .leftJoin(creator, eq(creator.id, apiClients.createdBy))
+    .leftJoin(revoker, eq(revoker.id, apiClients.revokedBy))
+    .where(id ? eq(apiClients.id, id) : undefined)
+    .orderBy(sql`${apiClients.revokedAt} IS NOT NULL`, desc(apiClients.createdAt), apiClients.id);
+}
+
+/** Every client, live ones first, newest first. */
+export const listClients = (tx: DbOrTx): Promise<ApiClientRow[]> => selectClients(tx);
+
+/** Creates the client's account, its permission exceptions, the client row and the security event; answers the client. */
+export async function insertClient(tx: DbOrTx, client: NewApiClient, event: NewSecurityEvent): Promise<ApiClientRow> {
+  const id = randomUUID();
+  const userId = randomUUID();
+  await tx.insert(users).values({
+    id: userId,
+    // Not a mailbox: the account never signs in, and .invalid (RFC 2606) can never be anyone's address.
+    email: `client-${id}@api-clients.invalid`,
+    firstName: client.name.slice(0, 100),
+    lastName: '',
+    passwordHash: client.noPassword,
+    isActive: true,
+    accountStatus: client.accountStatus,
+    roleId: client.roleId,
+    facility: client.facility,
+    department: null,
+    activatedAt: client.now,
+    activatedBy: client.createdBy,
+    createdAt: client.now,
+    updatedAt: client.now,
+  });
+  if (client.withheld.length > 0) {
+    const ids = await tx.select({ id: permissions.id }).from(permissions).where(inArray(permissions.name, client.withheld));
+    await tx
+      .insert(userPermissions)
+      .values(ids.map((p) => ({ userId, permissionId: p.id, isGranted: false, grantedBy: client.createdBy, createdAt: client.now })));
+  }
+  await tx.insert(apiClients).values({
+    id,
+    userId,
+    name: client.name,
+    scopes: client.scopes,
+    tokenHash: client.tokenHash,
+    createdBy: client.createdBy,
+    createdAt: client.now,
+  });
+  await tx.insert(securityEvents).values({ ...event, userId, metadata: { ...(event.metadata as object), apiClientId: id } });
+  const [row] = await selectClients(tx, id);
+  if (!row) throw new Error('insertClient: the new client is missing');
+  return row;
+}
+
+/**
+ * Revokes a live client: revoked_at/by on the client, its account deactivated, with the security event. Answers the
+ * client after the change, or why not: 'missing' (no such client) or 'revoked' (already revoked).
+ */
+export async function revokeClient(
+  tx: DbOrTx,
+  id: string,
+  by: string,
+  now: Date,
+  event: NewSecurityEvent,
+): Promise<ApiClientRow | 'missing' | 'revoked'> {
+  const [done] = await tx
+    .update(apiClients)
+    .set({ revokedAt: now, revokedBy: by })
+    .where(and(eq(apiClients.id, id), isNull(apiClients.revokedAt)))
+    .returning({ userId: apiClients.userId });
+  if (!done) {
+    const [exists] = await tx.select({ id: apiClients.id }).from(apiClients).where(eq(apiClients.id, id));
+    return exists ? 'revoked' : 'missing';
+  }
+  await tx.update(users).set({ isActive: false, updatedAt: now }).where(eq(users.id, done.userId));
+  await tx.insert(securityEvents).values({ ...event, userId: done.userId });
+  const [row] = await selectClients(tx, id);
+  if (!row) throw new Error('revokeClient: the client is missing');
+  return row;
+}

@@ -1,0 +1,129 @@
+// System clients of the FHIR API (issue 14 item 5, docs/decisions/020-fhir-system-clients.md): an administrator
+// creates one (its own non-interactive staff account, its scopes, a bearer token shown once), lists them, revokes one.
+// Every change and the list are audited through the data context; changes also write a security event.
+import { FHIR_RESOURCE_TYPES, parseFhirScope, scopesAllow } from '../../../contracts/fhir-scopes';
+import { SYSTEM_ACCOUNT_STATUS, SYSTEM_CLIENT_ROLE_ID, type ApiClient, type CreatedApiClient } from '../../../contracts/api-clients';
+import type { Permission } from '../../../contracts/constants';
+import type { RequestMeta, StaffActor } from '../../context/actor';
+import { newClientToken } from '../../context/client-token';
+import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
+import { AppError } from '../../errors/app-error';
+import { insertClient, listClients, revokeClient, type ApiClientRow, type NewSecurityEvent } from './api-clients.repository';
+
+/** What the system client role holds (migration 0021): the most any client may do. */
+export const SYSTEM_CLIENT_PERMISSIONS: readonly Permission[] = ['patients.search', 'records.read', 'records.write', 'audit.read'];
+
+/** Not an argon2 hash (verifyPassword answers false for it), so no password ever signs the account in. */
+export const NO_PASSWORD = '!system-client:no-password';
+
+/**
+ * The permissions a client's scopes need; the account gets these and no more. Reading any clinical type (or Patient)
+ * needs patient search and record reads, AuditEvent needs audit.read, any write needs records.write.
+ */
+export function permissionsForScopes(scopes: readonly string[]): Set<Permission> {
+  const needed = new Set<Permission>();
+  for (const type of FHIR_RESOURCE_TYPES) {
+    if (scopesAllow(scopes, type, 'read')) {
+      if (type === 'AuditEvent') needed.add('audit.read');
+      else needed.add('patients.search').add('records.read');
+    }
+    if (type !== 'AuditEvent' && type !== 'Patient' && scopesAllow(scopes, type, 'write')) needed.add('records.write');
+  }
+  return needed;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+const toApiClient = (row: ApiClientRow): ApiClient => ({
+  id: row.id,
+  userId: row.userId,
+  name: row.name,
+  scopes: row.scopes,
+  createdBy: row.createdByName ?? row.createdBy,
+  createdAt: row.createdAt.toISOString(),
+  lastUsedAt: iso(row.lastUsedAt),
+  revokedAt: iso(row.revokedAt),
+  revokedBy: row.revokedBy ? (row.revokedByName ?? row.revokedBy) : null,
+});
+
+const event = (
+  meta: RequestMeta,
+  actor: StaffActor,
+  eventType: string,
+  description: string,
+  metadata: Record<string, unknown>,
+): NewSecurityEvent => ({
+  eventType,
+  severity: 'high',
+  description,
+  metadata: { ...metadata, by: actor.userId },
+  facility: actor.facility,
+  ipAddress: meta.ip,
+  userAgent: meta.userAgent,
+});
+
+/** Creates a client; answers it with its token, which is shown this once (only its SHA-256 is stored). */
+export async function createApiClient(
+  scope: RequestScope<StaffActor>,
+  input: { name: string; scopes: string[] },
+): Promise<CreatedApiClient> {
+  const { actor, meta } = scope;
+  // The schema already refused anything else; this keeps the service honest when called directly.
+  if (input.scopes.length === 0 || input.scopes.some((s) => parseFhirScope(s) === null)) {
+    throw new AppError('VALIDATION_FAILED', 'Invalid scopes', { issues: [{ path: 'scopes', message: 'validation:invalidScope' }] });
+  }
+  const needed = permissionsForScopes(input.scopes);
+  const withheld = SYSTEM_CLIENT_PERMISSIONS.filter((p) => !needed.has(p));
+  const { token, tokenHash } = newClientToken();
+  const record = event(meta, actor, 'API_CLIENT_CREATED', 'FHIR system client created', { name: input.name, scopes: input.scopes });
+  const client = await inAuditedTransaction(scope, async (ctx) => {
+    const row = await insertClient(
+      ctx.tx,
+      {
+        name: input.name,
+        scopes: input.scopes,
+        tokenHash,
+        createdBy: actor.userId,
+        roleId: SYSTEM_CLIENT_ROLE_ID,
+        withheld,
+        accountStatus: SYSTEM_ACCOUNT_STATUS,
+        facility: actor.facility,
+        noPassword: NO_PASSWORD,
+        now: ctx.now,
+      },
+      record,
+    );
+    return ctx.audited(toApiClient(row), {
+      action: 'CREATE',
+      resourceType: 'USER',
+      resourceId: row.userId,
+      newValues: { apiClient: { id: row.id, name: row.name, scopes: row.scopes }, permissions: [...needed].sort() },
+    });
+  });
+  return { client, token };
+}
+
+/** Every client (never a token or its hash). */
+export function listApiClients(scope: RequestScope<StaffActor>): Promise<ApiClient[]> {
+  return inAuditedTransaction(scope, async (ctx) => {
+    const rows = (await listClients(ctx.tx)).map(toApiClient);
+    return ctx.audited(rows, { action: 'VIEW', resourceType: 'USER', newValues: { apiClients: rows.length } });
+  });
+}
+
+/** Revokes a client: its token stops working at once and its account is deactivated. */
+export async function revokeApiClient(scope: RequestScope<StaffActor>, id: string): Promise<ApiClient> {
+  const { actor, meta } = scope;
+  const record = event(meta, actor, 'API_CLIENT_REVOKED', 'FHIR system client revoked', { apiClientId: id });
+  return inAuditedTransaction(scope, async (ctx) => {
+    const result = await revokeClient(ctx.tx, id, actor.userId, ctx.now, record);
+    if (result === 'missing') throw new AppError('API_CLIENT_NOT_FOUND', 'System client not found');
+    if (result === 'revoked') throw new AppError('API_CLIENT_REVOKED', 'This system client is already revoked');
+    return ctx.audited(toApiClient(result), {
+      action: 'UPDATE',
+      resourceType: 'USER',
+      resourceId: result.userId,
+      newValues: { apiClient: { id: result.id, name: result.name }, revokedAt: result.revokedAt, isActive: false },
+    });
+  });
+}

@@ -1,0 +1,428 @@
+// FHIR system clients (issue 14 item 5, decision 020), through the real app on a real database: an administrator
+// creates a client and gets its token once; the token authenticates on /fhir/ only, as the client's own account,
+// bounded by its scopes; only its hash is stored; revoked and unknown tokens are refused (and throttled per IP);
+// the account can never sign in and is in no staff list; every administrator action is audited.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { API_CLIENT_TOKEN_PATTERN, type CreatedApiClient } from '../../../contracts/api-clients';
+import { ROLE_IDS } from '../../../contracts/constants';
+import { buildApp } from '../../app';
+import type { Config } from '../../config';
+import { createSession } from '../../context/session';
+import { inAuditedTransaction } from '../../context/data-context';
+import { staffActor, staffScope } from '../../context/guards';
+import { testClock } from '../../test/clock';
+import { queryOne, queryRows } from '../../test/sql';
+import { signInAs } from '../../test/staff';
+import { testConfig, type TestApp } from '../../test/test-app';
+import { createTestDatabase } from '../../test/test-database';
+import { NO_PASSWORD } from './api-clients.service';
+import { requireFhirAccess } from './fhir-access';
+
+const clock = testClock(new Date('2026-03-02T08:00:00Z'));
+const BAD_TOKEN_MAX = 3;
+
+/**
+ * FHIR routes of this test only (the FHIR module is built beside this one): each is guarded by requireFhirAccess and
+ * answers who asked; the read also writes an audit row through the data context, as every FHIR read will.
+ */
+function registerProbeRoutes(app: FastifyInstance, t: () => TestApp): void {
+  const whoAsked = (request: Parameters<typeof staffActor>[0]) => {
+    const actor = staffActor(request);
+    return {
+      userId: actor.userId,
+      client: actor.client ? { ...actor.client, scopes: [...actor.client.scopes].sort() } : null,
+      permissions: [...actor.permissions].sort(),
+    };
+  };
+  app.get('/fhir/R4/Condition', { preHandler: requireFhirAccess('Condition', 'read') }, async (request) =>
+    inAuditedTransaction(staffScope(request, t().db, clock.now), async (ctx) =>
+      ctx.audited(whoAsked(request), { action: 'SEARCH', resourceType: 'DIAGNOSIS', newValues: { probe: 'fhir' } }),
+    ),
+  );
+  app.post('/fhir/R4/Condition', { preHandler: requireFhirAccess('Condition', 'write') }, async (request) => whoAsked(request));
+  app.get('/fhir/R4/AuditEvent', { preHandler: requireFhirAccess('AuditEvent', 'read') }, async (request) => whoAsked(request));
+}
+
+async function probeApp(overrides: Partial<Config>): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = testConfig(overrides);
+  const app = await buildApp({ db: database.handle.db, config });
+  const t: TestApp = {
+    app,
+    db: database.handle.db,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.dispose();
+    },
+  };
+  registerProbeRoutes(app, () => t);
+  await app.ready();
+  return t;
+}
+
+let t: TestApp;
+let admin: { cookie: string; user: { id: string } };
+let doctor: { cookie: string; user: { id: string } };
+beforeAll(async () => {
+  const base = testConfig();
+  t = await probeApp({ now: clock.now, rateLimits: { ...base.rateLimits, badToken: { max: BAD_TOKEN_MAX, windowMs: 900_000 } } });
+  admin = await signInAs(t, ROLE_IDS.admin);
+  doctor = await signInAs(t, ROLE_IDS.doctor);
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+let ipCounter = 1;
+/** Each test's bearer calls come from their own address unless it says otherwise, so the throttle stays per test. */
+const freshIp = (): string => `10.20.0.${ipCounter++}`;
+
+const asAdmin = (options: InjectOptions) => t.app.inject({ ...options, headers: { ...options.headers, cookie: admin.cookie } });
+
+async function createClient(name: string, scopes: string[]): Promise<CreatedApiClient> {
+  const res = await asAdmin({ method: 'POST', url: '/api/admin/api-clients', payload: { name, scopes } });
+  expect(res.statusCode).toBe(201);
+  return res.json() as CreatedApiClient;
+}
+
+const bearer = (token: string, options: InjectOptions, remoteAddress: string) =>
+  t.app.inject({ ...options, remoteAddress, headers: { ...options.headers, authorization: `Bearer ${token}` } });
+
+const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+describe('creating a client', () => {
+  it('answers the token once; only its SHA-256 is stored; the list never shows a token or hash', async () => {
+    const res = await asAdmin({
+      method: 'POST',
+      url: '/api/admin/api-clients',
+      payload: { name: '  Katutura Lab  ', scopes: ['system/Condition.read', 'patient/Observation.write', 'system/Condition.read'] },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const created = res.json() as CreatedApiClient;
+    expect(created.token).toMatch(API_CLIENT_TOKEN_PATTERN);
+    expect(created.client).toMatchObject({
+      name: 'Katutura Lab',
+      scopes: ['patient/Observation.write', 'system/Condition.read'],
+      revokedAt: null,
+    });
+
+    const stored = await queryOne<{ token_hash: string; everything: string }>(
+      t.db,
+      sql`SELECT c.token_hash, row_to_json(c)::text || row_to_json(u)::text AS everything
+            FROM api_clients c JOIN users u ON u.id = c.user_id WHERE c.id = ${created.client.id}`,
+    );
+    expect(stored?.token_hash).toBe(sha256(created.token));
+    expect(stored?.everything).not.toContain(created.token);
+    expect(stored?.everything).not.toContain(created.token.slice(5)); // nor its random part
+    const events = await queryRows(
+      t.db,
+      sql`SELECT metadata::text AS m FROM security_events WHERE metadata::text LIKE ${'%' + created.token.slice(5, 20) + '%'}`,
+    );
+    expect(events).toEqual([]);
+
+    const list = await asAdmin({ method: 'GET', url: '/api/admin/api-clients' });
+    expect(list.statusCode).toBe(200);
+    const listed = (list.json() as Record<string, unknown>[]).find((c) => c.id === created.client.id);
+    expect(Object.keys(listed ?? {}).sort()).toEqual(
+      ['createdAt', 'createdBy', 'id', 'lastUsedAt', 'name', 'revokedAt', 'revokedBy', 'scopes', 'userId'].sort(),
+    );
+    expect(list.body).not.toContain(created.token.slice(5));
+    expect(list.body).not.toContain(sha256(created.token));
+  });
+
+  it('refuses unknown scopes, no scopes, a blank name and unknown fields with 400, creating nothing', async () => {
+    const before = await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM api_clients`);
+    for (const payload of [
+      { name: 'Lab', scopes: ['patient/Foo.read'] },
+      { name: 'Lab', scopes: ['Condition.read'] },
+      { name: 'Lab', scopes: ['system/Condition.delete'] },
+      { name: 'Lab', scopes: [] },
+      { name: '   ', scopes: ['system/Condition.read'] },
+      { name: 'Lab', scopes: ['system/Condition.read'], roleId: 1 },
+      { name: 'Lab', scopes: 'system/Condition.read' },
+    ]) {
+      const res = await asAdmin({ method: 'POST', url: '/api/admin/api-clients', payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    }
+    expect(await queryOne(t.db, sql`SELECT count(*)::int AS n FROM api_clients`)).toEqual(before);
+  });
+
+  it('audits create, list and revoke under the administrator, with security events', async () => {
+    const since = (await queryOne<{ id: number }>(t.db, sql`SELECT coalesce(max(id), 0)::int AS id FROM audit_logs`))!.id;
+    const { client } = await createClient('Audited Pharmacy', ['system/MedicationStatement.read']);
+    await asAdmin({ method: 'GET', url: '/api/admin/api-clients' });
+    expect((await asAdmin({ method: 'POST', url: `/api/admin/api-clients/${client.id}/revoke` })).statusCode).toBe(200);
+    const rows = await queryRows<{
+      action: string;
+      user_id: string;
+      resource_type: string;
+      resource_id: string | null;
+      new_values: unknown;
+    }>(
+      t.db,
+      sql`SELECT action, user_id, resource_type, resource_id, new_values FROM audit_logs
+           WHERE id > ${since} AND user_id = ${admin.user.id} AND resource_type = 'USER' ORDER BY id`,
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({
+        action: 'CREATE',
+        resource_id: client.userId,
+        new_values: {
+          apiClient: { id: client.id, name: 'Audited Pharmacy', scopes: ['system/MedicationStatement.read'] },
+          permissions: ['patients.search', 'records.read'],
+        },
+      }),
+      expect.objectContaining({ action: 'VIEW', resource_id: null }),
+      expect.objectContaining({ action: 'UPDATE', resource_id: client.userId }),
+    ]);
+    const events = await queryRows<{ event_type: string }>(
+      t.db,
+      sql`SELECT event_type FROM security_events WHERE user_id = ${client.userId} ORDER BY id`,
+    );
+    expect(events.map((e) => e.event_type)).toEqual(['API_CLIENT_CREATED', 'API_CLIENT_REVOKED']);
+  });
+});
+
+describe('the token on /fhir/', () => {
+  it('authenticates as the client account, bounded by its scopes; the audit row names the client', async () => {
+    const ip = freshIp();
+    const { client, token } = await createClient('Oshakati Lab', ['system/Condition.read']);
+    const res = await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, ip);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      userId: client.userId,
+      client: { id: client.id, name: 'Oshakati Lab', scopes: ['system/Condition.read'] },
+      permissions: ['patients.search', 'records.read'], // records.write and audit.read withheld: no scope needs them
+    });
+    const [row] = await queryRows<{ user_id: string; user_name: string; session_id: string | null }>(
+      t.db,
+      sql`SELECT user_id, user_name, session_id FROM audit_logs WHERE action = 'SEARCH' AND user_id = ${client.userId}`,
+    );
+    expect(row).toEqual({ user_id: client.userId, user_name: 'Oshakati Lab', session_id: null });
+  });
+
+  it('refuses what the scopes do not allow with 403 SCOPE_NOT_GRANTED as an OperationOutcome', async () => {
+    const ip = freshIp();
+    const { token } = await createClient('Read-only lab', ['system/Condition.read']);
+    for (const options of [
+      { method: 'POST' as const, url: '/fhir/R4/Condition', payload: { resourceType: 'Condition' } },
+      { method: 'GET' as const, url: '/fhir/R4/AuditEvent' },
+    ]) {
+      const res = await bearer(token, options, ip);
+      expect(res.statusCode).toBe(403);
+      expect(res.headers['content-type']).toContain('application/fhir+json');
+      expect(res.headers['www-authenticate']).toContain('error="insufficient_scope"');
+      expect(res.json()).toMatchObject({
+        resourceType: 'OperationOutcome',
+        issue: [{ severity: 'error', code: 'forbidden', details: { coding: [{ code: 'SCOPE_NOT_GRANTED' }] } }],
+      });
+    }
+    const writer = await createClient('Ward system', ['system/Condition.*', 'system/AuditEvent.read']);
+    const write = await bearer(writer.token, { method: 'POST', url: '/fhir/R4/Condition', payload: { resourceType: 'Condition' } }, ip);
+    expect(write.statusCode).toBe(200);
+    expect(write.json().permissions).toEqual(['audit.read', 'patients.search', 'records.read', 'records.write']);
+    expect((await bearer(writer.token, { method: 'GET', url: '/fhir/R4/AuditEvent' }, ip)).statusCode).toBe(200);
+  });
+
+  it("lets a staff session through requireFhirAccess (its permissions are the route's to check) and refuses the signed out", async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/fhir/R4/Condition', headers: { cookie: doctor.cookie }, payload: {} });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ userId: doctor.user.id, client: null });
+    const out = await t.app.inject({ method: 'GET', url: '/fhir/R4/Condition' });
+    expect(out.statusCode).toBe(401);
+    expect(out.headers['www-authenticate']).toContain('Bearer');
+    expect(out.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'login' }] });
+  });
+
+  it('writes last_used_at at most once a minute', async () => {
+    const ip = freshIp();
+    const { client, token } = await createClient('Clinic system', ['system/*.read']);
+    const lastUsed = async (): Promise<number | null> =>
+      (
+        await queryOne<{ at: number | null }>(
+          t.db,
+          sql`SELECT (extract(epoch FROM last_used_at) * 1000)::float8 AS at FROM api_clients WHERE id = ${client.id}`,
+        )
+      )?.at ?? null;
+    expect(await lastUsed()).toBeNull();
+    await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, ip);
+    const first = await lastUsed();
+    expect(first).toBe(clock.now().getTime());
+    clock.advance(30_000);
+    await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, ip);
+    expect(await lastUsed()).toBe(first);
+    clock.advance(31_000);
+    await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, ip);
+    expect(await lastUsed()).toBe(clock.now().getTime());
+  });
+
+  it('refuses revoked, unknown and malformed tokens with 401 invalid_token as an OperationOutcome', async () => {
+    const ip = freshIp();
+    const { client, token } = await createClient('Soon revoked', ['system/Condition.read']);
+    expect((await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, ip)).statusCode).toBe(200);
+    const revoked = await asAdmin({ method: 'POST', url: `/api/admin/api-clients/${client.id}/revoke` });
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json()).toMatchObject({ id: client.id, revokedBy: 'Test Role2' });
+    expect(revoked.json().revokedAt).not.toBeNull();
+    const unknown = `nhrc_${'A'.repeat(43)}`;
+    for (const [value, address] of [
+      [token, ip],
+      [unknown, freshIp()],
+      ['not-a-token', freshIp()],
+    ] as const) {
+      const res = await bearer(value, { method: 'GET', url: '/fhir/R4/Condition' }, address);
+      expect(res.statusCode).toBe(401);
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="nhr-fhir", error="invalid_token"');
+      expect(res.headers['content-type']).toContain('application/fhir+json');
+      expect(res.json()).toMatchObject({
+        resourceType: 'OperationOutcome',
+        issue: [{ severity: 'error', code: 'login', details: { coding: [{ code: 'INVALID_TOKEN' }] } }],
+      });
+    }
+    const empty = await t.app.inject({
+      method: 'GET',
+      url: '/fhir/R4/Condition',
+      remoteAddress: freshIp(),
+      headers: { authorization: 'Bearer' },
+    });
+    expect(empty.statusCode).toBe(401);
+    // A bearer header wins over a session cookie on /fhir/: a bad token is not rescued by the doctor's session.
+    const both = await t.app.inject({
+      method: 'GET',
+      url: '/fhir/R4/Condition',
+      remoteAddress: freshIp(),
+      headers: { authorization: `Bearer ${unknown}`, cookie: doctor.cookie },
+    });
+    expect(both.statusCode).toBe(401);
+    const again = await asAdmin({ method: 'POST', url: `/api/admin/api-clients/${client.id}/revoke` });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'API_CLIENT_REVOKED' });
+    const missing = await asAdmin({ method: 'POST', url: '/api/admin/api-clients/00000000-0000-4000-8000-000000000000/revoke' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ code: 'API_CLIENT_NOT_FOUND' });
+  });
+
+  it('throttles bad tokens per IP: past the limit every bearer call from that IP is 429 until the window ends', async () => {
+    const ip = freshIp();
+    const { token } = await createClient('Throttled neighbour', ['system/Condition.read']);
+    for (let i = 0; i < BAD_TOKEN_MAX; i++) {
+      expect((await bearer(`nhrc_${String(i).repeat(43)}`, { method: 'GET', url: '/fhir/R4/Condition' }, ip)).statusCode).toBe(401);
+    }
+    const over = await bearer('nhrc_wrong', { method: 'GET', url: '/fhir/R4/Condition' }, ip);
+    expect(over.statusCode).toBe(429);
+    expect(over.headers['retry-after']).toBeDefined();
+    expect(over.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'throttled' }] });
+    expect((await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, ip)).statusCode).toBe(429);
+    expect((await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, freshIp())).statusCode).toBe(200);
+    clock.advance(900_001);
+    expect((await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, ip)).statusCode).toBe(200);
+  });
+});
+
+describe('the token elsewhere and the client account', () => {
+  it('authenticates nothing under /api/: the header is never read there', async () => {
+    const { token } = await createClient('Nosy system', ['system/*.*']);
+    const ip = freshIp();
+    for (const url of ['/api/auth/user', '/api/admin/api-clients', '/api/audit-logs']) {
+      const res = await bearer(token, { method: 'GET', url }, ip);
+      expect(res.statusCode, url).toBe(401);
+      expect(res.json()).toEqual({ message: 'Authentication required', code: 'UNAUTHENTICATED' });
+    }
+    // Nor does a bad token there count toward the throttle, or a good one spoil a session.
+    for (let i = 0; i < BAD_TOKEN_MAX + 2; i++)
+      expect((await bearer('nhrc_bad', { method: 'GET', url: '/api/health' }, ip)).statusCode).toBe(200);
+    const withSession = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/user',
+      headers: { cookie: doctor.cookie, authorization: `Bearer ${token}` },
+    });
+    expect(withSession.json()).toMatchObject({ id: doctor.user.id });
+  });
+
+  it('can never sign in: password, second factor, a forged session; and no staff decision applies to it', async () => {
+    const { client } = await createClient('Locked out system', ['system/Condition.read']);
+    const email = (await queryOne<{ email: string }>(t.db, sql`SELECT email FROM users WHERE id = ${client.userId}`))!.email;
+    for (const password of [NO_PASSWORD, 'correct horse battery staple', '']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: freshIp(), payload: { email, password } });
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(res.cookies.find((c) => c.name === 'nhr_sid')).toBeUndefined();
+    }
+    const second = await t.app.inject({ method: 'POST', url: '/api/auth/login/second-factor', payload: { code: '123456' } });
+    expect(second.statusCode).toBe(401);
+    // Even a session row made for the account (no route makes one) opens nothing, under /api/ or /fhir/.
+    const forged = `nhr_sid=${(await createSession(t.db, { kind: 'staff', userId: client.userId }, clock.now())).token}`;
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: forged } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/fhir/R4/Condition', headers: { cookie: forged } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/mfa', headers: { cookie: forged } })).statusCode).toBe(401);
+    // Manage Users cannot approve or reject it.
+    const approve = await asAdmin({ method: 'POST', url: `/api/admin/users/${client.userId}/approve` });
+    expect(approve.json()).toMatchObject({ code: 'USER_NOT_PENDING' });
+    const reject = await asAdmin({ method: 'DELETE', url: `/api/admin/users/${client.userId}/reject` });
+    expect(reject.json()).toMatchObject({ code: 'USER_NOT_PENDING' });
+    // Registration cannot ask for the system client role.
+    const register = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      remoteAddress: freshIp(),
+      payload: {
+        firstName: 'Sys',
+        lastName: 'Tem',
+        email: 'sys@health.test.na',
+        password: 'correct horse battery staple',
+        roleId: 900,
+        facility: 'Emed',
+        department: 'Emergency',
+      },
+    });
+    expect(register.statusCode).toBe(400);
+    expect(register.json().issues).toEqual([expect.objectContaining({ path: 'roleId' })]);
+  });
+
+  it('is in no staff list: pending, active, user stats, second-factor policies', async () => {
+    const { client } = await createClient('Invisible system', ['system/Condition.read']);
+    const pending = await asAdmin({ method: 'GET', url: '/api/admin/pending-users' });
+    const active = await asAdmin({ method: 'GET', url: '/api/admin/active-users' });
+    for (const list of [pending, active]) expect((list.json() as { id: string }[]).map((u) => u.id)).not.toContain(client.userId);
+    const stats = (await asAdmin({ method: 'GET', url: '/api/admin/user-stats' })).json() as {
+      total: number;
+      byStatus: Record<string, number>;
+      byRole: { roleId: number }[];
+    };
+    const staff = await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM users WHERE account_status <> 'system'`);
+    expect(stats.total).toBe(staff?.n);
+    expect(stats.byStatus).not.toHaveProperty('system');
+    expect(stats.byRole.map((r) => r.roleId)).not.toContain(900);
+    const policies = (await asAdmin({ method: 'GET', url: '/api/admin/mfa-policy' })).json() as { roleId: number }[];
+    expect(policies.map((p) => p.roleId)).not.toContain(900);
+    const setPolicy = await asAdmin({ method: 'PUT', url: '/api/admin/mfa-policy/900', payload: { policy: 'required' } });
+    expect(setPolicy.statusCode).toBe(404);
+  });
+
+  it('refuses staff without users.approve on every route, and the signed out', async () => {
+    const { client } = await createClient('Guarded', ['system/Condition.read']);
+    const before = await queryOne(t.db, sql`SELECT count(*)::int AS n, count(revoked_at)::int AS r FROM api_clients`);
+    for (const roleId of [ROLE_IDS.doctor, ROLE_IDS.nurse, ROLE_IDS.receptionist, ROLE_IDS.auditor]) {
+      const { cookie } = roleId === ROLE_IDS.doctor ? doctor : await signInAs(t, roleId);
+      for (const options of [
+        { method: 'GET' as const, url: '/api/admin/api-clients' },
+        { method: 'POST' as const, url: '/api/admin/api-clients', payload: { name: 'Sneaky', scopes: ['system/*.*'] } },
+        { method: 'POST' as const, url: `/api/admin/api-clients/${client.id}/revoke` },
+      ]) {
+        const res = await t.app.inject({ ...options, headers: { cookie } });
+        expect(res.statusCode, `${roleId} ${options.method} ${options.url}`).toBe(403);
+        expect(res.json()).toMatchObject({ code: 'PERMISSION_REQUIRED' });
+        const out = await t.app.inject(options);
+        expect(out.statusCode).toBe(401);
+      }
+    }
+    expect(await queryOne(t.db, sql`SELECT count(*)::int AS n, count(revoked_at)::int AS r FROM api_clients`)).toEqual(before);
+  });
+});
