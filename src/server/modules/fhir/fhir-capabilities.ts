@@ -27,6 +27,7 @@ export const CAPABILITIES: ResourceCapability[] = [
     operations: [
       { name: 'match', definition: 'http://hl7.org/fhir/OperationDefinition/Patient-match' },
       { name: 'summary', definition: 'http://hl7.org/fhir/uv/ips/OperationDefinition/summary' },
+      { name: 'access', definition: 'https://nhr.health.gov.na/fhir/OperationDefinition/Patient-access' },
     ],
   },
   { type: 'Condition', read: true, create: true, searchParams: [patientParam] },

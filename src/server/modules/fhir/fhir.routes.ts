@@ -10,6 +10,7 @@ import { AppError } from '../../errors/app-error';
 import { FHIR_JSON } from '../../errors/operation-outcome';
 import { rateLimitOf } from '../../http/rate-limit';
 import { fhirGuard } from './fhir-access';
+import { accessInputOf, confirmAccess } from './fhir-grant.service';
 import { capabilityStatement } from './fhir-capabilities';
 import { CREATABLE_TYPES, createResource } from './fhir-create.service';
 import {
@@ -96,6 +97,28 @@ export function fhirRoutes({ db, config }: AppDeps) {
       `${FHIR_BASE_PATH}/Patient/:id/$summary`,
       { onRequest: fhirGuard('records.read', 'Patient', 'read'), schema: { ...doc('International Patient Summary'), params: idParams } },
       async (request, reply) => send(reply, await patientSummary(callOf(request), numericId('Patient', request.params.id))),
+    );
+
+    // Confirming access to a record (consent or a stated reason), as the access screen does: how a system client gets
+    // the live grant every record read needs (decision 019).
+    app.post<{ Params: { id: string } }>(
+      `${FHIR_BASE_PATH}/Patient/:id/$access`,
+      {
+        onRequest: fhirGuard('records.read', 'Patient', 'read'),
+        // Checked before the grant limit counts it (the limit is a preHandler): a refused request costs nothing.
+        preValidation: async (request) => {
+          numericId('Patient', (request.params as { id: string }).id);
+          accessInputOf(request.body);
+        },
+        config: { rateLimit: rateLimitOf(config, 'accessGrant') },
+        schema: {
+          ...doc('Confirm access to a record (consent or break-the-glass reason)'),
+          params: idParams,
+          body: resourceBody('Parameters'),
+        },
+      },
+      async (request, reply) =>
+        send(reply, await confirmAccess(config, callOf(request).scope, numericId('Patient', request.params.id), request.body), 201),
     );
 
     for (const type of Object.keys(CLINICAL_TYPES) as ClinicalType[]) {

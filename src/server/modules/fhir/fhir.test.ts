@@ -405,3 +405,59 @@ describe('creates', () => {
     expect(await auditCount()).toBe(before);
   });
 });
+
+describe('system clients (bearer tokens, decision 020)', () => {
+  it('reads only within its scopes and only after confirming access, each step audited under the client', async () => {
+    const admin = await signInAs(t, 2);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/api-clients',
+      headers: { cookie: admin.cookie },
+      payload: { name: 'Oshakati Lab', scopes: ['system/Patient.read', 'system/Condition.read'] },
+    });
+    expect(created.statusCode).toBe(201);
+    const { token, client } = created.json<{ token: string; client: { userId: string } }>();
+    const asClient = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/fhir+json' } : {}) },
+        ...(body ? { payload: JSON.stringify(body) } : {}),
+      });
+      return { status: res.statusCode, body: res.json<Json>() };
+    };
+
+    const before = await asClient('GET', `/fhir/R4/Condition?patient=${patient.id}`);
+    expect(before.status).toBe(403);
+    expect(outcomeCode(expectValidFhir(before.body)).details.coding[0]!.code).toBe('ACCESS_GRANT_REQUIRED');
+
+    const consent = { resourceType: 'Parameters', parameter: [{ name: 'consent', valueBoolean: true }] };
+    const granted = await asClient('POST', `/fhir/R4/Patient/${patient.id}/$access`, consent);
+    expect(granted.status).toBe(201);
+    expectValidFhir(granted.body);
+    expect(await lastAudit()).toMatchObject({ action: 'VIEW', user_id: client.userId, user_name: 'Oshakati Lab', patient_id: patient.id });
+
+    const conditions = await asClient('GET', `/fhir/R4/Condition?patient=${patient.id}`);
+    expect(conditions.status).toBe(200);
+    expect(expectValidFhir(conditions.body).total).toBeGreaterThan(0);
+    expect(await lastAudit()).toMatchObject({ action: 'VIEW', resource_type: 'DIAGNOSIS', user_id: client.userId });
+
+    const allergies = await asClient('GET', `/fhir/R4/AllergyIntolerance?patient=${patient.id}`);
+    expect(allergies.status).toBe(403);
+    expect(outcomeCode(expectValidFhir(allergies.body)).details.coding[0]!.code).toBe('SCOPE_NOT_GRANTED');
+    const create = await asClient('POST', '/fhir/R4/Condition', withPatientFor('Condition', patient.id));
+    expect(create.status).toBe(403);
+    expect((await asClient('GET', `/fhir/R4/Condition?patient=${patient.id}`)).status).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/patients/${patient.id}`, headers: { authorization: `Bearer ${token}` } })).statusCode,
+    ).toBe(401);
+  });
+});
+
+const withPatientFor = (type: string, patientId: number): Json => ({
+  resourceType: type,
+  clinicalStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' }] },
+  code: { text: 'Malaria' },
+  subject: { reference: `Patient/${patientId}` },
+  onsetDateTime: '2024-02-01',
+});
