@@ -225,7 +225,11 @@ describe('the token on /fhir/', () => {
       });
     }
     const writer = await createClient('Ward system', ['system/Condition.*', 'system/AuditEvent.read']);
-    const write = await bearer(writer.token, { method: 'POST', url: '/fhir/R4/_probe/Condition', payload: { resourceType: 'Condition' } }, ip);
+    const write = await bearer(
+      writer.token,
+      { method: 'POST', url: '/fhir/R4/_probe/Condition', payload: { resourceType: 'Condition' } },
+      ip,
+    );
     expect(write.statusCode).toBe(200);
     expect(write.json().permissions).toEqual(['audit.read', 'patients.search', 'records.read', 'records.write']);
     expect((await bearer(writer.token, { method: 'GET', url: '/fhir/R4/_probe/AuditEvent' }, ip)).statusCode).toBe(200);

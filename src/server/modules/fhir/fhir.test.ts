@@ -67,7 +67,7 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  console.log(
+  console.warn(
     `FHIR validation: ${validated.resources} resources (${validated.bundles} Bundles, ${validated.profiles} profile checks), 0 errors`,
   );
   await t?.close();
