@@ -24,7 +24,14 @@ export const secondFactorInput = z.strictObject({ code: secondFactorCode });
 export type SecondFactorInput = z.input<typeof secondFactorInput>;
 
 /** POST /api/auth/login when the password is right but a second factor (or an enrolment) comes first. */
-export const loginPending = z.object({ message: z.string(), secondFactor: z.enum(['verify', 'enrol']) });
+export const SECOND_FACTOR_METHODS = ['totp', 'passkey'] as const;
+export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
+/** `methods`: what the 'verify' step accepts (an authenticator code, a passkey: decision 026). */
+export const loginPending = z.object({
+  message: z.string(),
+  secondFactor: z.enum(['verify', 'enrol']),
+  methods: z.array(z.enum(SECOND_FACTOR_METHODS)).optional(),
+});
 export type LoginPending = z.infer<typeof loginPending>;
 
 /** POST /api/auth/mfa/totp/enrol: shown once; the secret is never returned again after confirmation. */
@@ -40,8 +47,10 @@ export const mfaStatus = z.object({
   totpEnabled: z.boolean(),
   enabledAt: z.string().nullable(),
   recoveryCodesLeft: z.number(),
+  /** How many passkeys the user has (decision 026); a passkey is a second factor too. */
+  passkeys: z.number(),
   policy: z.enum(MFA_POLICIES),
-  /** A second factor proven in this session within REAUTH_FRESH_MINUTES. */
+  /** A second factor (code or passkey) proven in this session within REAUTH_FRESH_MINUTES. */
   reauthFresh: z.boolean(),
 });
 export type MfaStatus = z.infer<typeof mfaStatus>;

@@ -65,6 +65,8 @@ describe('patient search input', () => {
     expect(issues(patientSearchInput, { ...fuzzy, ageRangeMin: -1 })).toEqual(['ageRangeMin: validation:ageRange']);
     expect(issues(patientSearchInput, { ...fuzzy, ageRangeMax: 151 })).toEqual(['ageRangeMax: validation:ageRange']);
     expect(issues(patientSearchInput, { ...fuzzy, ageRangeMax: 'abc' })).toEqual(['ageRangeMax: validation:ageRange']);
+    expect(issues(patientSearchInput, { ...fuzzy, ageRangeMin: 4.2e-200 })).toEqual(['ageRangeMin: validation:ageRange']);
+    expect(issues(patientSearchInput, { ...fuzzy, ageRangeMax: 20.5 })).toEqual(['ageRangeMax: validation:ageRange']);
   });
 
   it('refuses over-long strings and strings without a letter or digit (regex and SQL noise)', () => {

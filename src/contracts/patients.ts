@@ -54,6 +54,8 @@ const age = z.preprocess(
   z
     .number({ error: SEARCH_MESSAGES.ageRange })
     .refine(Number.isFinite, { error: SEARCH_MESSAGES.ageRange })
+    // Whole years: 20.5 or 4e-200 is not an age anyone types (the hostile-input test sent the latter).
+    .int({ error: SEARCH_MESSAGES.ageRange })
     .min(AGE_MIN, { error: SEARCH_MESSAGES.ageRange })
     .max(AGE_MAX, { error: SEARCH_MESSAGES.ageRange }),
 );

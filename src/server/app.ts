@@ -19,6 +19,7 @@ import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { mfaRoutes } from './modules/auth/mfa.routes';
 import { fhirRoutes } from './modules/fhir/fhir.routes';
+import { passkeyRoutes } from './modules/auth/passkeys.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { patientsRoutes } from './modules/patients/patients.routes';
 import { portalRoutes } from './modules/portal/portal.routes';
@@ -87,6 +88,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(setupRoutes(deps));
   await app.register(authRoutes(deps));
   await app.register(mfaRoutes(deps));
+  await app.register(passkeyRoutes(deps));
   await app.register(usersRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(portalRoutes(deps));

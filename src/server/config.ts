@@ -32,6 +32,12 @@ export interface Config {
    */
   auditSigningKey: { pem: string | undefined; file: string };
   auditDigestHours: number;
+  /**
+   * Passkeys (docs/decisions/026-passkeys.md): the relying party's id (WEBAUTHN_RP_ID, the site's host name without
+   * port, default localhost), its name shown by the browser (WEBAUTHN_RP_NAME) and the origins a WebAuthn response may
+   * come from (WEBAUTHN_ORIGINS, comma-separated; default http://localhost:PORT).
+   */
+  webauthn: { rpId: string; rpName: string; origins: string[] };
   /** Rate limits shared by every process (docs/decisions/011-rate-limits-and-volume-alerts.md). */
   rateLimits: {
     /** Self-registrations per IP per hour (RATE_LIMIT_REGISTRATIONS_PER_HOUR). */
@@ -108,10 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production: env.NODE_ENV === 'production',
     logLevel: env.LOG_LEVEL ?? 'info',
     clientDir: path.resolve(env.CLIENT_DIR ?? './dist/client'),
-    trustedOrigins: (env.TRUSTED_ORIGINS ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    trustedOrigins: commaList(env.TRUSTED_ORIGINS),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     statementTimeoutMs: wholeNumber(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS),
     now: () => new Date(),
@@ -121,6 +124,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       file: path.resolve(env.AUDIT_SIGNING_KEY_FILE ?? path.join(env.DATA_DIR ?? './data', 'audit-signing-key.pem')),
     },
     auditDigestHours: wholeNumber(env, 'AUDIT_DIGEST_HOURS', 24),
+    webauthn: {
+      rpId: env.WEBAUTHN_RP_ID?.trim() || 'localhost',
+      rpName: env.WEBAUTHN_RP_NAME?.trim() || 'National Health Records',
+      origins: commaList(env.WEBAUTHN_ORIGINS).length ? commaList(env.WEBAUTHN_ORIGINS) : [`http://localhost:${port}`],
+    },
     rateLimits: {
       registration: { max: positiveInteger(env, 'RATE_LIMIT_REGISTRATIONS_PER_HOUR', 20), windowMs: 3_600_000 },
       search: { max: positiveInteger(env, 'RATE_LIMIT_SEARCHES_PER_MINUTE', 30), windowMs: 60_000 },
@@ -134,6 +142,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       grantsPerHour: positiveInteger(env, 'ALERT_GRANTS_PER_HOUR', 30),
     },
   };
+}
+
+function commaList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Long enough for a full-range audit report on millions of rows; a hung lock wait ends well before a proxy gives up. */

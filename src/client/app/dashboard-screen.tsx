@@ -10,6 +10,7 @@ import { ReviewCounts } from '../features/privacy/components/review-counts';
 import { ReviewQueueTab } from '../features/privacy/components/review-queue-tab';
 import { AddPatientForm } from '../features/patients/components/add-patient-form';
 import { ProfileScreen } from '../features/profile/components/profile-screen';
+import { PasskeysCard } from '../features/passkeys/components/passkeys-card';
 import { SecurityCard } from '../features/second-factor/components/security-card';
 import { displayNameOf } from '../lib/user-display';
 import { AdminScreen } from './admin-screen';
@@ -28,7 +29,19 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
   const roleName = user.role ? t(`common:roles.${user.role.name}`, { defaultValue: user.role.displayName }) : t('profile:healthcareWorker');
 
   let main: React.JSX.Element;
-  if (profileOpen) main = <ProfileScreen user={user} onClose={() => setProfileOpen(false)} security={<SecurityCard />} />;
+  if (profileOpen)
+    main = (
+      <ProfileScreen
+        user={user}
+        onClose={() => setProfileOpen(false)}
+        security={
+          <>
+            <SecurityCard />
+            <PasskeysCard />
+          </>
+        }
+      />
+    );
   else if ((view === 'audit' || view === 'reviews') && canAudit)
     main = (
       <AuditScreen

@@ -28,9 +28,9 @@ function Loading(): React.JSX.Element {
   const { t } = useTranslation();
   return <StatusScreen text={t('loading')} />;
 }
-const secondStep: SecondStepView = (step, onBack) => (
+const secondStep: SecondStepView = (step, onBack, methods) => (
   <Suspense fallback={<Loading />}>
-    <SecondFactorStep step={step} onBack={onBack} />
+    <SecondFactorStep step={step} onBack={onBack} methods={methods} />
   </Suspense>
 );
 const PatientLoginScreen = lazy(async () => {

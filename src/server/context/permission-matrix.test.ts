@@ -110,6 +110,13 @@ const ROUTES: GuardedRoute[] = [
     request: () => ({ method: 'DELETE', url: `/api/admin/users/${UNKNOWN_ID}/reject` }),
     allowedStatus: 404,
   },
+  // Passkeys (decision 026): re-authentication with a passkey is for staff only; an empty answer is refused as input.
+  {
+    route: 'POST /api/auth/reauth/passkey',
+    permission: null,
+    request: () => ({ method: 'POST', url: '/api/auth/reauth/passkey', payload: { response: {} } }),
+    allowedStatus: 400,
+  },
 ];
 
 let t: TestApp;

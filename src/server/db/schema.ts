@@ -551,6 +551,49 @@ export const patientPortalCredentials = pgTable('patient_portal_credentials', {
 });
 
 /**
+ * Passkeys (migration 0022, docs/decisions/026-passkeys.md): a WebAuthn credential of one staff user or one patient
+ * (never both): its id and COSE public key (base64url), the signature counter, and a name its owner gave it.
+ */
+export const webauthnCredentials = pgTable(
+  'webauthn_credentials',
+  {
+    id: varchar('id', { length: 512 }).primaryKey(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    patientId: integer('patient_id').references(() => patients.id, { onDelete: 'cascade' }),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    /** The authenticator's transports, comma-separated (a hint for the browser). */
+    transports: varchar('transports', { length: 200 }),
+    name: varchar('name', { length: 64 }).notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('webauthn_credentials_user_idx').on(t.userId),
+    index('webauthn_credentials_patient_idx').on(t.patientId),
+    check('webauthn_credentials_owner_check', sql`(${t.userId} IS NULL) <> (${t.patientId} IS NULL)`),
+  ],
+);
+
+/** A WebAuthn challenge: 5 minutes, deleted when used (single use); bound to its user/patient and session where known. */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challenge: varchar('challenge', { length: 128 }).primaryKey(),
+    purpose: varchar('purpose', { length: 16 }).notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    patientId: integer('patient_id').references(() => patients.id, { onDelete: 'cascade' }),
+    sid: varchar('sid', { length: 64 }).references(() => sessions.sid, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('webauthn_challenges_expires_idx').on(t.expiresAt),
+    check('webauthn_challenges_purpose_check', sql`${t.purpose} IN ('register', 'sign_in', 'second_factor', 'reauth')`),
+  ],
+);
+
+/**
  * System clients of the FHIR API (migration 0021, docs/decisions/020-fhir-system-clients.md): each is a users row of
  * account status 'system' (never signs in) plus this row. token_hash is the SHA-256 hex of the bearer token, which is
  * shown once at creation and never stored. last_used_at is written at most once a minute.

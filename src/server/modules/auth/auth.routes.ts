@@ -37,8 +37,8 @@ export function authRoutes(deps: AppDeps) {
       { schema: { tags, body: loginInput, response: { 200: z.union([loginResult, loginPending]) } } },
       async (request, reply) => {
         const login = await verifyStaffLogin(deps, request.body, request.meta);
-        const step = await secondFactorStep(db, login.userId);
-        if (step !== 'none') return beginSecondFactor(deps, reply, login, step, request.meta);
+        const { step, methods } = await secondFactorStep(db, login.userId);
+        if (step !== 'none') return beginSecondFactor(deps, reply, login, step, request.meta, methods);
         const sid = await startSession(deps, request, reply, { kind: 'staff', userId: login.userId });
         return { message: 'Login successful', user: await completeStaffLogin(deps, login, sid, request.meta) };
       },

@@ -75,6 +75,8 @@ export async function completeStaffLogin(
   login: VerifiedLogin,
   sid: string,
   meta: RequestMeta,
+  /** The second factor proven with it, if any (a passkey alone is both: decision 026). */
+  method?: 'totp' | 'passkey',
 ): Promise<CurrentUser> {
   const now = config.now();
   await recordLoginSuccess(
@@ -86,6 +88,7 @@ export async function completeStaffLogin(
       eventType: 'LOGIN_SUCCESS',
       severity: 'low',
       description: 'Signed in',
+      metadata: method ? { secondFactor: method } : null,
       ipAddress: meta.ip,
       userAgent: meta.userAgent,
       timestamp: now,

@@ -12,6 +12,7 @@ import {
   staffSignInChallenges,
   staffTotp,
   users,
+  webauthnCredentials,
 } from '../../db/schema';
 import type { SecurityEventRow } from './auth.repository';
 
@@ -194,13 +195,17 @@ export async function upsertRolePolicy(
   });
 }
 
-/** What sign-in needs to decide the second step: the role's policy and whether TOTP is enabled. */
-export async function readSecondFactorState(db: Db, userId: string): Promise<{ policy: string; totpEnabled: boolean }> {
+/** What sign-in needs to decide the second step: the role's policy, whether TOTP is enabled, how many passkeys. */
+export async function readSecondFactorState(db: Db, userId: string): Promise<{ policy: string; totpEnabled: boolean; passkeys: number }> {
   const [row] = await db
-    .select({ policy: mfaRolePolicy.policy, enabledAt: staffTotp.enabledAt })
+    .select({
+      policy: mfaRolePolicy.policy,
+      enabledAt: staffTotp.enabledAt,
+      passkeys: sql<number>`(SELECT count(*)::int FROM ${webauthnCredentials} WHERE ${webauthnCredentials.userId} = ${users.id})`,
+    })
     .from(users)
     .leftJoin(mfaRolePolicy, eq(mfaRolePolicy.roleId, users.roleId))
     .leftJoin(staffTotp, eq(staffTotp.userId, users.id))
     .where(eq(users.id, userId));
-  return { policy: row?.policy ?? 'optional', totpEnabled: Boolean(row?.enabledAt) };
+  return { policy: row?.policy ?? 'optional', totpEnabled: Boolean(row?.enabledAt), passkeys: row?.passkeys ?? 0 };
 }

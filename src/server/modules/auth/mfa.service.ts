@@ -9,6 +9,7 @@ import {
   REAUTH_FRESH_MINUTES,
   RECOVERY_CODE_COUNT,
   type LoginPending,
+  type SecondFactorMethod,
   type MfaPolicy,
   type MfaRolePolicy,
   type MfaStatus,
@@ -52,13 +53,14 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const sha256 = (token: string): string => createHash('sha256').update(token).digest('hex');
 const asPolicy = (p: string): MfaPolicy => ((MFA_POLICIES as readonly string[]).includes(p) ? (p as MfaPolicy) : 'optional');
 
+export const signInExpiredError = (): AppError => signInExpired();
 export const invalidSecondFactor = (): AppError => new AppError('INVALID_SECOND_FACTOR', 'The code is not valid');
 const signInExpired = (): AppError => new AppError('SIGN_IN_EXPIRED', 'Sign in again with your password');
 export const reauthRequired = (): AppError =>
   new AppError('REAUTH_REQUIRED', `Confirm your second factor (within the last ${REAUTH_FRESH_MINUTES} minutes) before emergency access`);
 
 /** Who a second-factor check is for: the throttle's subject is the lower-cased e-mail. */
-interface CodeOwner {
+export interface CodeOwner {
   userId: string;
   email: string;
   facility: string | null;
@@ -107,11 +109,17 @@ async function checkCode(
   });
 }
 
-/** After a right password: none, a second factor, or a forced enrolment (the role requires it). */
-export async function secondFactorStep(db: Db, userId: string): Promise<'none' | 'verify' | 'enrol'> {
+/** After a right password: none, a second factor (with the methods it accepts), or a forced enrolment (the role requires it). */
+export async function secondFactorStep(
+  db: Db,
+  userId: string,
+): Promise<{ step: 'none' | 'verify' | 'enrol'; methods: SecondFactorMethod[] }> {
   const state = await readSecondFactorState(db, userId);
-  if (state.totpEnabled) return 'verify';
-  return state.policy === 'required' ? 'enrol' : 'none';
+  const methods: SecondFactorMethod[] = [];
+  if (state.totpEnabled) methods.push('totp');
+  if (state.passkeys > 0) methods.push('passkey');
+  if (methods.length > 0) return { step: 'verify', methods };
+  return { step: state.policy === 'required' ? 'enrol' : 'none', methods };
 }
 
 /** Opens the challenge (nhr_mfa cookie) between the password and the second factor; no session yet. */
@@ -121,6 +129,7 @@ export async function beginSecondFactor(
   login: VerifiedLogin,
   step: 'verify' | 'enrol',
   meta: RequestMeta,
+  methods: SecondFactorMethod[] = ['totp'],
 ): Promise<LoginPending> {
   const now = config.now();
   const token = randomBytes(32).toString('base64url');
@@ -140,11 +149,11 @@ export async function beginSecondFactor(
   );
   reply.setCookie(CHALLENGE_COOKIE, token, { httpOnly: true, sameSite: 'strict', secure: config.production, path: '/api/auth' });
   return step === 'verify'
-    ? { message: 'Enter the code from your authenticator app', secondFactor: 'verify' }
+    ? { message: 'Confirm your second factor', secondFactor: 'verify', methods }
     : { message: 'Your role requires a second factor: set it up to finish signing in', secondFactor: 'enrol' };
 }
 
-async function challengeOf(
+export async function challengeOf(
   deps: AppDeps,
   request: FastifyRequest,
   purpose: 'second_factor' | 'enrol',
@@ -158,19 +167,31 @@ async function challengeOf(
 }
 
 /** Ends the challenge and opens the full session, fresh for break-the-glass. */
-async function finishSignIn(
+export async function finishSignIn(
   deps: AppDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   owner: CodeOwner & { tokenHash: string },
+  method: 'totp' | 'passkey' = 'totp',
 ): Promise<CurrentUser> {
   // Single use: of two parallel requests with valid codes, only the one that ends the challenge opens a session.
   if (!(await deleteChallenge(deps.db, owner.tokenHash))) throw signInExpired();
   reply.clearCookie(CHALLENGE_COOKIE, { path: '/api/auth' });
+  return openStaffSession(deps, request, reply, owner, method);
+}
+
+/** Opens the staff session of a user who proved a second factor (code, or a passkey with user verification). */
+export async function openStaffSession(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  owner: CodeOwner,
+  method: 'totp' | 'passkey',
+): Promise<CurrentUser> {
   const sid = await startSession(deps, request, reply, { kind: 'staff', userId: owner.userId });
   await recordReauth(deps.db, sid, deps.config.now(), null);
   const login: VerifiedLogin = { userId: owner.userId, facility: owner.facility, subject: owner.email.toLowerCase() };
-  return completeStaffLogin(deps, login, sid, request.meta);
+  return completeStaffLogin(deps, login, sid, request.meta, method);
 }
 
 /** POST /api/auth/login/second-factor: the code after the password; opens the session. */
@@ -332,7 +353,7 @@ async function reauthFresh(db: Db, sid: string | null, now: Date): Promise<boole
  */
 export async function assertFreshSecondFactor(db: Db, actor: StaffActor, sid: string | null, now: Date): Promise<void> {
   const state = await readSecondFactorState(db, actor.userId);
-  if (!state.totpEnabled) return;
+  if (!state.totpEnabled && state.passkeys === 0) return;
   if (!(await reauthFresh(db, sid, now))) throw reauthRequired();
 }
 
@@ -340,12 +361,14 @@ export async function assertFreshSecondFactor(db: Db, actor: StaffActor, sid: st
 export async function mfaStatusOf({ db, config }: AppDeps, actor: StaffActor, sid: string | null): Promise<MfaStatus> {
   const totp = await readTotp(db, actor.userId);
   const enabled = Boolean(totp?.enabledAt);
+  const { passkeys } = await readSecondFactorState(db, actor.userId);
   return {
     totpEnabled: enabled,
     enabledAt: totp?.enabledAt ? totp.enabledAt.toISOString() : null,
     recoveryCodesLeft: enabled ? await countRecoveryCodesLeft(db, actor.userId) : 0,
+    passkeys,
     policy: asPolicy(await readRolePolicy(db, actor.roleId)),
-    reauthFresh: enabled && (await reauthFresh(db, sid, config.now())),
+    reauthFresh: (enabled || passkeys > 0) && (await reauthFresh(db, sid, config.now())),
   };
 }
 

@@ -148,7 +148,7 @@ describe('two-step sign-in', () => {
 
     const first = await passwordStep(p);
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ message: expect.any(String), secondFactor: 'verify' });
+    expect(first.json()).toEqual({ message: expect.any(String), secondFactor: 'verify', methods: ['totp'] });
     expect(cookieOf(first, 'nhr_sid')).toBeNull();
     expect(await count(sql`SELECT count(*)::int AS n FROM sessions`)).toBe(sessionsBefore);
     expect(await count(sql`SELECT count(*)::int AS n FROM user_sessions WHERE user_id = ${p.user.id}`)).toBe(userSessionsBefore);

@@ -9,18 +9,23 @@ import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
-import { useLogin } from '../api/login';
+import { passkeyErrorText, passkeysSupported } from '../../../lib/passkeys';
+import { useLogin, usePasskeyLogin } from '../api/login';
 
 const RegistrationForm = lazy(() => import('./registration-form').then((m) => ({ default: m.RegistrationForm })));
 
+/** What the second step accepts: an authenticator code, a passkey (decisions 024, 026). */
+export type SecondFactorMethods = ('totp' | 'passkey')[];
+
 /** The second sign-in step (decision 024), composed in app/ so this first page stays small. */
-export type SecondStepView = (step: 'verify' | 'enrol', onBack: () => void) => React.ReactNode;
+export type SecondStepView = (step: 'verify' | 'enrol', onBack: () => void, methods: SecondFactorMethods) => React.ReactNode;
 
 export function LoginScreen({ secondStep }: { secondStep?: SecondStepView }): React.JSX.Element {
   const { t } = useTranslation(['auth', 'common', 'validation']);
   const [registering, setRegistering] = useState(false);
-  const [pendingStep, setPendingStep] = useState<'verify' | 'enrol' | null>(null);
+  const [pendingStep, setPendingStep] = useState<{ step: 'verify' | 'enrol'; methods: SecondFactorMethods } | null>(null);
   const login = useLogin();
+  const passkey = usePasskeyLogin();
   // A plain controlled form: react-hook-form is left to the lazily loaded screens to keep this page small.
   const [values, setValues] = useState<LoginInput>({ email: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<keyof LoginInput, string>>>({});
@@ -29,6 +34,17 @@ export function LoginScreen({ secondStep }: { secondStep?: SecondStepView }): Re
     value: values[name],
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
   });
+
+  const signedIn = (): void => {
+    toast({ title: t('login.successTitle'), description: t('login.successDescription') });
+    window.location.reload();
+  };
+  // A passkey is password and second factor at once (decision 026): no e-mail needed, the passkey names the account.
+  const signInWithPasskey = (): void =>
+    passkey.mutate(undefined, {
+      onSuccess: signedIn,
+      onError: (error) => toast({ title: t('login.failedTitle'), description: passkeyErrorText(t, error), variant: 'destructive' }),
+    });
 
   const onSubmit = (e: React.FormEvent): void => {
     e.preventDefault();
@@ -42,21 +58,20 @@ export function LoginScreen({ secondStep }: { secondStep?: SecondStepView }): Re
     setErrors({});
     login.mutate(parsed.data, {
       onSuccess: (result) => {
-        const step = (result as { secondFactor?: 'verify' | 'enrol' } | null)?.secondFactor;
-        if (step) {
+        const pending = result as { secondFactor?: 'verify' | 'enrol'; methods?: SecondFactorMethods } | null;
+        if (pending?.secondFactor) {
           setValues((v) => ({ ...v, password: '' }));
-          setPendingStep(step);
+          setPendingStep({ step: pending.secondFactor, methods: pending.methods ?? ['totp'] });
           return;
         }
-        toast({ title: t('login.successTitle'), description: t('login.successDescription') });
-        window.location.reload();
+        signedIn();
       },
       onError: (error) =>
         toast({ title: t('login.failedTitle'), description: errorText(t, error, t('login.invalidCredentials')), variant: 'destructive' }),
     });
   };
 
-  if (pendingStep && secondStep) return <>{secondStep(pendingStep, () => setPendingStep(null))}</>;
+  if (pendingStep && secondStep) return <>{secondStep(pendingStep.step, () => setPendingStep(null), pendingStep.methods)}</>;
 
   if (registering) {
     return (
@@ -83,6 +98,17 @@ export function LoginScreen({ secondStep }: { secondStep?: SecondStepView }): Re
           <Button type="submit" size="lg" pending={login.isPending} pendingText={t('login.signingIn')}>
             {t('login.signIn')}
           </Button>
+          {passkeysSupported() ? (
+            <Button
+              variant="secondary"
+              size="lg"
+              onClick={signInWithPasskey}
+              pending={passkey.isPending}
+              pendingText={t('common:passkeys.waiting')}
+            >
+              {t('common:passkeys.signIn')}
+            </Button>
+          ) : null}
           <Button variant="secondary" size="lg" onClick={() => setRegistering(true)}>
             {t('login.createAccount')}
           </Button>

@@ -5,6 +5,7 @@ import type { LoginResult } from '../../../../contracts/auth';
 import type { MfaPolicy, MfaRolePolicy, MfaStatus, TotpConfirmed, TotpEnrolment } from '../../../../contracts/mfa';
 import { apiJson } from '../../../lib/api-client';
 import { retryUnlessRefused } from '../../../lib/api-error';
+import { passkeyAssertion } from '../../../lib/passkeys';
 
 export const MFA_STATUS_KEY = '/api/auth/mfa';
 export const MFA_POLICY_KEY = '/api/admin/mfa-policy';
@@ -56,5 +57,24 @@ export function useSetRolePolicy(): UseMutationResult<MfaRolePolicy[], Error, { 
     mutationFn: ({ roleId, policy }) => apiJson<MfaRolePolicy[]>('PUT', `/api/admin/mfa-policy/${roleId}`, { policy }),
     retry: false,
     onSuccess: (rows) => queryClient.setQueryData([MFA_POLICY_KEY], rows),
+  });
+}
+
+/** After the password: a passkey instead of the code (decision 026). */
+export function useSecondFactorPasskey(): UseMutationResult<LoginResult, Error, void> {
+  return useMutation({
+    mutationFn: async () =>
+      apiJson<LoginResult>('POST', '/api/auth/login/second-factor/passkey', { response: await passkeyAssertion('second_factor') }),
+    retry: false,
+  });
+}
+
+/** Before break-the-glass: a passkey instead of the code (decision 026). */
+export function useReauthPasskey(): UseMutationResult<unknown, Error, void> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => apiJson<unknown>('POST', '/api/auth/reauth/passkey', { response: await passkeyAssertion('reauth') }),
+    retry: false,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [MFA_STATUS_KEY] }),
   });
 }

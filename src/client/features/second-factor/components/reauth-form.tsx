@@ -1,30 +1,62 @@
-// Re-authentication before break-the-glass (issue 12 item 3): a fresh code from the authenticator app.
+// Re-authentication before break-the-glass (issue 12 item 3): a fresh code from the authenticator app, or a passkey
+// (decision 026), whichever the user has.
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
-import { useReauth } from '../api/second-factor';
+import { passkeyErrorText, passkeysSupported } from '../../../lib/passkeys';
+import { mfaStatusQueryOptions, useReauth, useReauthPasskey } from '../api/second-factor';
 import { CodeForm } from './code-form';
 
 export function ReauthForm({ onDone, children }: { onDone: () => void; children?: React.ReactNode }): React.JSX.Element {
   const { t } = useTranslation(['security', 'common']);
   const reauth = useReauth();
+  const passkey = useReauthPasskey();
+  const status = useQuery(mfaStatusQueryOptions);
+  // Until the status is known the code field shows (the common case); a passkey-only user gets the passkey alone.
+  const withCode = status.data?.totpEnabled ?? true;
+  const withPasskey = (status.data?.passkeys ?? 0) > 0 && passkeysSupported();
+  const passkeyButton = withPasskey ? (
+    <Button
+      variant={withCode ? 'secondary' : 'primary'}
+      pending={passkey.isPending}
+      pendingText={t('common:passkeys.waiting')}
+      onClick={() =>
+        passkey.mutate(undefined, {
+          onSuccess: onDone,
+          onError: (error) => toast({ title: t('reauth.failedTitle'), description: passkeyErrorText(t, error), variant: 'destructive' }),
+        })
+      }
+    >
+      {t('common:passkeys.use')}
+    </Button>
+  ) : null;
   return (
     <div className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-3">
-      <p className="text-sm font-medium">{t('reauth.intro')}</p>
-      <CodeForm
-        autoFocus
-        submitLabel={t('reauth.confirm')}
-        pending={reauth.isPending}
-        onCode={(code) =>
-          reauth.mutate(code, {
-            onSuccess: onDone,
-            onError: (error) =>
-              toast({ title: t('reauth.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
-          })
-        }
-      >
-        {children}
-      </CodeForm>
+      <p className="text-sm font-medium">{withCode ? t('reauth.intro') : t('common:passkeys.secondStepIntro')}</p>
+      {withCode ? (
+        <CodeForm
+          autoFocus
+          submitLabel={t('reauth.confirm')}
+          pending={reauth.isPending}
+          onCode={(code) =>
+            reauth.mutate(code, {
+              onSuccess: onDone,
+              onError: (error) =>
+                toast({ title: t('reauth.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+            })
+          }
+        >
+          {passkeyButton}
+          {children}
+        </CodeForm>
+      ) : (
+        <div className="flex flex-wrap gap-2">
+          {passkeyButton}
+          {children}
+        </div>
+      )}
     </div>
   );
 }

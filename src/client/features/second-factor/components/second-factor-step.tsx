@@ -5,13 +5,25 @@ import { Button } from '../../../components/ui/button';
 import { PageCard } from '../../../components/ui/page-card';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
-import { useSecondFactorLogin } from '../api/second-factor';
+import { passkeyErrorText, passkeysSupported } from '../../../lib/passkeys';
+import { useSecondFactorLogin, useSecondFactorPasskey } from '../api/second-factor';
 import { CodeForm } from './code-form';
 import { TotpEnrolment } from './totp-enrolment';
 
-export function SecondFactorStep({ step, onBack }: { step: 'verify' | 'enrol'; onBack: () => void }): React.JSX.Element {
+export function SecondFactorStep({
+  step,
+  onBack,
+  methods = ['totp'],
+}: {
+  step: 'verify' | 'enrol';
+  onBack: () => void;
+  methods?: ('totp' | 'passkey')[];
+}): React.JSX.Element {
   const { t } = useTranslation(['security', 'auth', 'common']);
   const verify = useSecondFactorLogin();
+  const passkey = useSecondFactorPasskey();
+  const withCode = methods.includes('totp');
+  const withPasskey = methods.includes('passkey') && passkeysSupported();
   const signedIn = (): void => {
     toast({ title: t('auth:login.successTitle'), description: t('auth:login.successDescription') });
     window.location.reload();
@@ -21,14 +33,36 @@ export function SecondFactorStep({ step, onBack }: { step: 'verify' | 'enrol'; o
       {t('secondStep.back')}
     </Button>
   );
+  const passkeyButton = withPasskey ? (
+    <Button
+      variant={withCode ? 'secondary' : 'primary'}
+      autoFocus={!withCode}
+      pending={passkey.isPending}
+      pendingText={t('common:passkeys.waiting')}
+      onClick={() =>
+        passkey.mutate(undefined, {
+          onSuccess: signedIn,
+          onError: (error) =>
+            toast({ title: t('auth:login.failedTitle'), description: passkeyErrorText(t, error), variant: 'destructive' }),
+        })
+      }
+    >
+      {t('common:passkeys.use')}
+    </Button>
+  ) : null;
   return (
     <main className="flex min-h-screen items-center justify-center p-4">
       <PageCard
         eyebrow={t('common:appName')}
-        title={step === 'verify' ? t('secondStep.title') : t('enrol.title')}
-        description={step === 'verify' ? t('secondStep.intro') : t('enrol.requiredIntro')}
+        title={step !== 'verify' ? t('enrol.title') : withCode ? t('secondStep.title') : t('common:passkeys.secondStepTitle')}
+        description={step !== 'verify' ? t('enrol.requiredIntro') : withCode ? t('secondStep.intro') : t('common:passkeys.secondStepIntro')}
       >
-        {step === 'verify' ? (
+        {step === 'verify' && !withCode ? (
+          <div className="flex flex-wrap gap-2">
+            {passkeyButton}
+            {back}
+          </div>
+        ) : step === 'verify' ? (
           <CodeForm
             autoFocus
             submitLabel={t('secondStep.verify')}
@@ -45,6 +79,7 @@ export function SecondFactorStep({ step, onBack }: { step: 'verify' | 'enrol'; o
               })
             }
           >
+            {passkeyButton}
             {back}
           </CodeForm>
         ) : (

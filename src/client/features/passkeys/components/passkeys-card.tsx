@@ -1,0 +1,96 @@
+// The signed-in person's passkeys (decision 026): the list with when each was added and last used, adding one under a
+// name (the browser then asks the device), and removing one. Staff see it on My Profile, patients in the portal.
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { passkeyName } from '../../../../contracts/passkeys';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { toast } from '../../../components/ui/toast';
+import { formatDate, formatDateTime } from '../../../lib/dates';
+import { passkeyErrorText, passkeysSupported } from '../../../lib/passkeys';
+import { passkeyListQueryOptions, useAddPasskey, useRemovePasskey } from '../api/passkeys';
+
+export function PasskeysCard(): React.JSX.Element {
+  const { t } = useTranslation(['common', 'validation']);
+  const list = useQuery(passkeyListQueryOptions);
+  const add = useAddPasskey();
+  const remove = useRemovePasskey();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const failed = (e: unknown): void => {
+    toast({ title: t('passkeys.failedTitle'), description: passkeyErrorText(t, e), variant: 'destructive' });
+  };
+
+  const onSubmit = (e: React.FormEvent): void => {
+    e.preventDefault();
+    const parsed = passkeyName.safeParse(name);
+    if (!parsed.success) {
+      setError(t(parsed.error.issues[0]?.message ?? 'validation:passkeyName'));
+      return;
+    }
+    setError(undefined);
+    add.mutate(parsed.data, {
+      onSuccess: () => {
+        setName('');
+        toast({ title: t('passkeys.added') });
+      },
+      onError: failed,
+    });
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{t('passkeys.title')}</CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <p className="text-sm text-slate-700">{t('passkeys.intro')}</p>
+        {!list.data ? (
+          <p role="status">{list.isError ? t('anError') : t('loading')}</p>
+        ) : list.data.length === 0 ? (
+          <p className="text-sm text-slate-600">{t('passkeys.none')}</p>
+        ) : (
+          <ul className="flex flex-col divide-y divide-slate-200 rounded-md border border-slate-200" aria-label={t('passkeys.title')}>
+            {list.data.map((p) => (
+              <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 p-3" data-testid="passkey-item">
+                <div className="min-w-0">
+                  <p className="break-words font-medium">{p.name}</p>
+                  <p className="text-sm text-slate-600">
+                    {t('passkeys.addedOn', { date: formatDate(p.createdAt) })} ·{' '}
+                    {p.lastUsedAt ? t('passkeys.lastUsed', { date: formatDateTime(p.lastUsedAt) }) : t('passkeys.neverUsed')}
+                  </p>
+                </div>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  aria-label={t('passkeys.removeLabel', { name: p.name })}
+                  pending={remove.isPending && remove.variables === p.id}
+                  onClick={() => remove.mutate(p.id, { onSuccess: () => toast({ title: t('passkeys.removed') }), onError: failed })}
+                >
+                  {t('passkeys.remove')}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {passkeysSupported() ? (
+          <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+            <div className="sm:flex-1">
+              <FormField label={t('passkeys.name')} hint={t('passkeys.nameHint')} error={error} required>
+                <Input name="passkeyName" value={name} maxLength={64} onChange={(e) => setName(e.target.value)} />
+              </FormField>
+            </div>
+            <Button type="submit" pending={add.isPending} pendingText={t('passkeys.adding')}>
+              {t('passkeys.add')}
+            </Button>
+          </form>
+        ) : (
+          <p className="text-sm text-slate-600">{t('passkeys.unsupported')}</p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
