@@ -1,10 +1,12 @@
-// Administration panel (SPEC §2): 'Back to Home', tabs 'Add Patients' (default) and 'Manage Users'.
+// Administration panel (SPEC §2): 'Back to Home', tabs 'Add Patients' (default), 'Manage Users', the second-factor
+// policy and the FHIR API's system clients.
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../components/ui/button';
 import { Tabs } from '../components/ui/tabs';
 import { ManageUsers } from '../features/users/components/manage-users';
 import { MfaPolicyPanel } from '../features/second-factor/components/mfa-policy-panel';
+import { SystemClients } from '../features/api-clients/components/system-clients';
 import { MainHeading } from '../components/ui/main-heading';
 
 export function AdminScreen({
@@ -16,7 +18,7 @@ export function AdminScreen({
   canAddPatients: boolean;
   canManageUsers: boolean;
 }): React.JSX.Element {
-  const { t } = useTranslation(['dashboard', 'security']);
+  const { t } = useTranslation(['dashboard', 'security', 'users']);
   const [tab, setTab] = useState(canAddPatients ? 'patients' : 'users');
   return (
     <section aria-labelledby="admin-title" className="flex flex-col gap-4">
@@ -36,6 +38,8 @@ export function AdminScreen({
           ...(canAddPatients ? [{ value: 'patients', label: t('admin.addPatients'), content: addPatients }] : []),
           ...(canManageUsers ? [{ value: 'users', label: t('admin.manageUsers'), content: <ManageUsers /> }] : []),
           ...(canManageUsers ? [{ value: 'security', label: t('security:policy.title'), content: <MfaPolicyPanel /> }] : []),
+          // FHIR system clients (decision 020): the same administrators as Manage Users.
+          ...(canManageUsers ? [{ value: 'clients', label: t('users:clients.tab'), content: <SystemClients /> }] : []),
         ]}
       />
     </section>

@@ -14,6 +14,7 @@ import { createSession } from '../../context/session';
 import { inAuditedTransaction } from '../../context/data-context';
 import { staffActor, staffScope } from '../../context/guards';
 import { testClock } from '../../test/clock';
+import { TestAuthenticator } from '../../test/webauthn-authenticator';
 import { queryOne, queryRows } from '../../test/sql';
 import { signInAs } from '../../test/staff';
 import { testConfig, type TestApp } from '../../test/test-app';
@@ -388,6 +389,37 @@ describe('the token elsewhere and the client account', () => {
     });
     expect(register.statusCode).toBe(400);
     expect(register.json().issues).toEqual([expect.objectContaining({ path: 'roleId' })]);
+  });
+
+  it('cannot sign in with a passkey, even one planted on its account (no route registers one for it)', async () => {
+    const { client } = await createClient('Passkey-less system', ['system/Condition.read']);
+    // A doctor registers a passkey through the real routes; the credential is then moved onto the client's account.
+    const ip = freshIp();
+    const { cookie } = await signInAs(t, ROLE_IDS.doctor);
+    const origin = t.config.webauthn.origins[0]!;
+    const device = new TestAuthenticator({ origin });
+    const call = (options: InjectOptions, withCookie: boolean) =>
+      t.app.inject({ ...options, remoteAddress: ip, headers: withCookie ? { cookie } : {} });
+    const regOptions = await call({ method: 'POST', url: '/api/auth/passkeys/registration-options' }, true);
+    const reg = await call(
+      { method: 'POST', url: '/api/auth/passkeys', payload: { name: 'Planted', response: device.register(regOptions.json()) } },
+      true,
+    );
+    expect(reg.statusCode, reg.body).toBe(201);
+    await t.db.execute(sql`UPDATE webauthn_credentials SET user_id = ${client.userId} WHERE id = ${reg.json().id as string}`);
+    const signInOptions = await call({ method: 'POST', url: '/api/auth/passkey/options', payload: { purpose: 'sign_in' } }, false);
+    const res = await call(
+      { method: 'POST', url: '/api/auth/passkey-login', payload: { response: device.assert(signInOptions.json()) } },
+      false,
+    );
+    expect(res.statusCode).toBe(401);
+    expect(res.cookies.find((c) => c.name === 'nhr_sid')).toBeUndefined();
+    // Refused for the account, not for a broken answer: the same answer signs the doctor in (checked by passkeys.test.ts).
+    const failure = await queryOne<{ reason: string }>(
+      t.db,
+      sql`SELECT metadata->>'reason' AS reason FROM security_events WHERE event_type = 'LOGIN_FAILURE' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(failure?.reason).toBe('account_inactive');
   });
 
   it('is in no staff list: pending, active, user stats, second-factor policies', async () => {

@@ -1,0 +1,102 @@
+// Journey for the FHIR API's system clients (issue 14 item 5, decision 020), on a 375 x 667 phone and by keyboard:
+// an administrator opens Admin > System clients, creates a client (name typed, access ticked with the space bar),
+// is shown its token once with the warning, and the token then authenticates on /fhir/; revoking it (after the
+// confirmation) makes the same token a 401 at once. axe finds no violation and nothing is wider than the phone.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { createStaffUser } from '../src/server/test/staff';
+import { axeViolations } from './support/axe';
+import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
+import { startSeededApp } from './support/record-seed';
+import type { RunningApp } from './support/server';
+
+const run = browserAvailable();
+const ADMIN = { firstName: 'Selma', lastName: 'Haufiku', email: 'selma.haufiku@health.gov.na', password: 'system-clients-journey' };
+const PHONE = { width: 375, height: 667 };
+const CLIENT = 'Katutura laboratory';
+
+const fhirStatus = async (baseUrl: string, token: string): Promise<{ status: number; challenge: string | null }> => {
+  const res = await fetch(`${baseUrl}/fhir/R4/metadata`, { headers: { authorization: `Bearer ${token}` } });
+  return { status: res.status, challenge: res.headers.get('www-authenticate') };
+};
+
+describe.skipIf(!run)('system clients journey (issue 14 item 5)', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let page: Page;
+  let token = '';
+  let consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    app = (await startSeededApp((db) => createStaffUser(db, { roleId: 2, ...ADMIN }))).app;
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ locale: 'en-GB', viewport: PHONE, isMobile: true, hasTouch: true })).newPage();
+    page.setDefaultTimeout(15_000);
+    consoleErrors = watchConsole(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('opens System clients in Admin at 375 px: no violation, nothing wider than the phone', async () => {
+    await page.goto(`${app.baseUrl}/login`);
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel(/^Password/).fill(ADMIN.password);
+    await page.getByLabel(/^Password/).press('Enter');
+    await page.getByRole('button', { name: 'Admin', exact: true }).click();
+    await page.getByRole('tab', { name: 'System clients' }).click();
+    await page.getByText('There are no system clients yet.').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, 'system-clients-375');
+  });
+
+  it('creates a client by keyboard and shows its token once, with the warning', async () => {
+    await page.getByLabel(/^Name of the system/).focus();
+    await page.keyboard.type(CLIENT);
+    await page.keyboard.press('Tab'); // Patients: Read
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Tab'); // Diagnoses: Read (Patients cannot be added)
+    await page.keyboard.press('Space');
+    expect(await page.getByRole('checkbox', { name: 'Diagnoses: Read' }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Create client' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: `Token for ${CLIENT}` }).waitFor();
+    await page.getByText('It is shown only this once').waitFor();
+    token = await page.getByTestId('client-token').inputValue();
+    expect(token).toMatch(/^nhrc_[A-Za-z0-9_-]{43}$/);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, 'system-clients-token-375');
+    await page.getByRole('button', { name: 'I have stored the token' }).click();
+    expect(await page.getByTestId('client-token').count()).toBe(0);
+    await page.getByText('system/Condition.read system/Patient.read').waitFor();
+  });
+
+  it('the token authenticates on /fhir/ (never as a 401) and not on /api/', async () => {
+    expect((await fhirStatus(app.baseUrl, token)).status).not.toBe(401);
+    const api = await fetch(`${app.baseUrl}/api/auth/user`, { headers: { authorization: `Bearer ${token}` } });
+    expect(api.status).toBe(401);
+  });
+
+  it('revokes it after the confirmation, by keyboard; the token is refused at once', async () => {
+    await page.getByRole('button', { name: `Revoke ${CLIENT}` }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Revoke this system client?' });
+    await dialog.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Revoke' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Revoked', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: `Revoke ${CLIENT}` }).count()).toBe(0);
+    await screenshot(page, 'system-clients-revoked-375');
+    const refused = await fhirStatus(app.baseUrl, token);
+    expect(refused.status).toBe(401);
+    expect(refused.challenge).toContain('error="invalid_token"');
+  });
+
+  it('left the console clean (the signed-out 401 before sign-in aside)', () => {
+    expect(consoleErrors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+  });
+});

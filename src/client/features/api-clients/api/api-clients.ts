@@ -1,0 +1,38 @@
+// Administration: FHIR system clients (decision 020). The list is cached under its URL; a create puts the new client
+// at the top of the cached list and a revoke replaces its row with the server's answer, so neither refetches.
+import { queryOptions, useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
+import type { ApiClient, ApiClientInput, CreatedApiClient } from '../../../../contracts/api-clients';
+import { apiJson } from '../../../lib/api-client';
+import { underUrl, urlKey } from '../../../lib/query-keys';
+
+/** System clients' query keys (lib/query-keys.ts): the URL of the list. */
+export const apiClientKeys = {
+  list: urlKey('/api/admin/api-clients'),
+  /** Everything this feature cached. */
+  all: underUrl('/api/admin/api-clients'),
+};
+
+export const apiClientsQueryOptions = queryOptions<ApiClient[]>({ queryKey: apiClientKeys.list });
+
+/** POST /api/admin/api-clients: the answer carries the token, shown once; it is never put in the cache. */
+export function useCreateApiClient(): UseMutationResult<CreatedApiClient, Error, ApiClientInput> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ApiClientInput) => apiJson<CreatedApiClient>('POST', '/api/admin/api-clients', input),
+    retry: false,
+    onSuccess: ({ client }) => queryClient.setQueryData<ApiClient[]>(apiClientKeys.list, (list) => (list ? [client, ...list] : list)),
+  });
+}
+
+/** POST /api/admin/api-clients/{id}/revoke. */
+export function useRevokeApiClient(): UseMutationResult<ApiClient, Error, string> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiJson<ApiClient>('POST', `/api/admin/api-clients/${encodeURIComponent(id)}/revoke`),
+    retry: false,
+    onSuccess: (revoked) =>
+      queryClient.setQueryData<ApiClient[]>(apiClientKeys.list, (list) => list?.map((c) => (c.id === revoked.id ? revoked : c))),
+    // Already revoked or gone elsewhere: the list is stale, read it again.
+    onError: () => queryClient.invalidateQueries({ predicate: apiClientKeys.all }),
+  });
+}
