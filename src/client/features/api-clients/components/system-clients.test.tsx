@@ -111,8 +111,10 @@ describe('System clients', () => {
     await user.click(revoke);
     const again = await screen.findByRole('dialog', { name: u('revokeConfirm.title') });
     await user.click(within(again).getByRole('button', { name: u('revokeConfirm.confirm') }));
-    await waitFor(() => expect(screen.queryByRole('button', { name: u('revokeClient', { name: 'Katutura laboratory' }) })).toBeNull());
-    expect(screen.getByText(u('revoked'))).toBeTruthy();
+    // The dialog hides the page from role queries while open: wait for it to close, then for the revoked row.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByText(u('revoked'))).toBeTruthy();
+    expect(screen.queryByRole('button', { name: u('revokeClient', { name: 'Katutura laboratory' }) })).toBeNull();
     expect(transport.sent.map((r) => [r.method, r.status])).toEqual([['POST', 200]]);
     const row = await queryOne<{ revoked: boolean }>(
       t.db,
