@@ -17,7 +17,8 @@ import { findExactAudited, type ExactSearch } from './search-audited.repository'
 import { searchAuditSummary, searchPatients } from './search.service';
 
 /**
- * A search, its SEARCH row, the bulk-search volume check (decision 011) and the per-user rate limit `limit`: for
+ * A search, its SEARCH row, the bulk-search volume check (decision 011) and the per-user rate limit `limit` (when
+ * given; the FHIR API has its own): for
  * the exact methods all in one statement (issue 11, decision 014); for the fuzzy method the limit's count first,
  * then the audited transaction, then the check. Over the limit: 429, and nothing searched or audited.
  */
@@ -27,7 +28,7 @@ export async function searchRecorded(
   actor: StaffActor,
   meta: RequestMeta,
   alerts: Config['alerts'],
-  limit: StatementLimit,
+  limit?: StatementLimit,
 ): Promise<PatientSearchResult[]> {
   if (input.method !== 'fuzzy-name') {
     // The exact methods: the search and its row in one statement (search-audited.repository.ts), same row as below.
@@ -45,13 +46,13 @@ export async function searchRecorded(
         resourceType: 'PATIENT',
         newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
       },
-      { volume: (ids) => searchVolumeCheckSql(alerts, actor, meta, ids), limit: limitInStatement(limit) },
+      { volume: (ids) => searchVolumeCheckSql(alerts, actor, meta, ids), ...(limit ? { limit: limitInStatement(limit) } : {}) },
     );
-    await purgeByChance(db, limit.at);
-    if (outcome.limited) return overLimit(limit, outcome.resetMs);
+    if (limit) await purgeByChance(db, limit.at);
+    if (outcome.limited) return overLimit(limit!, outcome.resetMs);
     return outcome.patients;
   }
-  await countOrRefuse(db, limit);
+  if (limit) await countOrRefuse(db, limit);
   // The fuzzy method: the search and its row in one audited data context, then the volume check.
   const found = await inAuditedTransaction({ db, actor, meta, now: new Date() }, async (ctx) => {
     const results = await searchPatients(ctx.tx, input);
