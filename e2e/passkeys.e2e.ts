@@ -2,11 +2,15 @@
 // (WebAuthn.enable, WebAuthn.addVirtualAuthenticator: ctap2, internal, resident key, user verification), at 375 px:
 // - a doctor signs in with the password, adds a passkey on My Profile by keyboard, signs out, and signs in with the
 //   passkey alone; the password sign-in then offers the passkey as its second step;
+// - a patient signs in with NC number, date of birth and PIN, adds a passkey in the portal's Passkeys tab, logs out and
+//   signs in with the passkey alone (no NC number, date of birth or PIN);
 // - axe finds no violation on the new screens, and the console stays clean.
 // WebAuthn needs a secure context with a domain: the pages are opened at http://localhost:<port> (the server's
 // default WEBAUTHN_RP_ID and WEBAUTHN_ORIGINS).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { createPatient, type TestPatient } from '../src/server/test/patient-fixtures';
+import { activatePatient, PATIENT_PIN } from '../src/server/test/portal-fixtures';
 import { createStaffUser } from '../src/server/test/staff';
 import { axeViolations } from './support/axe';
 import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
@@ -43,12 +47,17 @@ describe.skipIf(!run)('staff passkey journey (issue 12)', () => {
   let authenticatorId: string;
   let base: string;
   let consoleErrors: string[];
+  let patient: TestPatient;
 
   beforeAll(async () => {
     const started = await startSeededApp(async (db) => {
       await createStaffUser(db, { roleId: 3, ...DOCTOR });
+      const p = await createPatient(db, { firstName: 'Ndeshipanda', lastName: 'Hamutenya' });
+      await activatePatient(db, { id: p.id, ncNumber: p.idNumber, dateOfBirth: p.dateOfBirth });
+      return p;
     });
     app = started.app;
+    patient = started.seeded;
     base = app.baseUrl.replace('127.0.0.1', 'localhost');
     browser = await launchBrowser();
     context = await browser.newContext({ locale: 'en-GB', viewport: PHONE, isMobile: true, hasTouch: true });
@@ -116,5 +125,41 @@ describe.skipIf(!run)('staff passkey journey (issue 12)', () => {
     await page.getByRole('heading', { name: 'Patient Search' }).waitFor();
     // The signed-out pages ask for the user (401) before the login shows: those are expected.
     expect(consoleErrors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
+  });
+
+  it('a patient adds a passkey in the portal at 375 px, logs out and signs in with it alone', async () => {
+    const patientContext = await browser.newContext({ locale: 'en-GB', viewport: PHONE, isMobile: true, hasTouch: true });
+    const p = await patientContext.newPage();
+    p.setDefaultTimeout(15_000);
+    const errors = watchConsole(p);
+    const { cdp: patientCdp, authenticatorId: patientAuthenticator } = await addVirtualAuthenticator(patientContext, p);
+    await p.goto(`${base}/patient-login`);
+    await p.getByLabel('NC Number').fill(patient.idNumber);
+    await p.getByLabel('Date of Birth').fill(patient.dateOfBirth);
+    await p.getByLabel('PIN', { exact: true }).fill(PATIENT_PIN);
+    await p.getByRole('button', { name: 'Access My Records' }).click();
+    await p.getByRole('tab', { name: 'Passkeys' }).click();
+    await p.getByRole('heading', { name: 'Passkeys' }).waitFor();
+    await p.getByLabel(/^Name of this passkey/).focus();
+    await p.keyboard.type('My phone');
+    await p.keyboard.press('Enter');
+    await p.getByTestId('passkey-item').filter({ hasText: 'My phone' }).waitFor();
+    expect((await patientCdp.send('WebAuthn.getCredentials', { authenticatorId: patientAuthenticator })).credentials).toHaveLength(1);
+    await screenshot(p, 'passkeys-portal-375');
+    expect(await axeViolations(p)).toEqual([]);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+    await p.getByRole('button', { name: 'Logout' }).click();
+    await p.waitForURL('**/patient-login');
+    const button = p.getByRole('button', { name: 'Sign in with a passkey' });
+    await button.waitFor();
+    await screenshot(p, 'passkeys-patient-login-375');
+    expect(await axeViolations(p)).toEqual([]);
+    await button.focus();
+    await p.keyboard.press('Enter');
+    await p.getByRole('tab', { name: 'Passkeys' }).waitFor();
+    await p.waitForURL('**/patient-portal');
+    expect(errors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
+    await patientContext.close();
   });
 });

@@ -46,6 +46,18 @@ const PortalScreen = lazy(async () => {
   return { default: m.PortalScreen };
 });
 
+// The patient's passkeys card in the portal (decision 026), loaded with the tab.
+const PasskeysCard = lazy(() => import('../features/passkeys/components/passkeys-card').then((m) => ({ default: m.PasskeysCard })));
+function InlineLoading(): React.JSX.Element {
+  const { t } = useTranslation();
+  return <p role="status">{t('loading')}</p>;
+}
+const portalPasskeys = (
+  <Suspense fallback={<InlineLoading />}>
+    <PasskeysCard />
+  </Suspense>
+);
+
 /** The patient's routes (SPEC §2): they never need the staff user, and work signed out. */
 const PATIENT_PATHS = new Set(['/patient-login', '/patient-activate', '/patient-portal']);
 
@@ -93,7 +105,7 @@ export function AppRouter(): React.JSX.Element {
         ) : location === '/patient-activate' ? (
           <PatientActivateScreen />
         ) : (
-          <PortalScreen />
+          <PortalScreen passkeys={portalPasskeys} />
         )}
       </Suspense>
     );

@@ -9,7 +9,9 @@ import type { Actor, RequestMeta } from '../../context/actor';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors/app-error';
 import { verifyPassword } from '../../security/password';
+import type { AuthenticationResponse } from '../../../contracts/passkeys';
 import { recordSecurityEvent, warmDummyHash } from '../auth/auth.service';
+import { checkAssertion, findPatientPasskey, passkeyFailed, refuseNonPatientPasskey, type CredentialRow } from '../auth/passkeys.service';
 import {
   recordSignInFailure,
   recordSignInSuccess,
@@ -99,6 +101,32 @@ export function verifyPatientLogin(deps: AppDeps, input: PatientLoginInput, meta
   return signInPatientWith(deps, { ncNumber: input.ncNumber, dateOfBirth: input.dateOfBirth }, meta, pinProof(input.pin));
 }
 
+/**
+ * The passkey proof (decision 026): the assertion of the patient's own passkey, checked against a challenge of the
+ * signed-out sign-in (used once). The claim carries the NC number the passkey names and no date of birth.
+ */
+function passkeyProof(deps: AppDeps, credential: CredentialRow, response: AuthenticationResponse): PatientProof {
+  return {
+    method: 'passkey',
+    async check(row, now) {
+      if (!row || row.id !== credential.patientId) return 'unknown_credential';
+      return (await checkAssertion(deps, credential, response, { purpose: 'sign_in', kind: 'patient' }, now)).reason;
+    },
+    failed: passkeyFailed,
+  };
+}
+
+/** POST /api/auth/patient-passkey-login: a discoverable passkey names the patient; no NC number or date of birth typed. */
+export async function verifyPatientPasskeyLogin(
+  deps: AppDeps,
+  response: AuthenticationResponse,
+  meta: RequestMeta,
+): Promise<VerifiedPatient> {
+  const found = await findPatientPasskey(deps.db, response);
+  if (!found) return refuseNonPatientPasskey(deps, response, meta);
+  return signInPatientWith(deps, { ncNumber: found.ncNumber }, meta, passkeyProof(deps, found.credential, response));
+}
+
 /** After the patient session is open: the LOGIN_SUCCESS event (which also clears earlier failures for the number). */
 export async function completePatientLogin({ db }: AppDeps, patient: VerifiedPatient): Promise<void> {
   await recordSignInSuccess(db, patient.attempt, 'Patient signed in', { kind: 'patient', method: patient.method, patientId: patient.id });
@@ -111,7 +139,8 @@ export async function completePatientLogin({ db }: AppDeps, patient: VerifiedPat
 export async function refusePortalSignInFromStaffSession(
   { db, config }: AppDeps,
   actor: Actor | null,
-  ncNumber: string,
+  /** The NC number typed; null for a passkey sign-in (the passkey names the patient). */
+  ncNumber: string | null,
   meta: RequestMeta,
 ): Promise<void> {
   if (actor?.kind !== 'staff') return;
@@ -121,7 +150,7 @@ export async function refusePortalSignInFromStaffSession(
     eventType: 'PORTAL_LOGIN_FROM_STAFF_SESSION',
     severity: 'high',
     description: 'Patient portal sign-in refused: the browser holds a staff session',
-    metadata: { kind: 'patient', ncNumber, reason: 'staff_session' },
+    metadata: { kind: 'patient', ncNumber, ...(ncNumber === null ? { method: 'passkey' } : {}), reason: 'staff_session' },
     ipAddress: meta.ip,
     userAgent: meta.userAgent,
     timestamp: config.now(),

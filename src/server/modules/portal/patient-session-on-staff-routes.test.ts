@@ -21,9 +21,28 @@ const PUBLIC = new Set([
   'POST /api/auth/patient-login',
   'POST /api/auth/patient-activate',
   'GET /api/roles',
+  // Passkeys (decision 026): signing in with one is public (a patient's passkey is refused on the staff sign-in,
+  // passkeys.test.ts); the step after a staff password reads the pending sign-in; a patient manages their own.
+  'POST /api/auth/passkey/options',
+  'POST /api/auth/passkey-login',
+  'POST /api/auth/login/second-factor/passkey',
+  'POST /api/auth/patient-passkey-login',
+  'GET /api/auth/passkeys',
+  'POST /api/auth/passkeys/registration-options',
+  'POST /api/auth/passkeys',
+  'DELETE /api/auth/passkeys/{id}',
   'GET /api/patient-portal/me',
   'GET /api/patient-portal/access-log',
   'GET /api/patient-portal/access-summary',
+  // Passkeys (decision 026): sign-in with a passkey is public like the password sign-in, and the self-service routes
+  // serve staff and patients alike, each acting only on the caller's own passkeys (passkeys.test.ts proves that).
+  'POST /api/auth/passkey/options',
+  'POST /api/auth/passkey-login',
+  'POST /api/auth/login/second-factor/passkey',
+  'GET /api/auth/passkeys',
+  'POST /api/auth/passkeys',
+  'POST /api/auth/passkeys/registration-options',
+  'DELETE /api/auth/passkeys/{id}',
 ]);
 
 let t: TestApp;

@@ -13,6 +13,7 @@ import {
   portalActivation,
   portalRecord,
 } from '../../../contracts/portal';
+import { passkeyAssertionInput } from '../../../contracts/passkeys';
 import { recordIdParams } from '../../../contracts/record-rows';
 import { patientActor, patientScope, requirePortalPatient, requireStaff, staffActor } from '../../context/guards';
 import { endSession, startSession } from '../../context/session';
@@ -22,6 +23,7 @@ import {
   completePatientLogin,
   refusePortalSignInFromStaffSession,
   verifyPatientLogin,
+  verifyPatientPasskeyLogin,
   type VerifiedPatient,
 } from './patient-login.service';
 import { activatePortal, issuePortalActivation } from './portal-activation.service';
@@ -53,6 +55,16 @@ export function portalRoutes(deps: AppDeps) {
       async (request, reply) => {
         await refusePortalSignInFromStaffSession(deps, request.actor, request.body.ncNumber, request.meta);
         return openPortal(request, reply, await verifyPatientLogin(deps, request.body, request.meta));
+      },
+    );
+
+    // A passkey instead of NC number, date of birth and PIN (decision 026); options: POST /api/auth/passkey/options.
+    r.post(
+      '/api/auth/patient-passkey-login',
+      { schema: { tags, body: passkeyAssertionInput, response: { 200: patientLoginResult } } },
+      async (request, reply) => {
+        await refusePortalSignInFromStaffSession(deps, request.actor, null, request.meta);
+        return openPortal(request, reply, await verifyPatientPasskeyLogin(deps, request.body.response, request.meta));
       },
     );
 

@@ -12,9 +12,10 @@ import { PageCard } from '../../../components/ui/page-card';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
-import { errorCodeOf } from '../../../lib/api-error';
+import { asApiError, errorCodeOf } from '../../../lib/api-error';
 import { errorText } from '../../../lib/error-text';
-import { usePatientLogin } from '../api/patient-login';
+import { passkeyErrorText, passkeysSupported } from '../../../lib/passkeys';
+import { usePatientLogin, usePatientPasskeyLogin } from '../api/patient-login';
 import { forgetSignedInData } from '../api/portal-record';
 
 type Errors = Partial<Record<keyof PatientLoginInput, string>>;
@@ -26,6 +27,7 @@ export function PatientLoginScreen(): React.JSX.Element {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const login = usePatientLogin();
+  const passkey = usePatientPasskeyLogin();
   const [values, setValues] = useState<PatientLoginInput>({ ncNumber: '', dateOfBirth: '', pin: '' });
   const [errors, setErrors] = useState<Errors>({});
   const field = (name: keyof PatientLoginInput) => ({
@@ -41,6 +43,23 @@ export function PatientLoginScreen(): React.JSX.Element {
     if (code === 'PORTAL_FROM_STAFF_SESSION') return t('login.staffSession');
     return errorText(t, error, t('login.failedFallback'));
   };
+
+  const signedIn = (firstName: string): void => {
+    forgetSignedInData(queryClient);
+    toast({ title: t('login.successTitle'), description: t('login.successDescription', { name: firstName }) });
+    navigate('/patient-portal');
+  };
+  // A passkey on this device names the patient (decision 026): nothing to type.
+  const signInWithPasskey = (): void =>
+    passkey.mutate(undefined, {
+      onSuccess: (result) => signedIn(result.patient.firstName),
+      onError: (error) =>
+        toast({
+          title: t('login.failedTitle'),
+          description: asApiError(error) ? failureText(error) : passkeyErrorText(t, error),
+          variant: 'destructive',
+        }),
+    });
 
   const onSubmit = (e: React.FormEvent): void => {
     e.preventDefault();
@@ -60,11 +79,7 @@ export function PatientLoginScreen(): React.JSX.Element {
     }
     setErrors({});
     login.mutate(parsed.data, {
-      onSuccess: (result) => {
-        forgetSignedInData(queryClient);
-        toast({ title: t('login.successTitle'), description: t('login.successDescription', { name: result.patient.firstName }) });
-        navigate('/patient-portal');
-      },
+      onSuccess: (result) => signedIn(result.patient.firstName),
       onError: (error) => toast({ title: t('login.failedTitle'), description: failureText(error), variant: 'destructive' }),
     });
   };
@@ -94,6 +109,17 @@ export function PatientLoginScreen(): React.JSX.Element {
           <Button type="submit" size="lg" pending={login.isPending} pendingText={t('login.submitting')}>
             {t('login.submit')}
           </Button>
+          {passkeysSupported() ? (
+            <Button
+              variant="secondary"
+              size="lg"
+              onClick={signInWithPasskey}
+              pending={passkey.isPending}
+              pendingText={t('common:passkeys.waiting')}
+            >
+              {t('common:passkeys.signIn')}
+            </Button>
+          ) : null}
         </form>
         <p className="mt-6 text-center text-sm">
           <Link href="/patient-activate" className="text-brand-700 underline">

@@ -34,7 +34,8 @@ function AccessError(): React.JSX.Element {
   );
 }
 
-export function PortalScreen(): React.JSX.Element {
+/** `passkeys`: the patient's passkeys card (decision 026), composed in app/. */
+export function PortalScreen({ passkeys }: { passkeys?: React.ReactNode }): React.JSX.Element {
   const { t } = useTranslation(['portal', 'common']);
   const record = useQuery(portalRecordQueryOptions);
   const logout = usePatientLogout();
@@ -61,6 +62,7 @@ export function PortalScreen(): React.JSX.Element {
     { value: 'vaccines', label: t('tabs.vaccines'), content: <VaccinesTab items={r.vaccines} /> },
     // Loaded only when opened: a fresh read (and audit row) each time the patient looks.
     { value: 'access', label: t('tabs.accessHistory'), content: tab === 'access' ? <AccessHistoryTab /> : null },
+    ...(passkeys ? [{ value: 'passkeys', label: t('tabs.passkeys'), content: tab === 'passkeys' ? passkeys : null }] : []),
   ];
 
   return (
