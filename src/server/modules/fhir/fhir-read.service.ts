@@ -12,7 +12,6 @@ import { AppError, validationFailed } from '../../errors/app-error';
 import { readPatient } from '../access/access.service';
 import { readAuditLogs } from '../audit/audit.service';
 import { searchRecorded } from '../patients/registry.service';
-import { noteSearchVolume } from '../privacy/alerts.service';
 import { listRecordItems, readRecordItem, readRecordSummary } from '../records/records.service';
 import { auditEventResource } from './fhir-audit-event';
 import { searchset, type SearchEntry } from './fhir-bundle';
@@ -85,11 +84,9 @@ function patientSearchOf(values: Map<string, string>): PatientSearchInput {
   return parsed.data;
 }
 
-/** Runs a search as the staff API does: its SEARCH audit row, then the volume alert check. */
+/** Runs a search as the staff API does: its SEARCH audit row and the volume alert check (searchRecorded). */
 async function searchAsStaff(config: Config, scope: FhirScope, input: PatientSearchInput): Promise<PatientSearchResult[]> {
-  const results = await searchRecorded(scope.db, input, scope.actor, scope.meta);
-  await noteSearchVolume(scope.db, config.alerts, scope.actor, scope.meta);
-  return results;
+  return searchRecorded(scope.db, input, scope.actor, scope.meta, config.alerts);
 }
 
 /**
