@@ -26,7 +26,7 @@ const clock = testClock(new Date('2026-03-02T08:00:00Z'));
 const BAD_TOKEN_MAX = 3;
 
 /**
- * FHIR routes of this test only (the FHIR module is built beside this one): each is guarded by requireFhirAccess and
+ * FHIR routes of this test only: each is guarded by requireFhirAccess and
  * answers who asked; the read also writes an audit row through the data context, as every FHIR read will.
  */
 function registerProbeRoutes(app: FastifyInstance, t: () => TestApp): void {
@@ -195,6 +195,9 @@ describe('the token on /fhir/', () => {
   it('authenticates as the client account, bounded by its scopes; the audit row names the client', async () => {
     const ip = freshIp();
     const { client, token } = await createClient('Oshakati Lab', ['system/Condition.read']);
+    const metadata = await bearer(token, { method: 'GET', url: '/fhir/R4/metadata' }, ip);
+    expect(metadata.statusCode).toBe(200);
+    expect(metadata.json()).toMatchObject({ resourceType: 'CapabilityStatement' });
     const res = await bearer(token, { method: 'GET', url: '/fhir/R4/_probe/Condition' }, ip);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
