@@ -154,11 +154,16 @@ describe('hostile input on every route of the OpenAPI document, as every role', 
     expect(ops.length).toBeGreaterThan(30);
     // The portal activation routes (decision 016) are in the document, so they get the same treatment.
     const named = ops.map((o) => `${o.method} ${o.path}`);
-    // So are the passkey routes (decision 026) and the FHIR system clients' administrator routes (decision 020).
+    // So are the FHIR API's searches and creates (issue 14), the passkey routes (decision 026) and the system clients'
+    // administrator routes (decision 020).
     for (const route of [
       'POST /api/auth/patient-activate',
       'POST /api/auth/patient-login',
       'POST /api/patients/{id}/portal-activation',
+      'GET /fhir/R4/Patient',
+      'GET /fhir/R4/Condition',
+      'POST /fhir/R4/Condition',
+      'POST /fhir/R4/Patient/$match',
       'GET /api/auth/passkeys',
       'POST /api/auth/passkeys/registration-options',
       'POST /api/auth/passkeys',

@@ -65,6 +65,33 @@ describe('search per user', () => {
     expect((await search(t.app, cookie)).statusCode).toBe(200);
   });
 
+  it('exact searches count in their own statement (decision 014): the same counter as fuzzy ones, across processes; over it 429 with nothing read or audited', async () => {
+    const { cookie } = await signInAs(t, 3);
+    const patient = await createPatient(t.db);
+    const exact = (app: FastifyInstance) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/patients/search',
+        headers: { cookie },
+        payload: { method: 'id-number', idNumber: patient.idNumber },
+      });
+    expect((await exact(t.app)).json()).toHaveLength(1);
+    expect((await search(secondProcess, cookie)).statusCode).toBe(200);
+    expect((await exact(secondProcess)).json()).toHaveLength(1);
+    const audited = await auditRowCount(t.db);
+    const refused = await exact(t.app);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(refused.body).not.toContain(patient.idNumber);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect((await search(secondProcess, cookie)).statusCode).toBe(429);
+    expect(await auditRowCount(t.db)).toBe(audited);
+
+    clock.advance(61_000);
+    expect((await exact(secondProcess)).json()).toHaveLength(1);
+  });
+
   it('a signed-out caller is refused by the guard (401) before any counting', async () => {
     const res = await t.app.inject({
       method: 'POST',

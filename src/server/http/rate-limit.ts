@@ -4,7 +4,7 @@
 // `config: { rateLimit: rateLimitOf(config, 'search') }`; staff routes are counted per user, registration per IP.
 // The limit runs as a preHandler: after the route's guard (a refused caller costs nothing) and its validation.
 import fastifyRateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config, RateLimitRule } from '../config';
 import { preparedRows, type Db } from '../db/client';
@@ -17,28 +17,34 @@ type IncrCallback = (err: Error | null, res: { current: number; ttl: number }) =
 /** One in this many increments also deletes counters whose window ended a day ago. */
 const PURGE_ONE_IN = 200;
 
+/** The upsert of one counted request: a new window when the last one has ended (fixed windows). */
+const incrementSql = (key: string, windowMs: number, at: Date): SQL => sql`
+  INSERT INTO rate_limit_hits AS h (key, hits, reset_at) VALUES (${key}, 1, ${new Date(at.getTime() + windowMs).toISOString()}::timestamptz)
+  ON CONFLICT (key) DO UPDATE SET
+    hits = CASE WHEN h.reset_at <= ${at.toISOString()}::timestamptz THEN 1 ELSE h.hits + 1 END,
+    reset_at = CASE WHEN h.reset_at <= ${at.toISOString()}::timestamptz THEN excluded.reset_at ELSE h.reset_at END`;
+
+/** One in PURGE_ONE_IN calls deletes counters whose window ended a day ago. */
+export async function purgeByChance(db: Db, at: Date): Promise<void> {
+  if (Math.floor(Math.random() * PURGE_ONE_IN) !== 0) return;
+  await db.execute(sql`DELETE FROM rate_limit_hits WHERE reset_at < ${new Date(at.getTime() - 86_400_000).toISOString()}::timestamptz`);
+}
+
+/** Counts one request under `key`; the hits of the window so far (this one included) and the ms until it ends. */
+async function increment(db: Db, key: string, windowMs: number, at: Date): Promise<{ current: number; ttl: number }> {
+  // A named prepared statement (issue 11): every counted request runs it.
+  const [row] = await preparedRows<{ hits: number; resetMs: number }>(
+    db,
+    'nhr_rate_limit_incr',
+    sql`${incrementSql(key, windowMs, at)} RETURNING hits, (extract(epoch FROM reset_at) * 1000)::float8 AS "resetMs"`,
+  );
+  await purgeByChance(db, at);
+  return { current: row?.hits ?? 1, ttl: Math.max(0, (row?.resetMs ?? at.getTime() + windowMs) - at.getTime()) };
+}
+
 /** A store for @fastify/rate-limit over the rate_limit_hits table (one upsert per counted request). */
 export function databaseStore(db: Db, now: () => Date) {
-  const incr = async (key: string, windowMs: number): Promise<{ current: number; ttl: number }> => {
-    const at = now();
-    const reset = new Date(at.getTime() + windowMs);
-    // A named prepared statement (issue 11): every counted request runs it.
-    const rows = await preparedRows<{ hits: number; resetMs: number }>(
-      db,
-      'nhr_rate_limit_incr',
-      sql`
-      INSERT INTO rate_limit_hits AS h (key, hits, reset_at) VALUES (${key}, 1, ${reset.toISOString()}::timestamptz)
-      ON CONFLICT (key) DO UPDATE SET
-        hits = CASE WHEN h.reset_at <= ${at.toISOString()}::timestamptz THEN 1 ELSE h.hits + 1 END,
-        reset_at = CASE WHEN h.reset_at <= ${at.toISOString()}::timestamptz THEN excluded.reset_at ELSE h.reset_at END
-      RETURNING hits, (extract(epoch FROM reset_at) * 1000)::float8 AS "resetMs"`,
-    );
-    const [row] = rows;
-    if (Math.floor(Math.random() * PURGE_ONE_IN) === 0) {
-      await db.execute(sql`DELETE FROM rate_limit_hits WHERE reset_at < ${new Date(at.getTime() - 86_400_000).toISOString()}::timestamptz`);
-    }
-    return { current: row?.hits ?? 1, ttl: Math.max(0, (row?.resetMs ?? reset.getTime()) - at.getTime()) };
-  };
+  const incr = (key: string, windowMs: number): Promise<{ current: number; ttl: number }> => increment(db, key, windowMs, now());
   return class DatabaseRateLimitStore {
     incr(key: string, callback: IncrCallback, timeWindow: number): void {
       incr(key, timeWindow).then(
@@ -75,4 +81,50 @@ export function rateLimitOf(config: Config, name: RateLimitName): RateLimitOptio
     timeWindow: rule.windowMs,
     keyGenerator: (request) => `${name}:${name === 'registration' ? `ip:${request.ip}` : who(request)}`,
   };
+}
+
+/**
+ * A limit counted by the route's own statement instead of the plugin (issue 11, decision 014: the exact search):
+ * the same counter (`key` as rateLimitOf makes it) and fixed window, without a round trip of its own.
+ */
+export interface StatementLimit {
+  key: string;
+  max: number;
+  windowMs: number;
+  at: Date;
+}
+
+/** The limit `name` of a signed-in staff user, as of `at`. */
+export function staffLimit(config: Config, name: RateLimitName, userId: string, at: Date): StatementLimit {
+  const rule = config.rateLimits[name];
+  return { key: `${name}:user:${userId}`, max: rule.max, windowMs: rule.windowMs, at };
+}
+
+/**
+ * For a statement that counts its own request: `gate` is a one-row query (`ok`: under the limit as of the
+ * statement's snapshot; `reset_ms`: when the current window ends); `count` is the counter's upsert, to put in a CTE
+ * the outer query does not read, so PostgreSQL runs it after the rest of the statement and the counter's row stays
+ * locked only from there to the commit (concurrent requests of one user do not queue behind each other's work).
+ * Requests of one user that run at the same moment may each see the count before the others: at most that many
+ * beyond the limit get through, as with the plugin's separate upsert and read.
+ */
+export function limitInStatement(l: StatementLimit): { gate: SQL; count: SQL } {
+  const at = sql`${l.at.toISOString()}::timestamptz`;
+  return {
+    gate: sql`SELECT coalesce(h.hits, 0) < ${l.max}::int AS ok, (extract(epoch FROM h.reset_at) * 1000)::float8 AS reset_ms
+      FROM (SELECT 1) AS one LEFT JOIN rate_limit_hits h ON h.key = ${l.key} AND h.reset_at > ${at}`,
+    count: incrementSql(l.key, l.windowMs, l.at),
+  };
+}
+
+/** The 429 of a refused request (as the plugin answers it), with Retry-After. */
+export function overLimit(l: StatementLimit, resetMs: number | null): never {
+  const seconds = Math.max(1, Math.ceil(((resetMs ?? l.at.getTime() + l.windowMs) - l.at.getTime()) / 1000));
+  throw tooManyRequests('RATE_LIMITED', `Too many requests: try again in ${seconds} seconds`, seconds);
+}
+
+/** Counts a request under a statement limit in a statement of its own (paths that cannot fold it in); 429 over it. */
+export async function countOrRefuse(db: Db, l: StatementLimit): Promise<void> {
+  const { current, ttl } = await increment(db, l.key, l.windowMs, l.at);
+  if (current > l.max) overLimit(l, l.at.getTime() + ttl);
 }

@@ -26,7 +26,7 @@ const clock = testClock(new Date('2026-03-02T08:00:00Z'));
 const BAD_TOKEN_MAX = 3;
 
 /**
- * FHIR routes of this test only (the FHIR module is built beside this one): each is guarded by requireFhirAccess and
+ * FHIR routes of this test only: each is guarded by requireFhirAccess and
  * answers who asked; the read also writes an audit row through the data context, as every FHIR read will.
  */
 function registerProbeRoutes(app: FastifyInstance, t: () => TestApp): void {
@@ -38,13 +38,13 @@ function registerProbeRoutes(app: FastifyInstance, t: () => TestApp): void {
       permissions: [...actor.permissions].sort(),
     };
   };
-  app.get('/fhir/R4/Condition', { preHandler: requireFhirAccess('Condition', 'read') }, async (request) =>
+  app.get('/fhir/R4/_probe/Condition', { preHandler: requireFhirAccess('Condition', 'read') }, async (request) =>
     inAuditedTransaction(staffScope(request, t().db, clock.now), async (ctx) =>
       ctx.audited(whoAsked(request), { action: 'SEARCH', resourceType: 'DIAGNOSIS', newValues: { probe: 'fhir' } }),
     ),
   );
-  app.post('/fhir/R4/Condition', { preHandler: requireFhirAccess('Condition', 'write') }, async (request) => whoAsked(request));
-  app.get('/fhir/R4/AuditEvent', { preHandler: requireFhirAccess('AuditEvent', 'read') }, async (request) => whoAsked(request));
+  app.post('/fhir/R4/_probe/Condition', { preHandler: requireFhirAccess('Condition', 'write') }, async (request) => whoAsked(request));
+  app.get('/fhir/R4/_probe/AuditEvent', { preHandler: requireFhirAccess('AuditEvent', 'read') }, async (request) => whoAsked(request));
 }
 
 async function probeApp(overrides: Partial<Config>): Promise<TestApp> {
@@ -195,7 +195,10 @@ describe('the token on /fhir/', () => {
   it('authenticates as the client account, bounded by its scopes; the audit row names the client', async () => {
     const ip = freshIp();
     const { client, token } = await createClient('Oshakati Lab', ['system/Condition.read']);
-    const res = await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, ip);
+    const metadata = await bearer(token, { method: 'GET', url: '/fhir/R4/metadata' }, ip);
+    expect(metadata.statusCode).toBe(200);
+    expect(metadata.json()).toMatchObject({ resourceType: 'CapabilityStatement' });
+    const res = await bearer(token, { method: 'GET', url: '/fhir/R4/_probe/Condition' }, ip);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       userId: client.userId,
@@ -213,8 +216,8 @@ describe('the token on /fhir/', () => {
     const ip = freshIp();
     const { token } = await createClient('Read-only lab', ['system/Condition.read']);
     for (const options of [
-      { method: 'POST' as const, url: '/fhir/R4/Condition', payload: { resourceType: 'Condition' } },
-      { method: 'GET' as const, url: '/fhir/R4/AuditEvent' },
+      { method: 'POST' as const, url: '/fhir/R4/_probe/Condition', payload: { resourceType: 'Condition' } },
+      { method: 'GET' as const, url: '/fhir/R4/_probe/AuditEvent' },
     ]) {
       const res = await bearer(token, options, ip);
       expect(res.statusCode).toBe(403);
@@ -226,17 +229,21 @@ describe('the token on /fhir/', () => {
       });
     }
     const writer = await createClient('Ward system', ['system/Condition.*', 'system/AuditEvent.read']);
-    const write = await bearer(writer.token, { method: 'POST', url: '/fhir/R4/Condition', payload: { resourceType: 'Condition' } }, ip);
+    const write = await bearer(
+      writer.token,
+      { method: 'POST', url: '/fhir/R4/_probe/Condition', payload: { resourceType: 'Condition' } },
+      ip,
+    );
     expect(write.statusCode).toBe(200);
     expect(write.json().permissions).toEqual(['audit.read', 'patients.search', 'records.read', 'records.write']);
-    expect((await bearer(writer.token, { method: 'GET', url: '/fhir/R4/AuditEvent' }, ip)).statusCode).toBe(200);
+    expect((await bearer(writer.token, { method: 'GET', url: '/fhir/R4/_probe/AuditEvent' }, ip)).statusCode).toBe(200);
   });
 
   it("lets a staff session through requireFhirAccess (its permissions are the route's to check) and refuses the signed out", async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/fhir/R4/Condition', headers: { cookie: doctor.cookie }, payload: {} });
+    const res = await t.app.inject({ method: 'POST', url: '/fhir/R4/_probe/Condition', headers: { cookie: doctor.cookie }, payload: {} });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ userId: doctor.user.id, client: null });
-    const out = await t.app.inject({ method: 'GET', url: '/fhir/R4/Condition' });
+    const out = await t.app.inject({ method: 'GET', url: '/fhir/R4/_probe/Condition' });
     expect(out.statusCode).toBe(401);
     expect(out.headers['www-authenticate']).toContain('Bearer');
     expect(out.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'login' }] });
@@ -253,21 +260,21 @@ describe('the token on /fhir/', () => {
         )
       )?.at ?? null;
     expect(await lastUsed()).toBeNull();
-    await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, ip);
+    await bearer(token, { method: 'GET', url: '/fhir/R4/_probe/Condition' }, ip);
     const first = await lastUsed();
     expect(first).toBe(clock.now().getTime());
     clock.advance(30_000);
-    await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, ip);
+    await bearer(token, { method: 'GET', url: '/fhir/R4/_probe/Condition' }, ip);
     expect(await lastUsed()).toBe(first);
     clock.advance(31_000);
-    await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, ip);
+    await bearer(token, { method: 'GET', url: '/fhir/R4/_probe/Condition' }, ip);
     expect(await lastUsed()).toBe(clock.now().getTime());
   });
 
   it('refuses revoked, unknown and malformed tokens with 401 invalid_token as an OperationOutcome', async () => {
     const ip = freshIp();
     const { client, token } = await createClient('Soon revoked', ['system/Condition.read']);
-    expect((await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, ip)).statusCode).toBe(200);
+    expect((await bearer(token, { method: 'GET', url: '/fhir/R4/_probe/Condition' }, ip)).statusCode).toBe(200);
     const revoked = await asAdmin({ method: 'POST', url: `/api/admin/api-clients/${client.id}/revoke` });
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json()).toMatchObject({ id: client.id, revokedBy: 'Test Role2' });
@@ -278,7 +285,7 @@ describe('the token on /fhir/', () => {
       [unknown, freshIp()],
       ['not-a-token', freshIp()],
     ] as const) {
-      const res = await bearer(value, { method: 'GET', url: '/fhir/R4/Condition' }, address);
+      const res = await bearer(value, { method: 'GET', url: '/fhir/R4/_probe/Condition' }, address);
       expect(res.statusCode).toBe(401);
       expect(res.headers['www-authenticate']).toBe('Bearer realm="nhr-fhir", error="invalid_token"');
       expect(res.headers['content-type']).toContain('application/fhir+json');
@@ -289,7 +296,7 @@ describe('the token on /fhir/', () => {
     }
     const empty = await t.app.inject({
       method: 'GET',
-      url: '/fhir/R4/Condition',
+      url: '/fhir/R4/_probe/Condition',
       remoteAddress: freshIp(),
       headers: { authorization: 'Bearer' },
     });
@@ -297,7 +304,7 @@ describe('the token on /fhir/', () => {
     // A bearer header wins over a session cookie on /fhir/: a bad token is not rescued by the doctor's session.
     const both = await t.app.inject({
       method: 'GET',
-      url: '/fhir/R4/Condition',
+      url: '/fhir/R4/_probe/Condition',
       remoteAddress: freshIp(),
       headers: { authorization: `Bearer ${unknown}`, cookie: doctor.cookie },
     });
@@ -314,16 +321,16 @@ describe('the token on /fhir/', () => {
     const ip = freshIp();
     const { token } = await createClient('Throttled neighbour', ['system/Condition.read']);
     for (let i = 0; i < BAD_TOKEN_MAX; i++) {
-      expect((await bearer(`nhrc_${String(i).repeat(43)}`, { method: 'GET', url: '/fhir/R4/Condition' }, ip)).statusCode).toBe(401);
+      expect((await bearer(`nhrc_${String(i).repeat(43)}`, { method: 'GET', url: '/fhir/R4/_probe/Condition' }, ip)).statusCode).toBe(401);
     }
-    const over = await bearer('nhrc_wrong', { method: 'GET', url: '/fhir/R4/Condition' }, ip);
+    const over = await bearer('nhrc_wrong', { method: 'GET', url: '/fhir/R4/_probe/Condition' }, ip);
     expect(over.statusCode).toBe(429);
     expect(over.headers['retry-after']).toBeDefined();
     expect(over.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'throttled' }] });
-    expect((await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, ip)).statusCode).toBe(429);
-    expect((await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, freshIp())).statusCode).toBe(200);
+    expect((await bearer(token, { method: 'GET', url: '/fhir/R4/_probe/Condition' }, ip)).statusCode).toBe(429);
+    expect((await bearer(token, { method: 'GET', url: '/fhir/R4/_probe/Condition' }, freshIp())).statusCode).toBe(200);
     clock.advance(900_001);
-    expect((await bearer(token, { method: 'GET', url: '/fhir/R4/Condition' }, ip)).statusCode).toBe(200);
+    expect((await bearer(token, { method: 'GET', url: '/fhir/R4/_probe/Condition' }, ip)).statusCode).toBe(200);
   });
 });
 
@@ -361,7 +368,7 @@ describe('the token elsewhere and the client account', () => {
     // Even a session row made for the account (no route makes one) opens nothing, under /api/ or /fhir/.
     const forged = `nhr_sid=${(await createSession(t.db, { kind: 'staff', userId: client.userId }, clock.now())).token}`;
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: forged } })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/fhir/R4/Condition', headers: { cookie: forged } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/fhir/R4/_probe/Condition', headers: { cookie: forged } })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/mfa', headers: { cookie: forged } })).statusCode).toBe(401);
     // Manage Users cannot approve or reject it.
     const approve = await asAdmin({ method: 'POST', url: `/api/admin/users/${client.userId}/approve` });

@@ -4,8 +4,7 @@ import { addPatientRequest, addPatientResponse } from '../../../contracts/patien
 import { patientSearchInput, patientSearchResults } from '../../../contracts/patients';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
-import { rateLimitOf } from '../../http/rate-limit';
-import { noteSearchVolume } from '../privacy/alerts.service';
+import { staffLimit } from '../../http/rate-limit';
 import { registerPatient, searchRecorded } from './registry.service';
 
 export function patientsRoutes({ db, config }: AppDeps) {
@@ -17,14 +16,19 @@ export function patientsRoutes({ db, config }: AppDeps) {
       '/api/patients/search',
       {
         onRequest: requireStaff('patients.search'),
-        config: { rateLimit: rateLimitOf(config, 'search') },
         schema: { tags, body: patientSearchInput, response: { 200: patientSearchResults } },
       },
       async (request) => {
         const actor = staffActor(request);
-        const results = await searchRecorded(db, request.body, actor, request.meta);
-        await noteSearchVolume(db, config.alerts, actor, request.meta);
-        return results;
+        // The per-user search limit is counted by the search itself (decision 014), not by the rate-limit plugin.
+        return searchRecorded(
+          db,
+          request.body,
+          actor,
+          request.meta,
+          config.alerts,
+          staffLimit(config, 'search', actor.userId, config.now()),
+        );
       },
     );
 

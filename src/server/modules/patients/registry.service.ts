@@ -6,18 +6,29 @@ import { SEARCH_RESULT_LIMIT, type PatientSearchInput, type PatientSearchResult 
 import { auditActorOf } from '../../audit/audit-writer';
 import { actorRoleAtTheTime, type RequestMeta, type StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
+import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors/app-error';
+import { countOrRefuse, limitInStatement, overLimit, purgeByChance, type StatementLimit } from '../../http/rate-limit';
+import { noteSearchVolume, searchVolumeCheckSql } from '../privacy/alerts.service';
 import { prepareActivationCode, storeIssuedActivationCode } from '../portal/portal-activation.service';
 import { addPatient, findLikelyDuplicates } from './patients.service';
 import { findExactAudited, type ExactSearch } from './search-audited.repository';
 import { searchAuditSummary, searchPatients } from './search.service';
 
+/**
+ * A search, its SEARCH row, the bulk-search volume check (decision 011) and the per-user rate limit `limit` (when
+ * given; the FHIR API has its own): for
+ * the exact methods all in one statement (issue 11, decision 014); for the fuzzy method the limit's count first,
+ * then the audited transaction, then the check. Over the limit: 429, and nothing searched or audited.
+ */
 export async function searchRecorded(
   db: Db,
   input: PatientSearchInput,
   actor: StaffActor,
   meta: RequestMeta,
+  alerts: Config['alerts'],
+  limit?: StatementLimit,
 ): Promise<PatientSearchResult[]> {
   if (input.method !== 'fuzzy-name') {
     // The exact methods: the search and its row in one statement (search-audited.repository.ts), same row as below.
@@ -25,16 +36,25 @@ export async function searchRecorded(
       input.method === 'id-number'
         ? { method: 'id-number', idNumber: input.idNumber }
         : { method: 'name-dob', lastName: input.lastName, dateOfBirth: input.dateOfBirth, limit: SEARCH_RESULT_LIMIT };
-    return findExactAudited(db, search, {
-      actor: auditActorOf(actor),
-      meta,
-      action: 'SEARCH',
-      resourceType: 'PATIENT',
-      newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
-    });
+    const outcome = await findExactAudited(
+      db,
+      search,
+      {
+        actor: auditActorOf(actor),
+        meta,
+        action: 'SEARCH',
+        resourceType: 'PATIENT',
+        newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
+      },
+      { volume: (ids) => searchVolumeCheckSql(alerts, actor, meta, ids), ...(limit ? { limit: limitInStatement(limit) } : {}) },
+    );
+    if (limit) await purgeByChance(db, limit.at);
+    if (outcome.limited) return overLimit(limit!, outcome.resetMs);
+    return outcome.patients;
   }
-  // The fuzzy method: the search and its row in one audited data context.
-  return inAuditedTransaction({ db, actor, meta, now: new Date() }, async (ctx) => {
+  if (limit) await countOrRefuse(db, limit);
+  // The fuzzy method: the search and its row in one audited data context, then the volume check.
+  const found = await inAuditedTransaction({ db, actor, meta, now: new Date() }, async (ctx) => {
     const results = await searchPatients(ctx.tx, input);
     return ctx.audited(results, {
       action: 'SEARCH',
@@ -44,6 +64,8 @@ export async function searchRecorded(
       newValues: { ...searchAuditSummary(input, results), patientIds: results.map((p) => p.id), role: actorRoleAtTheTime(actor) },
     });
   });
+  await noteSearchVolume(db, alerts, actor, meta);
+  return found;
 }
 
 type AddPatientRequest = z.output<typeof addPatientRequest>;

@@ -24,11 +24,34 @@ export interface SearchAudit extends Omit<StatementAuditEntry, 'newValues' | 'pa
   newValues: Record<string, unknown>;
 }
 
+/** What else the search's statement does (issue 11, decision 014). */
+export interface SearchChecks {
+  /**
+   * The bulk-search volume check (privacy's searchVolumeCheckSql): an SQL boolean expression of the found ids (an
+   * int[] expression), run once by the statement. Its text must depend only on its shape (the statement is
+   * prepared under one name).
+   */
+  volume?: (ids: SQL) => SQL;
+  /**
+   * The request's rate limit (http/rate-limit's limitInStatement): `gate` decides before the search whether it may
+   * run (no search and no audit row when not), `count` counts the request after the rest of the statement.
+   */
+  limit?: { gate: SQL; count: SQL };
+}
+
+/** The found patients, or `limited` when the rate limit refused the search (nothing was read or written but the count). */
+export type ExactSearchOutcome = { limited: false; patients: PatientSummary[] } | { limited: true; resetMs: number | null };
+
 /**
  * Runs the search and appends its audit row with the found ids, in one statement. The audit CTE always yields one
  * row and the outer query reads it, so the row is written whether or not anything was found.
  */
-export async function findExactAudited(db: Db, search: ExactSearch, audit: SearchAudit): Promise<PatientSummary[]> {
+export async function findExactAudited(
+  db: Db,
+  search: ExactSearch,
+  audit: SearchAudit,
+  checks: SearchChecks = {},
+): Promise<ExactSearchOutcome> {
   const entry: StatementAuditEntry = {
     ...audit,
     newValues: {
@@ -39,13 +62,30 @@ export async function findExactAudited(db: Db, search: ExactSearch, audit: Searc
     // One result names its patient, so the patient sees the search in their access history.
     patientId: sql`CASE WHEN cardinality(ids.v) = 1 THEN ids.v[1] END`,
   };
-  const found = await preparedRows<PatientSummary & { ord: number | null }>(
+  const { volume, limit } = checks;
+  // `lim` runs first (the search and its row wait on its `ok`). The check's CTE calls a volatile function, so it is
+  // never inlined, and the outer query reads its one row: it runs exactly once, after the search (it reads ids).
+  // `hit`, the limit's count, is read by nothing: PostgreSQL runs it last.
+  const found = await preparedRows<PatientSummary & { ord: number | null; limitOk: boolean; limitResetMs: number | null }>(
     db,
-    `nhr_search_${search.method}_audited`,
-    sql`WITH r AS (SELECT row_number() OVER () AS ord, f.* FROM (${exactQuery(search)}) AS f),
+    `nhr_search_${search.method}_audited${volume ? '_checked' : ''}${limit ? '_limited' : ''}`,
+    sql`WITH lim AS MATERIALIZED (${limit ? limit.gate : sql`SELECT true AS ok, NULL::float8 AS reset_ms`}),
+             r AS (SELECT row_number() OVER () AS ord, f.* FROM (${exactQuery(search)}) AS f WHERE (SELECT ok FROM lim)),
              ids AS (SELECT coalesce(array_agg(id ORDER BY ord), '{}'::int[]) AS v FROM r),
-             a AS (SELECT ${auditAppendSql(entry)} AS audit_id FROM ids)
-        SELECT r.* FROM a LEFT JOIN r ON true ORDER BY r.ord`,
+             a AS (SELECT ${auditAppendSql(entry)} AS audit_id FROM ids WHERE (SELECT ok FROM lim)),
+             v AS (SELECT ${volume ? volume(sql`ids.v`) : sql`false`} AS alerted FROM ids WHERE (SELECT ok FROM lim))${
+               limit
+                 ? sql`,
+             hit AS (${limit.count})`
+                 : sql``
+             }
+        SELECT lim.ok AS "limitOk", lim.reset_ms AS "limitResetMs", r.*
+          FROM lim LEFT JOIN (a CROSS JOIN v LEFT JOIN r ON true) ON true ORDER BY r.ord`,
   );
-  return found.filter((row) => row.ord !== null).map(({ ord: _ord, ...patient }) => patient);
+  const [first] = found;
+  if (first && !first.limitOk) return { limited: true, resetMs: first.limitResetMs };
+  return {
+    limited: false,
+    patients: found.filter((row) => row.ord !== null).map(({ ord: _ord, limitOk: _ok, limitResetMs: _reset, ...patient }) => patient),
+  };
 }

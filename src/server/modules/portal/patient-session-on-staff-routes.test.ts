@@ -34,6 +34,15 @@ const PUBLIC = new Set([
   'GET /api/patient-portal/me',
   'GET /api/patient-portal/access-log',
   'GET /api/patient-portal/access-summary',
+  // Passkeys (decision 026): sign-in with a passkey is public like the password sign-in, and the self-service routes
+  // serve staff and patients alike, each acting only on the caller's own passkeys (passkeys.test.ts proves that).
+  'POST /api/auth/passkey/options',
+  'POST /api/auth/passkey-login',
+  'POST /api/auth/login/second-factor/passkey',
+  'GET /api/auth/passkeys',
+  'POST /api/auth/passkeys',
+  'POST /api/auth/passkeys/registration-options',
+  'DELETE /api/auth/passkeys/{id}',
 ]);
 
 let t: TestApp;

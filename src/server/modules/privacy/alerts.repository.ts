@@ -14,14 +14,37 @@ const rowsOf = async <T>(db: DbOrTx, query: SQL): Promise<T[]> => ((await db.exe
  */
 export const BULK_SEARCH_ROWS = 300;
 
-/** Distinct patients the user's latest searches (at most BULK_SEARCH_ROWS) in the last `minutes` returned. */
-export const searchedPatientsSql = (userId: string, minutes: number): SQL => sql`
-  SELECT count(DISTINCT pid)::int FROM (
-    SELECT c.new_values FROM audit_logs c
-     WHERE c.user_id = ${userId} AND c.action = 'SEARCH' AND c.timestamp > now() - make_interval(mins => ${minutes})
-     ORDER BY c.timestamp DESC LIMIT ${BULK_SEARCH_ROWS}) AS c
-  CROSS JOIN LATERAL jsonb_array_elements_text(
-    CASE WHEN jsonb_typeof(c.new_values -> 'patientIds') = 'array' THEN c.new_values -> 'patientIds' ELSE '[]'::jsonb END) AS pid`;
+export interface BulkSearchCheck {
+  userId: string;
+  userName: string;
+  facility: string | null;
+  ip: string;
+  userAgent: string | null;
+  threshold: number;
+  minutes: number;
+  description: string;
+}
+
+/**
+ * The bulk-search check (nhr_bulk_search_check, migration 0025) as an SQL boolean expression (true: it wrote an
+ * alert). `ids`: an int[] expression of the patients a search found, when called by that search's own statement
+ * (issue 11, decision 014), whose SEARCH row the statement cannot see yet; null after a committed search. The
+ * count covers the user's latest BULK_SEARCH_ROWS searches in the window either way.
+ */
+export function bulkSearchCheckSql(a: BulkSearchCheck, ids: SQL | null, resultLimit: number): SQL {
+  return sql`nhr_bulk_search_check(${a.userId}, ${ids ?? sql`'{}'`}::int[], ${ids ? BULK_SEARCH_ROWS - 1 : BULK_SEARCH_ROWS}::int,
+    ${a.minutes}::int, ${a.threshold}::int, ${resultLimit}::int, ${a.userName}, ${a.facility}, ${a.ip}, ${a.userAgent}, ${a.description})`;
+}
+
+/** After a committed search: the bulk-search check in a statement of its own. */
+export async function checkSearchVolume(db: DbOrTx, a: BulkSearchCheck, resultLimit: number): Promise<boolean> {
+  const [row] = await preparedRows<{ raised: boolean }>(
+    db,
+    'nhr_bulk_search_check',
+    sql`SELECT ${bulkSearchCheckSql(a, null, resultLimit)} AS raised`,
+  );
+  return row?.raised ?? false;
+}
 
 /** Record-access confirmations (consent or break-the-glass) by the user in the last hour. */
 export const grantsInHourSql = (userId: string): SQL => sql`

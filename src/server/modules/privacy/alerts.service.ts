@@ -7,10 +7,12 @@ import {
   type VolumeAlertQueryInput,
   type VolumeAlertType,
 } from '../../../contracts/privacy-review';
+import { SEARCH_RESULT_LIMIT } from '../../../contracts/patients';
 import { auditActorOf } from '../../audit/audit-writer';
 import type { Config } from '../../config';
 import type { RequestMeta, StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
+import type { SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { parseOr400 } from '../audit/parse';
 import * as alerts from './alerts.repository';
@@ -22,18 +24,23 @@ const base = (actor: StaffActor, meta: RequestMeta) => {
   return { userId: who.userId, userName: who.userName, facility: who.facility, ip: meta.ip, userAgent: meta.userAgent };
 };
 
+const bulkSearchCheck = (limits: Thresholds, actor: StaffActor, meta: RequestMeta): alerts.BulkSearchCheck => ({
+  ...base(actor, meta),
+  threshold: limits.bulkSearchPatients,
+  minutes: limits.bulkSearchMinutes,
+  description: `Searches returned more than ${limits.bulkSearchPatients} distinct patients within ${limits.bulkSearchMinutes} minutes`,
+});
+
 /** After a search: BULK_SEARCH_ALERT when the user's searches returned too many distinct patients recently. */
-export async function noteSearchVolume(db: DbOrTx, limits: Thresholds, actor: StaffActor, meta: RequestMeta): Promise<boolean> {
-  const { raised } = await alerts.raiseAlertOver(db, {
-    ...base(actor, meta),
-    type: 'BULK_SEARCH_ALERT',
-    count: alerts.searchedPatientsSql(actor.userId, limits.bulkSearchMinutes),
-    threshold: limits.bulkSearchPatients,
-    minutes: limits.bulkSearchMinutes,
-    description: `Searches returned more than ${limits.bulkSearchPatients} distinct patients within ${limits.bulkSearchMinutes} minutes`,
-  });
-  return raised;
-}
+export const noteSearchVolume = (db: DbOrTx, limits: Thresholds, actor: StaffActor, meta: RequestMeta): Promise<boolean> =>
+  alerts.checkSearchVolume(db, bulkSearchCheck(limits, actor, meta), SEARCH_RESULT_LIMIT);
+
+/**
+ * The same check inside a search's own statement (issue 11, decision 014): an SQL boolean expression for a
+ * statement whose `ids` (an int[] SQL expression) are the patients the search found.
+ */
+export const searchVolumeCheckSql = (limits: Thresholds, actor: StaffActor, meta: RequestMeta, ids: SQL): SQL =>
+  alerts.bulkSearchCheckSql(bulkSearchCheck(limits, actor, meta), ids, SEARCH_RESULT_LIMIT);
 
 /** After a record-access confirmation: GRANT_VOLUME_ALERT when the user made too many in the last hour. */
 export async function noteGrantVolume(db: DbOrTx, limits: Thresholds, actor: StaffActor, meta: RequestMeta): Promise<boolean> {

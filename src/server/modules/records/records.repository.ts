@@ -150,6 +150,23 @@ export async function lockItemPatient(ctx: DataContext, kind: RecordKind, id: nu
   return item?.patientId ?? null;
 }
 
+/** The patient an item belongs to, without a lock (for reads); null when there is no such item. */
+export async function itemPatient(ctx: DataContext, kind: RecordKind, id: number): Promise<number | null> {
+  const s = SPECS[kind];
+  const [item] = (await ctx.tx.select({ patientId: s.patientId }).from(s.table).where(eq(s.id, id))) as { patientId: number }[];
+  return item?.patientId ?? null;
+}
+
+/** One item of the scope's patient, or null when the patient has no such item. */
+export async function selectItem<K extends RecordKind>(scope: PatientScope<Actor>, kind: K, id: number): Promise<RecordRows[K] | null> {
+  const s = SPECS[kind];
+  const [raw] = (await scope.tx
+    .select()
+    .from(s.table)
+    .where(and(eq(s.id, id), eq(s.patientId, scope.patientId)))) as Raw[];
+  return raw ? toRow(kind, raw) : null;
+}
+
 /** Deletes one item of the scope's patient; returns the deleted row, or null when the patient has no such item. */
 export async function deleteItem<K extends RecordKind>(scope: PatientScope, kind: K, id: number): Promise<RecordRows[K] | null> {
   const s = SPECS[kind];

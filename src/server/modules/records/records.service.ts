@@ -11,7 +11,16 @@ import { auditActorOf } from '../../audit/audit-writer';
 import { accessNotConfirmed, patientNotFound } from '../access/access.service';
 import { openOwnRecordWithDetails, openPatientRecord } from '../access/patient-scope';
 import { readSummaryAudited } from './record-summary.repository';
-import { deleteItem, insertItem, lockItemPatient, selectList, selectListsOf, type NewRecordValues } from './records.repository';
+import {
+  deleteItem,
+  insertItem,
+  itemPatient,
+  lockItemPatient,
+  selectItem,
+  selectList,
+  selectListsOf,
+  type NewRecordValues,
+} from './records.repository';
 import type { RecordPatient } from '../../../contracts/access';
 
 /** Who asks, from where, and when (the server's clock, so tests can move it). */
@@ -63,6 +72,17 @@ export async function addRecordItem<K extends RecordKind>(
     const scope = await openPatientRecord(ctx, patientId);
     const row = await insertItem(scope, kind, values);
     return ctx.audited(row, entry(kind, patientId, { action: 'CREATE', resourceId: row.id, newValues: row }));
+  });
+}
+
+/** One item by its id (the FHIR API's read): 404 for an unknown id, 403 without a grant for its patient; audited as VIEW. */
+export async function readRecordItem<K extends RecordKind>(c: RecordCaller, kind: K, id: number): Promise<RecordRows[K]> {
+  return inAuditedTransaction(c, async (ctx) => {
+    const patientId = await itemPatient(ctx, kind, id);
+    if (patientId === null) throw new AppError('RECORD_ENTRY_NOT_FOUND', NOT_FOUND[kind], { details: { kind } });
+    const row = await selectItem(await openPatientRecord(ctx, patientId), kind, id);
+    if (!row) throw new AppError('RECORD_ENTRY_NOT_FOUND', NOT_FOUND[kind], { details: { kind } });
+    return ctx.audited(row, entry(kind, patientId, { action: 'VIEW', resourceId: id, newValues: { item: kind } }));
   });
 }
 

@@ -1,0 +1,86 @@
+// GET /fhir/R4/metadata (issue 14 item 1): exactly what this server supports, built from the same tables the routes
+// are registered from, so the statement cannot drift from the routes.
+import type { FhirResource } from './fhir-resources';
+
+export interface ResourceCapability {
+  type: string;
+  profile?: string;
+  read: boolean;
+  create: boolean;
+  searchParams: { name: string; type: string; documentation: string }[];
+  operations?: { name: string; definition: string }[];
+}
+
+const patientParam = { name: 'patient', type: 'reference', documentation: 'The patient (Patient/<id>); required' };
+
+export const CAPABILITIES: ResourceCapability[] = [
+  {
+    type: 'Patient',
+    read: true,
+    create: false,
+    searchParams: [
+      { name: 'identifier', type: 'token', documentation: 'NC number, system https://nhr.health.gov.na/fhir/sid/nc-number; alone' },
+      { name: 'family', type: 'string', documentation: 'Last name, exact; together with birthdate' },
+      { name: 'birthdate', type: 'date', documentation: 'Date of birth (YYYY-MM-DD); together with family' },
+      { name: 'name', type: 'string', documentation: 'Any part of the name, tolerant of misspellings (smart search); alone' },
+    ],
+    operations: [
+      { name: 'match', definition: 'http://hl7.org/fhir/OperationDefinition/Patient-match' },
+      { name: 'summary', definition: 'http://hl7.org/fhir/uv/ips/OperationDefinition/summary' },
+      { name: 'access', definition: 'https://nhr.health.gov.na/fhir/OperationDefinition/Patient-access' },
+    ],
+  },
+  { type: 'Condition', read: true, create: true, searchParams: [patientParam] },
+  { type: 'AllergyIntolerance', read: true, create: true, searchParams: [patientParam] },
+  { type: 'MedicationStatement', read: true, create: true, searchParams: [patientParam] },
+  { type: 'Immunization', read: true, create: true, searchParams: [patientParam] },
+  { type: 'Appointment', read: true, create: false, searchParams: [patientParam] },
+  {
+    type: 'Observation',
+    profile: 'http://hl7.org/fhir/StructureDefinition/vitalsigns',
+    read: true,
+    create: true,
+    searchParams: [
+      patientParam,
+      { name: 'code', type: 'token', documentation: 'LOINC 85354-9 (blood pressure), 8310-5 (temperature) or 29463-7 (weight)' },
+      { name: 'category', type: 'token', documentation: 'vital-signs' },
+    ],
+  },
+  { type: 'AuditEvent', read: false, create: false, searchParams: [patientParam] },
+];
+
+export function capabilityStatement(base: string, now: Date): FhirResource {
+  return {
+    resourceType: 'CapabilityStatement',
+    status: 'active',
+    date: now.toISOString().slice(0, 10),
+    publisher: 'National Health Records, Namibia',
+    kind: 'instance',
+    software: { name: 'National Health Records', version: '0.1.0' },
+    implementation: { description: 'National Health Records FHIR R4 API', url: base },
+    fhirVersion: '4.0.1',
+    format: ['application/fhir+json', 'json'],
+    rest: [
+      {
+        mode: 'server',
+        documentation:
+          'Every read and search needs the permission of the matching staff screen and, for a record, a live access grant (consent or break-the-glass); every call is audited. Unsupported search parameters are refused with 400.',
+        security: {
+          service: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/restful-security-service', code: 'SMART-on-FHIR' }] }],
+          description: 'A staff session cookie, or a bearer token of a system client created by an administrator (SMART v1 scopes).',
+        },
+        resource: CAPABILITIES.map((c) => ({
+          type: c.type,
+          ...(c.profile ? { profile: c.profile } : {}),
+          interaction: [...(c.read ? [{ code: 'read' }] : []), { code: 'search-type' }, ...(c.create ? [{ code: 'create' }] : [])],
+          searchParam: [
+            ...c.searchParams,
+            { name: '_count', type: 'number', documentation: 'Page size (1-200, default 50)' },
+            { name: '_offset', type: 'number', documentation: 'Entries to skip (paging links use it)' },
+          ],
+          ...(c.operations ? { operation: c.operations } : {}),
+        })),
+      },
+    ],
+  };
+}

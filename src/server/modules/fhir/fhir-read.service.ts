@@ -1,0 +1,362 @@
+// Reads and searches of the FHIR API over the existing services (issue 14 item 2): each call is the same service call
+// the staff API makes, so the permission, the live access grant and the audit row hold unchanged.
+import type { AuditLogQueryInput } from '../../../contracts/audit';
+import { AGE_MAX } from '../../../contracts/constants';
+import { ageOn, todayIso } from '../../../contracts/calendar';
+import { patientSearchInput, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
+import type { RecordKind, RecordRows } from '../../../contracts/record-rows';
+import type { Config } from '../../config';
+import type { StaffActor } from '../../context/actor';
+import type { RequestScope } from '../../context/data-context';
+import { AppError, validationFailed } from '../../errors/app-error';
+import { readPatient } from '../access/access.service';
+import { readAuditLogs } from '../audit/audit.service';
+import { searchRecorded } from '../patients/registry.service';
+import { listRecordItems, readRecordItem, readRecordSummary } from '../records/records.service';
+import { auditEventResource } from './fhir-audit-event';
+import { searchset, type SearchEntry } from './fhir-bundle';
+import {
+  allergyResource,
+  appointmentResource,
+  conditionResource,
+  immunizationResource,
+  medicationResource,
+  NC_NUMBER_SYSTEM,
+  patientResource,
+  VITALS_LOINC,
+  VITALS_PARTS,
+  vitalsObservations,
+  type FhirResource,
+  type VitalsPart,
+} from './fhir-resources';
+import { parseSearch, patientParam, unsupported } from './fhir-search-params';
+
+export type FhirScope = RequestScope<StaffActor>;
+
+/** Where the request came in: the base of absolute URLs in Bundles. */
+export interface FhirCall {
+  scope: FhirScope;
+  base: string;
+  /** The query string, without '?'. */
+  query: string;
+}
+
+/** The clinical resource types that are one list of the record each. */
+export const CLINICAL_TYPES = {
+  Condition: { kind: 'diagnoses', toFhir: (r: RecordRows['diagnoses']) => conditionResource(r) },
+  AllergyIntolerance: { kind: 'allergies', toFhir: (r: RecordRows['allergies']) => allergyResource(r) },
+  MedicationStatement: { kind: 'medications', toFhir: (r: RecordRows['medications']) => medicationResource(r) },
+  Immunization: { kind: 'vaccines', toFhir: (r: RecordRows['vaccines']) => immunizationResource(r) },
+  Appointment: { kind: 'appointments', toFhir: (r: RecordRows['appointments']) => appointmentResource(r) },
+} as const;
+export type ClinicalType = keyof typeof CLINICAL_TYPES;
+
+const toFhir = (type: ClinicalType, row: RecordRows[RecordKind]): FhirResource =>
+  (CLINICAL_TYPES[type].toFhir as (r: RecordRows[RecordKind]) => FhirResource)(row);
+
+const resourceNotFound = (type: string, id: string): AppError => new AppError('NOT_FOUND', `${type}/${id} not found`);
+
+/** GET Patient/{id}: the demographics, with a live grant (403 without), audited as VIEW PATIENT. */
+export async function readPatientResource(scope: FhirScope, id: number): Promise<FhirResource> {
+  return patientResource(await readPatient(scope, id));
+}
+
+/** The search of the staff API a FHIR Patient search stands for; 400 for any other combination. */
+function patientSearchOf(values: Map<string, string>): PatientSearchInput {
+  const identifier = values.get('identifier');
+  const family = values.get('family');
+  const birthdate = values.get('birthdate');
+  const name = values.get('name');
+  let input: unknown;
+  if (identifier !== undefined && values.size === 1) {
+    const [system, value] = identifier.includes('|') ? identifier.split('|', 2) : [NC_NUMBER_SYSTEM, identifier];
+    if (system !== NC_NUMBER_SYSTEM && system !== '') throw unsupported(`Unknown identifier system: ${system}`, 'identifier');
+    input = { method: 'id-number', idNumber: value };
+  } else if (family !== undefined && birthdate !== undefined && values.size === 2) {
+    input = { method: 'name-dob', lastName: family, dateOfBirth: birthdate };
+  } else if (name !== undefined && values.size === 1) {
+    input = { method: 'fuzzy-name', fullName: name, ageRangeMin: 0, ageRangeMax: AGE_MAX };
+  } else {
+    throw unsupported('Search Patient by identifier, by family and birthdate together, or by name');
+  }
+  const parsed = patientSearchInput.safeParse(input);
+  if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ path: String(i.path[0] ?? ''), message: i.message })));
+  return parsed.data;
+}
+
+/** Runs a search as the staff API does: its SEARCH audit row and the volume alert check (searchRecorded). */
+async function searchAsStaff(config: Config, scope: FhirScope, input: PatientSearchInput): Promise<PatientSearchResult[]> {
+  return searchRecorded(scope.db, input, scope.actor, scope.meta, config.alerts);
+}
+
+/**
+ * Checks a Patient search before it counts against the user's search limit (a preValidation hook: the limit counts
+ * in preHandler), so a refused search costs nothing; 400 like the search itself would answer.
+ */
+export function checkPatientSearch(query: string): void {
+  patientSearchOf(parseSearch(query, PATIENT_SEARCH_PARAMS).values);
+}
+
+/** The same check for $match's Parameters body. */
+export function checkMatch(body: unknown, now: Date): void {
+  matchSearchOf(matchParametersOf(body).resource, todayIso(now));
+}
+
+const PATIENT_SEARCH_PARAMS = ['identifier', 'family', 'birthdate', 'name'];
+
+/** GET Patient?identifier=|family=&birthdate=|name=: a searchset of patients (no grant needed, like the search screen). */
+export async function searchPatientResources(config: Config, call: FhirCall): Promise<FhirResource> {
+  const { values, page, params } = parseSearch(call.query, PATIENT_SEARCH_PARAMS);
+  const results = await searchAsStaff(config, call.scope, patientSearchOf(values));
+  return searchset(
+    call.base,
+    'Patient',
+    params,
+    results.map((p) => ({ resource: patientResource(p) })),
+    page,
+  );
+}
+
+const MATCH_GRADE_URL = 'http://hl7.org/fhir/StructureDefinition/match-grade';
+const gradeOf = (score: number): 'certain' | 'probable' | 'possible' =>
+  score >= 0.95 ? 'certain' : score >= 0.75 ? 'probable' : 'possible';
+
+interface MatchParameters {
+  resource: Record<string, unknown>;
+  count: number;
+  onlyCertainMatches: boolean;
+}
+
+function matchParametersOf(body: unknown): MatchParameters {
+  const bad = (message: string) => validationFailed([{ path: 'parameter', message }], 'Invalid $match parameters');
+  const b = body as { resourceType?: unknown; parameter?: unknown } | null;
+  if (!b || b.resourceType !== 'Parameters' || !Array.isArray(b.parameter)) throw bad('Send a Parameters resource');
+  let resource: Record<string, unknown> | null = null;
+  let count = 10;
+  let onlyCertainMatches = false;
+  for (const p of b.parameter as Record<string, unknown>[]) {
+    if (p?.name === 'resource' && (p.resource as { resourceType?: unknown })?.resourceType === 'Patient')
+      resource = p.resource as Record<string, unknown>;
+    else if (p?.name === 'count' && Number.isInteger(p.valueInteger) && (p.valueInteger as number) >= 1 && (p.valueInteger as number) <= 50)
+      count = p.valueInteger as number;
+    else if (p?.name === 'onlyCertainMatches' && typeof p.valueBoolean === 'boolean') onlyCertainMatches = p.valueBoolean;
+    else throw bad(`Unsupported or invalid parameter: ${String(p?.name)}`);
+  }
+  if (!resource) throw bad('The resource parameter (a Patient) is required');
+  return { resource, count, onlyCertainMatches };
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
+
+/** The staff search a $match Patient stands for: the NC number when given (exact), else the smart search. */
+function matchSearchOf(patient: Record<string, unknown>, today: string): PatientSearchInput {
+  const identifiers = (Array.isArray(patient.identifier) ? patient.identifier : []) as { system?: unknown; value?: unknown }[];
+  const nc = identifiers.find((i) => i.system === NC_NUMBER_SYSTEM && typeof i.value === 'string');
+  let input: unknown;
+  if (nc) input = { method: 'id-number', idNumber: nc.value };
+  else {
+    const name = ((Array.isArray(patient.name) ? patient.name : []) as { given?: unknown; family?: unknown; text?: unknown }[])[0];
+    const fullName = name
+      ? typeof name.text === 'string'
+        ? name.text
+        : [...strings(name.given), typeof name.family === 'string' ? name.family : ''].join(' ').trim()
+      : '';
+    const address = ((Array.isArray(patient.address) ? patient.address : []) as { text?: unknown; city?: unknown }[])[0];
+    const place = typeof address?.text === 'string' ? address.text : typeof address?.city === 'string' ? address.city : undefined;
+    const birthDate = typeof patient.birthDate === 'string' ? patient.birthDate : null;
+    const age = birthDate ? ageOn(birthDate, today) : null;
+    input = {
+      method: 'fuzzy-name',
+      ...(fullName ? { fullName } : {}),
+      ...(place ? { address: place } : {}),
+      ...(age !== null
+        ? { ageRangeMin: Math.max(0, age - 1), ageRangeMax: Math.min(AGE_MAX, age + 1) }
+        : { ageRangeMin: 0, ageRangeMax: AGE_MAX }),
+    };
+  }
+  const parsed = patientSearchInput.safeParse(input);
+  if (!parsed.success)
+    throw validationFailed(parsed.error.issues.map((i) => ({ path: `Patient.${String(i.path[0] ?? '')}`, message: i.message })));
+  return parsed.data;
+}
+
+/** POST Patient/$match: candidates from the smart search with search.score and the match-grade extension. */
+export async function matchPatients(config: Config, call: FhirCall, body: unknown): Promise<FhirResource> {
+  const { resource, count, onlyCertainMatches } = matchParametersOf(body);
+  const input = matchSearchOf(resource, todayIso(call.scope.now));
+  const results = await searchAsStaff(config, call.scope, input);
+  const entries: SearchEntry[] = results
+    .map((p) => {
+      const score = input.method === 'fuzzy-name' ? Math.round((p.score ?? 0) * 1000) / 1000 : 1;
+      const grade = gradeOf(score);
+      return {
+        resource: patientResource(p),
+        search: { mode: 'match' as const, score, extension: [{ url: MATCH_GRADE_URL, valueCode: grade }] },
+      };
+    })
+    .filter((e) => !onlyCertainMatches || e.search.extension[0]!.valueCode === 'certain')
+    .slice(0, count);
+  return searchset(call.base, 'Patient/$match', new URLSearchParams(), entries, { count: Math.max(count, 1), offset: 0 });
+}
+
+/** GET <Type>?patient=: the patient's list (live grant required), audited like the staff API's list. */
+export async function searchClinical(call: FhirCall, type: ClinicalType): Promise<FhirResource> {
+  const { values, page, params } = parseSearch(call.query, ['patient']);
+  const patient = values.get('patient');
+  if (patient === undefined) throw unsupported(`Search ${type} by patient`, 'patient');
+  const rows = await listRecordItems(call.scope, CLINICAL_TYPES[type].kind, patientParam(patient));
+  return searchset(
+    call.base,
+    type,
+    params,
+    rows.map((r) => ({ resource: toFhir(type, r) })),
+    page,
+  );
+}
+
+/** GET <Type>/{id}: one item (live grant for its patient required), audited as VIEW. */
+export async function readClinical(scope: FhirScope, type: ClinicalType, id: number): Promise<FhirResource> {
+  try {
+    return toFhir(type, await readRecordItem(scope, CLINICAL_TYPES[type].kind, id));
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'RECORD_ENTRY_NOT_FOUND') throw resourceNotFound(type, String(id));
+    throw err;
+  }
+}
+
+const OBSERVATION_CODES: Record<string, VitalsPart> = {
+  [VITALS_LOINC.bloodPressure.code]: 'bp',
+  [VITALS_LOINC.temperature.code]: 'temperature',
+  [VITALS_LOINC.weight.code]: 'weight',
+};
+
+/** `8310-5` or `http://loinc.org|8310-5`: the part of a reading it names; 400 for any other code. */
+function observationPart(code: string): VitalsPart {
+  const [system, value] = code.includes('|') ? code.split('|', 2) : ['http://loinc.org', code];
+  const part = system === 'http://loinc.org' ? OBSERVATION_CODES[value!] : undefined;
+  if (!part) throw unsupported(`Unsupported Observation code: ${code} (vital signs: 85354-9, 8310-5, 29463-7)`, 'code');
+  return part;
+}
+
+/** GET Observation?patient=[&code=][&category=vital-signs]: the patient's vital signs as Observations. */
+export async function searchObservations(call: FhirCall): Promise<FhirResource> {
+  const { values, page, params } = parseSearch(call.query, ['patient', 'code', 'category']);
+  const patient = values.get('patient');
+  if (patient === undefined) throw unsupported('Search Observation by patient', 'patient');
+  const category = values.get('category');
+  if (
+    category !== undefined &&
+    !['vital-signs', 'http://terminology.hl7.org/CodeSystem/observation-category|vital-signs'].includes(category)
+  )
+    throw unsupported(`Unsupported Observation category: ${category}`, 'category');
+  const code = values.get('code');
+  const part = code === undefined ? null : observationPart(code);
+  const rows = await listRecordItems(call.scope, 'vitals', patientParam(patient));
+  const observations = rows.flatMap(vitalsObservations).filter((o) => part === null || o.id!.endsWith(`-${part}`));
+  return searchset(
+    call.base,
+    'Observation',
+    params,
+    observations.map((resource) => ({ resource })),
+    page,
+  );
+}
+
+const OBSERVATION_ID = new RegExp(`^([1-9]\\d{0,9})-(${VITALS_PARTS.join('|')})$`);
+
+/** GET Observation/{id}: one part of one reading (`<reading id>-bp|temperature|weight`). */
+export async function readObservation(scope: FhirScope, id: string): Promise<FhirResource> {
+  const m = OBSERVATION_ID.exec(id);
+  if (!m || Number(m[1]) > 2_147_483_647) throw resourceNotFound('Observation', id);
+  let row: RecordRows['vitals'];
+  try {
+    row = await readRecordItem(scope, 'vitals', Number(m[1]));
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'RECORD_ENTRY_NOT_FOUND') throw resourceNotFound('Observation', id);
+    throw err;
+  }
+  const found = vitalsObservations(row).find((o) => o.id === id);
+  if (!found) throw resourceNotFound('Observation', id);
+  return found;
+}
+
+/** GET AuditEvent?patient=: who opened and changed the patient's record (audit.read), itself audited as VIEW AUDIT_LOG. */
+export async function searchAuditEvents(call: FhirCall): Promise<FhirResource> {
+  const { values, page, params } = parseSearch(call.query, ['patient']);
+  const patient = values.get('patient');
+  if (patient === undefined) throw unsupported('Search AuditEvent by patient', 'patient');
+  const filters: AuditLogQueryInput = { patientId: String(patientParam(patient)), limit: '1000' };
+  const rows = await readAuditLogs(call.scope, filters);
+  return searchset(
+    call.base,
+    'AuditEvent',
+    params,
+    rows.map((e) => ({ resource: auditEventResource(e) })),
+    page,
+  );
+}
+
+/** The IPS sections: LOINC section code, title, and the entries of the record that fill it. */
+const IPS_SECTIONS = [
+  { code: '11450-4', title: 'Problem list', types: ['Condition'] },
+  { code: '48765-2', title: 'Allergies and intolerances', types: ['AllergyIntolerance'] },
+  { code: '10160-0', title: 'Medication summary', types: ['MedicationStatement'] },
+  { code: '11369-6', title: 'History of immunizations', types: ['Immunization'] },
+  { code: '8716-3', title: 'Vital signs', types: ['Observation'] },
+  { code: '18776-5', title: 'Plan of care', types: ['Appointment'] },
+] as const;
+
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** GET Patient/{id}/$summary: an International Patient Summary document (Composition + the record), one audited read. */
+export async function patientSummary(call: FhirCall, patientId: number): Promise<FhirResource> {
+  const summary = await readRecordSummary(call.scope, patientId);
+  const patient = patientResource(summary.patient);
+  const resources: FhirResource[] = [
+    ...summary.diagnoses.map(conditionResource),
+    ...summary.allergies.map(allergyResource),
+    ...summary.medications.map(medicationResource),
+    ...summary.vaccines.map(immunizationResource),
+    ...summary.vitals.flatMap(vitalsObservations),
+    ...summary.appointments.map(appointmentResource),
+  ];
+  const ref = (r: FhirResource) => ({ reference: `${r.resourceType}/${r.id}` });
+  const now = call.scope.now.toISOString();
+  const sections = IPS_SECTIONS.map((s) => {
+    const entries = resources.filter((r) => (s.types as readonly string[]).includes(r.resourceType));
+    return {
+      title: s.title,
+      code: { coding: [{ system: 'http://loinc.org', code: s.code }] },
+      text: {
+        status: 'generated',
+        div: `<div xmlns="http://www.w3.org/1999/xhtml"><p>${escapeHtml(`${s.title}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`)}</p></div>`,
+      },
+      ...(entries.length
+        ? { entry: entries.map(ref) }
+        : { emptyReason: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/list-empty-reason', code: 'nilknown' }] } }),
+    };
+  });
+  const composition: FhirResource = {
+    resourceType: 'Composition',
+    id: `summary-${patientId}`,
+    status: 'final',
+    type: { coding: [{ system: 'http://loinc.org', code: '60591-5', display: 'Patient summary Document' }] },
+    subject: { reference: `Patient/${patientId}` },
+    date: now,
+    author: [{ display: 'National Health Records' }],
+    title: `Patient summary: ${summary.patient.firstName} ${summary.patient.lastName}`,
+    section: sections,
+  };
+  const entry = [composition, patient, ...resources].map((resource) => ({
+    fullUrl: `${call.base}/${resource.resourceType}/${resource.id}`,
+    resource,
+  }));
+  return {
+    resourceType: 'Bundle',
+    id: `summary-${patientId}-${call.scope.now.getTime()}`,
+    identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${crypto.randomUUID()}` },
+    type: 'document',
+    timestamp: now,
+    entry,
+  };
+}

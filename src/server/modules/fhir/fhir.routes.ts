@@ -1,0 +1,172 @@
+// The FHIR R4 API (issue 14; docs/decisions/019-fhir-r4-api.md) under /fhir/R4, beside the staff API and over the
+// same services: every route names its staff permission and FHIR access (fhir-access.ts), answers
+// application/fhir+json, and fails as an OperationOutcome (errors/operation-outcome.ts).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { FhirResourceType } from '../../../contracts/fhir-scopes';
+import { staffScope } from '../../context/guards';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../errors/app-error';
+import { FHIR_JSON } from '../../errors/operation-outcome';
+import { rateLimitOf } from '../../http/rate-limit';
+import { fhirGuard } from './fhir-access';
+import { accessInputOf, confirmAccess } from './fhir-grant.service';
+import { capabilityStatement } from './fhir-capabilities';
+import { CREATABLE_TYPES, createResource } from './fhir-create.service';
+import {
+  checkMatch,
+  checkPatientSearch,
+  CLINICAL_TYPES,
+  matchPatients,
+  patientSummary,
+  readClinical,
+  readObservation,
+  readPatientResource,
+  searchAuditEvents,
+  searchClinical,
+  searchObservations,
+  searchPatientResources,
+  type ClinicalType,
+  type FhirCall,
+} from './fhir-read.service';
+
+export const FHIR_BASE_PATH = '/fhir/R4';
+
+const idParams = z.object({ id: z.string() });
+/**
+ * The documented query parameters of a search (OpenAPI; the hostile-input test walks them). The handler reads the raw
+ * query itself (fhir-search-params.ts), so repeated and unknown parameters are refused there, not dropped here.
+ */
+const searchQuery = (names: readonly string[]) =>
+  z.looseObject(Object.fromEntries([...names, '_count', '_offset'].map((n) => [n, z.string().optional()])));
+/** A resource body: its type is checked here, its content by the records schema (fhir-create.service.ts). */
+const resourceBody = (type: string) => z.looseObject({ resourceType: z.literal(type) });
+/** A numeric resource id (our row ids): anything else is simply not found. */
+function numericId(type: string, id: string): number {
+  if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647) throw new AppError('NOT_FOUND', `${type}/${id} not found`);
+  return Number(id);
+}
+
+export function fhirRoutes({ db, config }: AppDeps) {
+  const baseOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}${FHIR_BASE_PATH}`;
+  const callOf = (request: FastifyRequest): FhirCall => ({
+    scope: staffScope(request, db, config.now),
+    base: baseOf(request),
+    query: request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
+  });
+  const send = (reply: FastifyReply, resource: unknown, status = 200) => reply.status(status).type(FHIR_JSON).send(resource);
+
+  return async (app: FastifyInstance): Promise<void> => {
+    // FHIR clients send application/fhir+json; it is JSON like any other body (and keeps the CSRF rule: no form posts).
+    app.addContentTypeParser('application/fhir+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+    const tags = ['fhir'];
+    const doc = (summary: string) => ({ tags, summary });
+    const search = (type: FhirResourceType) =>
+      fhirGuard(type === 'AuditEvent' ? 'audit.read' : type === 'Patient' ? 'patients.search' : 'records.read', type, 'read');
+
+    app.get(`${FHIR_BASE_PATH}/metadata`, { schema: doc('CapabilityStatement') }, async (request, reply) =>
+      send(reply, capabilityStatement(baseOf(request), config.now())),
+    );
+
+    app.get(
+      `${FHIR_BASE_PATH}/Patient`,
+      {
+        onRequest: search('Patient'),
+        preValidation: async (request) => checkPatientSearch(callOf(request).query),
+        config: { rateLimit: rateLimitOf(config, 'search') },
+        schema: { ...doc('Search patients'), querystring: searchQuery(['identifier', 'family', 'birthdate', 'name']) },
+      },
+      async (request, reply) => send(reply, await searchPatientResources(config, callOf(request))),
+    );
+    app.post(
+      `${FHIR_BASE_PATH}/Patient/$match`,
+      {
+        onRequest: search('Patient'),
+        preValidation: async (request) => checkMatch(request.body, config.now()),
+        config: { rateLimit: rateLimitOf(config, 'search') },
+        schema: { ...doc('Match a patient (smart search)'), body: resourceBody('Parameters') },
+      },
+      async (request, reply) => send(reply, await matchPatients(config, callOf(request), request.body)),
+    );
+    app.get<{ Params: { id: string } }>(
+      `${FHIR_BASE_PATH}/Patient/:id`,
+      { onRequest: fhirGuard('records.read', 'Patient', 'read'), schema: { ...doc('Read a patient'), params: idParams } },
+      async (request, reply) => send(reply, await readPatientResource(callOf(request).scope, numericId('Patient', request.params.id))),
+    );
+    app.get<{ Params: { id: string } }>(
+      `${FHIR_BASE_PATH}/Patient/:id/$summary`,
+      { onRequest: fhirGuard('records.read', 'Patient', 'read'), schema: { ...doc('International Patient Summary'), params: idParams } },
+      async (request, reply) => send(reply, await patientSummary(callOf(request), numericId('Patient', request.params.id))),
+    );
+
+    // Confirming access to a record (consent or a stated reason), as the access screen does: how a system client gets
+    // the live grant every record read needs (decision 019).
+    app.post<{ Params: { id: string } }>(
+      `${FHIR_BASE_PATH}/Patient/:id/$access`,
+      {
+        onRequest: fhirGuard('records.read', 'Patient', 'read'),
+        // Checked before the grant limit counts it (the limit is a preHandler): a refused request costs nothing.
+        preValidation: async (request) => {
+          numericId('Patient', (request.params as { id: string }).id);
+          accessInputOf(request.body);
+        },
+        config: { rateLimit: rateLimitOf(config, 'accessGrant') },
+        schema: {
+          ...doc('Confirm access to a record (consent or break-the-glass reason)'),
+          params: idParams,
+          body: resourceBody('Parameters'),
+        },
+      },
+      async (request, reply) =>
+        send(reply, await confirmAccess(config, callOf(request).scope, numericId('Patient', request.params.id), request.body), 201),
+    );
+
+    for (const type of Object.keys(CLINICAL_TYPES) as ClinicalType[]) {
+      app.get(
+        `${FHIR_BASE_PATH}/${type}`,
+        { onRequest: search(type), schema: { ...doc(`Search ${type} by patient`), querystring: searchQuery(['patient']) } },
+        async (request, reply) => send(reply, await searchClinical(callOf(request), type)),
+      );
+      app.get<{ Params: { id: string } }>(
+        `${FHIR_BASE_PATH}/${type}/:id`,
+        { onRequest: fhirGuard('records.read', type, 'read'), schema: { ...doc(`Read ${type}`), params: idParams } },
+        async (request, reply) => send(reply, await readClinical(callOf(request).scope, type, numericId(type, request.params.id))),
+      );
+    }
+
+    app.get(
+      `${FHIR_BASE_PATH}/Observation`,
+      {
+        onRequest: search('Observation'),
+        schema: { ...doc('Search vital signs by patient'), querystring: searchQuery(['patient', 'code', 'category']) },
+      },
+      async (request, reply) => send(reply, await searchObservations(callOf(request))),
+    );
+    app.get<{ Params: { id: string } }>(
+      `${FHIR_BASE_PATH}/Observation/:id`,
+      {
+        onRequest: fhirGuard('records.read', 'Observation', 'read'),
+        schema: { ...doc('Read a vital-signs Observation'), params: idParams },
+      },
+      async (request, reply) => send(reply, await readObservation(callOf(request).scope, request.params.id)),
+    );
+
+    app.get(
+      `${FHIR_BASE_PATH}/AuditEvent`,
+      { onRequest: search('AuditEvent'), schema: { ...doc("A patient's access history"), querystring: searchQuery(['patient']) } },
+      async (request, reply) => send(reply, await searchAuditEvents(callOf(request))),
+    );
+
+    for (const type of CREATABLE_TYPES) {
+      app.post(
+        `${FHIR_BASE_PATH}/${type}`,
+        { onRequest: fhirGuard('records.write', type, 'write'), schema: { ...doc(`Create ${type}`), body: resourceBody(type) } },
+        async (request, reply) => {
+          const created = await createResource(callOf(request).scope, type, request.body);
+          reply.header('location', `${baseOf(request)}/${created.resourceType}/${created.id}`);
+          return send(reply, created, 201);
+        },
+      );
+    }
+  };
+}
