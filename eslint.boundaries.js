@@ -42,9 +42,18 @@ export function boundaryZones(root) {
       from: `src/client/features/!(${f})/**`,
       message: MESSAGES.crossFeature,
     })),
-    { target: ['src/client/**/!(*.test).{ts,tsx}', 'src/contracts/**'], from: 'src/server/**', message: MESSAGES.clientServer },
+    {
+      target: ['src/client/!(test)/**/!(*.test).{ts,tsx}', 'src/client/*.{ts,tsx}', 'src/contracts/**'],
+      from: 'src/server/**',
+      message: MESSAGES.clientServer,
+    },
     // Component tests render against the real server: they may use its test builders (src/server/test), nothing else.
-    { target: 'src/client/**/*.test.{ts,tsx}', from: 'src/server', except: ['./test'], message: MESSAGES.clientTests },
+    {
+      target: ['src/client/**/*.test.{ts,tsx}', 'src/client/test/**'],
+      from: 'src/server',
+      except: ['./test'],
+      message: MESSAGES.clientTests,
+    },
     { target: 'src/server/**', from: 'src/client/**', message: MESSAGES.serverClient },
     { target: 'src/contracts/**', from: 'src/client/**', message: MESSAGES.contractsClient },
     { target: 'src/client/components/ui/**', from: ['src/client/features/**', 'src/client/app/**'], message: MESSAGES.uiDomain },

@@ -30,13 +30,13 @@ describe.skipIf(!run)('staff identity journey', () => {
     await j.page.getByLabel('Confirm password').fill(DOCTOR.password);
     await j.page.getByRole('button', { name: 'Create Account' }).click();
     await j.page.getByText('Registration successful', { exact: true }).first().waitFor();
-    await j.page.getByRole('button', { name: 'Sign In' }).waitFor();
+    await j.page.getByRole('button', { name: 'Sign In', exact: true }).waitFor();
   });
 
   it('refuses the pending doctor at sign-in', async () => {
     await j.page.getByLabel('Email').fill(DOCTOR.email);
     await j.page.getByLabel(/^Password/).fill(DOCTOR.password);
-    await j.page.getByRole('button', { name: 'Sign In' }).click();
+    await j.page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await j.page.getByText('Login Failed', { exact: true }).first().waitFor();
   });
 

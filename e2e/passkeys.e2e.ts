@@ -4,11 +4,13 @@
 //   passkey alone; the password sign-in then offers the passkey as its second step;
 // - a patient signs in with NC number, date of birth and PIN, adds a passkey in the portal's Passkeys tab, logs out and
 //   signs in with the passkey alone (no NC number, date of birth or PIN);
+// - an administrator resets a nurse's lost authenticator app in Manage Users, by keyboard at 375 px;
 // - axe finds no violation on the new screens, and the console stays clean.
 // WebAuthn needs a secure context with a domain: the pages are opened at http://localhost:<port> (the server's
 // default WEBAUTHN_RP_ID and WEBAUTHN_ORIGINS).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { Secret, TOTP } from 'otpauth';
 import { createPatient, type TestPatient } from '../src/server/test/patient-fixtures';
 import { activatePatient, PATIENT_PIN } from '../src/server/test/portal-fixtures';
 import { createStaffUser } from '../src/server/test/staff';
@@ -20,6 +22,8 @@ import type { RunningApp } from './support/server';
 const run = browserAvailable();
 const DOCTOR = { firstName: 'Martha', lastName: 'Shikongo', email: 'martha.shikongo@health.gov.na', password: 'passkey-journey-doctor' };
 const PHONE = { width: 375, height: 667 };
+const ADMIN = { firstName: 'Ndapewa', lastName: 'Nghipondoka', email: 'passkey.admin@health.gov.na', password: 'reset-journey-admin' };
+const NURSE = { firstName: 'Selma', lastName: 'Nangolo', email: 'selma.nangolo@health.gov.na', password: 'reset-journey-nurse' };
 
 /** Chromium's virtual authenticator on this page: a platform authenticator with resident keys that verifies the user. */
 export async function addVirtualAuthenticator(context: BrowserContext, page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
@@ -52,6 +56,8 @@ describe.skipIf(!run)('staff passkey journey (issue 12)', () => {
   beforeAll(async () => {
     const started = await startSeededApp(async (db) => {
       await createStaffUser(db, { roleId: 3, ...DOCTOR });
+      await createStaffUser(db, { roleId: 2, ...ADMIN });
+      await createStaffUser(db, { roleId: 4, ...NURSE });
       const p = await createPatient(db, { firstName: 'Ndeshipanda', lastName: 'Hamutenya' });
       await activatePatient(db, { id: p.id, ncNumber: p.idNumber, dateOfBirth: p.dateOfBirth });
       return p;
@@ -161,5 +167,58 @@ describe.skipIf(!run)('staff passkey journey (issue 12)', () => {
     await p.waitForURL('**/patient-portal');
     expect(errors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
     await patientContext.close();
+  });
+
+  it("an administrator resets a nurse's lost authenticator app in Manage Users, by keyboard at 375 px", async () => {
+    // The nurse set up an app (through the API, as the profile does); then lost the phone.
+    const api = async (path: string, cookie: string, body?: unknown) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: body === undefined ? { cookie } : { 'content-type': 'application/json', cookie },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: NURSE.email, password: NURSE.password }),
+    });
+    const nurseCookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const { secret } = (await (await api('/api/auth/mfa/totp/enrol', nurseCookie)).json()) as { secret: string };
+    const code = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate();
+    expect((await api('/api/auth/mfa/totp/confirm', nurseCookie, { code })).status).toBe(200);
+
+    const adminContext = await browser.newContext({ locale: 'en-GB', viewport: PHONE, isMobile: true, hasTouch: true });
+    const a = await adminContext.newPage();
+    a.setDefaultTimeout(15_000);
+    const errors = watchConsole(a);
+    await a.goto(`${base}/login`);
+    await a.getByLabel('Email').fill(ADMIN.email);
+    await a.getByLabel(/^Password/).fill(ADMIN.password);
+    await a.getByLabel(/^Password/).press('Enter');
+    await a.getByRole('button', { name: /^User menu for/ }).waitFor();
+    await a.goto(`${base}/admin`);
+    await a.getByRole('tab', { name: 'Manage Users' }).click();
+    const reset = a.getByRole('button', { name: `Reset the authenticator app of ${NURSE.firstName} ${NURSE.lastName}` });
+    await reset.scrollIntoViewIfNeeded();
+    await screenshot(a, 'totp-reset-375');
+    expect(await axeViolations(a)).toEqual([]);
+    expect(await a.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await reset.focus();
+    await a.keyboard.press('Enter');
+    await a.getByRole('dialog', { name: 'Reset the authenticator app?' }).waitFor();
+    await screenshot(a, 'totp-reset-dialog-375');
+    expect(await axeViolations(a)).toEqual([]);
+    await a.getByRole('button', { name: 'Reset authenticator app' }).focus();
+    await a.keyboard.press('Enter');
+    await a.getByText('Nobody has an authenticator app set up.').waitFor();
+    // The nurse's next sign-in needs the password only (the nurse's role keeps the app once enrolled, not required).
+    const next = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: NURSE.email, password: NURSE.password }),
+    });
+    expect(((await next.json()) as { secondFactor?: string }).secondFactor).toBeUndefined();
+    expect(errors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
+    await adminContext.close();
   });
 });

@@ -35,13 +35,13 @@ describe.skipIf(!run)('first-time setup journey', () => {
     await j.page.getByText('Setting up security protocols').first().waitFor();
     await screenshot(j.page, 'setup-overlay');
     await j.page.waitForURL('**/login', { timeout: 15_000 });
-    await j.page.getByRole('button', { name: 'Sign In' }).waitFor();
+    await j.page.getByRole('button', { name: 'Sign In', exact: true }).waitFor();
     await j.page.getByText('Setup Complete', { exact: true }).first().waitFor();
   });
 
   it('shows the login page, not setup, after a reload of /', async () => {
     await j.page.goto(`${j.app.baseUrl}/`);
-    await j.page.getByRole('button', { name: 'Sign In' }).waitFor();
+    await j.page.getByRole('button', { name: 'Sign In', exact: true }).waitFor();
     expect(await j.page.getByRole('heading', { name: 'First-time setup' }).count()).toBe(0);
     await screenshot(j.page, 'login-after-setup');
   });

@@ -66,14 +66,14 @@ describe.skipIf(!run)('errors and codes in the user’s language', () => {
       await j.page.getByRole('region', { name: words.region }).waitFor({ state: 'attached' });
       await j.page.getByLabel(words.email).fill(ADMIN.email);
       await j.page.getByLabel(new RegExp(`^${words.password}`)).fill('not the password');
-      await j.page.getByRole('button', { name: words.signIn }).click();
+      await j.page.getByRole('button', { name: words.signIn, exact: true }).click();
       await j.page.getByText(words.invalidCredentials).first().waitFor();
       expect(await j.page.getByText('Invalid credentials').count()).toBe(0);
     });
 
     it(`${lang}: shows the pending registration's department and the audit codes in ${lang}`, async () => {
       await j.page.getByLabel(new RegExp(`^${words.password}`)).fill(ADMIN.password);
-      await j.page.getByRole('button', { name: words.signIn }).click();
+      await j.page.getByRole('button', { name: words.signIn, exact: true }).click();
       await j.page
         .getByRole('button', { name: new RegExp(ADMIN.firstName) })
         .first()

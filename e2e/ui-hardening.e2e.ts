@@ -95,7 +95,7 @@ describe.skipIf(!run)('UI hardening journey (issue 10, items 11-14 and 16)', () 
 
   it('login screen: no axe violation (language list open too); focus lands on the search heading after sign-in', async () => {
     await desk.goto(`${app.baseUrl}/login`);
-    await desk.getByRole('button', { name: 'Sign In' }).waitFor();
+    await desk.getByRole('button', { name: 'Sign In', exact: true }).waitFor();
     await noViolations(desk, 'login');
     await desk.getByRole('button', { name: /^Language: English/ }).click();
     await desk.getByRole('button', { name: /Afrikaans/ }).waitFor();

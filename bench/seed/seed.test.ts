@@ -80,7 +80,7 @@ describe('seeding a database', () => {
 
     await expect(seedPatients(database.handle, database.url, options)).rejects.toThrow(/already holds 250 patients/);
     await database.handle.db.execute(
-      sql`TRUNCATE patients, diagnoses, appointments, allergies, medications, vaccines, access_grants, vitals, patient_portal_credentials`,
+      sql`TRUNCATE patients, diagnoses, appointments, allergies, medications, vaccines, access_grants, vitals, patient_portal_credentials CASCADE`,
     );
     await seedPatients(database.handle, database.url, options);
     expect(await digest()).toEqual(first);

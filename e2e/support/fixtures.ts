@@ -24,7 +24,7 @@ export async function signInThroughPage(page: Page, baseUrl: string, email: stri
   await page.goto(`${baseUrl}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await page.getByRole('button', { name: /^User menu for/ }).waitFor();
 }
 
@@ -32,7 +32,7 @@ export async function signOutThroughPage(page: Page): Promise<void> {
   await page.getByRole('button', { name: /^User menu for/ }).click();
   await page.getByRole('menuitem', { name: 'Log out' }).click();
   await page.waitForURL('**/login');
-  await page.getByRole('button', { name: 'Sign In' }).waitFor();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).waitFor();
 }
 
 /** A signed-in API session for journeys: the Cookie header of a fresh login. */

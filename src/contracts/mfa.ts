@@ -71,3 +71,15 @@ export const mfaPolicyParams = z.object({
     .regex(/^[1-9]\d{0,5}$/, { error: 'validation:invalidId' })
     .transform(Number),
 });
+
+/** GET /api/admin/second-factors: active staff with an authenticator app, for an administrator's reset (decision 024). */
+export const totpUser = z.object({
+  userId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  roleId: z.number().nullable(),
+  enabledAt: z.string(),
+});
+export const totpUsers = z.array(totpUser);
+export type TotpUser = z.infer<typeof totpUser>;

@@ -6,6 +6,7 @@ import { Button } from '../components/ui/button';
 import { Tabs } from '../components/ui/tabs';
 import { ManageUsers } from '../features/users/components/manage-users';
 import { MfaPolicyPanel } from '../features/second-factor/components/mfa-policy-panel';
+import { TotpResetPanel } from '../features/second-factor/components/totp-reset-panel';
 import { SystemClients } from '../features/api-clients/components/system-clients';
 import { MainHeading } from '../components/ui/main-heading';
 
@@ -36,7 +37,21 @@ export function AdminScreen({
         onValueChange={setTab}
         items={[
           ...(canAddPatients ? [{ value: 'patients', label: t('admin.addPatients'), content: addPatients }] : []),
-          ...(canManageUsers ? [{ value: 'users', label: t('admin.manageUsers'), content: <ManageUsers /> }] : []),
+          // A lost authenticator app is reset where the users are managed (decision 024).
+          ...(canManageUsers
+            ? [
+                {
+                  value: 'users',
+                  label: t('admin.manageUsers'),
+                  content: (
+                    <div className="flex flex-col gap-4">
+                      <ManageUsers />
+                      <TotpResetPanel />
+                    </div>
+                  ),
+                },
+              ]
+            : []),
           ...(canManageUsers ? [{ value: 'security', label: t('security:policy.title'), content: <MfaPolicyPanel /> }] : []),
           // FHIR system clients (decision 020): the same administrators as Manage Users.
           ...(canManageUsers ? [{ value: 'clients', label: t('users:clients.tab'), content: <SystemClients /> }] : []),

@@ -117,6 +117,19 @@ const ROUTES: GuardedRoute[] = [
     request: () => ({ method: 'POST', url: '/api/auth/reauth/passkey', payload: { response: {} } }),
     allowedStatus: 400,
   },
+  // An administrator's reset of a lost authenticator app (decision 024): the unknown user is a 404 and changes nothing.
+  {
+    route: 'GET /api/admin/second-factors',
+    permission: 'users.approve',
+    request: () => ({ method: 'GET', url: '/api/admin/second-factors' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'DELETE /api/admin/users/{id}/totp',
+    permission: 'users.approve',
+    request: () => ({ method: 'DELETE', url: `/api/admin/users/${UNKNOWN_ID}/totp` }),
+    allowedStatus: 404,
+  },
 ];
 
 let t: TestApp;

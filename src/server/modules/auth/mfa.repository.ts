@@ -1,8 +1,8 @@
 // The staff second factor's tables (decision 024): staff_totp, staff_recovery_codes, staff_sign_in_challenges,
 // session_reauth and mfa_role_policy. Every change is written with its security event in one transaction.
-import { and, asc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm';
 import { SYSTEM_CLIENT_ROLE_ID } from '../../../contracts/api-clients';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import {
   mfaRolePolicy,
   roles,
@@ -208,4 +208,40 @@ export async function readSecondFactorState(db: Db, userId: string): Promise<{ p
     .leftJoin(staffTotp, eq(staffTotp.userId, users.id))
     .where(eq(users.id, userId));
   return { policy: row?.policy ?? 'optional', totpEnabled: Boolean(row?.enabledAt), passkeys: row?.passkeys ?? 0 };
+}
+
+/** Active staff with an enabled authenticator app (an administrator's reset list), by name. */
+export function listTotpUsers(
+  db: Db,
+): Promise<{ userId: string; firstName: string; lastName: string; email: string; roleId: number | null; enabledAt: Date | null }[]> {
+  return db
+    .select({
+      userId: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      roleId: users.roleId,
+      enabledAt: staffTotp.enabledAt,
+    })
+    .from(staffTotp)
+    .innerJoin(users, eq(users.id, staffTotp.userId))
+    .where(and(isNotNull(staffTotp.enabledAt), eq(users.isActive, true), eq(users.accountStatus, 'active')))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
+}
+
+/**
+ * An administrator's reset (a lost phone): removes the user's authenticator app, recovery codes and any pending
+ * sign-in step, with the event, in the caller's transaction. Answers when it had been enabled; 'missing' for an
+ * unknown user, 'not_enrolled' when there was nothing to reset.
+ */
+export async function resetTotpOf(tx: DbOrTx, userId: string, event: SecurityEventRow): Promise<Date | 'missing' | 'not_enrolled'> {
+  const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  if (!user) return 'missing';
+  const removed = await tx.delete(staffTotp).where(eq(staffTotp.userId, userId)).returning({ enabledAt: staffTotp.enabledAt });
+  const enabledAt = removed[0]?.enabledAt ?? null;
+  if (!enabledAt) return 'not_enrolled'; // a pending (never confirmed) enrolment goes too: it was never a factor
+  await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
+  await tx.delete(staffSignInChallenges).where(eq(staffSignInChallenges.userId, userId));
+  await tx.insert(securityEvents).values(event);
+  return enabledAt;
 }

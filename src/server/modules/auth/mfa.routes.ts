@@ -11,9 +11,11 @@ import {
   secondFactorInput,
   totpConfirmed,
   totpEnrolment,
+  totpUsers as totpUsersSchema,
 } from '../../../contracts/mfa';
+import { userIdParams } from '../../../contracts/users';
 import { messageResult } from '../../../contracts/auth';
-import { requireStaff, staffActor, type Guard } from '../../context/guards';
+import { requireStaff, staffActor, staffScope, type Guard } from '../../context/guards';
 import { unauthenticated } from '../../errors/app-error';
 import { zodRoutes, type AppDeps } from '../../deps';
 import {
@@ -21,9 +23,11 @@ import {
   disableTotp,
   mfaStatusOf,
   reauthenticate,
+  resetUserTotp,
   rolePolicies,
   setRolePolicy,
   startTotpEnrolment,
+  totpUsers,
   verifyLoginSecondFactor,
 } from './mfa.service';
 
@@ -92,6 +96,22 @@ export function mfaRoutes(deps: AppDeps) {
         schema: { tags: ['admin'], params: mfaPolicyParams, body: mfaPolicyUpdate, response: { 200: mfaRolePolicies } },
       },
       async (request) => setRolePolicy(deps, staffActor(request), request.meta, request.params.roleId, request.body.policy),
+    );
+
+    // An administrator resets a lost authenticator app (audited; the user enrols again where the role requires it).
+    r.get(
+      '/api/admin/second-factors',
+      { onRequest: requireStaff('users.approve'), schema: { tags: ['admin'], response: { 200: totpUsersSchema } } },
+      async () => totpUsers(deps.db),
+    );
+
+    r.delete(
+      '/api/admin/users/:id/totp',
+      { onRequest: requireStaff('users.approve'), schema: { tags: ['admin'], params: userIdParams, response: { 200: messageResult } } },
+      async (request) => {
+        await resetUserTotp(staffScope(request, deps.db, deps.config.now), request.params.id);
+        return { message: 'Authenticator app reset' };
+      },
     );
   };
 }

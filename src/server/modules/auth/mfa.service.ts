@@ -15,7 +15,9 @@ import {
   type MfaStatus,
   type TotpConfirmed,
   type TotpEnrolment,
+  type TotpUser,
 } from '../../../contracts/mfa';
+import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { RequestMeta, StaffActor } from '../../context/actor';
 import { startSession } from '../../context/session';
 import type { Db } from '../../db/client';
@@ -31,6 +33,7 @@ import {
   enableTotp,
   insertChallenge,
   listRolePolicies,
+  listTotpUsers,
   readChallenge,
   readReauth,
   readRolePolicy,
@@ -38,6 +41,7 @@ import {
   readTotp,
   recordReauth,
   removeTotp,
+  resetTotpOf,
   upsertPendingTotp,
   upsertRolePolicy,
 } from './mfa.repository';
@@ -402,4 +406,44 @@ export async function setRolePolicy(
   );
   if (!ok) throw new AppError('ROLE_NOT_FOUND', 'Role not found');
   return rolePolicies(db);
+}
+
+/** GET /api/admin/second-factors: who has an authenticator app an administrator could reset. */
+export async function totpUsers(db: Db): Promise<TotpUser[]> {
+  const rows = await listTotpUsers(db);
+  return rows.map((r) => ({ ...r, enabledAt: (r.enabledAt ?? new Date(0)).toISOString() }));
+}
+
+/**
+ * DELETE /api/admin/users/{id}/totp: a user lost their authenticator app. An administrator (users.approve) removes it
+ * with its recovery codes and any pending sign-in step; audited (UPDATE USER) with a high-severity security event
+ * naming both. At the next sign-in a role that requires a second factor asks for a new enrolment (a passkey, if the
+ * user has one, still counts); other roles sign in with the password and may enrol again on My Profile. Nobody resets
+ * their own: that would skip the code that switching it off asks for.
+ */
+export async function resetUserTotp(scope: RequestScope<StaffActor>, userId: string): Promise<void> {
+  const { actor, meta } = scope;
+  if (userId === actor.userId) throw new AppError('OWN_SECOND_FACTOR_RESET', 'You cannot reset your own authenticator app');
+  await inAuditedTransaction(scope, async (ctx) => {
+    const result = await resetTotpOf(ctx.tx, userId, {
+      userId,
+      facility: actor.facility,
+      ipAddress: meta.ip,
+      userAgent: meta.userAgent,
+      timestamp: ctx.now,
+      eventType: 'MFA_RESET_BY_ADMIN',
+      severity: 'high',
+      description: 'Authenticator app reset by an administrator',
+      metadata: { resetBy: actor.userId, resetByEmail: actor.email },
+    });
+    if (result === 'missing') throw new AppError('USER_NOT_FOUND', 'User not found');
+    if (result === 'not_enrolled') throw new AppError('USER_TOTP_NOT_ENROLLED', 'This user has no authenticator app');
+    return ctx.audited(null, {
+      action: 'UPDATE',
+      resourceType: 'USER',
+      resourceId: userId,
+      oldValues: { totpEnabledAt: result.toISOString() },
+      newValues: { totp: 'reset by administrator' },
+    });
+  });
 }

@@ -3,36 +3,24 @@ import '../../../test/dom';
 // without a name or access (in Afrikaans) without a request; a create is one POST, its token is shown once, copied,
 // and only its hash is stored; a revoke asks first and is one POST; a refusal from the server is shown by its code
 // (in Oshiwambo).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { sql } from 'drizzle-orm';
 import { ROLE_IDS } from '../../../../contracts/constants';
 import { signInAs } from '../../../../server/test/staff';
 import { queryOne } from '../../../../server/test/sql';
-import { createTestApp, type TestApp } from '../../../../server/test/test-app';
-import { installAppTransport, type AppTransport } from '../../../test/app-transport';
+import { realServer } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
 import { SystemClients } from './system-clients';
 
-let t: TestApp;
-let transport: AppTransport;
 let adminCookie: string;
 
-beforeAll(async () => {
-  t = await createTestApp();
+const server = realServer(async (t) => {
   adminCookie = (await signInAs(t, ROLE_IDS.admin)).cookie;
-  transport = installAppTransport(t.app, adminCookie);
-});
-afterAll(async () => {
-  transport?.restore();
-  await t?.close();
-});
-beforeEach(() => {
-  cleanup();
-  transport.sent.length = 0;
+  return adminCookie;
 });
 
 const u = (key: string, options?: Record<string, string>) => i18n.t(`users:clients.${key}`, options);
@@ -46,12 +34,12 @@ describe('System clients', () => {
     const user = userEvent.setup();
     renderWithApp(<SystemClients />);
     await screen.findByText(u('none'));
-    transport.sent.length = 0;
+    server.transport.sent.length = 0;
     await user.click(screen.getByRole('button', { name: u('create') }));
     expect(await screen.findByText(i18n.t('validation:clientNameRequired'))).toBeTruthy();
     expect(screen.getByText(i18n.t('validation:scopesRequired'))).toBeTruthy();
     expect(screen.getByLabelText(fieldLabel('name')).getAttribute('aria-invalid')).toBe('true');
-    expect(transport.sent).toEqual([]);
+    expect(server.transport.sent).toEqual([]);
   });
 
   it('creates a client with one POST, shows its token once with a warning, copies it; only the hash is stored', async () => {
@@ -59,7 +47,7 @@ describe('System clients', () => {
     const user = userEvent.setup();
     renderWithApp(<SystemClients />);
     await screen.findByText(u('none'));
-    transport.sent.length = 0;
+    server.transport.sent.length = 0;
     await user.type(screen.getByLabelText(fieldLabel('name')), 'Katutura laboratory');
     await user.click(scopeBox('Condition', 'read'));
     await user.click(scopeBox('Observation', 'write'));
@@ -70,7 +58,7 @@ describe('System clients', () => {
     expect(screen.getByText(u('tokenWarning'))).toBeTruthy();
     const token = (screen.getByTestId('client-token') as HTMLInputElement).value;
     expect(token).toMatch(/^nhrc_[A-Za-z0-9_-]{43}$/);
-    expect(transport.sent.map((r) => [r.method, r.url, r.status, r.body])).toEqual([
+    expect(server.transport.sent.map((r) => [r.method, r.url, r.status, r.body])).toEqual([
       [
         'POST',
         '/api/admin/api-clients',
@@ -78,7 +66,10 @@ describe('System clients', () => {
         { name: 'Katutura laboratory', scopes: ['system/Condition.read', 'system/Observation.write'] },
       ],
     ]);
-    const stored = await queryOne<{ token_hash: string }>(t.db, sql`SELECT token_hash FROM api_clients WHERE name = 'Katutura laboratory'`);
+    const stored = await queryOne<{ token_hash: string }>(
+      server.t.db,
+      sql`SELECT token_hash FROM api_clients WHERE name = 'Katutura laboratory'`,
+    );
     expect(stored?.token_hash).toBe(createHash('sha256').update(token).digest('hex'));
 
     // The new client is at the top of the list without a second request.
@@ -93,7 +84,7 @@ describe('System clients', () => {
     await user.click(screen.getByRole('button', { name: u('tokenDone') }));
     expect(screen.queryByTestId('client-token')).toBeNull();
     expect(document.body.textContent).not.toContain(token);
-    expect(transport.sent).toHaveLength(1);
+    expect(server.transport.sent).toHaveLength(1);
   });
 
   it('revokes only after confirming, with one POST; the row shows it revoked', async () => {
@@ -101,12 +92,12 @@ describe('System clients', () => {
     const user = userEvent.setup();
     renderWithApp(<SystemClients />);
     const revoke = await screen.findByRole('button', { name: u('revokeClient', { name: 'Katutura laboratory' }) });
-    transport.sent.length = 0;
+    server.transport.sent.length = 0;
     await user.click(revoke);
     const dialog = await screen.findByRole('dialog', { name: u('revokeConfirm.title') });
     await user.click(within(dialog).getByRole('button', { name: u('revokeConfirm.cancel') }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(transport.sent).toEqual([]);
+    expect(server.transport.sent).toEqual([]);
 
     await user.click(revoke);
     const again = await screen.findByRole('dialog', { name: u('revokeConfirm.title') });
@@ -115,9 +106,9 @@ describe('System clients', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await screen.findByText(u('revoked'))).toBeTruthy();
     expect(screen.queryByRole('button', { name: u('revokeClient', { name: 'Katutura laboratory' }) })).toBeNull();
-    expect(transport.sent.map((r) => [r.method, r.status])).toEqual([['POST', 200]]);
+    expect(server.transport.sent.map((r) => [r.method, r.status])).toEqual([['POST', 200]]);
     const row = await queryOne<{ revoked: boolean }>(
-      t.db,
+      server.t.db,
       sql`SELECT revoked_at IS NOT NULL AS revoked FROM api_clients WHERE name = 'Katutura laboratory'`,
     );
     expect(row?.revoked).toBe(true);
@@ -126,7 +117,7 @@ describe('System clients', () => {
   it('shows the server refusing a stale revoke by its code, in Oshiwambo', async () => {
     await switchLanguage('ng');
     const user = userEvent.setup();
-    const made = await t.app.inject({
+    const made = await server.t.app.inject({
       method: 'POST',
       url: '/api/admin/api-clients',
       headers: { cookie: adminCookie },
@@ -136,7 +127,7 @@ describe('System clients', () => {
     renderWithApp(<SystemClients />);
     const revoke = await screen.findByRole('button', { name: u('revokeClient', { name: 'Oshakati pharmacy' }) });
     // Another administrator revokes it meanwhile.
-    await t.app.inject({ method: 'POST', url: `/api/admin/api-clients/${client.id}/revoke`, headers: { cookie: adminCookie } });
+    await server.t.app.inject({ method: 'POST', url: `/api/admin/api-clients/${client.id}/revoke`, headers: { cookie: adminCookie } });
     await user.click(revoke);
     const dialog = await screen.findByRole('dialog', { name: u('revokeConfirm.title') });
     await user.click(within(dialog).getByRole('button', { name: u('revokeConfirm.confirm') }));

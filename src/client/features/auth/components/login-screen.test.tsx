@@ -2,34 +2,22 @@ import '../../../test/dom';
 // Staff sign-in (SPEC §2, §5, §8) rendered with Testing Library against the real server: a form with nothing in it
 // sends nothing; the server's refusals (wrong password, then the lockout) reach the user as their code's text in
 // the user's language, never the server's English message.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { sql } from 'drizzle-orm';
 import { createStaffUser, type StaffUser } from '../../../../server/test/staff';
 import { queryRows } from '../../../../server/test/sql';
-import { createTestApp, type TestApp } from '../../../../server/test/test-app';
-import { installAppTransport, type AppTransport } from '../../../test/app-transport';
+import { realServer } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
 import { LoginScreen } from './login-screen';
 
-let t: TestApp;
 let nurse: StaffUser;
-let transport: AppTransport;
 
-beforeAll(async () => {
-  t = await createTestApp();
+const server = realServer(async (t) => {
   nurse = await createStaffUser(t.db, { roleId: 4 });
-  transport = installAppTransport(t.app, '');
-});
-afterAll(async () => {
-  transport?.restore();
-  await t?.close();
-});
-beforeEach(() => {
-  cleanup();
-  transport.sent.length = 0;
+  return '';
 });
 
 function signInForm() {
@@ -42,7 +30,7 @@ function signInForm() {
 }
 
 const failedSignIns = async (): Promise<number> =>
-  (await queryRows(t.db, sql`SELECT 1 FROM security_events WHERE event_type = 'LOGIN_FAILURE' AND user_id = ${nurse.id}`)).length;
+  (await queryRows(server.t.db, sql`SELECT 1 FROM security_events WHERE event_type = 'LOGIN_FAILURE' AND user_id = ${nurse.id}`)).length;
 
 describe('Staff sign-in form', () => {
   it('checks the fields before sending anything', async () => {
@@ -53,7 +41,7 @@ describe('Staff sign-in form', () => {
     await waitFor(() => expect(form.email.getAttribute('aria-invalid')).toBe('true'));
     expect(document.getElementById(form.email.getAttribute('aria-describedby')!)?.textContent).toBe(i18n.t('validation:emailInvalid'));
     expect(form.password.getAttribute('aria-invalid')).toBe('true');
-    expect(transport.sent).toEqual([]);
+    expect(server.transport.sent).toEqual([]);
   });
 
   it('tells an Afrikaans user a wrong password in Afrikaans, and the server records the failure', async () => {
@@ -65,7 +53,7 @@ describe('Staff sign-in form', () => {
     await user.click(form.submit);
     const message = await screen.findByText(i18n.t('common:errors.INVALID_CREDENTIALS'));
     expect(message.textContent).toBe('Ongeldige e-pos of wagwoord.');
-    expect(transport.sent.map((r) => [r.method, r.url, r.status])).toEqual([['POST', '/api/auth/login', 401]]);
+    expect(server.transport.sent.map((r) => [r.method, r.url, r.status])).toEqual([['POST', '/api/auth/login', 401]]);
     expect(await failedSignIns()).toBe(1);
   });
 
@@ -78,14 +66,14 @@ describe('Staff sign-in form', () => {
       await user.clear(form.password);
       await user.type(form.password, `wrong ${attempt}`);
       await user.click(form.submit);
-      await waitFor(() => expect(transport.sent).toHaveLength(attempt - 1));
+      await waitFor(() => expect(server.transport.sent).toHaveLength(attempt - 1));
     }
     await user.clear(form.password);
     await user.type(form.password, nurse.password);
     await user.click(form.submit);
     await screen.findByText(i18n.t('common:errors.LOCKED_OUT'));
     expect(i18n.t('common:errors.LOCKED_OUT')).not.toBe(i18n.t('common:errors.LOCKED_OUT', { lng: 'en' }));
-    expect(transport.sent.at(-1)).toMatchObject({ url: '/api/auth/login', status: 429 });
+    expect(server.transport.sent.at(-1)).toMatchObject({ url: '/api/auth/login', status: 429 });
     expect(await failedSignIns()).toBe(5);
   });
 });

@@ -2,7 +2,7 @@
 // database): the client's own validation stops bad input before any request, in the user's language; a valid add
 // is one POST whose answer goes into the cache, and the row and its one audit row are in the database.
 import '../../../test/dom';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
@@ -10,18 +10,14 @@ import { sql } from 'drizzle-orm';
 import { createPatient, type TestPatient } from '../../../../server/test/patient-fixtures';
 import { signInAs } from '../../../../server/test/staff';
 import { queryOne } from '../../../../server/test/sql';
-import { createTestApp, type TestApp } from '../../../../server/test/test-app';
-import { installAppTransport, type AppTransport } from '../../../test/app-transport';
+import { realServer } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
 import { recordKeys, recordListQueryOptions } from '../api/record-queries';
 import { AddRecordDialog } from './add-record-dialog';
 
-let t: TestApp;
 let patient: TestPatient;
-let transport: AppTransport;
 
-beforeAll(async () => {
-  t = await createTestApp();
+const server = realServer(async (t) => {
   const doctor = await signInAs(t, 3);
   patient = await createPatient(t.db);
   const grant = await t.app.inject({
@@ -31,19 +27,11 @@ beforeAll(async () => {
     payload: { consent: true },
   });
   expect(grant.statusCode).toBe(201);
-  transport = installAppTransport(t.app, doctor.cookie);
-});
-afterAll(async () => {
-  transport?.restore();
-  await t?.close();
-});
-beforeEach(() => {
-  cleanup();
-  transport.sent.length = 0;
+  return doctor.cookie;
 });
 
 const count = async (table: string): Promise<number> =>
-  Number((await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))!.n);
+  Number((await queryOne<{ n: number }>(server.t.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))!.n);
 
 function openDialog() {
   const closed: boolean[] = [];
@@ -72,7 +60,7 @@ describe('Add diagnosis dialog', () => {
     expect(document.getElementById(field('doctor').getAttribute('aria-describedby')!)?.textContent).toBe(
       i18n.t('validation:doctorRequired'),
     );
-    expect(transport.sent).toEqual([]);
+    expect(server.transport.sent).toEqual([]);
     expect(await count('diagnoses')).toBe(0);
   });
 
@@ -89,7 +77,7 @@ describe('Add diagnosis dialog', () => {
       expect(text).toBe(i18n.t('validation:conditionRequired'));
       expect(text).not.toBe('Condition is required');
     }
-    expect(transport.sent).toEqual([]);
+    expect(server.transport.sent).toEqual([]);
   });
 
   it('adds with one POST, puts the stored row in the cache, closes, and writes the row with one audit row', async () => {
@@ -98,7 +86,7 @@ describe('Add diagnosis dialog', () => {
     const { dialog, field, closed, view } = openDialog();
     // The list is on screen, as in the record: loaded once (one GET and its VIEW row) before the add.
     await view.queryClient.fetchQuery(recordListQueryOptions('diagnoses', patient.id));
-    transport.sent.length = 0;
+    server.transport.sent.length = 0;
     const auditBefore = await count('audit_logs');
     await user.type(field('condition'), 'Hypertension');
     await user.selectOptions(field('status'), 'Active');
@@ -108,9 +96,9 @@ describe('Add diagnosis dialog', () => {
     await user.click(within(dialog).getByRole('button', { name: i18n.t('record:form.save') }));
 
     await waitFor(() => expect(closed).toEqual([true]));
-    expect(transport.sent.map((r) => [r.method, r.url, r.status])).toEqual([['POST', `/api/patients/${patient.id}/diagnoses`, 201]]);
+    expect(server.transport.sent.map((r) => [r.method, r.url, r.status])).toEqual([['POST', `/api/patients/${patient.id}/diagnoses`, 201]]);
     const stored = await queryOne<{ id: number; condition: string; doctor: string }>(
-      t.db,
+      server.t.db,
       sql`SELECT id, condition, doctor FROM diagnoses WHERE patient_id = ${patient.id}`,
     );
     expect(stored).toMatchObject({ condition: 'Hypertension', doctor: 'Dr. Ndapewa Nghifindaka' });

@@ -2,7 +2,7 @@
 // and the per-role policy.
 import { queryOptions, useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import type { LoginResult } from '../../../../contracts/auth';
-import type { MfaPolicy, MfaRolePolicy, MfaStatus, TotpConfirmed, TotpEnrolment } from '../../../../contracts/mfa';
+import type { MfaPolicy, MfaRolePolicy, MfaStatus, TotpConfirmed, TotpEnrolment, TotpUser } from '../../../../contracts/mfa';
 import { apiJson } from '../../../lib/api-client';
 import { retryUnlessRefused } from '../../../lib/api-error';
 import { passkeyAssertion } from '../../../lib/passkeys';
@@ -11,6 +11,8 @@ export const MFA_STATUS_KEY = '/api/auth/mfa';
 export const MFA_POLICY_KEY = '/api/admin/mfa-policy';
 
 export const mfaStatusQueryOptions = queryOptions<MfaStatus>({ queryKey: [MFA_STATUS_KEY], retry: retryUnlessRefused });
+export const TOTP_USERS_KEY = '/api/admin/second-factors';
+export const totpUsersQueryOptions = queryOptions<TotpUser[]>({ queryKey: [TOTP_USERS_KEY], retry: retryUnlessRefused });
 export const mfaPolicyQueryOptions = queryOptions<MfaRolePolicy[]>({ queryKey: [MFA_POLICY_KEY], retry: retryUnlessRefused });
 
 export function useSecondFactorLogin(): UseMutationResult<LoginResult, Error, string> {
@@ -76,5 +78,15 @@ export function useReauthPasskey(): UseMutationResult<unknown, Error, void> {
     mutationFn: async () => apiJson<unknown>('POST', '/api/auth/reauth/passkey', { response: await passkeyAssertion('reauth') }),
     retry: false,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [MFA_STATUS_KEY] }),
+  });
+}
+
+/** Manage Users: an administrator resets a user's lost authenticator app. */
+export function useResetTotp(): UseMutationResult<unknown, Error, string> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) => apiJson<unknown>('DELETE', `/api/admin/users/${encodeURIComponent(userId)}/totp`),
+    retry: false,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [TOTP_USERS_KEY] }),
   });
 }

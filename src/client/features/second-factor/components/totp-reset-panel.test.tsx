@@ -1,0 +1,62 @@
+import '../../../test/dom';
+// Manage Users' reset of a lost authenticator app (decision 024) rendered with Testing Library against the real
+// server: the enrolled user is listed; Reset asks for confirmation first (nothing sent), then one DELETE removes the
+// app and the user leaves the list; the texts are the chosen language's.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import i18n from 'i18next';
+import { sql } from 'drizzle-orm';
+import { Secret, TOTP } from 'otpauth';
+import { queryOne } from '../../../../server/test/sql';
+import { createStaffUser, signIn, type StaffUser } from '../../../../server/test/staff';
+import { createTestApp, type TestApp } from '../../../../server/test/test-app';
+import { installAppTransport, type AppTransport } from '../../../test/app-transport';
+import { renderWithApp, switchLanguage } from '../../../test/render';
+import { TotpResetPanel } from './totp-reset-panel';
+
+let t: TestApp;
+let transport: AppTransport;
+let doctor: StaffUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  doctor = await createStaffUser(t.db, { roleId: 3, firstName: 'Selma', lastName: 'Nangolo' });
+  const cookie = await signIn(t.app, doctor.email, doctor.password);
+  const secret = (await t.app.inject({ method: 'POST', url: '/api/auth/mfa/totp/enrol', headers: { cookie } })).json().secret as string;
+  const code = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate();
+  expect(
+    (await t.app.inject({ method: 'POST', url: '/api/auth/mfa/totp/confirm', headers: { cookie }, payload: { code } })).statusCode,
+  ).toBe(200);
+  const admin = await createStaffUser(t.db, { roleId: 1 });
+  transport = installAppTransport(t.app, await signIn(t.app, admin.email, admin.password));
+});
+afterAll(async () => {
+  transport?.restore();
+  await t?.close();
+});
+beforeEach(() => {
+  cleanup();
+  transport.sent.length = 0;
+});
+
+describe('Reset a lost authenticator app', () => {
+  it('asks first, then resets with one DELETE; the user leaves the list (Afrikaans)', async () => {
+    await switchLanguage('af');
+    const user = userEvent.setup();
+    renderWithApp(<TotpResetPanel />);
+    const button = await screen.findByRole('button', { name: i18n.t('security:reset.resetLabel', { name: 'Selma Nangolo' }) });
+    await user.click(button);
+    await screen.findByText(i18n.t('security:reset.confirmTitle'));
+    expect(transport.sent.filter((r) => r.method === 'DELETE')).toEqual([]);
+    await user.click(screen.getByRole('button', { name: i18n.t('security:reset.confirm') }));
+    await screen.findByText(i18n.t('security:reset.none'));
+    expect(transport.sent.filter((r) => r.method === 'DELETE').map((r) => [r.url, r.status])).toEqual([
+      [`/api/admin/users/${doctor.id}/totp`, 200],
+    ]);
+    await waitFor(async () => {
+      const row = await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM staff_totp WHERE user_id = ${doctor.id}`);
+      expect(row!.n).toBe(0);
+    });
+  });
+});
