@@ -11,6 +11,7 @@ import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
 import { passkeyErrorText, passkeysSupported } from '../../../lib/passkeys';
 import { useLogin, usePasskeyLogin } from '../api/login';
+import { useTextFields } from '../../../lib/use-text-fields';
 
 const RegistrationForm = lazy(() => import('./registration-form').then((m) => ({ default: m.RegistrationForm })));
 
@@ -27,13 +28,8 @@ export function LoginScreen({ secondStep }: { secondStep?: SecondStepView }): Re
   const login = useLogin();
   const passkey = usePasskeyLogin();
   // A plain controlled form: react-hook-form is left to the lazily loaded screens to keep this page small.
-  const [values, setValues] = useState<LoginInput>({ email: '', password: '' });
+  const { values, setValues, field } = useTextFields<LoginInput>({ email: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<keyof LoginInput, string>>>({});
-  const field = (name: keyof LoginInput) => ({
-    name,
-    value: values[name],
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
-  });
 
   const signedIn = (): void => {
     toast({ title: t('login.successTitle'), description: t('login.successDescription') });

@@ -12,10 +12,10 @@ import { PageCard } from '../../../components/ui/page-card';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
-import { errorCodeOf } from '../../../lib/api-error';
-import { errorText } from '../../../lib/error-text';
 import { usePatientActivate } from '../api/patient-activate';
 import { forgetSignedInData } from '../api/portal-record';
+import { useTextFields } from '../../../lib/use-text-fields';
+import { portalRefusalText } from './portal-refusal';
 
 type Values = PatientActivateInput & { confirmPin: string };
 type Errors = Partial<Record<keyof Values, string>>;
@@ -28,21 +28,9 @@ export function PatientActivateScreen(): React.JSX.Element {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const activate = usePatientActivate();
-  const [values, setValues] = useState<Values>(empty);
+  const { values, field } = useTextFields<Values>(empty);
   const [errors, setErrors] = useState<Errors>({});
-  const field = (name: keyof Values) => ({
-    name,
-    value: values[name],
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
-  });
-
-  const failureText = (error: Error): string => {
-    const code = errorCodeOf(error);
-    if (code === 'PATIENT_ACTIVATION_FAILED') return t('activate.invalid');
-    if (code === 'LOCKED_OUT' || code === 'NETWORK_THROTTLED') return t('login.locked');
-    if (code === 'PORTAL_FROM_STAFF_SESSION') return t('login.staffSession');
-    return errorText(t, error, t('login.failedFallback'));
-  };
+  const failureText = (error: Error): string => portalRefusalText(t, error, { code: 'PATIENT_ACTIVATION_FAILED', key: 'activate.invalid' });
 
   const onSubmit = (e: React.FormEvent): void => {
     e.preventDefault();

@@ -12,11 +12,12 @@ import { PageCard } from '../../../components/ui/page-card';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
-import { asApiError, errorCodeOf } from '../../../lib/api-error';
-import { errorText } from '../../../lib/error-text';
+import { asApiError } from '../../../lib/api-error';
 import { passkeyErrorText, passkeysSupported } from '../../../lib/passkeys';
 import { usePatientLogin, usePatientPasskeyLogin } from '../api/patient-login';
 import { forgetSignedInData } from '../api/portal-record';
+import { useTextFields } from '../../../lib/use-text-fields';
+import { portalRefusalText } from './portal-refusal';
 
 type Errors = Partial<Record<keyof PatientLoginInput, string>>;
 
@@ -28,21 +29,9 @@ export function PatientLoginScreen(): React.JSX.Element {
   const queryClient = useQueryClient();
   const login = usePatientLogin();
   const passkey = usePatientPasskeyLogin();
-  const [values, setValues] = useState<PatientLoginInput>({ ncNumber: '', dateOfBirth: '', pin: '' });
+  const { values, field } = useTextFields<PatientLoginInput>({ ncNumber: '', dateOfBirth: '', pin: '' });
   const [errors, setErrors] = useState<Errors>({});
-  const field = (name: keyof PatientLoginInput) => ({
-    name,
-    value: values[name],
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
-  });
-
-  const failureText = (error: Error): string => {
-    const code = errorCodeOf(error);
-    if (code === 'PATIENT_LOGIN_FAILED') return t('login.invalid');
-    if (code === 'LOCKED_OUT' || code === 'NETWORK_THROTTLED') return t('login.locked');
-    if (code === 'PORTAL_FROM_STAFF_SESSION') return t('login.staffSession');
-    return errorText(t, error, t('login.failedFallback'));
-  };
+  const failureText = (error: Error): string => portalRefusalText(t, error, { code: 'PATIENT_LOGIN_FAILED', key: 'login.invalid' });
 
   const signedIn = (firstName: string): void => {
     forgetSignedInData(queryClient);
