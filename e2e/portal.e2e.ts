@@ -108,6 +108,14 @@ describe.skipIf(!run)('patient portal journey at 360 px', () => {
     expect(await page.getByLabel('Confirm new PIN').getAttribute('aria-invalid')).toBe('true');
     await noAxeViolations();
 
+    // A PIN anyone could guess is refused beside its field, before any request.
+    await page.getByLabel('New PIN', { exact: true }).fill('111111');
+    await page.getByLabel('Confirm new PIN').fill('111111');
+    await page.getByRole('button', { name: 'Activate and sign in' }).click();
+    await page.getByText('This PIN is too easy to guess').first().waitFor();
+    expect(await page.getByLabel('New PIN', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+
+    await page.getByLabel('New PIN', { exact: true }).fill(PATIENT_PIN);
     await page.getByLabel('Confirm new PIN').fill(PATIENT_PIN);
     await page.keyboard.press('Enter');
     await toast('Your PIN is set').waitFor();

@@ -23,6 +23,28 @@ export const PIN_LENGTH = 6;
 export const pinField = z.string({ error: 'validation:pinFormat' }).check(z.regex(/^\d{6}$/, { error: 'validation:pinFormat' }));
 
 /**
+ * A PIN anyone could guess (issue 12 follow-up): one digit six times, a run up or down (123456, 654321, 012345), or
+ * a pair or triple of digits repeated (121212, 123123).
+ */
+export function isGuessablePin(pin: string): boolean {
+  if (!/^\d{6}$/.test(pin)) return false;
+  const steps = [...pin].slice(1).map((d, i) => Number(d) - Number(pin[i]));
+  if (steps.every((s) => s === steps[0]) && Math.abs(steps[0]!) <= 1) return true;
+  return pin === pin.slice(0, 2).repeat(3) || pin === pin.slice(0, 3).repeat(2);
+}
+
+/** Whether the PIN is the date of birth as six digits (DDMMYY, YYMMDD or MMDDYY): known to anyone holding the record. */
+export function isBirthDatePin(pin: string, dateOfBirth: string): boolean {
+  const m = /^\d{2}(\d{2})-(\d{2})-(\d{2})$/.exec(dateOfBirth);
+  if (!m) return false;
+  const [, yy, mm, dd] = m;
+  return [`${dd}${mm}${yy}`, `${yy}${mm}${dd}`, `${mm}${dd}${yy}`].includes(pin);
+}
+
+/** A new PIN (activation): six digits that are not guessable. */
+export const newPinField = pinField.check(z.refine((pin) => !isGuessablePin(pin), { error: 'validation:pinTooEasy' }));
+
+/**
  * The activation code's 30 symbols: digits and capitals without 0, 1, I, L, O and S, which are misread as one another
  * (decision 016). A code is 8 of them (about 39 bits), printed XXXX-XXXX.
  */
@@ -52,12 +74,14 @@ export const patientLoginInput = z.strictObject({
 export type PatientLoginInput = z.infer<typeof patientLoginInput>;
 
 /** POST /api/auth/patient-activate: the first sign-in, with the code from the clinic's slip and the new PIN. */
-export const patientActivateInput = z.strictObject({
-  ncNumber: ncNumberField,
-  dateOfBirth: dateOfBirthField,
-  activationCode: activationCodeField,
-  pin: pinField,
-});
+export const patientActivateInput = z
+  .strictObject({
+    ncNumber: ncNumberField,
+    dateOfBirth: dateOfBirthField,
+    activationCode: activationCodeField,
+    pin: newPinField,
+  })
+  .check(z.refine((v) => !isBirthDatePin(v.pin, v.dateOfBirth), { error: 'validation:pinTooEasy', path: ['pin'] }));
 export type PatientActivateInput = z.infer<typeof patientActivateInput>;
 
 /** The one answer for an unknown NC number, a wrong date of birth, a wrong PIN and a portal never activated. */

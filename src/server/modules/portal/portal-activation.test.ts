@@ -306,6 +306,8 @@ describe('using a code', () => {
     ['a huge code', { activationCode: 'A'.repeat(50_000) }, 'activationCode', 'validation:activationCodeFormat'],
     ['a 4-digit PIN', { pin: '1234' }, 'pin', 'validation:pinFormat'],
     ['a missing PIN', { pin: undefined }, 'pin', 'validation:pinFormat'],
+    ['a guessable PIN', { pin: '111111' }, 'pin', 'validation:pinTooEasy'],
+    ['the date of birth as the PIN', { pin: '010190' }, 'pin', 'validation:pinTooEasy'],
     ['a bad NC number', { ncNumber: '12' }, 'ncNumber', 'validation:ncNumberLength'],
     ['a NUL in the code', { activationCode: 'ABCD\u0000EFGH' }, 'activationCode', expect.any(String)],
   ])('answers 400 for %s and records nothing', async (_name, change, path, message) => {
