@@ -31,6 +31,11 @@ export interface Config {
    * created on first use). AUDIT_DIGEST_HOURS: how often the server writes a digest (default 24; 0 turns it off).
    */
   auditSigningKey: { pem: string | undefined; file: string };
+  /**
+   * The key that seals staff TOTP seeds at rest (src/server/security/secret-box.ts): MFA_SECRET_KEY (base64 of 32
+   * bytes), else the file MFA_SECRET_KEY_FILE (default DATA_DIR/mfa-secret.key, created on first use, mode 0600).
+   */
+  mfaSecretKey: { value: string | undefined; file: string };
   auditDigestHours: number;
   /**
    * Passkeys (docs/decisions/026-passkeys.md): the relying party's id (WEBAUTHN_RP_ID, the site's host name without
@@ -124,6 +129,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       file: path.resolve(env.AUDIT_SIGNING_KEY_FILE ?? path.join(env.DATA_DIR ?? './data', 'audit-signing-key.pem')),
     },
     auditDigestHours: wholeNumber(env, 'AUDIT_DIGEST_HOURS', 24),
+    mfaSecretKey: {
+      value: env.MFA_SECRET_KEY?.trim() || undefined,
+      file: path.resolve(env.MFA_SECRET_KEY_FILE ?? path.join(env.DATA_DIR ?? './data', 'mfa-secret.key')),
+    },
     webauthn: {
       rpId: env.WEBAUTHN_RP_ID?.trim() || 'localhost',
       rpName: env.WEBAUTHN_RP_NAME?.trim() || 'National Health Records',

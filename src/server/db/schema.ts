@@ -471,7 +471,8 @@ export const staffTotp = pgTable('staff_totp', {
   userId: text('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
-  secret: varchar('secret', { length: 64 }).notNull(),
+  /** Sealed (security/secret-box.ts): `v1.<iv>.<tag>.<ciphertext>`, never the seed itself. */
+  secret: varchar('secret', { length: 255 }).notNull(),
   enabledAt: timestamp('enabled_at', { withTimezone: true }),
   /** The last 30-second step accepted: a code of this step or earlier is refused (no replay). */
   lastStep: bigint('last_step', { mode: 'number' }).notNull().default(0),

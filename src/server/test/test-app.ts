@@ -1,5 +1,6 @@
 // The real app on a real database, for API tests through `inject`.
 import type { FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
 import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import type { Db } from '../db/client';
@@ -18,7 +19,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   // Tests make many requests as one user; a test of a limit sets its own (src/server/http/rate-limit.test.ts).
   const generous = { max: 100_000, windowMs: 60_000 };
   const rateLimits = { registration: generous, search: generous, accessGrant: generous, report: generous, badToken: generous };
-  return { ...base, clientDir: '/nonexistent', rateLimits, ...overrides };
+  // A key of this test's own, never a file in the working tree.
+  const mfaSecretKey = { value: randomBytes(32).toString('base64'), file: '' };
+  return { ...base, clientDir: '/nonexistent', rateLimits, mfaSecretKey, ...overrides };
 }
 
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {

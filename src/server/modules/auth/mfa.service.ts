@@ -46,6 +46,7 @@ import {
   upsertRolePolicy,
 } from './mfa.repository';
 import { recordSignInFailure, refuseIfThrottled, serializeSignIn } from './sign-in-throttle.service';
+import { secretBoxFor } from '../../security/secret-box';
 import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpProvisioning, totpStep } from './totp';
 
 export const CHALLENGE_COOKIE = 'nhr_mfa';
@@ -102,7 +103,7 @@ async function checkCode(
     await refuseIfThrottled(db, attempt, { factor: 'second', purpose });
     const totp = await readTotp(db, owner.userId);
     if (totp?.enabledAt) {
-      const step = totpStep(totp.secret, code, now);
+      const step = totpStep(secretBoxFor(config.mfaSecretKey).open(totp.secret), code, now);
       if (step !== null && (await consumeTotpStep(db, owner.userId, step, true))) return 'totp';
       if (step === null && code.length > 6 && (await consumeRecoveryCode(db, owner.userId, recoveryCodeHash(code), now))) {
         return 'recovery';
@@ -242,7 +243,7 @@ export async function startTotpEnrolment(deps: AppDeps, request: FastifyRequest)
   const started = await upsertPendingTotp(
     deps.db,
     owner.userId,
-    secret,
+    secretBoxFor(deps.config.mfaSecretKey).seal(secret),
     now,
     event(owner, request.meta, now, {
       eventType: 'MFA_ENROL_STARTED',
@@ -276,7 +277,7 @@ export async function confirmTotpEnrolment(
     const totp = await readTotp(db, owner.userId);
     if (totp?.enabledAt) throw new AppError('SECOND_FACTOR_ALREADY_ENROLLED', 'An authenticator is already set up');
     if (!totp) throw new AppError('SECOND_FACTOR_NOT_ENROLLED', 'Start the authenticator set-up first');
-    const step = totpStep(totp.secret, code, now);
+    const step = totpStep(secretBoxFor(config.mfaSecretKey).open(totp.secret), code, now);
     if (step === null || !(await consumeTotpStep(db, owner.userId, step, false))) {
       await recordSignInFailure(db, attempt, { factor: 'second', purpose: 'enrol', reason: 'wrong_code' }, owner);
       throw invalidSecondFactor();

@@ -465,3 +465,18 @@ describe('re-authentication beyond the hourly grant volume (issue 10 item 8)', (
     nextStep();
   });
 });
+
+describe('the TOTP seed at rest', () => {
+  it('is stored sealed, never as the seed; a seed stored before sealing still verifies', async () => {
+    const p = await enrol(await person(3));
+    const stored = (await queryOne<{ secret: string }>(t.db, sql`SELECT secret FROM staff_totp WHERE user_id = ${p.user.id}`))!.secret;
+    expect(stored).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(stored).not.toContain(p.secret!);
+    expect(await twoStepSignIn(p, codeFor(p.secret!))).toBeTruthy();
+    nextStep();
+
+    await t.db.execute(sql`UPDATE staff_totp SET secret = ${p.secret!} WHERE user_id = ${p.user.id}`);
+    expect(await twoStepSignIn(p, codeFor(p.secret!))).toBeTruthy();
+    nextStep();
+  });
+});
