@@ -44,22 +44,26 @@ export async function startServerProcess(databaseUrl: string, workers: number, e
   const clientDir = mkdtempSync(path.join(tmpdir(), 'nhr-bench-client-'));
   writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>bench</title>');
   const root = fileURLToPath(new URL('../../', import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...BENCH_LIMITS,
-      ...env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      WORKERS: String(workers),
-      CLIENT_DIR: clientDir,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: '',
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : []), '--import', 'tsx', 'scripts/start.ts'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        ...BENCH_LIMITS,
+        ...env,
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        WORKERS: String(workers),
+        CLIENT_DIR: clientDir,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   child.stdout?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
   child.stderr?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));

@@ -5,13 +5,13 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import { PERMISSIONS, type Permission } from '../../contracts/constants';
 import { preparedRows, type Db } from '../db/client';
 import { roles, users } from '../db/schema';
-import type { StaffActor } from './actor';
+import type { ActorCheck, StaffActor } from './actor';
 
 const known = new Set<string>(PERMISSIONS);
 
 /** The permission names of user `userId` with role `roleId` (role active: `roleActive`), as one JSON array. */
 export const permissionsOf = (userId: SQL, roleId: SQL, roleActive: SQL): SQL => sql`(
-  SELECT coalesce(json_agg(p.name), '[]'::json) FROM permissions p
+  SELECT coalesce(json_agg(p.name ORDER BY p.name), '[]'::json) FROM permissions p
   WHERE (p.id IN (SELECT rp.permission_id FROM role_permissions rp WHERE rp.role_id = ${roleId} AND ${roleActive})
       OR p.id IN (SELECT up.permission_id FROM user_permissions up WHERE up.user_id = ${userId} AND up.is_granted))
     AND p.id NOT IN (SELECT up.permission_id FROM user_permissions up WHERE up.user_id = ${userId} AND NOT up.is_granted)
@@ -77,14 +77,53 @@ export interface SessionActorRow {
   expire: Date;
   /** The session's staff user with role and permissions, or null (a patient session, or no such user). */
   staff: StaffActor | null;
+  /** What the actor was built from, digested (ACTOR_FINGERPRINT). */
+  fingerprint: string;
 }
 
 const CREATED_AT = String.raw`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$`;
 
 /**
+ * The CTEs that find the live session `sid` as of `now` (`actor_s`, with its slid idle expiry), slide that expiry
+ * when it moves by at least `touchMs` (`actor_slide`), and touch the staff sign-in's last_activity when it is at
+ * least `touchMs` old (`actor_touch`): a busy client costs one write a minute, not one per request. The two
+ * updates are read by nothing: a data-modifying WITH runs whether or not the query reads it.
+ */
+function sessionCtes(sid: string, now: Date, life: SessionLifetimes, touchMs: number): SQL {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const ms = (n: number): SQL => sql`(${n}::int * interval '1 millisecond')`;
+  return sql`actor_s AS (
+          SELECT sid, sess, expire,
+                 CASE WHEN sess->>'kind' IN ('staff', 'patient') AND sess->>'createdAt' ~ ${CREATED_AT} THEN least(
+                   ${at} + CASE sess->>'kind' WHEN 'staff' THEN ${ms(life.staff.idleMs)} ELSE ${ms(life.patient.idleMs)} END,
+                   (sess->>'createdAt')::timestamptz
+                     + CASE sess->>'kind' WHEN 'staff' THEN ${ms(life.staff.absoluteMs)} ELSE ${ms(life.patient.absoluteMs)} END)
+                 END AS slid
+            FROM sessions WHERE sid = ${sid} AND expire > ${at}),
+        actor_slide AS (UPDATE sessions AS x SET expire = s.slid FROM actor_s AS s
+               WHERE x.sid = s.sid AND s.slid - s.expire >= ${ms(touchMs)} RETURNING x.sid),
+        actor_touch AS (UPDATE user_sessions SET last_activity = ${at}
+               WHERE session_id = (SELECT sid FROM actor_s) AND is_active AND last_activity <= ${at} - ${ms(touchMs)} RETURNING id)`;
+}
+
+/** The session (`s`), its staff user (`u`), role (`r`) and permissions (`pm.permissions`). */
+const ACTOR_FROM = sql`FROM actor_s AS s
+          LEFT JOIN users AS u ON s.sess->>'kind' = 'staff' AND u.id = s.sess->>'userId'
+          LEFT JOIN roles AS r ON r.id = u.role_id
+          LEFT JOIN LATERAL (SELECT CASE WHEN u.id IS NULL THEN '[]'::json ELSE ${permissionsOf(sql`u.id`, sql`u.role_id`, sql`r.is_active`)} END
+                               AS permissions) AS pm ON true`;
+
+/**
+ * Everything the actor is built from, as one digest: the session's contents and the user, role and permissions.
+ * The same row gives the same digest; any change to what the actor holds gives another (decision 028).
+ */
+const ACTOR_FINGERPRINT = sql`md5(ROW(s.sess, u.id, u.email, u.first_name, u.last_name, u.role_id, r.name, r.display_name, u.facility,
+          u.department, u.is_active, u.account_status, pm.permissions::text)::text)`;
+
+/**
  * The live session with this sid and its staff user, role and permissions, in one prepared statement that also
- * slides the idle expiry when that moves it by at least `touchMs`, and the staff sign-in's last_activity when it
- * is at least `touchMs` old: a busy client costs one write a minute, not one per request.
+ * slides the idle expiry and touches last_activity (sessionCtes). `fingerprint` digests what the actor is built
+ * from, so a later statement can check in itself that the actor is still the same (actorCheckCtes).
  */
 export async function loadSessionActor(
   db: Db,
@@ -93,37 +132,35 @@ export async function loadSessionActor(
   life: SessionLifetimes,
   touchMs: number,
 ): Promise<SessionActorRow | null> {
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const ms = (n: number): SQL => sql`(${n}::int * interval '1 millisecond')`;
-  const [row] = await preparedRows<StaffRow & { sess: unknown; expire: number; slid: number | null; touched: boolean; staff: boolean }>(
+  const [row] = await preparedRows<
+    StaffRow & { sess: unknown; expire: number; slid: number | null; touched: boolean; staff: boolean; fingerprint: string }
+  >(
     db,
     'nhr_session_actor',
-    sql`WITH s AS (
-          SELECT sid, sess, expire,
-                 CASE WHEN sess->>'kind' IN ('staff', 'patient') AND sess->>'createdAt' ~ ${CREATED_AT} THEN least(
-                   ${at} + CASE sess->>'kind' WHEN 'staff' THEN ${ms(life.staff.idleMs)} ELSE ${ms(life.patient.idleMs)} END,
-                   (sess->>'createdAt')::timestamptz
-                     + CASE sess->>'kind' WHEN 'staff' THEN ${ms(life.staff.absoluteMs)} ELSE ${ms(life.patient.absoluteMs)} END)
-                 END AS slid
-            FROM sessions WHERE sid = ${sid} AND expire > ${at}),
-        t AS (UPDATE sessions AS x SET expire = s.slid FROM s
-               WHERE x.sid = s.sid AND s.slid - s.expire >= ${ms(touchMs)} RETURNING x.sid),
-        -- Not referenced below: a data-modifying WITH runs whether or not the query reads it.
-        a AS (UPDATE user_sessions SET last_activity = ${at}
-               WHERE session_id = (SELECT sid FROM s) AND is_active AND last_activity <= ${at} - ${ms(touchMs)} RETURNING id)
-        SELECT s.sess, extract(epoch FROM s.expire)::float8 * 1000 AS expire, extract(epoch FROM s.slid)::float8 * 1000 AS slid, EXISTS (SELECT 1 FROM t) AS touched,
+    sql`WITH ${sessionCtes(sid, now, life, touchMs)}
+        SELECT s.sess, extract(epoch FROM s.expire)::float8 * 1000 AS expire, extract(epoch FROM s.slid)::float8 * 1000 AS slid,
+               EXISTS (SELECT 1 FROM actor_slide) AS touched,
                u.id IS NOT NULL AS staff, u.id AS "userId", u.email, u.first_name AS "firstName", u.last_name AS "lastName",
                u.role_id AS "roleId", r.name AS "roleName", r.display_name AS "roleDisplayName", u.facility, u.department,
-               u.is_active AS "isActive", u.account_status AS "accountStatus",
-               CASE WHEN u.id IS NULL THEN '[]'::json ELSE ${permissionsOf(sql`u.id`, sql`u.role_id`, sql`r.is_active`)} END AS permissions
-          FROM s
-          LEFT JOIN users AS u ON s.sess->>'kind' = 'staff' AND u.id = s.sess->>'userId'
-          LEFT JOIN roles AS r ON r.id = u.role_id`,
+               u.is_active AS "isActive", u.account_status AS "accountStatus", pm.permissions, ${ACTOR_FINGERPRINT} AS fingerprint
+          ${ACTOR_FROM}`,
   );
   if (!row) return null;
   return {
     sess: row.sess,
     expire: new Date(Math.round(row.touched && row.slid !== null ? row.slid : row.expire)),
     staff: row.staff ? staffActorOf(row) : null,
+    fingerprint: row.fingerprint,
   };
+}
+
+/**
+ * CTEs to put first in a request's one statement (decision 028): the session found, slid and touched as
+ * loadSessionActor does, and `actor_ok` (one row, `ok`): the session is live and its actor's fingerprint is still
+ * `check.fingerprint`. Every other part of the statement must run only when `(SELECT ok FROM actor_ok)`; when it is
+ * false, nothing was read or written but the session's slide, and the caller loads the actor anew.
+ */
+export function actorCheckCtes(check: ActorCheck, life: SessionLifetimes, touchMs: number): SQL {
+  return sql`${sessionCtes(check.sid, check.now, life, touchMs)},
+        actor_ok AS MATERIALIZED (SELECT coalesce((SELECT ${ACTOR_FINGERPRINT} ${ACTOR_FROM}), '') = ${check.fingerprint} AS ok)`;
 }

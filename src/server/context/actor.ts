@@ -36,11 +36,35 @@ export interface RequestMeta {
   sessionHash: string | null;
 }
 
+/**
+ * A staff actor taken from the worker's cache (decision 028), to be confirmed by the one statement that does the
+ * request's work (actorCheckCtes): that statement runs only if the session is still live and its actor unchanged.
+ */
+export interface ActorCheck {
+  /** The session's sid (SHA-256 of its token). */
+  sid: string;
+  /** loadSessionActor's fingerprint of what the cached actor was built from. */
+  fingerprint: string;
+  /** The request's time: the session must be live then. */
+  now: Date;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the session plugin; null when signed out. */
     actor: Actor | null;
     meta: RequestMeta;
+    /**
+     * Set when `actor` came from the worker's cache (routes with `config.actorInStatement` only): the route's
+     * statement must confirm it (decision 028). Null when the actor was read from the database on this request.
+     */
+    actorCheck: ActorCheck | null;
+    /** Reads the actor from the database now (not from the cache), replacing `actor` and clearing `actorCheck`. */
+    refreshActor(): Promise<void>;
+  }
+  interface FastifyContextConfig {
+    /** The route's statement confirms a cached actor itself (actorCheckCtes), so the actor is not read first. */
+    actorInStatement?: boolean;
   }
 }
 

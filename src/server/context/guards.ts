@@ -7,8 +7,9 @@
 //
 // Attach a guard as `onRequest` (preferred: the caller is refused before the body is even parsed, so a signed-out or
 // unpermitted caller gets 401/403 whatever it sends) or as `preHandler` (runs after validation). The actor was
-// built by the request context from the database on this very request, so a role change, a revoked permission or
-// a deactivation takes effect on the next request.
+// built by the request context from the database on this very request (or, on the hot routes, taken from the worker's cache
+// and confirmed by the route's own statement: decision 028), so a role change, a revoked permission or a
+// deactivation takes effect on the next request.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Permission } from '../../contracts/constants';
 import { AppError, unauthenticated } from '../errors/app-error';
@@ -27,11 +28,16 @@ export const INSUFFICIENT_PERMISSIONS = 'Insufficient permissions';
  */
 export function requireStaff(permission?: Permission): Guard {
   return async (request) => {
+    // A cached actor (decision 028) may be out of date: it is read anew before it is refused anything.
+    if (!staffMay(request.actor, permission) && request.actorCheck) await request.refreshActor();
     const actor = request.actor;
     if (actor?.kind !== 'staff') throw unauthenticated();
     if (permission && !actor.permissions.has(permission)) throw new AppError('PERMISSION_REQUIRED', INSUFFICIENT_PERMISSIONS);
   };
 }
+
+const staffMay = (actor: FastifyRequest['actor'], permission: Permission | undefined): boolean =>
+  actor?.kind === 'staff' && (!permission || actor.permissions.has(permission));
 
 /** Signed-in patients (portal session) only: 401 UNAUTHENTICATED when signed out or signed in as staff. */
 export function requirePatient(): Guard {

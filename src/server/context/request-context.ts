@@ -1,12 +1,13 @@
 // The request context (DESIGN.md §4, STYLE habit 3): on every request, `request.meta` (who asked, from where) and
 // `request.actor` (the signed-in staff user with permissions read from the database now, or the patient, or null).
 // Register after @fastify/cookie and before the module routes.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db/client';
 import type { Actor, RequestMeta, StaffActor } from './actor';
 import { isFhirUrl } from '../errors/operation-outcome';
 import { loadStaffActor } from './actor.repository';
+import { ActorCache } from './actor-cache';
 import { bearerCredential, clientActorFor } from './client-token';
 import { destroySession, hashToken, loadSession, purgeExpiredSessions, sessionToken } from './session';
 
@@ -17,18 +18,70 @@ export const isApiUrl = (url: string): boolean => url.startsWith('/api/') || url
 /** How often each app instance deletes expired session rows. */
 export const SESSION_PURGE_INTERVAL_MS = 10 * 60_000;
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This app's cache of staff actors (decision 028). */
+    actorCache: ActorCache;
+  }
+}
+
 /** The staff actor of a user as of now (what the request context builds), or null when not active. */
 export const staffActorFor = (db: Db, userId: string): Promise<StaffActor | null> => loadStaffActor(db, userId);
 
 export function registerRequestContext(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
+  // The staff actors of the sessions this worker served: the hot routes confirm them in their own statement.
+  const cache = new ActorCache();
+  app.decorate('actorCache', cache);
   app.decorateRequest('actor', null);
+  app.decorateRequest('actorCheck', null);
   app.decorateRequest('meta', null as unknown as RequestMeta);
+
+  /** request.actor from the session cookie: from the cache when `cached` allows and it has the session, else read now. */
+  async function resolveSessionActor(request: FastifyRequest, cached: boolean): Promise<void> {
+    const token = sessionToken(request);
+    if (!token) return;
+    const sid = hashToken(token);
+    const hit = cached ? cache.get(sid) : undefined;
+    if (hit) {
+      request.actor = hit.actor;
+      request.actorCheck = { sid, fingerprint: hit.fingerprint, now: config.now() };
+      request.meta.sessionHash = sid;
+      return;
+    }
+    // One round trip: the session, its user, role and permissions (issue 11).
+    const loaded = await loadSession(db, sid, config.now());
+    if (!loaded) return cache.delete(sid);
+    const { session } = loaded;
+    let actor: Actor | null;
+    if (session.subject.kind === 'staff') {
+      actor = loaded.staff;
+      // Deactivated, unapproved or deleted since sign-in: the session ends here, and stays ended if reactivated.
+      if (!actor) {
+        cache.delete(sid);
+        return destroySession(db, session.sid);
+      }
+      cache.set(sid, { actor, fingerprint: loaded.fingerprint });
+    } else {
+      actor = { kind: 'patient', patientId: session.subject.patientId };
+    }
+    request.actor = actor;
+    request.meta.sessionHash = session.sid;
+  }
+
+  app.decorateRequest('refreshActor', async function (this: FastifyRequest): Promise<void> {
+    if (this.actorCheck) cache.delete(this.actorCheck.sid);
+    this.actor = null;
+    this.actorCheck = null;
+    this.meta.sessionHash = null;
+    await resolveSessionActor(this, false);
+  });
 
   app.addHook('onRequest', async (request) => {
     const userAgent = request.headers['user-agent'];
     request.meta = { ip: request.ip, userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null, sessionHash: null };
     request.actor = null;
+    request.actorCheck = null;
     // Only the API (and the FHIR API) needs to know who asks; static files and signed-out requests cost no query.
     if (!isApiUrl(request.url)) return;
     // ---- System clients (decision 020): a bearer token, on /fhir/ only. ----
@@ -42,22 +95,8 @@ export function registerRequestContext(app: FastifyInstance, deps: AppDeps): voi
       }
     }
     // ---- end of system clients ----
-    const token = sessionToken(request);
-    if (!token) return;
-    // One round trip: the session, its user, role and permissions (issue 11).
-    const loaded = await loadSession(db, hashToken(token), config.now());
-    if (!loaded) return;
-    const { session } = loaded;
-    let actor: Actor | null;
-    if (session.subject.kind === 'staff') {
-      actor = loaded.staff;
-      // Deactivated, unapproved or deleted since sign-in: the session ends here, and stays ended if reactivated.
-      if (!actor) return destroySession(db, session.sid);
-    } else {
-      actor = { kind: 'patient', patientId: session.subject.patientId };
-    }
-    request.actor = actor;
-    request.meta.sessionHash = session.sid;
+    // Routes whose one statement confirms the actor itself (decision 028) may take it from the cache.
+    await resolveSessionActor(request, request.routeOptions.config.actorInStatement === true);
   });
 
   // API answers carry personal data: no browser or proxy keeps a copy (shared ward computers, the back button).

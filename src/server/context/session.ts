@@ -2,12 +2,13 @@
 // SHA-256 (sessions.sid), so a read of the table does not yield usable cookies. Any app instance can serve any
 // session: everything lives in the sessions table.
 import { createHash, randomBytes } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { loadSessionActor } from './actor.repository';
-import type { StaffActor } from './actor';
+import { actorCheckCtes, loadSessionActor } from './actor.repository';
+import type { ActorCheck, StaffActor } from './actor';
 import { deleteExpiredSessions, deleteSession, insertSession } from './session.repository';
 
 export const SESSION_COOKIE = 'nhr_sid';
@@ -77,6 +78,8 @@ function parseStored(sess: unknown): { subject: SessionSubject; createdAt: Date 
 export interface LoadedSession {
   session: Session;
   staff: StaffActor | null;
+  /** What the actor was built from, digested (decision 028: a cached actor is confirmed against it). */
+  fingerprint: string;
 }
 
 /**
@@ -91,8 +94,11 @@ export async function loadSession(db: Db, sid: string, now: Date): Promise<Loade
   if (!stored) return null;
   const session: Session = { sid, subject: stored.subject, createdAt: stored.createdAt, expire: row.expire };
   const staff = stored.subject.kind === 'staff' && row.staff?.userId === stored.subject.userId ? row.staff : null;
-  return { session, staff };
+  return { session, staff, fingerprint: row.fingerprint };
 }
+
+/** The CTEs that confirm a cached actor inside a route's statement, under the session policy (decision 028). */
+export const actorCheckSql = (check: ActorCheck): SQL => actorCheckCtes(check, SESSION_POLICY, SESSION_TOUCH_MS);
 
 export const destroySession = (db: Db, sid: string): Promise<void> => deleteSession(db, sid);
 

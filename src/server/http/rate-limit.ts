@@ -18,8 +18,15 @@ type IncrCallback = (err: Error | null, res: { current: number; ttl: number }) =
 const PURGE_ONE_IN = 200;
 
 /** The upsert of one counted request: a new window when the last one has ended (fixed windows). */
-const incrementSql = (key: string, windowMs: number, at: Date): SQL => sql`
-  INSERT INTO rate_limit_hits AS h (key, hits, reset_at) VALUES (${key}, 1, ${new Date(at.getTime() + windowMs).toISOString()}::timestamptz)
+const incrementSql = (
+  key: string | SQL,
+  windowMs: number,
+  at: Date,
+  when: SQL = sql`true`,
+  windowEnd = new Date(at.getTime() + windowMs),
+): SQL => sql`
+  INSERT INTO rate_limit_hits AS h (key, hits, reset_at)
+  SELECT ${key}, 1, ${windowEnd.toISOString()}::timestamptz WHERE ${when}
   ON CONFLICT (key) DO UPDATE SET
     hits = CASE WHEN h.reset_at <= ${at.toISOString()}::timestamptz THEN 1 ELSE h.hits + 1 END,
     reset_at = CASE WHEN h.reset_at <= ${at.toISOString()}::timestamptz THEN excluded.reset_at ELSE h.reset_at END`;
@@ -84,8 +91,9 @@ export function rateLimitOf(config: Config, name: RateLimitName): RateLimitOptio
 }
 
 /**
- * A limit counted by the route's own statement instead of the plugin (issue 11, decision 014: the exact search):
- * the same counter (`key` as rateLimitOf makes it) and fixed window, without a round trip of its own.
+ * A limit counted by the route's own statement instead of the plugin (issue 11, decision 014: the search): the
+ * key rateLimitOf makes and a fixed window, without a round trip of its own; its counter is spread over
+ * STATEMENT_LIMIT_ROWS rows (decision 028).
  */
 export interface StatementLimit {
   key: string;
@@ -101,19 +109,42 @@ export function staffLimit(config: Config, name: RateLimitName, userId: string, 
 }
 
 /**
- * For a statement that counts its own request: `gate` is a one-row query (`ok`: under the limit as of the
- * statement's snapshot; `reset_ms`: when the current window ends); `count` is the counter's upsert, to put in a CTE
- * the outer query does not read, so PostgreSQL runs it after the rest of the statement and the counter's row stays
- * locked only from there to the commit (concurrent requests of one user do not queue behind each other's work).
- * Requests of one user that run at the same moment may each see the count before the others: at most that many
- * beyond the limit get through, as with the plugin's separate upsert and read.
+ * A statement limit's counter is spread over this many rows (`<key>#<n>`, n from the connection's backend), as the
+ * audit chains are: one user's requests that run at the same moment take different rows, so they do not queue on
+ * one row's lock until each other's commit (decision 028). Their windows are aligned to the clock (each ends at a
+ * multiple of the window), so the rows of a key start and end their windows together and their sum is the count.
  */
-export function limitInStatement(l: StatementLimit): { gate: SQL; count: SQL } {
+export const STATEMENT_LIMIT_ROWS = 8;
+
+const shardKeys = (key: string): string[] => Array.from({ length: STATEMENT_LIMIT_ROWS }, (_, n) => `${key}#${n}`);
+
+/** The end of the clock-aligned window of `windowMs` that holds `at`. */
+const alignedWindowEnd = (at: Date, windowMs: number): Date => new Date(Math.floor(at.getTime() / windowMs) * windowMs + windowMs);
+
+/**
+ * For a statement that counts its own request: `gate` is a one-row query (`ok`: under the limit as of the
+ * statement's snapshot; `reset_ms`: when the current window ends); `count(when)` is the counter's upsert (only when
+ * the SQL boolean `when` holds), to put in a CTE the outer query does not read, so PostgreSQL runs it after the rest
+ * of the statement and the counter's row stays locked only from there to the commit. Requests of one user that run
+ * at the same moment may each see the count before the others: at most that many beyond the limit get through.
+ */
+export function limitInStatement(l: StatementLimit): { gate: SQL; count: (when: SQL) => SQL } {
   const at = sql`${l.at.toISOString()}::timestamptz`;
+  const keys = sql.join(
+    shardKeys(l.key).map((k) => sql`${k}`),
+    sql`, `,
+  );
   return {
-    gate: sql`SELECT coalesce(h.hits, 0) < ${l.max}::int AS ok, (extract(epoch FROM h.reset_at) * 1000)::float8 AS reset_ms
-      FROM (SELECT 1) AS one LEFT JOIN rate_limit_hits h ON h.key = ${l.key} AND h.reset_at > ${at}`,
-    count: incrementSql(l.key, l.windowMs, l.at),
+    gate: sql`SELECT coalesce(sum(h.hits), 0) < ${l.max}::int AS ok, (extract(epoch FROM min(h.reset_at)) * 1000)::float8 AS reset_ms
+      FROM rate_limit_hits h WHERE h.key IN (${keys}) AND h.reset_at > ${at}`,
+    count: (when) =>
+      incrementSql(
+        sql`${l.key} || '#' || (pg_backend_pid() % ${STATEMENT_LIMIT_ROWS}::int)::text`,
+        l.windowMs,
+        l.at,
+        when,
+        alignedWindowEnd(l.at, l.windowMs),
+      ),
   };
 }
 
@@ -125,6 +156,12 @@ export function overLimit(l: StatementLimit, resetMs: number | null): never {
 
 /** Counts a request under a statement limit in a statement of its own (paths that cannot fold it in); 429 over it. */
 export async function countOrRefuse(db: Db, l: StatementLimit): Promise<void> {
-  const { current, ttl } = await increment(db, l.key, l.windowMs, l.at);
-  if (current > l.max) overLimit(l, l.at.getTime() + ttl);
+  const { gate, count } = limitInStatement(l);
+  const [row] = await preparedRows<{ ok: boolean; resetMs: number | null }>(
+    db,
+    'nhr_rate_limit_statement',
+    sql`WITH lim AS MATERIALIZED (${gate}), hit AS (${count(sql`true`)}) SELECT ok, reset_ms AS "resetMs" FROM lim`,
+  );
+  await purgeByChance(db, l.at);
+  if (!row?.ok) overLimit(l, row?.resetMs ?? null);
 }

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { addPatientRequest, addPatientResponse } from '../../../contracts/patient-requests';
 import { patientSearchInput, patientSearchResults } from '../../../contracts/patients';
+import { withConfirmedActor } from '../../context/actor-check';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { staffLimit } from '../../http/rate-limit';
@@ -16,20 +17,23 @@ export function patientsRoutes({ db, config }: AppDeps) {
       '/api/patients/search',
       {
         onRequest: requireStaff('patients.search'),
+        // The search's statement confirms the worker's cached actor itself (decision 028).
+        config: { actorInStatement: true },
         schema: { tags, body: patientSearchInput, response: { 200: patientSearchResults } },
       },
-      async (request) => {
-        const actor = staffActor(request);
-        // The per-user search limit is counted by the search itself (decision 014), not by the rate-limit plugin.
-        return searchRecorded(
-          db,
-          request.body,
-          actor,
-          request.meta,
-          config.alerts,
-          staffLimit(config, 'search', actor.userId, config.now()),
-        );
-      },
+      async (request, reply) =>
+        withConfirmedActor(request, reply, 'patients.search', (actor, check) =>
+          // The per-user search limit is counted by the search itself (decision 014), not by the rate-limit plugin.
+          searchRecorded(
+            db,
+            request.body,
+            actor,
+            request.meta,
+            config.alerts,
+            staffLimit(config, 'search', actor.userId, config.now()),
+            check,
+          ),
+        ),
     );
 
     r.post(

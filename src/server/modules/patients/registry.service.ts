@@ -4,7 +4,9 @@ import type { z } from 'zod';
 import type { AddPatientResponse, addPatientRequest } from '../../../contracts/patient-requests';
 import { SEARCH_RESULT_LIMIT, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
 import { auditActorOf } from '../../audit/audit-writer';
-import { actorRoleAtTheTime, type RequestMeta, type StaffActor } from '../../context/actor';
+import { actorRoleAtTheTime, type ActorCheck, type RequestMeta, type StaffActor } from '../../context/actor';
+import { UnconfirmedActorError } from '../../context/actor-check';
+import { actorCheckSql } from '../../context/session';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -18,7 +20,7 @@ import { searchAuditSummary, searchPatients } from './search.service';
 
 /**
  * A search, its SEARCH row, the bulk-search volume check (decision 011) and the per-user rate limit `limit` (when
- * given; the FHIR API has its own): for
+ * given; the FHIR API has its own) and, for an actor from the worker's cache, its confirmation `check` (decision 028): for
  * the exact methods all in one statement (issue 11, decision 014); for the fuzzy method the limit's count first,
  * then the audited transaction, then the check. Over the limit: 429, and nothing searched or audited.
  */
@@ -29,6 +31,7 @@ export async function searchRecorded(
   meta: RequestMeta,
   alerts: Config['alerts'],
   limit?: StatementLimit,
+  check?: ActorCheck,
 ): Promise<PatientSearchResult[]> {
   if (input.method !== 'fuzzy-name') {
     // The exact methods: the search and its row in one statement (search-audited.repository.ts), same row as below.
@@ -46,12 +49,19 @@ export async function searchRecorded(
         resourceType: 'PATIENT',
         newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
       },
-      { volume: (ids) => searchVolumeCheckSql(alerts, actor, meta, ids), ...(limit ? { limit: limitInStatement(limit) } : {}) },
+      {
+        volume: (ids) => searchVolumeCheckSql(alerts, actor, meta, ids),
+        ...(limit ? { limit: limitInStatement(limit) } : {}),
+        ...(check ? { actor: actorCheckSql(check) } : {}),
+      },
     );
     if (limit) await purgeByChance(db, limit.at);
+    if ('unconfirmed' in outcome) throw new UnconfirmedActorError();
     if (outcome.limited) return overLimit(limit!, outcome.resetMs);
     return outcome.patients;
   }
+  // The fuzzy method runs several statements: it cannot confirm a cached actor, so it asks for one read now.
+  if (check) throw new UnconfirmedActorError();
   if (limit) await countOrRefuse(db, limit);
   // The fuzzy method: the search and its row in one audited data context, then the volume check.
   const found = await inAuditedTransaction({ db, actor, meta, now: new Date() }, async (ctx) => {

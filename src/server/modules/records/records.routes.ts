@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { RECORD_KINDS, RECORD_ROW_SCHEMAS, recordIdParams, recordSummary, type RecordKind } from '../../../contracts/record-rows';
 import { recordInputs } from '../../../contracts/records';
+import { withConfirmedActor } from '../../context/actor-check';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import {
@@ -58,8 +59,16 @@ export function recordsRoutes({ db, config }: AppDeps) {
 
     r.get(
       '/api/patients/:id/record-summary',
-      { onRequest: canRead, schema: { tags, params: recordIdParams, response: { 200: recordSummary } } },
-      async (request) => readRecordSummary(caller(request), request.params.id),
+      {
+        onRequest: canRead,
+        // Opening a record confirms the worker's cached actor in its one statement (decision 028).
+        config: { actorInStatement: true },
+        schema: { tags, params: recordIdParams, response: { 200: recordSummary } },
+      },
+      async (request, reply) =>
+        withConfirmedActor(request, reply, 'records.read', (actor, check) =>
+          readRecordSummary({ db, actor, meta: request.meta, now: config.now() }, request.params.id, check),
+        ),
     );
   };
 }

@@ -4,7 +4,9 @@
 import { RECORD_RESOURCE_TYPES, type RecordKind, type RecordRows, type RecordSummary } from '../../../contracts/record-rows';
 import type { NewVitals, RecordInputSchemas } from '../../../contracts/records';
 import type { z } from 'zod';
-import { staffDisplayName, type PatientActor, type StaffActor } from '../../context/actor';
+import { staffDisplayName, type ActorCheck, type PatientActor, type StaffActor } from '../../context/actor';
+import { UnconfirmedActorError } from '../../context/actor-check';
+import { actorCheckSql } from '../../context/session';
 import { inAuditedTransaction, type ContextAuditEntry, type RequestScope } from '../../context/data-context';
 import { AppError } from '../../errors/app-error';
 import { auditActorOf } from '../../audit/audit-writer';
@@ -101,17 +103,26 @@ export async function deleteRecordItem(c: RecordCaller, kind: RecordKind, id: nu
  * GET /api/patients/{id}/record-summary: demographics, the five lists and vital signs in one transaction, audited
  * as one VIEW PATIENT row naming what was returned. The list endpoints stay for refreshing one list.
  */
-export async function readRecordSummary(c: RecordCaller, patientId: number): Promise<RecordSummary> {
-  // One statement: grant check, demographics, every list and the audit row (record-summary.repository.ts).
-  const read = await readSummaryAudited(c.db, c.actor.userId, patientId, c.now, {
-    actor: auditActorOf(c.actor),
-    meta: c.meta,
-    action: 'VIEW',
-    resourceType: 'PATIENT',
-    resourceId: patientId,
+export async function readRecordSummary(c: RecordCaller, patientId: number, check?: ActorCheck): Promise<RecordSummary> {
+  // One statement: the cached actor's confirmation (decision 028), grant check, demographics, every list and the
+  // audit row (record-summary.repository.ts).
+  const read = await readSummaryAudited(
+    c.db,
+    c.actor.userId,
     patientId,
-    newValues: { view: 'RECORD' },
-  });
+    c.now,
+    {
+      actor: auditActorOf(c.actor),
+      meta: c.meta,
+      action: 'VIEW',
+      resourceType: 'PATIENT',
+      resourceId: patientId,
+      patientId,
+      newValues: { view: 'RECORD' },
+    },
+    check ? actorCheckSql(check) : undefined,
+  );
+  if ('unconfirmed' in read) throw new UnconfirmedActorError();
   if (!read.found) throw patientNotFound();
   if (!read.granted) throw accessNotConfirmed();
   return read.summary;
