@@ -458,6 +458,20 @@ export const rateLimitHits = pgTable(
   (t) => [index('rate_limit_hits_reset_idx').on(t.resetAt)],
 );
 
+/**
+ * The patients each user's searches found, with when each was last found: what the bulk-search check counts
+ * (nhr_bulk_search_check, migration 0028; decision 028). Rows older than the alert window are deleted by the check.
+ */
+export const searchVolume = pgTable(
+  'search_volume',
+  {
+    userId: text('user_id').notNull(),
+    patientId: integer('patient_id').notNull(),
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'search_volume_pkey', columns: [t.userId, t.patientId] })],
+);
+
 /** Audit checkpoints: the chain count and each chain's head (docs/decisions/012-audit-checkpoints-and-digest.md). */
 export const auditCheckpoints = pgTable('audit_checkpoints', {
   id: serial('id').primaryKey(),

@@ -74,7 +74,13 @@ export async function searchRecorded(
       newValues: { ...searchAuditSummary(input, results), patientIds: results.map((p) => p.id), role: actorRoleAtTheTime(actor) },
     });
   });
-  await noteSearchVolume(db, alerts, actor, meta);
+  await noteSearchVolume(
+    db,
+    alerts,
+    actor,
+    meta,
+    found.map((p) => p.id),
+  );
   return found;
 }
 

@@ -6,14 +6,6 @@ import { preparedRows, type DbOrTx } from '../../db/client';
 
 const rowsOf = async <T>(db: DbOrTx, query: SQL): Promise<T[]> => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
-/**
- * How many of the user's latest searches the bulk-search count reads: bounded, so the check costs the same on the
- * thousandth search of a harvesting run as on the first (unbounded, it read every search of the window on every
- * search: the benchmark's single user went from 1 ms to 9 ms a search, and a harvester would have made the server's
- * work grow with their own volume). 300 searches hold far more than the default 200 distinct patients.
- */
-export const BULK_SEARCH_ROWS = 300;
-
 export interface BulkSearchCheck {
   userId: string;
   userName: string;
@@ -26,22 +18,22 @@ export interface BulkSearchCheck {
 }
 
 /**
- * The bulk-search check (nhr_bulk_search_check, migration 0025) as an SQL boolean expression (true: it wrote an
- * alert). `ids`: an int[] expression of the patients a search found, when called by that search's own statement
- * (issue 11, decision 014), whose SEARCH row the statement cannot see yet; null after a committed search. The
- * count covers the user's latest BULK_SEARCH_ROWS searches in the window either way.
+ * The bulk-search check (nhr_bulk_search_check, migration 0028) as an SQL boolean expression (true: it wrote an
+ * alert). `ids`: an int[] expression of the patients a search found. It records them in search_volume and, unless
+ * the user already has an alert in the window, counts the user's patients found within the window. Called by the
+ * search's own statement (issue 11, decisions 014 and 028) or, after the fuzzy search, by checkSearchVolume.
  */
-export function bulkSearchCheckSql(a: BulkSearchCheck, ids: SQL | null, resultLimit: number): SQL {
-  return sql`nhr_bulk_search_check(${a.userId}, ${ids ?? sql`'{}'`}::int[], ${ids ? BULK_SEARCH_ROWS - 1 : BULK_SEARCH_ROWS}::int,
-    ${a.minutes}::int, ${a.threshold}::int, ${resultLimit}::int, ${a.userName}, ${a.facility}, ${a.ip}, ${a.userAgent}, ${a.description})`;
+export function bulkSearchCheckSql(a: BulkSearchCheck, ids: SQL): SQL {
+  return sql`nhr_bulk_search_check(${a.userId}, ${ids}::int[], ${a.minutes}::int, ${a.threshold}::int, ${a.userName}, ${a.facility},
+    ${a.ip}, ${a.userAgent}, ${a.description})`;
 }
 
-/** After a committed search: the bulk-search check in a statement of its own. */
-export async function checkSearchVolume(db: DbOrTx, a: BulkSearchCheck, resultLimit: number): Promise<boolean> {
+/** After a committed search that found `ids`: the bulk-search check in a statement of its own. */
+export async function checkSearchVolume(db: DbOrTx, a: BulkSearchCheck, ids: readonly number[]): Promise<boolean> {
   const [row] = await preparedRows<{ raised: boolean }>(
     db,
     'nhr_bulk_search_check',
-    sql`SELECT ${bulkSearchCheckSql(a, null, resultLimit)} AS raised`,
+    sql`SELECT ${bulkSearchCheckSql(a, sql`${`{${ids.join(',')}}`}`)} AS raised`,
   );
   return row?.raised ?? false;
 }

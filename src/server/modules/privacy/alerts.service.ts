@@ -7,7 +7,6 @@ import {
   type VolumeAlertQueryInput,
   type VolumeAlertType,
 } from '../../../contracts/privacy-review';
-import { SEARCH_RESULT_LIMIT } from '../../../contracts/patients';
 import { auditActorOf } from '../../audit/audit-writer';
 import type { Config } from '../../config';
 import type { RequestMeta, StaffActor } from '../../context/actor';
@@ -31,16 +30,21 @@ const bulkSearchCheck = (limits: Thresholds, actor: StaffActor, meta: RequestMet
   description: `Searches returned more than ${limits.bulkSearchPatients} distinct patients within ${limits.bulkSearchMinutes} minutes`,
 });
 
-/** After a search: BULK_SEARCH_ALERT when the user's searches returned too many distinct patients recently. */
-export const noteSearchVolume = (db: DbOrTx, limits: Thresholds, actor: StaffActor, meta: RequestMeta): Promise<boolean> =>
-  alerts.checkSearchVolume(db, bulkSearchCheck(limits, actor, meta), SEARCH_RESULT_LIMIT);
+/** After a search that found `ids`: BULK_SEARCH_ALERT when the user's searches found too many distinct patients recently. */
+export const noteSearchVolume = (
+  db: DbOrTx,
+  limits: Thresholds,
+  actor: StaffActor,
+  meta: RequestMeta,
+  ids: readonly number[],
+): Promise<boolean> => alerts.checkSearchVolume(db, bulkSearchCheck(limits, actor, meta), ids);
 
 /**
  * The same check inside a search's own statement (issue 11, decision 014): an SQL boolean expression for a
  * statement whose `ids` (an int[] SQL expression) are the patients the search found.
  */
 export const searchVolumeCheckSql = (limits: Thresholds, actor: StaffActor, meta: RequestMeta, ids: SQL): SQL =>
-  alerts.bulkSearchCheckSql(bulkSearchCheck(limits, actor, meta), ids, SEARCH_RESULT_LIMIT);
+  alerts.bulkSearchCheckSql(bulkSearchCheck(limits, actor, meta), ids);
 
 /** After a record-access confirmation: GRANT_VOLUME_ALERT when the user made too many in the last hour. */
 export async function noteGrantVolume(db: DbOrTx, limits: Thresholds, actor: StaffActor, meta: RequestMeta): Promise<boolean> {

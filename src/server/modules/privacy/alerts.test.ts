@@ -62,6 +62,50 @@ describe('bulk search alert', () => {
   });
 });
 
+describe('bulk search alert: what counts (decision 028)', () => {
+  const fuzzyFor = (cookie: string, fullName: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/patients/search',
+      headers: { cookie },
+      payload: { method: 'fuzzy-name', fullName, ageRangeMin: 0, ageRangeMax: 120 },
+    });
+
+  it('counts the patients a fuzzy search found with those of exact searches', async () => {
+    const { cookie, user } = await signInAs(t, 4);
+    const twins = [];
+    for (let i = 0; i < 2; i++) twins.push(await createPatient(t.db, { firstName: 'Ndeshipanda', lastName: 'Hangula' }));
+    const a = await createPatient(t.db);
+    const b = await createPatient(t.db);
+    await searchById(t.app, cookie, a.idNumber);
+    await searchById(t.app, cookie, b.idNumber);
+    expect(await eventsOf(user.id, 'BULK_SEARCH_ALERT')).toBe(0);
+    const found = await fuzzyFor(cookie, 'Ndeshipanda Hangula');
+    expect(found.statusCode).toBe(200);
+    expect(found.json().map((p: { id: number }) => p.id)).toEqual(expect.arrayContaining(twins.map((p) => p.id)));
+    expect(await eventsOf(user.id, 'BULK_SEARCH_ALERT')).toBe(1);
+  });
+
+  it('does not count patients found before the window, nor searches that found nobody', async () => {
+    const { cookie, user } = await signInAs(t, 4);
+    const old = [];
+    for (let i = 0; i < 3; i++) old.push(await createPatient(t.db));
+    // Found 11 minutes ago: outside the 10-minute window.
+    for (const p of old) {
+      await t.db.execute(
+        sql`INSERT INTO search_volume (user_id, patient_id, last_seen) VALUES (${user.id}, ${p.id}, now() - interval '11 minutes')`,
+      );
+    }
+    for (let i = 0; i < 5; i++) await searchById(t.app, cookie, '0000000000' + String(i));
+    const now = [];
+    for (let i = 0; i < 3; i++) now.push(await createPatient(t.db));
+    for (const p of now) await searchById(t.app, cookie, p.idNumber);
+    expect(await eventsOf(user.id, 'BULK_SEARCH_ALERT')).toBe(0);
+    await searchById(t.app, cookie, old[0]!.idNumber); // found again now: it counts again
+    expect(await eventsOf(user.id, 'BULK_SEARCH_ALERT')).toBe(1);
+  });
+});
+
 describe('break-the-glass volume', () => {
   it('more than N grants in an hour raise GRANT_VOLUME_ALERT and make grantVolumeExceeded true for that user only', async () => {
     const { cookie, user } = await signInAs(t, 3);
