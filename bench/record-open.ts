@@ -7,6 +7,7 @@
 // 3000000`), without seeding or dropping it. On PostgreSQL the server runs as `npm start` runs it, in its own
 // WORKERS processes (default: one per core); SERVER=inline puts it in this process.
 // A measurement to report, not a test: nothing here asserts a budget (DESIGN.md §10: p95 <= 10 ms).
+import http from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
@@ -102,13 +103,26 @@ try {
       body: JSON.stringify({ email: doctor.email, password: doctor.password }),
     });
     const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
-    const get = async (url: string): Promise<number> => {
-      const start = performance.now();
-      const res = await fetch(`${base}${url}`, { headers: { cookie } });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
-      return performance.now() - start;
-    };
+    // The load's client: node:http over keep-alive sockets (as the search benchmark's), lighter than fetch, so
+    // less of the two cores goes to the load generator.
+    const target = new URL(base);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+    const get = (url: string): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const start = performance.now();
+        const req = http.request(
+          { agent, host: target.hostname, port: target.port, method: 'GET', path: url, headers: { cookie } },
+          (res) => {
+            res.on('data', () => undefined);
+            res.on('error', reject);
+            res.on('end', () =>
+              res.statusCode === 200 ? resolve(performance.now() - start) : reject(new Error(`GET ${url} answered ${res.statusCode}`)),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
 
     // Patients spread over the ones with records; a grant for each, through the API (itself audited).
     const ids = SEEDED
@@ -188,6 +202,7 @@ try {
     console.log(summary(`GET record-summary, ${CONCURRENCY} connections`, concurrent, wall));
     console.log(summary('five SPEC list GETs in a row (total)', lists));
     console.log(`audit rows written: ${auditRows} (one per grant, open and list read)`);
+    agent.destroy();
   } finally {
     await app?.close();
     await server?.stop();

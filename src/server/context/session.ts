@@ -6,10 +6,10 @@ import type { SQL } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import type { Config } from '../config';
-import type { Db } from '../db/client';
+import type { Db, DbOrTx } from '../db/client';
 import { actorCheckCtes, loadSessionActor } from './actor.repository';
 import type { ActorCheck, StaffActor } from './actor';
-import { deleteExpiredSessions, deleteSession, insertSession } from './session.repository';
+import { deleteExpiredSessions, deleteSession, deleteSessionsOfStaffUser, insertSession } from './session.repository';
 
 export const SESSION_COOKIE = 'nhr_sid';
 
@@ -101,6 +101,12 @@ export async function loadSession(db: Db, sid: string, now: Date): Promise<Loade
 export const actorCheckSql = (check: ActorCheck): SQL => actorCheckCtes(check, SESSION_POLICY, SESSION_TOUCH_MS);
 
 export const destroySession = (db: Db, sid: string): Promise<void> => deleteSession(db, sid);
+
+/**
+ * Ends every open session of staff user `userId` (pass the transaction of the change that calls for it): their
+ * next request is signed out, in every worker (a cached actor is confirmed against the sessions table).
+ */
+export const endSessionsOfStaffUser = (db: DbOrTx, userId: string): Promise<number> => deleteSessionsOfStaffUser(db, userId);
 
 export const purgeExpiredSessions = (db: Db, now: Date): Promise<number> => deleteExpiredSessions(db, now);
 

@@ -1,6 +1,7 @@
 // An administrator resets a staff user's lost authenticator app (issue 12, decision 024): only with users.approve,
 // never their own, audited (UPDATE USER) with a high-severity security event; the app, its recovery codes and any
-// pending sign-in step are gone, and at the next sign-in a role that requires a second factor asks for enrolment.
+// pending sign-in step are gone, every open session of the user ends, and at the next sign-in a role that requires a
+// second factor asks for enrolment.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
@@ -109,6 +110,38 @@ describe("an administrator's reset of a lost authenticator app", () => {
     expect((await as(admin.cookie, { method: 'GET', url: '/api/admin/second-factors' })).json()).not.toContainEqual(
       expect.objectContaining({ userId: doctor.user.id }),
     );
+  });
+
+  it("ends every open session of the user (whoever holds the lost phone is signed out), not the administrator's", async () => {
+    const nurse = await enrolled(4);
+    const signedIn = async (): Promise<string> => {
+      clock.advance(30_000);
+      const step = await passwordStep(nurse.user, nurse.ip);
+      const done = await as(
+        cookieOf(step, 'nhr_mfa'),
+        { method: 'POST', url: '/api/auth/login/second-factor', payload: { code: codeFor(nurse.secret) } },
+        nurse.ip,
+      );
+      expect(done.statusCode, done.body).toBe(200);
+      return cookieOf(done, 'nhr_sid')!;
+    };
+    const onWard = await signedIn();
+    const onPhone = await signedIn();
+    const search = (cookie: string) =>
+      as(cookie, { method: 'POST', url: '/api/patients/search', payload: { method: 'id-number', idNumber: '12345678901' } }, nurse.ip);
+    expect((await search(onWard)).statusCode).toBe(200); // its actor is now in this worker's cache
+    expect((await as(onPhone, { method: 'GET', url: '/api/auth/user' }, nurse.ip)).statusCode).toBe(200);
+
+    expect((await reset(admin.cookie, nurse.user.id)).statusCode).toBe(200);
+    expect((await search(onWard)).statusCode).toBe(401);
+    expect((await as(onPhone, { method: 'GET', url: '/api/auth/user' }, nurse.ip)).statusCode).toBe(401);
+    const open = await queryOne<{ sessions: number; signIns: number }>(
+      t.db,
+      sql`SELECT (SELECT count(*)::int FROM sessions WHERE sess->>'userId' = ${nurse.user.id}) AS sessions,
+                 (SELECT count(*)::int FROM user_sessions WHERE user_id = ${nurse.user.id} AND is_active) AS "signIns"`,
+    );
+    expect(open).toEqual({ sessions: 0, signIns: 0 });
+    expect((await as(admin.cookie, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(200);
   });
 
   it('a user whose role requires a second factor must enrol again at the next sign-in', async () => {

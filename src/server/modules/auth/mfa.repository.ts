@@ -15,6 +15,7 @@ import {
   webauthnCredentials,
 } from '../../db/schema';
 import type { SecurityEventRow } from './auth.repository';
+import { endSessionsOfStaffUser } from '../../context/session';
 
 export interface TotpRow {
   secret: string;
@@ -242,6 +243,8 @@ export async function resetTotpOf(tx: DbOrTx, userId: string, event: SecurityEve
   if (!enabledAt) return 'not_enrolled'; // a pending (never confirmed) enrolment goes too: it was never a factor
   await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
   await tx.delete(staffSignInChallenges).where(eq(staffSignInChallenges.userId, userId));
+  // Whoever holds the lost phone may be signed in with it: every open session of the user ends with the reset.
+  await endSessionsOfStaffUser(tx, userId);
   await tx.insert(securityEvents).values(event);
   return enabledAt;
 }

@@ -417,7 +417,8 @@ export async function totpUsers(db: Db): Promise<TotpUser[]> {
 
 /**
  * DELETE /api/admin/users/{id}/totp: a user lost their authenticator app. An administrator (users.approve) removes it
- * with its recovery codes and any pending sign-in step; audited (UPDATE USER) with a high-severity security event
+ * with its recovery codes, any pending sign-in step and every open session of the user (whoever holds the lost phone
+ * may be signed in); audited (UPDATE USER) with a high-severity security event
  * naming both. At the next sign-in a role that requires a second factor asks for a new enrolment (a passkey, if the
  * user has one, still counts); other roles sign in with the password and may enrol again on My Profile. Nobody resets
  * their own: that would skip the code that switching it off asks for.
