@@ -55,6 +55,11 @@ export interface Config {
     report: RateLimitRule;
     /** Bad FHIR bearer tokens per IP per 15 minutes before every bearer call from it is refused (RATE_LIMIT_BAD_TOKENS_PER_15_MINUTES; decision 020). */
     badToken: RateLimitRule;
+    /**
+     * Passkey challenges asked for per IP per minute by signed-out callers, per user when signed in
+     * (RATE_LIMIT_PASSKEY_CHALLENGES_PER_MINUTE; decision 026): each one is a stored challenge.
+     */
+    passkeyChallenge: RateLimitRule;
   };
   /** Alerts for the privacy review queue (ALERT_* variables; decision 011). */
   alerts: {
@@ -144,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accessGrant: { max: positiveInteger(env, 'RATE_LIMIT_ACCESS_GRANTS_PER_HOUR', 120), windowMs: 3_600_000 },
       report: { max: positiveInteger(env, 'RATE_LIMIT_REPORTS_PER_HOUR', 20), windowMs: 3_600_000 },
       badToken: { max: positiveInteger(env, 'RATE_LIMIT_BAD_TOKENS_PER_15_MINUTES', 20), windowMs: 900_000 },
+      passkeyChallenge: { max: positiveInteger(env, 'RATE_LIMIT_PASSKEY_CHALLENGES_PER_MINUTE', 120), windowMs: 60_000 },
     },
     alerts: {
       bulkSearchPatients: positiveInteger(env, 'ALERT_BULK_SEARCH_PATIENTS', 200),

@@ -2,9 +2,10 @@
 // search and access grants per user, report generation per user, registration per IP; 429 RATE_LIMITED with
 // Retry-After; the counters live in the database, so a second app process on the same database shares them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
-import { auditRowCount } from '../test/audit-fixtures';
+import { auditRowCount, query } from '../test/audit-fixtures';
 import { testClock } from '../test/clock';
 import { createPatient } from '../test/patient-fixtures';
 import { createStaffUser, signInAs } from '../test/staff';
@@ -20,6 +21,7 @@ const rateLimits = {
   accessGrant: limit(2, 3_600_000),
   report: limit(1, 3_600_000),
   badToken: limit(100_000),
+  passkeyChallenge: limit(2),
 };
 
 beforeAll(async () => {
@@ -159,5 +161,24 @@ describe('registration per IP', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json().code).toBe('RATE_LIMITED');
     expect((await register(4, '10.9.9.10')).statusCode).toBe(201);
+  });
+});
+
+describe('passkey challenges per IP (decision 026)', () => {
+  const options = (ip: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/passkey/options', remoteAddress: ip, payload: { purpose: 'sign_in' } });
+  const challenges = async (): Promise<number> =>
+    (await query<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM webauthn_challenges`))[0]!.n;
+
+  it('refuses the third signed-out challenge from one address in the minute, storing nothing; another address is served', async () => {
+    expect((await options('10.8.8.8')).statusCode).toBe(200);
+    expect((await options('10.8.8.8')).statusCode).toBe(200);
+    const stored = await challenges();
+    const refused = await options('10.8.8.8');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(await challenges()).toBe(stored);
+    expect((await options('10.8.8.9')).statusCode).toBe(200);
   });
 });

@@ -18,7 +18,14 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   const base = loadConfig({});
   // Tests make many requests as one user; a test of a limit sets its own (src/server/http/rate-limit.test.ts).
   const generous = { max: 100_000, windowMs: 60_000 };
-  const rateLimits = { registration: generous, search: generous, accessGrant: generous, report: generous, badToken: generous };
+  const rateLimits = {
+    registration: generous,
+    search: generous,
+    accessGrant: generous,
+    report: generous,
+    badToken: generous,
+    passkeyChallenge: generous,
+  };
   // A key of this test's own, never a file in the working tree.
   const mfaSecretKey = { value: randomBytes(32).toString('base64'), file: '' };
   return { ...base, clientDir: '/nonexistent', rateLimits, mfaSecretKey, ...overrides };

@@ -17,6 +17,7 @@ import type { Actor } from '../../context/actor';
 import { requireStaff, staffActor, type Guard } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { unauthenticated } from '../../errors/app-error';
+import { rateLimitOf } from '../../http/rate-limit';
 import {
   assertionOptions,
   listPasskeys,
@@ -71,9 +72,13 @@ export function passkeyRoutes(deps: AppDeps) {
     );
 
     // Signed out ('sign_in'), between password and second factor ('second_factor'), or signed-in staff ('reauth').
+    // Each answer stores a challenge: limited per IP when signed out (per user when signed in), 429 past it.
     r.post(
       '/api/auth/passkey/options',
-      { schema: { tags, body: passkeyOptionsInput, response: { 200: passkeyOptions } } },
+      {
+        config: { rateLimit: rateLimitOf(deps.config, 'passkeyChallenge') },
+        schema: { tags, body: passkeyOptionsInput, response: { 200: passkeyOptions } },
+      },
       async (request) => ({ ...(await assertionOptions(deps, request, request.body.purpose)) }),
     );
 
