@@ -1,6 +1,7 @@
 // Journey for the FHIR API's system clients (issue 14 item 5, decision 020), on a 375 x 667 phone and by keyboard:
 // an administrator opens Admin > System clients, creates a client (name typed, access ticked with the space bar),
-// is shown its token once with the warning, and the token then authenticates on /fhir/; revoking it (after the
+// is shown its token once with the warning, and the token then authenticates on /fhir/; a new token (after the
+// confirmation, for the lifetime picked) is shown once and the old one is refused at once; revoking it (after the
 // confirmation) makes the same token a 401 at once. axe finds no violation and nothing is wider than the phone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -78,6 +79,33 @@ describe.skipIf(!run)('system clients journey (issue 14 item 5)', () => {
     expect((await fhirStatus(app.baseUrl, token)).status).not.toBe(401);
     const api = await fetch(`${app.baseUrl}/api/auth/user`, { headers: { authorization: `Bearer ${token}` } });
     expect(api.status).toBe(401);
+  });
+
+  it('issues a new token by keyboard for the lifetime picked: focus lands on it, the old token is refused at once (decision 030)', async () => {
+    await page.getByText(/^Token expires /).waitFor();
+    await page.getByRole('button', { name: `Issue a new token for ${CLIENT}` }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Issue a new token?' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Token valid for').focus();
+    await dialog.getByLabel('Token valid for').selectOption('30');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, 'system-clients-new-token-dialog-375');
+    await dialog.getByRole('button', { name: 'Issue new token' }).focus();
+    await page.keyboard.press('Enter');
+    const heading = page.getByRole('heading', { name: `Token for ${CLIENT}` });
+    await heading.waitFor();
+    await page.waitForFunction(() => document.activeElement?.id === 'client-token-title');
+    const fresh = await page.getByTestId('client-token').inputValue();
+    expect(fresh).toMatch(/^nhrc_[A-Za-z0-9_-]{43}$/);
+    expect(fresh).not.toBe(token);
+    await screenshot(page, 'system-clients-new-token-375');
+    expect((await fhirStatus(app.baseUrl, token)).status).toBe(401);
+    expect((await fhirStatus(app.baseUrl, fresh)).status).not.toBe(401);
+    token = fresh;
+    await page.getByRole('button', { name: 'I have stored the token' }).click();
+    expect(await page.getByTestId('client-token').count()).toBe(0);
   });
 
   it('revokes it after the confirmation, by keyboard; the token is refused at once', async () => {

@@ -35,7 +35,15 @@ const scope = z
   .max(64, { error: 'validation:invalidScope' })
   .refine((s) => parseFhirScope(s) !== null, { error: 'validation:invalidScope' });
 
+/** How long a token works, in days (decision 030): chosen when it is issued; 90 unless the administrator picks another. */
+export const API_CLIENT_LIFETIMES = [30, 90, 365] as const;
+export type ApiClientLifetime = (typeof API_CLIENT_LIFETIMES)[number];
+export const DEFAULT_API_CLIENT_LIFETIME: ApiClientLifetime = 90;
+
+const lifetimeDays = z.literal(API_CLIENT_LIFETIMES, { error: 'validation:invalidValue' }).default(DEFAULT_API_CLIENT_LIFETIME);
+
 export const apiClientInput = z.strictObject({
+  lifetimeDays,
   name: text(API_CLIENT_NAME_MAX, 'validation:clientNameRequired'),
   scopes: z
     .array(scope, { error: 'validation:scopesRequired' })
@@ -44,6 +52,10 @@ export const apiClientInput = z.strictObject({
     .transform((list) => [...new Set(list)].sort()),
 });
 export type ApiClientInput = z.input<typeof apiClientInput>;
+
+/** A new token for a client (decision 030): the old one stops working at once. */
+export const apiClientTokenInput = z.strictObject({ lifetimeDays });
+export type ApiClientTokenInput = z.input<typeof apiClientTokenInput>;
 
 export const apiClientIdParams = z.object({ id: z.uuid() });
 
@@ -58,10 +70,13 @@ export const apiClient = z.object({
   lastUsedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
   revokedBy: z.string().nullable(),
+  /** When the current token was issued and when it stops working. */
+  tokenIssuedAt: z.string(),
+  expiresAt: z.string(),
 });
 export type ApiClient = z.infer<typeof apiClient>;
 export const apiClients = z.array(apiClient);
 
-/** The answer to a create: the client and its token, shown this once and never again. */
+/** The answer to a create or a new token: the client and its token, shown this once and never again. */
 export const createdApiClient = z.object({ client: apiClient, token: z.string() });
 export type CreatedApiClient = z.infer<typeof createdApiClient>;

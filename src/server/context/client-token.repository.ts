@@ -14,6 +14,7 @@ interface ClientRow {
   badTokens: number;
   resetMs: number | null;
   clientId: string | null;
+  expired: boolean | null;
   clientName: string | null;
   scopes: string[] | null;
   userId: string | null;
@@ -33,8 +34,10 @@ export interface ClientTokenLookup {
   badTokens: number;
   /** Milliseconds until the bad-token window ends (0 when there is none). */
   windowLeftMs: number;
-  /** The client's actor, or null: unknown or revoked token, or its account no longer active. */
+  /** The client's actor, or null: unknown, revoked or expired token, or its account no longer active. */
   actor: StaffActor | null;
+  /** The token is a live client's, but past its expiry (decision 030). */
+  expired: boolean;
 }
 
 /**
@@ -58,14 +61,14 @@ export async function loadClientActor(
     'nhr_client_actor',
     sql`WITH b AS (SELECT coalesce(max(h.hits), 0) AS n, max(extract(epoch FROM h.reset_at) * 1000)::float8 AS "resetMs"
                  FROM rate_limit_hits h WHERE h.key = ${throttleKey} AND h.reset_at > ${at}),
-        c AS (SELECT ac.id, ac.name, ac.scopes, ac.user_id, ac.last_used_at FROM api_clients ac
+        c AS (SELECT ac.id, ac.name, ac.scopes, ac.user_id, ac.last_used_at, ac.expires_at <= ${at} AS expired FROM api_clients ac
                WHERE ac.token_hash = ${tokenHash} AND ac.revoked_at IS NULL),
         -- Not referenced below: a data-modifying WITH runs whether or not the query reads it.
         t AS (UPDATE api_clients AS x SET last_used_at = ${at} FROM c
-               WHERE x.id = c.id AND (c.last_used_at IS NULL OR c.last_used_at <= ${at} - ${ms(touchMs)})
+               WHERE x.id = c.id AND NOT c.expired AND (c.last_used_at IS NULL OR c.last_used_at <= ${at} - ${ms(touchMs)})
                  AND (SELECT n FROM b) < ${throttleMax}::int
                RETURNING x.id)
-        SELECT b.n AS "badTokens", b."resetMs", c.id AS "clientId", c.name AS "clientName", c.scopes,
+        SELECT b.n AS "badTokens", b."resetMs", c.id AS "clientId", c.expired, c.name AS "clientName", c.scopes,
                u.id AS "userId", u.email, u.first_name AS "firstName", u.last_name AS "lastName",
                u.role_id AS "roleId", r.name AS "roleName", r.display_name AS "roleDisplayName", u.facility, u.department,
                CASE WHEN u.id IS NULL THEN '[]'::json ELSE ${permissionsOf(sql`u.id`, sql`u.role_id`, sql`r.is_active`)} END AS permissions
@@ -76,7 +79,8 @@ export async function loadClientActor(
   );
   const badTokens = row?.badTokens ?? 0;
   const windowLeftMs = row?.resetMs ? Math.max(0, row.resetMs - now.getTime()) : 0;
-  if (!row?.clientId || !row.userId || !row.clientName) return { badTokens, windowLeftMs, actor: null };
+  if (!row?.clientId || !row.userId || !row.clientName) return { badTokens, windowLeftMs, actor: null, expired: false };
+  if (row.expired) return { badTokens, windowLeftMs, actor: null, expired: true };
   const actor: StaffActor = {
     kind: 'staff',
     userId: row.userId,
@@ -91,7 +95,7 @@ export async function loadClientActor(
     permissions: new Set(row.permissions.filter((p): p is Permission => known.has(p))),
     client: { id: row.clientId, name: row.clientName, scopes: new Set(row.scopes ?? []) },
   };
-  return { badTokens, windowLeftMs, actor };
+  return { badTokens, windowLeftMs, actor, expired: false };
 }
 
 /** Counts one bad token under `key` (a fixed window of `windowMs`); answers the count and the ms until the window ends. */

@@ -36,6 +36,13 @@ const invalidToken = (): AppError =>
     headers: { 'www-authenticate': 'Bearer realm="nhr-fhir", error="invalid_token"' },
   });
 
+export const TOKEN_EXPIRED_MESSAGE = 'The bearer token has expired: an administrator issues a new one';
+/** A live client's token past its expiry (decision 030): not a guess, so it is not counted toward the throttle. */
+const expiredToken = (): AppError =>
+  new AppError('TOKEN_EXPIRED', TOKEN_EXPIRED_MESSAGE, {
+    headers: { 'www-authenticate': 'Bearer realm="nhr-fhir", error="invalid_token", error_description="The token has expired"' },
+  });
+
 const throttled = (retryAfterMs: number): AppError =>
   new AppError('TOKEN_THROTTLED', 'Too many bad bearer tokens from this address: try again later', {
     headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
@@ -45,7 +52,8 @@ const throttleKey = (ip: string): string => `badToken:ip:${ip}`;
 
 /**
  * The staff actor of the system client holding `token`, with its scopes in `client`; throws 401 INVALID_TOKEN (with
- * `WWW-Authenticate: Bearer error="invalid_token"`) for an unknown, malformed or revoked token, and 429
+ * `WWW-Authenticate: Bearer error="invalid_token"`) for an unknown, malformed or revoked token, 401 TOKEN_EXPIRED for a
+ * live client's token past its expiry (decision 030; not counted as a bad token), and 429
  * TOKEN_THROTTLED once this IP has sent `config.rateLimits.badToken.max` bad tokens in the window (then even a good
  * token from it waits for the window to end, so guessing gains nothing). One prepared statement for a good token;
  * a bad one costs a second (the count).
@@ -59,6 +67,7 @@ export async function clientActorFor({ db, config }: AppDeps, token: string, ip:
   const found = await loadClientActor(db, tokenHash, now, CLIENT_TOUCH_MS, key, rule.max, SYSTEM_ACCOUNT_STATUS);
   if (found.badTokens >= rule.max) throw throttled(found.windowLeftMs);
   if (found.actor) return found.actor;
+  if (found.expired) throw expiredToken();
   const counted = await countBadToken(db, key, rule.windowMs, now);
   if (counted.hits > rule.max) throw throttled(counted.ttlMs);
   throw invalidToken();

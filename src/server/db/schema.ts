@@ -629,6 +629,9 @@ export const apiClients = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     revokedBy: text('revoked_by'),
+    /** When the current token was issued, and when it stops working (decision 030). */
+    tokenIssuedAt: timestamp('token_issued_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [uniqueIndex('api_clients_token_hash_idx').on(t.tokenHash)],
 );

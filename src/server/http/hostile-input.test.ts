@@ -178,6 +178,7 @@ describe('hostile input on every route of the OpenAPI document, as every role', 
       'GET /api/admin/api-clients',
       'POST /api/admin/api-clients',
       'POST /api/admin/api-clients/{id}/revoke',
+      'POST /api/admin/api-clients/{id}/token',
     ]) {
       expect(named).toContain(route);
     }

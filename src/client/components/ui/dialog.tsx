@@ -13,9 +13,20 @@ export interface DialogProps {
   size?: 'md' | 'lg';
   /** Where focus goes on close when the control that opened the dialog is gone (e.g. a deleted row's button). */
   returnFocus?: () => HTMLElement | null;
+  /** Where focus goes on close before anything else, when it answers an element (e.g. what the dialog's action showed). */
+  closeFocus?: () => HTMLElement | null;
 }
 
-export function Dialog({ open, onOpenChange, title, description, children, size = 'md', returnFocus }: DialogProps): React.JSX.Element {
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  size = 'md',
+  returnFocus,
+  closeFocus,
+}: DialogProps): React.JSX.Element {
   // The element focused when the dialog opened: focus goes back there on close (Save, Cancel, Escape).
   const opener = useRef<Element | null>(null);
   return (
@@ -34,7 +45,7 @@ export function Dialog({ open, onOpenChange, title, description, children, size 
             e.preventDefault();
             // After the closing render: the opener may be re-enabled, or its row removed.
             requestAnimationFrame(() => {
-              const target = [opener.current, returnFocus?.(), mainHeading()].find(canTakeFocus);
+              const target = [closeFocus?.(), opener.current, returnFocus?.(), mainHeading()].find(canTakeFocus);
               target?.focus();
             });
           }}

@@ -21,12 +21,16 @@ export interface ApiClientRow {
   revokedAt: Date | null;
   revokedBy: string | null;
   revokedByName: string | null;
+  tokenIssuedAt: Date;
+  expiresAt: Date;
 }
 
 export interface NewApiClient {
   name: string;
   scopes: string[];
   tokenHash: string;
+  /** When the token stops working (decision 030). */
+  expiresAt: Date;
   createdBy: string;
   /** The account's role (the system client role) and the permissions of that role it does not get. */
   roleId: number;
@@ -55,6 +59,8 @@ const columns = {
   revokedAt: apiClients.revokedAt,
   revokedBy: apiClients.revokedBy,
   revokedByName: nameOf(revoker),
+  tokenIssuedAt: apiClients.tokenIssuedAt,
+  expiresAt: apiClients.expiresAt,
 };
 
 async function selectClients(tx: DbOrTx, id?: string): Promise<ApiClientRow[]> {
@@ -105,6 +111,8 @@ export async function insertClient(tx: DbOrTx, client: NewApiClient, event: NewS
     tokenHash: client.tokenHash,
     createdBy: client.createdBy,
     createdAt: client.now,
+    tokenIssuedAt: client.now,
+    expiresAt: client.expiresAt,
   });
   await tx.insert(securityEvents).values({ ...event, userId, metadata: { ...(event.metadata as object), apiClientId: id } });
   const [row] = await selectClients(tx, id);
@@ -137,4 +145,32 @@ export async function revokeClient(
   const [row] = await selectClients(tx, id);
   if (!row) throw new Error('revokeClient: the client is missing');
   return row;
+}
+
+/**
+ * Gives a live client a new token (decision 030): the old token's hash is replaced, so it stops working at once.
+ * Answers the client after the change and the old token's hash (for the audit row's fingerprint), or why not:
+ * 'missing' (no such client) or 'revoked'.
+ */
+export async function replaceClientToken(
+  tx: DbOrTx,
+  id: string,
+  token: { tokenHash: string; issuedAt: Date; expiresAt: Date },
+  event: NewSecurityEvent,
+): Promise<{ row: ApiClientRow; oldTokenHash: string } | 'missing' | 'revoked'> {
+  const [old] = await tx
+    .select({ tokenHash: apiClients.tokenHash, userId: apiClients.userId, revokedAt: apiClients.revokedAt })
+    .from(apiClients)
+    .where(eq(apiClients.id, id))
+    .for('update');
+  if (!old) return 'missing';
+  if (old.revokedAt) return 'revoked';
+  await tx
+    .update(apiClients)
+    .set({ tokenHash: token.tokenHash, tokenIssuedAt: token.issuedAt, expiresAt: token.expiresAt })
+    .where(eq(apiClients.id, id));
+  await tx.insert(securityEvents).values({ ...event, userId: old.userId });
+  const [row] = await selectClients(tx, id);
+  if (!row) throw new Error('replaceClientToken: the client is missing');
+  return { row, oldTokenHash: old.tokenHash };
 }

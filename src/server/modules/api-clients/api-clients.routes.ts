@@ -1,10 +1,17 @@
 // Administration: FHIR system clients (issue 14 item 5, decision 020). The same permission as Manage Users: a client
 // is a staff account, and creating one is as strong as approving a registration.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { apiClientIdParams, apiClientInput, apiClient, apiClients, createdApiClient } from '../../../contracts/api-clients';
+import {
+  apiClientIdParams,
+  apiClientInput,
+  apiClient,
+  apiClients,
+  apiClientTokenInput,
+  createdApiClient,
+} from '../../../contracts/api-clients';
 import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
-import { createApiClient, listApiClients, revokeApiClient } from './api-clients.service';
+import { createApiClient, issueApiClientToken, listApiClients, revokeApiClient } from './api-clients.service';
 
 export function apiClientsRoutes(deps: AppDeps) {
   const { db, config } = deps;
@@ -25,6 +32,16 @@ export function apiClientsRoutes(deps: AppDeps) {
         const created = await createApiClient(scope(request), request.body);
         // The token is in this answer only: no cache may keep it.
         return reply.code(201).header('cache-control', 'no-store').send(created);
+      },
+    );
+
+    // A new token for a client (decision 030): shown once, the old one stops working at once.
+    r.post(
+      '/api/admin/api-clients/:id/token',
+      { onRequest: canManage, schema: { tags, params: apiClientIdParams, body: apiClientTokenInput, response: { 200: createdApiClient } } },
+      async (request, reply) => {
+        const issued = await issueApiClientToken(scope(request), request.params.id, request.body.lifetimeDays);
+        return reply.header('cache-control', 'no-store').send(issued);
       },
     );
 

@@ -2,13 +2,26 @@
 // creates one (its own non-interactive staff account, its scopes, a bearer token shown once), lists them, revokes one.
 // Every change and the list are audited through the data context; changes also write a security event.
 import { FHIR_RESOURCE_TYPES, parseFhirScope, scopesAllow } from '../../../contracts/fhir-scopes';
-import { SYSTEM_ACCOUNT_STATUS, SYSTEM_CLIENT_ROLE_ID, type ApiClient, type CreatedApiClient } from '../../../contracts/api-clients';
+import {
+  DEFAULT_API_CLIENT_LIFETIME,
+  SYSTEM_ACCOUNT_STATUS,
+  SYSTEM_CLIENT_ROLE_ID,
+  type ApiClient,
+  type CreatedApiClient,
+} from '../../../contracts/api-clients';
 import type { Permission } from '../../../contracts/constants';
 import type { RequestMeta, StaffActor } from '../../context/actor';
 import { newClientToken } from '../../context/client-token';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import { AppError } from '../../errors/app-error';
-import { insertClient, listClients, revokeClient, type ApiClientRow, type NewSecurityEvent } from './api-clients.repository';
+import {
+  insertClient,
+  listClients,
+  replaceClientToken,
+  revokeClient,
+  type ApiClientRow,
+  type NewSecurityEvent,
+} from './api-clients.repository';
 
 /** What the system client role holds (migration 0021): the most any client may do. */
 export const SYSTEM_CLIENT_PERMISSIONS: readonly Permission[] = ['patients.search', 'records.read', 'records.write', 'audit.read'];
@@ -44,7 +57,14 @@ const toApiClient = (row: ApiClientRow): ApiClient => ({
   lastUsedAt: iso(row.lastUsedAt),
   revokedAt: iso(row.revokedAt),
   revokedBy: row.revokedBy ? (row.revokedByName ?? row.revokedBy) : null,
+  tokenIssuedAt: row.tokenIssuedAt.toISOString(),
+  expiresAt: row.expiresAt.toISOString(),
 });
+
+const DAY_MS = 86_400_000;
+const expiryAfter = (now: Date, days: number): Date => new Date(now.getTime() + days * DAY_MS);
+/** What an audit row may say of a token: the first 12 hex digits of its SHA-256, never the token. */
+const fingerprint = (tokenHash: string): string => tokenHash.slice(0, 12);
 
 const event = (
   meta: RequestMeta,
@@ -65,7 +85,7 @@ const event = (
 /** Creates a client; answers it with its token, which is shown this once (only its SHA-256 is stored). */
 export async function createApiClient(
   scope: RequestScope<StaffActor>,
-  input: { name: string; scopes: string[] },
+  input: { name: string; scopes: string[]; lifetimeDays?: number },
 ): Promise<CreatedApiClient> {
   const { actor, meta } = scope;
   // The schema already refused anything else; this keeps the service honest when called directly.
@@ -83,6 +103,7 @@ export async function createApiClient(
         name: input.name,
         scopes: input.scopes,
         tokenHash,
+        expiresAt: expiryAfter(ctx.now, input.lifetimeDays ?? DEFAULT_API_CLIENT_LIFETIME),
         createdBy: actor.userId,
         roleId: SYSTEM_CLIENT_ROLE_ID,
         withheld,
@@ -97,7 +118,11 @@ export async function createApiClient(
       action: 'CREATE',
       resourceType: 'USER',
       resourceId: row.userId,
-      newValues: { apiClient: { id: row.id, name: row.name, scopes: row.scopes }, permissions: [...needed].sort() },
+      newValues: {
+        apiClient: { id: row.id, name: row.name, scopes: row.scopes },
+        permissions: [...needed].sort(),
+        token: { fingerprint: fingerprint(tokenHash), expiresAt: row.expiresAt.toISOString() },
+      },
     });
   });
   return { client, token };
@@ -126,4 +151,28 @@ export async function revokeApiClient(scope: RequestScope<StaffActor>, id: strin
       newValues: { apiClient: { id: result.id, name: result.name }, revokedAt: result.revokedAt, isActive: false },
     });
   });
+}
+
+/**
+ * Issues a new token for a live client (decision 030): shown this once; the old token stops working at once. Audited
+ * (UPDATE USER) with both tokens' fingerprints and a security event; 404 for an unknown client, 409 for a revoked one.
+ */
+export async function issueApiClientToken(scope: RequestScope<StaffActor>, id: string, lifetimeDays: number): Promise<CreatedApiClient> {
+  const { actor, meta } = scope;
+  const { token, tokenHash } = newClientToken();
+  const record = event(meta, actor, 'API_CLIENT_TOKEN_ISSUED', 'FHIR system client given a new token', { apiClientId: id });
+  const client = await inAuditedTransaction(scope, async (ctx) => {
+    const expiresAt = expiryAfter(ctx.now, lifetimeDays);
+    const result = await replaceClientToken(ctx.tx, id, { tokenHash, issuedAt: ctx.now, expiresAt }, record);
+    if (result === 'missing') throw new AppError('API_CLIENT_NOT_FOUND', 'System client not found');
+    if (result === 'revoked') throw new AppError('API_CLIENT_REVOKED', 'This system client has been revoked');
+    return ctx.audited(toApiClient(result.row), {
+      action: 'UPDATE',
+      resourceType: 'USER',
+      resourceId: result.row.userId,
+      oldValues: { token: { fingerprint: fingerprint(result.oldTokenHash) } },
+      newValues: { apiClient: { id: result.row.id }, token: { fingerprint: fingerprint(tokenHash), expiresAt: expiresAt.toISOString() } },
+    });
+  });
+  return { client, token };
 }

@@ -3,10 +3,10 @@
 // bounded by its scopes; only its hash is stored; revoked and unknown tokens are refused (and throttled per IP);
 // the account can never sign in and is in no staff list; every administrator action is audited.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { API_CLIENT_TOKEN_PATTERN, type CreatedApiClient } from '../../../contracts/api-clients';
+import { API_CLIENT_TOKEN_PATTERN, type ApiClient, type CreatedApiClient } from '../../../contracts/api-clients';
 import { ROLE_IDS } from '../../../contracts/constants';
 import { buildApp } from '../../app';
 import type { Config } from '../../config';
@@ -131,7 +131,19 @@ describe('creating a client', () => {
     expect(list.statusCode).toBe(200);
     const listed = (list.json() as Record<string, unknown>[]).find((c) => c.id === created.client.id);
     expect(Object.keys(listed ?? {}).sort()).toEqual(
-      ['createdAt', 'createdBy', 'id', 'lastUsedAt', 'name', 'revokedAt', 'revokedBy', 'scopes', 'userId'].sort(),
+      [
+        'createdAt',
+        'createdBy',
+        'expiresAt',
+        'id',
+        'lastUsedAt',
+        'name',
+        'revokedAt',
+        'revokedBy',
+        'scopes',
+        'tokenIssuedAt',
+        'userId',
+      ].sort(),
     );
     expect(list.body).not.toContain(created.token.slice(5));
     expect(list.body).not.toContain(sha256(created.token));
@@ -178,6 +190,7 @@ describe('creating a client', () => {
         new_values: {
           apiClient: { id: client.id, name: 'Audited Pharmacy', scopes: ['system/MedicationStatement.read'] },
           permissions: ['patients.search', 'records.read'],
+          token: { fingerprint: expect.stringMatching(/^[0-9a-f]{12}$/), expiresAt: client.expiresAt },
         },
       }),
       expect.objectContaining({ action: 'VIEW', resource_id: null }),
@@ -188,6 +201,126 @@ describe('creating a client', () => {
       sql`SELECT event_type FROM security_events WHERE user_id = ${client.userId} ORDER BY id`,
     );
     expect(events.map((e) => e.event_type)).toEqual(['API_CLIENT_CREATED', 'API_CLIENT_REVOKED']);
+  });
+});
+
+describe('token expiry and new tokens (decision 030)', () => {
+  const probe = (token: string, ip: string) => bearer(token, { method: 'GET', url: '/fhir/R4/_probe/Condition' }, ip);
+  const DAY = 86_400_000;
+
+  it('stores the lifetime the administrator picked (90 days unless another), and refuses any other with 400, creating nothing', async () => {
+    const picked = await asAdmin({
+      method: 'POST',
+      url: '/api/admin/api-clients',
+      payload: { name: 'Yearly Lab', scopes: ['system/Condition.read'], lifetimeDays: 365 },
+    });
+    expect(picked.statusCode).toBe(201);
+    expect(Date.parse(picked.json().client.expiresAt)).toBe(clock.now().getTime() + 365 * DAY);
+    const { client } = await createClient('Default Lab', ['system/Condition.read']);
+    expect(Date.parse(client.expiresAt)).toBe(clock.now().getTime() + 90 * DAY);
+    expect(client.tokenIssuedAt).toBe(clock.now().toISOString());
+
+    const before = await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM api_clients`);
+    for (const lifetimeDays of [7, 0, -30, 3650, '90', null, 90.5]) {
+      const res = await asAdmin({
+        method: 'POST',
+        url: '/api/admin/api-clients',
+        payload: { name: 'Lab', scopes: ['system/Condition.read'], lifetimeDays },
+      });
+      expect(res.statusCode, String(lifetimeDays)).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    }
+    expect(await queryOne(t.db, sql`SELECT count(*)::int AS n FROM api_clients`)).toEqual(before);
+  });
+
+  it('refuses a token past its expiry with 401 TOKEN_EXPIRED, not counted toward the bad-token throttle', async () => {
+    const ip = freshIp();
+    const { client, token } = await createClient('Expiring Lab', ['system/Condition.read']);
+    expect((await probe(token, ip)).statusCode).toBe(200);
+    await t.db.execute(
+      sql`UPDATE api_clients SET expires_at = ${new Date(clock.now().getTime() - 60_000).toISOString()}::timestamptz WHERE id = ${client.id}`,
+    );
+    for (let i = 0; i <= BAD_TOKEN_MAX + 1; i++) {
+      const refused = await probe(token, ip);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toMatchObject({ resourceType: 'OperationOutcome' });
+      expect(JSON.stringify(refused.json())).toContain('TOKEN_EXPIRED');
+      expect(refused.headers['www-authenticate']).toMatch(/error="invalid_token", error_description="The token has expired"/);
+    }
+    const listed = ((await asAdmin({ method: 'GET', url: '/api/admin/api-clients' })).json() as ApiClient[]).find(
+      (c) => c.id === client.id,
+    );
+    expect(Date.parse(listed!.expiresAt)).toBeLessThan(clock.now().getTime());
+  });
+
+  it('issues a new token: shown once, the old one refused at once, the new one works, audited by fingerprint only', async () => {
+    const ip = freshIp();
+    const { client, token: old } = await createClient('Rotating Pharmacy', ['system/Condition.read']);
+    await t.db.execute(
+      sql`UPDATE api_clients SET expires_at = ${new Date(clock.now().getTime() - 60_000).toISOString()}::timestamptz WHERE id = ${client.id}`,
+    );
+    const since = (await queryOne<{ id: number }>(t.db, sql`SELECT coalesce(max(id), 0)::int AS id FROM audit_logs`))!.id;
+
+    const res = await asAdmin({ method: 'POST', url: `/api/admin/api-clients/${client.id}/token`, payload: { lifetimeDays: 30 } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const issued = res.json() as CreatedApiClient;
+    expect(issued.token).toMatch(API_CLIENT_TOKEN_PATTERN);
+    expect(issued.token).not.toBe(old);
+    expect(Date.parse(issued.client.expiresAt)).toBe(clock.now().getTime() + 30 * DAY);
+    const oldRefused = await probe(old, ip);
+    expect(oldRefused.statusCode).toBe(401);
+    expect(JSON.stringify(oldRefused.json())).toContain('INVALID_TOKEN');
+    expect((await probe(issued.token, ip)).statusCode).toBe(200);
+
+    const rows = await queryRows<{ action: string; old_values: unknown; new_values: unknown; everything: string }>(
+      t.db,
+      sql`SELECT action, old_values, new_values, row_to_json(a)::text AS everything FROM audit_logs a
+           WHERE id > ${since} AND user_id = ${admin.user.id} AND resource_type = 'USER' ORDER BY id`,
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({
+        action: 'UPDATE',
+        old_values: { token: { fingerprint: sha256(old).slice(0, 12) } },
+        new_values: {
+          apiClient: { id: client.id },
+          token: { fingerprint: sha256(issued.token).slice(0, 12), expiresAt: issued.client.expiresAt },
+        },
+      }),
+    ]);
+    for (const token of [old, issued.token]) {
+      expect(rows[0]!.everything).not.toContain(token.slice(5));
+      expect(rows[0]!.everything).not.toContain(sha256(token));
+    }
+    const events = await queryRows<{ event_type: string }>(
+      t.db,
+      sql`SELECT event_type FROM security_events WHERE user_id = ${client.userId} ORDER BY id`,
+    );
+    expect(events.map((e) => e.event_type)).toEqual(['API_CLIENT_CREATED', 'API_CLIENT_TOKEN_ISSUED']);
+  });
+
+  it('refuses a new token to other roles (403) and signed-out callers (401), changing nothing; 404 unknown, 409 revoked, 400 bad lifetime', async () => {
+    const { client } = await createClient('Guarded Lab', ['system/Condition.read']);
+    const hashOf = async () =>
+      (await queryOne<{ h: string }>(t.db, sql`SELECT token_hash AS h FROM api_clients WHERE id = ${client.id}`))!.h;
+    const before = await hashOf();
+    const url = `/api/admin/api-clients/${client.id}/token`;
+    const asDoctor = await t.app.inject({ method: 'POST', url, headers: { cookie: doctor.cookie }, payload: { lifetimeDays: 90 } });
+    expect(asDoctor.statusCode).toBe(403);
+    expect(asDoctor.json()).toMatchObject({ code: 'PERMISSION_REQUIRED' });
+    expect((await t.app.inject({ method: 'POST', url, payload: { lifetimeDays: 90 } })).statusCode).toBe(401);
+    const badLifetime = await asAdmin({ method: 'POST', url, payload: { lifetimeDays: 45 } });
+    expect(badLifetime.statusCode).toBe(400);
+    expect(await hashOf()).toBe(before);
+
+    const unknown = await asAdmin({ method: 'POST', url: `/api/admin/api-clients/${randomUUID()}/token`, payload: { lifetimeDays: 90 } });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 'API_CLIENT_NOT_FOUND' });
+    expect((await asAdmin({ method: 'POST', url: `/api/admin/api-clients/${client.id}/revoke` })).statusCode).toBe(200);
+    const revoked = await asAdmin({ method: 'POST', url, payload: { lifetimeDays: 90 } });
+    expect(revoked.statusCode).toBe(409);
+    expect(revoked.json()).toMatchObject({ code: 'API_CLIENT_REVOKED' });
+    expect(await hashOf()).toBe(before);
   });
 });
 

@@ -1,7 +1,7 @@
 // Administration: FHIR system clients (decision 020). The list is cached under its URL; a create puts the new client
-// at the top of the cached list and a revoke replaces its row with the server's answer, so neither refetches.
+// at the top of the cached list and a revoke or a new token replaces its row with the server's answer, so none refetches.
 import { queryOptions, useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
-import type { ApiClient, ApiClientInput, CreatedApiClient } from '../../../../contracts/api-clients';
+import type { ApiClient, ApiClientInput, ApiClientTokenInput, CreatedApiClient } from '../../../../contracts/api-clients';
 import { apiJson } from '../../../lib/api-client';
 import { underUrl, urlKey } from '../../../lib/query-keys';
 
@@ -33,6 +33,23 @@ export function useRevokeApiClient(): UseMutationResult<ApiClient, Error, string
     onSuccess: (revoked) =>
       queryClient.setQueryData<ApiClient[]>(apiClientKeys.list, (list) => list?.map((c) => (c.id === revoked.id ? revoked : c))),
     // Already revoked or gone elsewhere: the list is stale, read it again.
+    onError: () => queryClient.invalidateQueries({ predicate: apiClientKeys.all }),
+  });
+}
+
+/**
+ * POST /api/admin/api-clients/{id}/token (decision 030): a new token, shown once (never cached); the client's row is
+ * replaced with the server's answer (its new expiry).
+ */
+export function useIssueApiClientToken(): UseMutationResult<CreatedApiClient, Error, { id: string } & ApiClientTokenInput> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...input }: { id: string } & ApiClientTokenInput) =>
+      apiJson<CreatedApiClient>('POST', `/api/admin/api-clients/${encodeURIComponent(id)}/token`, input),
+    retry: false,
+    onSuccess: ({ client }) =>
+      queryClient.setQueryData<ApiClient[]>(apiClientKeys.list, (list) => list?.map((c) => (c.id === client.id ? client : c))),
+    // Revoked or gone elsewhere: the list is stale, read it again.
     onError: () => queryClient.invalidateQueries({ predicate: apiClientKeys.all }),
   });
 }

@@ -1,7 +1,7 @@
 import '../../../test/dom';
 // System clients (decision 020) rendered with Testing Library against the real server: the form refuses a client
 // without a name or access (in Afrikaans) without a request; a create is one POST, its token is shown once, copied,
-// and only its hash is stored; a revoke asks first and is one POST; a refusal from the server is shown by its code
+// and only its hash is stored; a new token and a revoke each ask first and are one POST; a refusal from the server is shown by its code
 // (in Oshiwambo).
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
@@ -63,7 +63,7 @@ describe('System clients', () => {
         'POST',
         '/api/admin/api-clients',
         201,
-        { name: 'Katutura laboratory', scopes: ['system/Condition.read', 'system/Observation.write'] },
+        { name: 'Katutura laboratory', scopes: ['system/Condition.read', 'system/Observation.write'], lifetimeDays: 90 },
       ],
     ]);
     const stored = await queryOne<{ token_hash: string }>(
@@ -85,6 +85,38 @@ describe('System clients', () => {
     expect(screen.queryByTestId('client-token')).toBeNull();
     expect(document.body.textContent).not.toContain(token);
     expect(server.transport.sent).toHaveLength(1);
+  });
+
+  it('issues a new token only after confirming, for the lifetime picked, with one POST, and shows it once (decision 030)', async () => {
+    await switchLanguage('en');
+    const user = userEvent.setup();
+    renderWithApp(<SystemClients />);
+    const newToken = await screen.findByRole('button', { name: u('newTokenClient', { name: 'Katutura laboratory' }) });
+    server.transport.sent.length = 0;
+    await user.click(newToken);
+    const dialog = await screen.findByRole('dialog', { name: u('newTokenConfirm.title') });
+    await user.click(within(dialog).getByRole('button', { name: u('newTokenConfirm.cancel') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(server.transport.sent).toEqual([]);
+
+    await user.click(newToken);
+    const again = await screen.findByRole('dialog', { name: u('newTokenConfirm.title') });
+    await user.selectOptions(within(again).getByLabelText(u('lifetime')), '365');
+    await user.click(within(again).getByRole('button', { name: u('newTokenConfirm.confirm') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Focus lands on it in a browser (e2e/api-clients.e2e.ts); jsdom has no layout for the dialog's focus check.
+    expect(await screen.findByRole('heading', { name: u('tokenTitle', { name: 'Katutura laboratory' }) })).toBeTruthy();
+    const token = (screen.getByTestId('client-token') as HTMLInputElement).value;
+    expect(token).toMatch(/^nhrc_[A-Za-z0-9_-]{43}$/);
+    expect(server.transport.sent.map((r) => [r.method, r.status, r.body])).toEqual([['POST', 200, { lifetimeDays: 365 }]]);
+    const stored = await queryOne<{ token_hash: string; days: number }>(
+      server.t.db,
+      sql`SELECT token_hash, round(extract(epoch FROM expires_at - token_issued_at) / 86400)::int AS days
+            FROM api_clients WHERE name = 'Katutura laboratory'`,
+    );
+    expect(stored).toEqual({ token_hash: createHash('sha256').update(token).digest('hex'), days: 365 });
+    await user.click(screen.getByRole('button', { name: u('tokenDone') }));
+    expect(screen.queryByTestId('client-token')).toBeNull();
   });
 
   it('revokes only after confirming, with one POST; the row shows it revoked', async () => {

@@ -1,6 +1,7 @@
 // Administration: FHIR system clients (issue 14 item 5, decision 020). An administrator creates a client (a name and
 // what it may read or add, per kind of record), is shown its token once with a copy button and a warning, sees the
-// clients with when each was last used, and revokes one after confirming.
+// clients with when each was last used and when its token expires, issues a client a new token (shown once, the old
+// one stops at once; decision 030) and revokes one, each after confirming.
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,20 +10,22 @@ import {
   FHIR_RESOURCE_TYPES,
   scopeFor,
   WRITABLE_FHIR_TYPES,
+  DEFAULT_API_CLIENT_LIFETIME,
   type ApiClient,
+  type ApiClientLifetime,
   type CreatedApiClient,
 } from '../../../../contracts/api-clients';
 import type { FhirAccess } from '../../../../contracts/fhir-scopes';
-import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Dialog } from '../../../components/ui/dialog';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
-import { formatDateTime } from '../../../lib/dates';
 import { errorText } from '../../../lib/error-text';
-import { apiClientsQueryOptions, useCreateApiClient, useRevokeApiClient } from '../api/api-clients';
+import { apiClientsQueryOptions, useCreateApiClient, useIssueApiClientToken, useRevokeApiClient } from '../api/api-clients';
+import { ClientRow } from './client-row';
+import { LifetimeField } from './lifetime-field';
 
 const ACCESSES: readonly FhirAccess[] = ['read', 'write'];
 
@@ -71,6 +74,7 @@ function CreateClientForm({ onCreated }: { onCreated: (created: CreatedApiClient
   const create = useCreateApiClient();
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ReadonlySet<string>>(new Set());
+  const [lifetimeDays, setLifetimeDays] = useState<ApiClientLifetime>(DEFAULT_API_CLIENT_LIFETIME);
   const [errors, setErrors] = useState<{ name?: string; scopes?: string }>({});
 
   const toggle = (scope: string, on: boolean): void =>
@@ -83,7 +87,7 @@ function CreateClientForm({ onCreated }: { onCreated: (created: CreatedApiClient
 
   const submit = (e: FormEvent): void => {
     e.preventDefault();
-    const parsed = apiClientInput.safeParse({ name, scopes: [...scopes] });
+    const parsed = apiClientInput.safeParse({ name, scopes: [...scopes], lifetimeDays });
     if (!parsed.success) {
       const found: { name?: string; scopes?: string } = {};
       for (const issue of parsed.error.issues) {
@@ -99,6 +103,7 @@ function CreateClientForm({ onCreated }: { onCreated: (created: CreatedApiClient
         toast({ title: t('clients.toast.createdTitle') });
         setName('');
         setScopes(new Set());
+        setLifetimeDays(DEFAULT_API_CLIENT_LIFETIME);
         onCreated(created);
       },
       onError: (error) =>
@@ -169,6 +174,7 @@ function CreateClientForm({ onCreated }: { onCreated: (created: CreatedApiClient
           </p>
         ) : null}
       </fieldset>
+      <LifetimeField value={lifetimeDays} onChange={setLifetimeDays} />
       <div>
         <Button type="submit" pending={create.isPending} pendingText={t('clients.creating')}>
           {t('clients.create')}
@@ -178,47 +184,39 @@ function CreateClientForm({ onCreated }: { onCreated: (created: CreatedApiClient
   );
 }
 
-function ClientRow({ client, onRevoke, busy }: { client: ApiClient; onRevoke: (c: ApiClient) => void; busy: boolean }): React.JSX.Element {
-  const { t } = useTranslation('users');
-  return (
-    <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between">
-      <div className="flex min-w-0 flex-col gap-1 text-sm">
-        <p className="flex flex-wrap items-center gap-2 font-semibold">
-          <span className="break-words">{client.name}</span>
-          {client.revokedAt ? <Badge tone="gray">{t('clients.revoked')}</Badge> : <Badge tone="green">{t('clients.active')}</Badge>}
-        </p>
-        <p className="break-words font-mono text-xs text-slate-700">{client.scopes.join(' ')}</p>
-        <p className="text-slate-600">{t('clients.createdBy', { date: formatDateTime(client.createdAt), name: client.createdBy })}</p>
-        <p className="text-slate-600">
-          {client.lastUsedAt ? t('clients.lastUsed', { date: formatDateTime(client.lastUsedAt) }) : t('clients.neverUsed')}
-        </p>
-        {client.revokedAt ? (
-          <p className="text-slate-600">
-            {t('clients.revokedBy', { date: formatDateTime(client.revokedAt), name: client.revokedBy ?? '-' })}
-          </p>
-        ) : null}
-      </div>
-      {client.revokedAt ? null : (
-        <Button
-          size="sm"
-          variant="destructive"
-          disabled={busy}
-          onClick={() => onRevoke(client)}
-          aria-label={t('clients.revokeClient', { name: client.name })}
-        >
-          {t('clients.revoke')}
-        </Button>
-      )}
-    </li>
-  );
-}
-
 export function SystemClients(): React.JSX.Element {
   const { t } = useTranslation(['users', 'common']);
   const clients = useQuery(apiClientsQueryOptions);
   const revoke = useRevokeApiClient();
+  const issue = useIssueApiClientToken();
   const [created, setCreated] = useState<CreatedApiClient | null>(null);
   const [revoking, setRevoking] = useState<ApiClient | null>(null);
+  const [issuing, setIssuing] = useState<ApiClient | null>(null);
+  const [issueDays, setIssueDays] = useState<ApiClientLifetime>(DEFAULT_API_CLIENT_LIFETIME);
+
+  const askNewToken = (client: ApiClient): void => {
+    setIssueDays(DEFAULT_API_CLIENT_LIFETIME);
+    setIssuing(client);
+  };
+  const confirmNewToken = (): void => {
+    if (!issuing) return;
+    issue.mutate(
+      { id: issuing.id, lifetimeDays: issueDays },
+      {
+        onSuccess: (issued) => {
+          toast({ title: t('clients.toast.tokenIssuedTitle') });
+          setCreated(issued);
+        },
+        onError: (error) =>
+          toast({
+            title: t('clients.toast.tokenIssueFailed'),
+            description: errorText(t, error, t('common:anError')),
+            variant: 'destructive',
+          }),
+        onSettled: () => setIssuing(null),
+      },
+    );
+  };
 
   const confirmRevoke = (): void => {
     if (!revoking) return;
@@ -260,12 +258,39 @@ export function SystemClients(): React.JSX.Element {
           ) : (
             <ul className="divide-y divide-slate-200" aria-labelledby="clients-title">
               {clients.data.map((c) => (
-                <ClientRow key={c.id} client={c} onRevoke={setRevoking} busy={revoke.isPending} />
+                <ClientRow
+                  key={c.id}
+                  client={c}
+                  onNewToken={askNewToken}
+                  onRevoke={setRevoking}
+                  busy={revoke.isPending || issue.isPending}
+                />
               ))}
             </ul>
           )}
         </CardContent>
       </Card>
+      <Dialog
+        open={issuing !== null}
+        onOpenChange={(open) => !open && !issue.isPending && setIssuing(null)}
+        title={t('clients.newTokenConfirm.title')}
+        description={t('clients.newTokenConfirm.description', { name: issuing?.name ?? '' })}
+        // To the new token when one was issued (it is shown once: the reader must land on it).
+        closeFocus={() => document.getElementById('client-token-title')}
+        returnFocus={() => document.getElementById('clients-title')}
+      >
+        <div className="flex flex-col gap-4">
+          <LifetimeField value={issueDays} onChange={setIssueDays} />
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button variant="secondary" onClick={() => setIssuing(null)} disabled={issue.isPending}>
+              {t('clients.newTokenConfirm.cancel')}
+            </Button>
+            <Button onClick={confirmNewToken} pending={issue.isPending}>
+              {t('clients.newTokenConfirm.confirm')}
+            </Button>
+          </div>
+        </div>
+      </Dialog>
       <Dialog
         open={revoking !== null}
         onOpenChange={(open) => !open && !revoke.isPending && setRevoking(null)}
