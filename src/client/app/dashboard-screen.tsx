@@ -11,6 +11,7 @@ import { ReviewQueueTab } from '../features/privacy/components/review-queue-tab'
 import { AddPatientForm } from '../features/patients/components/add-patient-form';
 import { ProfileScreen } from '../features/profile/components/profile-screen';
 import { PasskeysCard } from '../features/passkeys/components/passkeys-card';
+import { ReauthForm } from '../features/second-factor/components/reauth-form';
 import { SecurityCard } from '../features/second-factor/components/security-card';
 import { displayNameOf } from '../lib/user-display';
 import { AdminScreen } from './admin-screen';
@@ -37,7 +38,13 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
         security={
           <>
             <SecurityCard />
-            <PasskeysCard />
+            <PasskeysCard
+              reauth={(onDone, cancel, intro) => (
+                <ReauthForm onDone={onDone} intro={intro}>
+                  {cancel}
+                </ReauthForm>
+              )}
+            />
           </>
         }
       />

@@ -23,7 +23,7 @@ import type { Db } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError, unauthenticated } from '../../errors/app-error';
 import { insertSecurityEvent, type SecurityEventRow } from './auth.repository';
-import { challengeOf, finishSignIn, openStaffSession, signInExpiredError, type CodeOwner } from './mfa.service';
+import { assertFreshSecondFactor, challengeOf, finishSignIn, openStaffSession, signInExpiredError, type CodeOwner } from './mfa.service';
 import { readRolePolicy, recordReauth } from './mfa.repository';
 import {
   consumeChallenge,
@@ -117,6 +117,9 @@ export async function registrationOptions(
   meta: RequestMeta,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   if (!meta.sessionHash) throw unauthenticated();
+  // Staff who already have a second factor prove it again first (decision 026 amended): an unlocked, unattended
+  // session cannot add a passkey of someone else's.
+  if (actor.kind === 'staff') await assertFreshSecondFactor(db, actor, meta.sessionHash, config.now());
   const owner = ownerOf(actor);
   const existing = await listCredentials(db, owner);
   let userName: string;
@@ -172,6 +175,7 @@ export async function registerPasskey(
 ): Promise<PasskeySummary> {
   const owner = ownerOf(actor);
   const now = config.now();
+  if (actor.kind === 'staff') await assertFreshSecondFactor(db, actor, meta.sessionHash, now);
   const refuse = async (reason: string, detail?: string): Promise<never> => {
     await insertSecurityEvent(
       db,
@@ -224,18 +228,25 @@ export async function registerPasskey(
     }),
   );
   if (!stored) return refuse('already_registered');
+  // The new passkey was just used with user verification: the session has proved a second factor now, as enabling
+  // the authenticator app records (mfa.service's confirmTotpEnrolment).
+  if (actor.kind === 'staff' && meta.sessionHash) await recordReauth(db, meta.sessionHash, now, null);
   return { id: credential.id, name: input.name, createdAt: now.toISOString(), lastUsedAt: null };
 }
 
 /**
- * DELETE /api/auth/passkeys/{id}: only the owner's own (another's is 404). A staff user whose role keeps the second
- * factor once enrolled cannot remove their last one (no authenticator app either), as for TOTP (decision 024).
+ * DELETE /api/auth/passkeys/{id}: only the owner's own (another's is 404). Staff prove a second factor in this session
+ * within the last minutes first (403 REAUTH_REQUIRED otherwise). A staff user whose role keeps the second factor
+ * once enrolled cannot remove their last one (no authenticator app either), as for TOTP (decision 024).
  */
 export async function removePasskey({ db, config }: AppDeps, actor: Actor, meta: RequestMeta, id: string): Promise<void> {
   const owner = ownerOf(actor);
   if (actor.kind === 'staff') {
     const mine = (await listCredentials(db, owner)).some((c) => c.id === id);
     if (!mine) throw passkeyNotFound();
+    // A second factor proved in this session within the last minutes (decision 026 amended), as switching off the
+    // authenticator app asks for its code.
+    await assertFreshSecondFactor(db, actor, meta.sessionHash, config.now());
     const strict = (await readRolePolicy(db, actor.roleId)) !== 'optional';
     if (strict && (await countStaffPasskeys(db, actor.userId)) <= 1 && !(await hasEnabledTotp(db, actor.userId))) {
       throw new AppError('SECOND_FACTOR_REQUIRED_BY_ROLE', 'Your role requires a second factor');

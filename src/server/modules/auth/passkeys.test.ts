@@ -367,6 +367,45 @@ describe('removing a passkey', () => {
     expect((await passkeySignIn(a)).statusCode).toBe(401);
   });
 
+  it('in a session whose second factor is stale, adding or removing a passkey asks for it again first, changing nothing', async () => {
+    const p = await person(5); // Receptionist: optional second factor
+    const first = await registerPasskey(p, 'Desk key');
+    const signedIn = cookieOf(await passkeySignIn(p), 'nhr_sid')!;
+    const s = { ip: p.ip, cookie: signedIn };
+    clock.advance(11 * 60_000); // the desk is left signed in
+    const before = await eventsOf(p.user.id);
+
+    const remove = await call(s, { method: 'DELETE', url: `/api/auth/passkeys/${first}` });
+    expect(remove.statusCode).toBe(403);
+    expect(remove.json().code).toBe('REAUTH_REQUIRED');
+    const add = await call(s, { method: 'POST', url: '/api/auth/passkeys/registration-options' });
+    expect(add.statusCode).toBe(403);
+    expect(add.json().code).toBe('REAUTH_REQUIRED');
+    expect((await call(s, { method: 'GET', url: '/api/auth/passkeys' })).json()).toHaveLength(1);
+    expect(await eventsOf(p.user.id)).toEqual(before);
+    const challenges = await queryOne<{ n: number }>(
+      t.db,
+      sql`SELECT count(*)::int AS n FROM webauthn_challenges WHERE user_id = ${p.user.id} AND purpose = 'register'`,
+    );
+    expect(challenges!.n).toBe(0);
+
+    // The owner proves the passkey again: both work.
+    const opts = (await options(s, 'reauth')).json();
+    expect(
+      (await call(s, { method: 'POST', url: '/api/auth/reauth/passkey', payload: { response: p.device.assert(opts) } })).statusCode,
+    ).toBe(200);
+    const second = new TestAuthenticator({ origin });
+    const regOpts = await call(s, { method: 'POST', url: '/api/auth/passkeys/registration-options' });
+    expect(regOpts.statusCode).toBe(200);
+    const added = await call(s, {
+      method: 'POST',
+      url: '/api/auth/passkeys',
+      payload: { name: 'Phone', response: second.register(regOpts.json()) },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    expect((await call(s, { method: 'DELETE', url: `/api/auth/passkeys/${first}` })).statusCode).toBe(200);
+  });
+
   it('a role that keeps the second factor once enrolled cannot remove its last one', async () => {
     const p = await person(3); // Doctor: once_enrolled
     const first = await registerPasskey(p, 'One');

@@ -4,6 +4,7 @@ import '../../../test/dom';
 // it cannot remove its last one, in the user's language; an empty name sends nothing.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { sql } from 'drizzle-orm';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { createStaffUser, signIn } from '../../../../server/test/staff';
@@ -42,6 +43,22 @@ async function userWithPasskey(roleId: number, name: string): Promise<string> {
   });
   expect(res.statusCode).toBe(201);
   return cookie;
+}
+
+/** As userWithPasskey, with the device, for a test that proves the passkey again. */
+async function userWithDevice(roleId: number, name: string): Promise<{ cookie: string; device: TestAuthenticator }> {
+  const user = await createStaffUser(t.db, { roleId });
+  const cookie = await signIn(t.app, user.email, user.password);
+  const device = new TestAuthenticator({ origin: t.config.webauthn.origins[0]! });
+  const options = await t.app.inject({ method: 'POST', url: '/api/auth/passkeys/registration-options', headers: { cookie } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/passkeys',
+    headers: { cookie },
+    payload: { name, response: device.register(options.json()) },
+  });
+  expect(res.statusCode).toBe(201);
+  return { cookie, device };
 }
 
 describe('Passkeys card', () => {
@@ -90,5 +107,49 @@ describe('Passkeys card', () => {
     } finally {
       delete w.PublicKeyCredential;
     }
+  });
+  it('asks a stale session to prove the second factor again, then removes the passkey it was asked to', async () => {
+    await switchLanguage('en');
+    const { cookie, device } = await userWithDevice(5, 'Ward tablet');
+    // The second factor was proved when the passkey was added; the desk is then left for a quarter of an hour.
+    await t.db.execute(sql`UPDATE session_reauth SET verified_at = verified_at - interval '15 minutes'`);
+    transport = installAppTransport(t.app, cookie);
+    const user = userEvent.setup();
+    const prove = async (): Promise<void> => {
+      const options = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/passkey/options',
+        headers: { cookie },
+        payload: { purpose: 'reauth' },
+      });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/reauth/passkey',
+        headers: { cookie },
+        payload: { response: device.assert(options.json()) },
+      });
+      expect(res.statusCode).toBe(200);
+    };
+    renderWithApp(
+      <PasskeysCard
+        reauth={(onDone, cancel, intro) => (
+          <div>
+            <p>{intro}</p>
+            <button type="button" onClick={() => void prove().then(onDone)}>
+              prove
+            </button>
+            {cancel}
+          </div>
+        )}
+      />,
+    );
+    await screen.findByTestId('passkey-item');
+    await user.click(screen.getByRole('button', { name: i18n.t('common:passkeys.removeLabel', { name: 'Ward tablet' }) }));
+    expect(await screen.findByText(i18n.t('common:passkeys.reauthIntro'))).toBeTruthy();
+    expect(screen.getByTestId('passkey-item')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'prove' }));
+    await screen.findByText(i18n.t('common:passkeys.none'));
+    expect(screen.queryByText(i18n.t('common:passkeys.reauthIntro'))).toBeNull();
+    expect(transport.sent.filter((r) => r.method === 'DELETE').map((r) => r.status)).toEqual([403, 200]);
   });
 });

@@ -1,5 +1,7 @@
 // The signed-in person's passkeys (decision 026): the list with when each was added and last used, adding one under a
-// name (the browser then asks the device), and removing one. Staff see it on My Profile, patients in the portal.
+// name (the browser then asks the device), and removing one. Staff see it on My Profile, patients in the portal. Staff
+// whose second factor was last proved more than a few minutes ago prove it again first (REAUTH_REQUIRED: `reauth`,
+// composed in app/), and the change they asked for then goes ahead.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -10,18 +12,43 @@ import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
 import { formatDate, formatDateTime } from '../../../lib/dates';
+import { errorCodeOf } from '../../../lib/api-error';
 import { passkeyErrorText, passkeysSupported } from '../../../lib/passkeys';
 import { passkeyListQueryOptions, useAddPasskey, useRemovePasskey } from '../api/passkeys';
 
-export function PasskeysCard(): React.JSX.Element {
+/** The fresh second factor a change asks for: `onDone` after it is proved, `cancel` the way back, `intro` what it is for. */
+export type PasskeysReauth = (onDone: () => void, cancel: React.ReactNode, intro: string) => React.ReactNode;
+
+type Change = { kind: 'add'; name: string } | { kind: 'remove'; id: string };
+
+export function PasskeysCard({ reauth }: { reauth?: PasskeysReauth }): React.JSX.Element {
   const { t } = useTranslation(['common', 'validation']);
   const list = useQuery(passkeyListQueryOptions);
   const add = useAddPasskey();
   const remove = useRemovePasskey();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | undefined>();
-  const failed = (e: unknown): void => {
-    toast({ title: t('passkeys.failedTitle'), description: passkeyErrorText(t, e), variant: 'destructive' });
+  // The change waiting for the second factor to be proved again.
+  const [waiting, setWaiting] = useState<Change | null>(null);
+  const failedFor =
+    (change: Change) =>
+    (e: unknown): void => {
+      if (reauth && errorCodeOf(e) === 'REAUTH_REQUIRED') {
+        setWaiting(change);
+        return;
+      }
+      toast({ title: t('passkeys.failedTitle'), description: passkeyErrorText(t, e), variant: 'destructive' });
+    };
+  const run = (change: Change): void => {
+    if (change.kind === 'add')
+      add.mutate(change.name, {
+        onSuccess: () => {
+          setName('');
+          toast({ title: t('passkeys.added') });
+        },
+        onError: failedFor(change),
+      });
+    else remove.mutate(change.id, { onSuccess: () => toast({ title: t('passkeys.removed') }), onError: failedFor(change) });
   };
 
   const onSubmit = (e: React.FormEvent): void => {
@@ -32,13 +59,7 @@ export function PasskeysCard(): React.JSX.Element {
       return;
     }
     setError(undefined);
-    add.mutate(parsed.data, {
-      onSuccess: () => {
-        setName('');
-        toast({ title: t('passkeys.added') });
-      },
-      onError: failed,
-    });
+    run({ kind: 'add', name: parsed.data });
   };
 
   return (
@@ -68,7 +89,7 @@ export function PasskeysCard(): React.JSX.Element {
                   size="sm"
                   aria-label={t('passkeys.removeLabel', { name: p.name })}
                   pending={remove.isPending && remove.variables === p.id}
-                  onClick={() => remove.mutate(p.id, { onSuccess: () => toast({ title: t('passkeys.removed') }), onError: failed })}
+                  onClick={() => run({ kind: 'remove', id: p.id })}
                 >
                   {t('passkeys.remove')}
                 </Button>
@@ -76,6 +97,18 @@ export function PasskeysCard(): React.JSX.Element {
             ))}
           </ul>
         )}
+        {waiting && reauth
+          ? reauth(
+              () => {
+                setWaiting(null);
+                run(waiting);
+              },
+              <Button variant="secondary" onClick={() => setWaiting(null)}>
+                {t('passkeys.cancel')}
+              </Button>,
+              t('passkeys.reauthIntro'),
+            )
+          : null}
         {passkeysSupported() ? (
           <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
             <div className="sm:flex-1">

@@ -1,5 +1,5 @@
-// Re-authentication before break-the-glass (issue 12 item 3): a fresh code from the authenticator app, or a passkey
-// (decision 026), whichever the user has.
+// Re-authentication before break-the-glass (issue 12 item 3) and before changing one's passkeys (decision 026): a fresh
+// code from the authenticator app, or a passkey, whichever the user has.
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
@@ -9,7 +9,16 @@ import { passkeyErrorText, passkeysSupported } from '../../../lib/passkeys';
 import { mfaStatusQueryOptions, useReauth, useReauthPasskey } from '../api/second-factor';
 import { CodeForm } from './code-form';
 
-export function ReauthForm({ onDone, children }: { onDone: () => void; children?: React.ReactNode }): React.JSX.Element {
+export function ReauthForm({
+  onDone,
+  children,
+  intro,
+}: {
+  onDone: () => void;
+  children?: React.ReactNode;
+  /** What the proof is for, when not break-the-glass (e.g. changing one's passkeys). */
+  intro?: string;
+}): React.JSX.Element {
   const { t } = useTranslation(['security', 'common']);
   const reauth = useReauth();
   const passkey = useReauthPasskey();
@@ -34,7 +43,7 @@ export function ReauthForm({ onDone, children }: { onDone: () => void; children?
   ) : null;
   return (
     <div className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-3">
-      <p className="text-sm font-medium">{withCode ? t('reauth.intro') : t('common:passkeys.secondStepIntro')}</p>
+      <p className="text-sm font-medium">{intro ?? (withCode ? t('reauth.intro') : t('common:passkeys.secondStepIntro'))}</p>
       {withCode ? (
         <CodeForm
           autoFocus
