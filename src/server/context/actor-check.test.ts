@@ -1,4 +1,4 @@
-// The hot routes' cached actor (decision 028), through the real app: a search or a record opened with an actor
+// The hot routes' cached actor (decision 028), through the real app: a search, a grant or a record opened with an actor
 // from the worker's cache is confirmed by the route's own statement, so a change to the user, role, permissions or
 // session between two requests takes effect on the next one exactly as if the actor were read first, and a refused
 // request reads and writes nothing.
@@ -104,6 +104,22 @@ describe('a cached actor', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).not.toHaveProperty('patient');
     expect(await auditRowCount(t.db)).toBe(before);
+  });
+
+  it('confirms a grant in its own statement: revoked records.read is a 403 and no grant or row is written', async () => {
+    const { cookie, user } = await cachedDoctor();
+    const grant = () =>
+      t.app.inject({ method: 'POST', url: `/api/patients/${patient.id}/access`, headers: { cookie }, payload: { consent: true } });
+    const hits = t.app.actorCache.hits;
+    expect((await grant()).statusCode).toBe(201);
+    expect(t.app.actorCache.hits).toBe(hits + 1);
+    await setPermission(user.id, 'records.read', false);
+    const before = await auditRowCount(t.db);
+    const refused = await grant();
+    expect(refused.statusCode).toBe(403);
+    expect(await auditRowCount(t.db)).toBe(before);
+    const grants = await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM access_grants WHERE user_id = ${user.id}`);
+    expect(grants?.n).toBe(1);
   });
 
   it('gets a permission granted after a refusal on the next request', async () => {

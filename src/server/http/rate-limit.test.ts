@@ -94,6 +94,27 @@ describe('search per user', () => {
     expect((await exact(secondProcess)).json()).toHaveLength(1);
   });
 
+  it('searches through the FHIR API count toward the same limit as the staff API (decision 028)', async () => {
+    const { cookie } = await signInAs(t, 3);
+    const patient = await createPatient(t.db);
+    const fhir = () =>
+      t.app.inject({
+        method: 'GET',
+        url: `/fhir/R4/Patient?identifier=${encodeURIComponent(`https://nhr.health.gov.na/fhir/sid/nc-number|${patient.idNumber}`)}`,
+        headers: { cookie },
+      });
+    expect((await fhir()).statusCode).toBe(200);
+    expect((await search(t.app, cookie)).statusCode).toBe(200);
+    expect((await fhir()).statusCode).toBe(200);
+    const audited = await auditRowCount(t.db);
+    expect((await search(t.app, cookie)).statusCode).toBe(429);
+    const refused = await fhir();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ resourceType: 'OperationOutcome' });
+    expect(await auditRowCount(t.db)).toBe(audited);
+    clock.advance(61_000);
+  });
+
   it('a signed-out caller is refused by the guard (401) before any counting', async () => {
     const res = await t.app.inject({
       method: 'POST',
@@ -118,6 +139,29 @@ describe('access grants per user', () => {
     expect(refused.json().code).toBe('RATE_LIMITED');
     const read = await t.app.inject({ method: 'GET', url: `/api/patients/${ids[2]}`, headers: { cookie } });
     expect(read.statusCode).toBe(403);
+  });
+
+  it("counts a grant through the FHIR API's $access in the same limit, in the grant's own statement (decision 028)", async () => {
+    const { cookie, user } = await signInAs(t, 3);
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await createPatient(t.db)).id);
+    const viaApi = (id: number) =>
+      t.app.inject({ method: 'POST', url: `/api/patients/${id}/access`, headers: { cookie }, payload: { consent: true } });
+    const viaFhir = (id: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/fhir/R4/Patient/${id}/$access`,
+        headers: { cookie },
+        payload: { resourceType: 'Parameters', parameter: [{ name: 'consent', valueBoolean: true }] },
+      });
+    expect((await viaFhir(ids[0]!)).statusCode).toBe(201);
+    expect((await viaApi(ids[1]!)).statusCode).toBe(201);
+    const audited = await auditRowCount(t.db);
+    expect((await viaFhir(ids[2]!)).statusCode).toBe(429);
+    expect((await viaApi(ids[2]!)).statusCode).toBe(429);
+    expect(await auditRowCount(t.db)).toBe(audited);
+    const grants = await query<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM access_grants WHERE user_id = ${user.id}`);
+    expect(grants[0]!.n).toBe(2);
   });
 });
 

@@ -2,9 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { accessGrant, recordAccessInput, recordPatient } from '../../../contracts/access';
 import { recordIdParams } from '../../../contracts/record-rows';
-import { requireStaff, staffActor, staffScope } from '../../context/guards';
+import { withConfirmedActor } from '../../context/actor-check';
+import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
-import { rateLimitOf } from '../../http/rate-limit';
+import { staffLimit } from '../../http/rate-limit';
 import { noteGrantVolume } from '../privacy/alerts.service';
 import { grantRecordAccess, readPatient } from './access.service';
 
@@ -18,12 +19,20 @@ export function accessRoutes({ db, config }: AppDeps) {
       '/api/patients/:id/access',
       {
         onRequest: canRead,
-        config: { rateLimit: rateLimitOf(config, 'accessGrant') },
+        // The grant's statement counts the per-user limit and confirms the worker's cached actor (decision 028).
+        config: { actorInStatement: true },
         schema: { tags, params: recordIdParams, body: recordAccessInput, response: { 201: accessGrant } },
       },
       async (request, reply) => {
-        const actor = staffActor(request);
-        const grant = await grantRecordAccess(db, actor, request.meta, request.params.id, request.body, config.now(), config.alerts);
+        const { grant, actor } = await withConfirmedActor(request, reply, 'records.read', async (actor, check) => {
+          const now = config.now();
+          const limit = staffLimit(config, 'accessGrant', actor.userId, now);
+          const stored = await grantRecordAccess(db, actor, request.meta, request.params.id, request.body, now, config.alerts, {
+            limit,
+            ...(check ? { actor: check } : {}),
+          });
+          return { grant: stored, actor };
+        });
         await noteGrantVolume(db, config.alerts, actor, request.meta);
         return reply.status(201).send(grant);
       },

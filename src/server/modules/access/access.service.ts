@@ -12,7 +12,10 @@ import {
 } from '../../../contracts/access';
 import type { FieldIssue } from '../../../contracts/errors';
 import { auditActorOf } from '../../audit/audit-writer';
-import { actorRoleAtTheTime, type RequestMeta, type StaffActor } from '../../context/actor';
+import { actorRoleAtTheTime, type ActorCheck, type RequestMeta, type StaffActor } from '../../context/actor';
+import { UnconfirmedActorError } from '../../context/actor-check';
+import { actorCheckSql } from '../../context/session';
+import { limitInStatement, overLimit, purgeByChance, type StatementLimit } from '../../http/rate-limit';
 import type { Config } from '../../config';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { Db, DbOrTx } from '../../db/client';
@@ -44,8 +47,9 @@ function parseAccess(input: RecordAccessInput): { consent: boolean; reason: stri
 
 /**
  * POST /api/patients/{id}/access: a grant for this user and patient lasting 8 hours from `now`, with its audit row
- * (VIEW PATIENT, complianceFlags CONSENT or BREAK_GLASS with the reason) in the same transaction. 404 for an
- * unknown patient.
+ * (VIEW PATIENT, complianceFlags CONSENT or BREAK_GLASS with the reason) in the same statement, with the per-user
+ * grant limit `checks.limit` (429 over it) and a cached actor's confirmation `checks.actor` counted and checked by
+ * that statement (decision 028). 404 for an unknown patient.
  */
 export async function grantRecordAccess(
   db: Db,
@@ -55,6 +59,7 @@ export async function grantRecordAccess(
   input: RecordAccessInput,
   now: Date = new Date(),
   volume?: Pick<Config['alerts'], 'grantsPerHour'>,
+  checks: { limit?: StatementLimit; actor?: ActorCheck } = {},
 ): Promise<AccessGrant> {
   const { consent, reason } = parseAccess(input);
   // Break-the-glass, and any grant beyond the hourly volume (issue 10 item 8), needs a second factor proven in this
@@ -64,7 +69,7 @@ export async function grantRecordAccess(
   }
   const expiresAt = new Date(now.getTime() + ACCESS_GRANT_HOURS * HOUR_MS);
   // The grant and its audit row in one statement (grant-audited.repository.ts); grantId is the inserted grant's.
-  const row = await insertGrantAudited(
+  const outcome = await insertGrantAudited(
     db,
     { userId: actor.userId, patientId, consent, reason, grantedAt: now, expiresAt },
     {
@@ -77,8 +82,16 @@ export async function grantRecordAccess(
       newValues: { access: 'GRANTED', expiresAt: expiresAt.toISOString(), role: actorRoleAtTheTime(actor) },
       complianceFlags: consent ? { type: 'CONSENT' } : { type: 'BREAK_GLASS', reason },
     },
+    {
+      ...(checks.limit ? { limit: limitInStatement(checks.limit) } : {}),
+      ...(checks.actor ? { actor: actorCheckSql(checks.actor) } : {}),
+    },
   );
-  if (!row) throw patientNotFound();
+  if (checks.limit) await purgeByChance(db, checks.limit.at);
+  if (outcome.kind === 'unconfirmed') throw new UnconfirmedActorError();
+  if (outcome.kind === 'limited') return overLimit(checks.limit!, outcome.resetMs);
+  if (outcome.kind === 'missing') throw patientNotFound();
+  const row = outcome.grant;
   return { ...row, grantedAt: row.grantedAt.toISOString(), expiresAt: row.expiresAt.toISOString() };
 }
 

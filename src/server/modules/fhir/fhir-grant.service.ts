@@ -3,6 +3,7 @@
 // (break-the-glass, which the privacy review then sees). The grant lasts 8 hours and is audited like any other.
 import type { Config } from '../../config';
 import { validationFailed } from '../../errors/app-error';
+import { staffLimit } from '../../http/rate-limit';
 import { grantRecordAccess } from '../access/access.service';
 import { noteGrantVolume } from '../privacy/alerts.service';
 import type { FhirResource } from './fhir-resources';
@@ -25,7 +26,10 @@ export function accessInputOf(body: unknown): { consent: boolean; reason: string
 }
 
 export async function confirmAccess(config: Config, scope: FhirScope, patientId: number, body: unknown): Promise<FhirResource> {
-  const grant = await grantRecordAccess(scope.db, scope.actor, scope.meta, patientId, accessInputOf(body), scope.now, config.alerts);
+  const limit = staffLimit(config, 'accessGrant', scope.actor.userId, scope.now);
+  const grant = await grantRecordAccess(scope.db, scope.actor, scope.meta, patientId, accessInputOf(body), scope.now, config.alerts, {
+    limit,
+  });
   await noteGrantVolume(scope.db, config.alerts, scope.actor, scope.meta);
   return {
     resourceType: 'Parameters',

@@ -4,11 +4,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { FhirResourceType } from '../../../contracts/fhir-scopes';
-import { staffScope } from '../../context/guards';
+import { staffActor, staffScope } from '../../context/guards';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors/app-error';
 import { FHIR_JSON } from '../../errors/operation-outcome';
-import { rateLimitOf } from '../../http/rate-limit';
+import { countOrRefuse, staffLimit } from '../../http/rate-limit';
 import { fhirGuard } from './fhir-access';
 import { accessInputOf, confirmAccess } from './fhir-grant.service';
 import { capabilityStatement } from './fhir-capabilities';
@@ -48,6 +48,10 @@ function numericId(type: string, id: string): number {
 }
 
 export function fhirRoutes({ db, config }: AppDeps) {
+  // The per-user search limit, counted in the same rows as the staff API's search (rate-limit's statement limits,
+  // decision 028), so searching through both APIs does not double it.
+  const searchLimit = async (request: FastifyRequest): Promise<void> =>
+    countOrRefuse(db, staffLimit(config, 'search', staffActor(request).userId, config.now()));
   const baseOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}${FHIR_BASE_PATH}`;
   const callOf = (request: FastifyRequest): FhirCall => ({
     scope: staffScope(request, db, config.now),
@@ -73,7 +77,7 @@ export function fhirRoutes({ db, config }: AppDeps) {
       {
         onRequest: search('Patient'),
         preValidation: async (request) => checkPatientSearch(callOf(request).query),
-        config: { rateLimit: rateLimitOf(config, 'search') },
+        preHandler: searchLimit,
         schema: { ...doc('Search patients'), querystring: searchQuery(['identifier', 'family', 'birthdate', 'name']) },
       },
       async (request, reply) => send(reply, await searchPatientResources(config, callOf(request))),
@@ -83,7 +87,7 @@ export function fhirRoutes({ db, config }: AppDeps) {
       {
         onRequest: search('Patient'),
         preValidation: async (request) => checkMatch(request.body, config.now()),
-        config: { rateLimit: rateLimitOf(config, 'search') },
+        preHandler: searchLimit,
         schema: { ...doc('Match a patient (smart search)'), body: resourceBody('Parameters') },
       },
       async (request, reply) => send(reply, await matchPatients(config, callOf(request), request.body)),
@@ -105,12 +109,11 @@ export function fhirRoutes({ db, config }: AppDeps) {
       `${FHIR_BASE_PATH}/Patient/:id/$access`,
       {
         onRequest: fhirGuard('records.read', 'Patient', 'read'),
-        // Checked before the grant limit counts it (the limit is a preHandler): a refused request costs nothing.
+        // Checked before anything is counted: the grant's own statement counts the per-user grant limit (decision 028).
         preValidation: async (request) => {
           numericId('Patient', (request.params as { id: string }).id);
           accessInputOf(request.body);
         },
-        config: { rateLimit: rateLimitOf(config, 'accessGrant') },
         schema: {
           ...doc('Confirm access to a record (consent or break-the-glass reason)'),
           params: idParams,
