@@ -29,23 +29,7 @@ afterEach(() => {
   transport = undefined;
 });
 
-/** A signed-in user of this role with one passkey registered through the real API. */
-async function userWithPasskey(roleId: number, name: string): Promise<string> {
-  const user = await createStaffUser(t.db, { roleId });
-  const cookie = await signIn(t.app, user.email, user.password);
-  const device = new TestAuthenticator({ origin: t.config.webauthn.origins[0]! });
-  const options = await t.app.inject({ method: 'POST', url: '/api/auth/passkeys/registration-options', headers: { cookie } });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/passkeys',
-    headers: { cookie },
-    payload: { name, response: device.register(options.json()) },
-  });
-  expect(res.statusCode).toBe(201);
-  return cookie;
-}
-
-/** As userWithPasskey, with the device, for a test that proves the passkey again. */
+/** A signed-in user of this role with one passkey registered through the real API, and the device that holds it. */
 async function userWithDevice(roleId: number, name: string): Promise<{ cookie: string; device: TestAuthenticator }> {
   const user = await createStaffUser(t.db, { roleId });
   const cookie = await signIn(t.app, user.email, user.password);
@@ -60,6 +44,9 @@ async function userWithDevice(roleId: number, name: string): Promise<{ cookie: s
   expect(res.statusCode).toBe(201);
   return { cookie, device };
 }
+
+/** The same user's session cookie alone. */
+const userWithPasskey = async (roleId: number, name: string): Promise<string> => (await userWithDevice(roleId, name)).cookie;
 
 describe('Passkeys card', () => {
   it('lists the passkey by name and removes it with one DELETE', async () => {
