@@ -351,7 +351,11 @@ export const accessGrants = pgTable(
     grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('access_grants_user_patient_idx').on(t.userId, t.patientId, t.expiresAt)],
+  (t) => [
+    index('access_grants_user_patient_idx').on(t.userId, t.patientId, t.expiresAt),
+    // The grant-volume count: this user's grants of the last hour (migration 0030).
+    index('access_grants_user_granted_idx').on(t.userId, t.grantedAt),
+  ],
 );
 
 export const auditLogs = pgTable(

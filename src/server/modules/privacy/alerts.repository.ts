@@ -38,11 +38,12 @@ export async function checkSearchVolume(db: DbOrTx, a: BulkSearchCheck, ids: rea
   return row?.raised ?? false;
 }
 
-/** Record-access confirmations (consent or break-the-glass) by the user in the last hour. */
+/**
+ * Record-access confirmations (consent or break-the-glass) by the user in the last hour: their access_grants, each
+ * stored with its audit row by one statement (migration 0030's index; decision 028).
+ */
 export const grantsInHourSql = (userId: string): SQL => sql`
-  SELECT count(*)::int FROM audit_logs c
-  WHERE c.user_id = ${userId} AND c.action = 'VIEW' AND c.compliance_flags ->> 'type' IN ('CONSENT', 'BREAK_GLASS')
-    AND c.timestamp > now() - interval '1 hour'`;
+  SELECT count(*)::int FROM access_grants g WHERE g.user_id = ${userId} AND g.granted_at > now() - interval '1 hour'`;
 
 export async function countGrantsInHour(db: DbOrTx, userId: string): Promise<number> {
   const [row] = await rowsOf<{ n: number }>(db, sql`SELECT (${grantsInHourSql(userId)}) AS n`);
