@@ -33,7 +33,7 @@ export function accessRoutes({ db, config }: AppDeps) {
           });
           return { grant: stored, actor };
         });
-        await noteGrantVolume(db, config.alerts, actor, request.meta);
+        await noteGrantVolume(db, config.alerts, actor, request.meta, config.now());
         return reply.status(201).send(grant);
       },
     );

@@ -32,8 +32,13 @@ const HOUR_MS = 60 * 60 * 1000;
  * (config.alerts.grantsPerHour): the staff second factor (decision 024) asks for re-authentication before the next
  * grant when this is true; the same count raises GRANT_VOLUME_ALERT (decision 011).
  */
-export async function grantVolumeExceeded(db: DbOrTx, limits: Pick<Config['alerts'], 'grantsPerHour'>, userId: string): Promise<boolean> {
-  return (await grantsInLastHour(db, userId)) > limits.grantsPerHour;
+export async function grantVolumeExceeded(
+  db: DbOrTx,
+  limits: Pick<Config['alerts'], 'grantsPerHour'>,
+  userId: string,
+  now: Date = new Date(),
+): Promise<boolean> {
+  return (await grantsInLastHour(db, userId, now)) > limits.grantsPerHour;
 }
 export const patientNotFound = (): AppError => new AppError('PATIENT_NOT_FOUND', 'Patient not found');
 export const accessNotConfirmed = (): AppError => new AppError('ACCESS_GRANT_REQUIRED', ACCESS_NOT_CONFIRMED_MESSAGE);
@@ -64,7 +69,7 @@ export async function grantRecordAccess(
   const { consent, reason } = parseAccess(input);
   // Break-the-glass, and any grant beyond the hourly volume (issue 10 item 8), needs a second factor proven in this
   // session within the last minutes (issue 12 item 3; decision 024). Users without one have nothing to prove.
-  if (!consent || (volume && (await grantVolumeExceeded(db, volume, actor.userId)))) {
+  if (!consent || (volume && (await grantVolumeExceeded(db, volume, actor.userId, now)))) {
     await assertFreshSecondFactor(db, actor, meta.sessionHash, now);
   }
   const expiresAt = new Date(now.getTime() + ACCESS_GRANT_HOURS * HOUR_MS);

@@ -30,7 +30,7 @@ export async function confirmAccess(config: Config, scope: FhirScope, patientId:
   const grant = await grantRecordAccess(scope.db, scope.actor, scope.meta, patientId, accessInputOf(body), scope.now, config.alerts, {
     limit,
   });
-  await noteGrantVolume(scope.db, config.alerts, scope.actor, scope.meta);
+  await noteGrantVolume(scope.db, config.alerts, scope.actor, scope.meta, scope.now);
   return {
     resourceType: 'Parameters',
     parameter: [

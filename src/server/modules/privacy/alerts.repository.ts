@@ -39,14 +39,16 @@ export async function checkSearchVolume(db: DbOrTx, a: BulkSearchCheck, ids: rea
 }
 
 /**
- * Record-access confirmations (consent or break-the-glass) by the user in the last hour: their access_grants, each
- * stored with its audit row by one statement (migration 0030's index; decision 028).
+ * Record-access confirmations (consent or break-the-glass) by the user in the hour before `now` (the server's clock,
+ * which stamps granted_at): their access_grants, each stored with its audit row by one statement (migration 0030's
+ * index; decision 028).
  */
-export const grantsInHourSql = (userId: string): SQL => sql`
-  SELECT count(*)::int FROM access_grants g WHERE g.user_id = ${userId} AND g.granted_at > now() - interval '1 hour'`;
+export const grantsInHourSql = (userId: string, now: Date): SQL => sql`
+  SELECT count(*)::int FROM access_grants g
+  WHERE g.user_id = ${userId} AND g.granted_at > ${now.toISOString()}::timestamptz - interval '1 hour'`;
 
-export async function countGrantsInHour(db: DbOrTx, userId: string): Promise<number> {
-  const [row] = await rowsOf<{ n: number }>(db, sql`SELECT (${grantsInHourSql(userId)}) AS n`);
+export async function countGrantsInHour(db: DbOrTx, userId: string, now: Date): Promise<number> {
+  const [row] = await rowsOf<{ n: number }>(db, sql`SELECT (${grantsInHourSql(userId, now)}) AS n`);
   return row?.n ?? 0;
 }
 

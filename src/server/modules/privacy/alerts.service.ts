@@ -47,11 +47,17 @@ export const searchVolumeCheckSql = (limits: Thresholds, actor: StaffActor, meta
   alerts.bulkSearchCheckSql(bulkSearchCheck(limits, actor, meta), ids);
 
 /** After a record-access confirmation: GRANT_VOLUME_ALERT when the user made too many in the last hour. */
-export async function noteGrantVolume(db: DbOrTx, limits: Thresholds, actor: StaffActor, meta: RequestMeta): Promise<boolean> {
+export async function noteGrantVolume(
+  db: DbOrTx,
+  limits: Thresholds,
+  actor: StaffActor,
+  meta: RequestMeta,
+  now: Date = new Date(),
+): Promise<boolean> {
   const { raised } = await alerts.raiseAlertOver(db, {
     ...base(actor, meta),
     type: 'GRANT_VOLUME_ALERT',
-    count: alerts.grantsInHourSql(actor.userId),
+    count: alerts.grantsInHourSql(actor.userId, now),
     threshold: limits.grantsPerHour,
     minutes: 60,
     description: `More than ${limits.grantsPerHour} record-access confirmations within an hour`,
@@ -60,7 +66,8 @@ export async function noteGrantVolume(db: DbOrTx, limits: Thresholds, actor: Sta
 }
 
 /** Record-access confirmations by the user in the last hour. */
-export const grantsInLastHour = (db: DbOrTx, userId: string): Promise<number> => alerts.countGrantsInHour(db, userId);
+export const grantsInLastHour = (db: DbOrTx, userId: string, now: Date = new Date()): Promise<number> =>
+  alerts.countGrantsInHour(db, userId, now);
 
 /** GET /api/privacy-reviews/alerts: newest first, audited as VIEW AUDIT_LOG. */
 export async function readVolumeAlerts(scope: RequestScope<StaffActor>, query: VolumeAlertQueryInput): Promise<VolumeAlertPage> {
