@@ -1,6 +1,8 @@
 // The request context (DESIGN.md §4, STYLE habit 3): on every request, `request.meta` (who asked, from where) and
 // `request.actor` (the signed-in staff user with permissions read from the database now, or the patient, or null).
-// Register after @fastify/cookie and before the module routes.
+// On routes marked `config.actorInStatement` a staff actor may come from this worker's cache instead, with
+// `request.actorCheck` for the route's one statement to confirm it (decision 028). Register after @fastify/cookie
+// and before the module routes.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db/client';
