@@ -31,12 +31,15 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...base, clientDir: '/nonexistent', rateLimits, mfaSecretKey, ...overrides };
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/**
+ * The app on a database of its own. `beforeReady` runs before the app is ready, with the TestApp: a test adds routes
+ * of its own there (e.g. probes behind a guard under test).
+ */
+export async function createTestApp(overrides: Partial<Config> = {}, beforeReady?: (t: TestApp) => void): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = testConfig(overrides);
   const app = await buildApp({ db: database.handle.db, config });
-  await app.ready();
-  return {
+  const t: TestApp = {
     app,
     db: database.handle.db,
     database,
@@ -46,4 +49,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       await database.dispose();
     },
   };
+  beforeReady?.(t);
+  await app.ready();
+  return t;
 }

@@ -8,8 +8,6 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { API_CLIENT_TOKEN_PATTERN, type ApiClient, type CreatedApiClient } from '../../../contracts/api-clients';
 import { ROLE_IDS } from '../../../contracts/constants';
-import { buildApp } from '../../app';
-import type { Config } from '../../config';
 import { createSession } from '../../context/session';
 import { inAuditedTransaction } from '../../context/data-context';
 import { staffActor, staffScope } from '../../context/guards';
@@ -17,8 +15,7 @@ import { testClock } from '../../test/clock';
 import { TestAuthenticator } from '../../test/webauthn-authenticator';
 import { queryOne, queryRows } from '../../test/sql';
 import { signInAs } from '../../test/staff';
-import { testConfig, type TestApp } from '../../test/test-app';
-import { createTestDatabase } from '../../test/test-database';
+import { createTestApp, testConfig, type TestApp } from '../../test/test-app';
 import { NO_PASSWORD } from './api-clients.service';
 import { requireFhirAccess } from './fhir-access';
 
@@ -47,31 +44,15 @@ function registerProbeRoutes(app: FastifyInstance, t: () => TestApp): void {
   app.get('/fhir/R4/_probe/AuditEvent', { preHandler: requireFhirAccess('AuditEvent', 'read') }, async (request) => whoAsked(request));
 }
 
-async function probeApp(overrides: Partial<Config>): Promise<TestApp> {
-  const database = await createTestDatabase();
-  const config = testConfig(overrides);
-  const app = await buildApp({ db: database.handle.db, config });
-  const t: TestApp = {
-    app,
-    db: database.handle.db,
-    database,
-    config,
-    async close() {
-      await app.close();
-      await database.dispose();
-    },
-  };
-  registerProbeRoutes(app, () => t);
-  await app.ready();
-  return t;
-}
-
 let t: TestApp;
 let admin: { cookie: string; user: { id: string } };
 let doctor: { cookie: string; user: { id: string } };
 beforeAll(async () => {
   const base = testConfig();
-  t = await probeApp({ now: clock.now, rateLimits: { ...base.rateLimits, badToken: { max: BAD_TOKEN_MAX, windowMs: 900_000 } } });
+  t = await createTestApp(
+    { now: clock.now, rateLimits: { ...base.rateLimits, badToken: { max: BAD_TOKEN_MAX, windowMs: 900_000 } } },
+    (probe) => registerProbeRoutes(probe.app, () => probe),
+  );
   admin = await signInAs(t, ROLE_IDS.admin);
   doctor = await signInAs(t, ROLE_IDS.doctor);
 }, 60_000);
