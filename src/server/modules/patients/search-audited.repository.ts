@@ -4,6 +4,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { PatientSummary } from '../../../contracts/patients';
 import { auditAppendSql, sqlJson, type StatementAuditEntry } from '../../audit/audit-in-statement';
+import { countCte, GATE_COLUMNS, gateCtes, gateName, type GateColumns, type StatementGate } from '../../context/statement-gate';
 import { preparedRows, type Db } from '../../db/client';
 import { SUMMARY_COLUMNS } from './search.repository';
 
@@ -25,23 +26,13 @@ export interface SearchAudit extends Omit<StatementAuditEntry, 'newValues' | 'pa
 }
 
 /** What else the search's statement does (issue 11, decision 014). */
-export interface SearchChecks {
+export interface SearchChecks extends StatementGate {
   /**
    * The bulk-search volume check (privacy's searchVolumeCheckSql): an SQL boolean expression of the found ids (an
    * int[] expression), run once by the statement. Its text must depend only on its shape (the statement is
    * prepared under one name).
    */
   volume?: (ids: SQL) => SQL;
-  /**
-   * The request's rate limit (http/rate-limit's limitInStatement): `gate` decides before the search whether it may
-   * run (no search and no audit row when not), `count` counts the request after the rest of the statement.
-   */
-  limit?: { gate: SQL; count: (when: SQL) => SQL };
-  /**
-   * The cached actor's confirmation (context/session's actorCheckSql, decision 028): the CTEs that find the
-   * session and `actor_ok`. When given, nothing else runs unless the actor is confirmed.
-   */
-  actor?: SQL;
 }
 
 /** The found patients, or `limited` when the rate limit refused the search (nothing was read or written but the count). */
@@ -70,29 +61,19 @@ export async function findExactAudited(
     // One result names its patient, so the patient sees the search in their access history.
     patientId: sql`CASE WHEN cardinality(ids.v) = 1 THEN ids.v[1] END`,
   };
-  const { volume, limit, actor } = checks;
-  // `lim` runs first (the search and its row wait on its `ok`): the actor's confirmation, then the rate limit. The
-  // check's CTE calls a volatile function, so it is never inlined, and the outer query reads its one row: it runs
-  // exactly once, after the search (it reads ids). `hit`, the limit's count, is read by nothing: PostgreSQL runs it last.
-  const actorOk = actor ? sql`(SELECT ok FROM actor_ok)` : sql`true`;
-  const gate = limit ? limit.gate : sql`SELECT true AS ok, NULL::float8 AS reset_ms`;
-  const found = await preparedRows<
-    PatientSummary & { ord: number | null; actorOk: boolean; limitOk: boolean; limitResetMs: number | null }
-  >(
+  const { volume } = checks;
+  // The gate (`lim`: the actor's confirmation, then the rate limit) runs first; the search and its row wait on its
+  // `ok`. The check's CTE calls a volatile function, so it is never inlined, and the outer query reads its one row: it
+  // runs exactly once, after the search (it reads ids). The limit's count is read by nothing: PostgreSQL runs it last.
+  const found = await preparedRows<PatientSummary & GateColumns & { ord: number | null }>(
     db,
-    `nhr_search_${search.method}_audited${volume ? '_checked' : ''}${limit ? '_limited' : ''}${actor ? '_actor' : ''}`,
-    sql`WITH ${actor ? sql`${actor},` : sql``}
-             lim AS MATERIALIZED (SELECT ${actorOk} AS actor_ok, ${actorOk} AND g.ok AS ok, g.reset_ms FROM (${gate}) AS g),
+    `nhr_search_${search.method}_audited${volume ? '_checked' : ''}${gateName(checks)}`,
+    sql`WITH ${gateCtes(checks)}
              r AS (SELECT row_number() OVER () AS ord, f.* FROM (${exactQuery(search)}) AS f WHERE (SELECT ok FROM lim)),
              ids AS (SELECT coalesce(array_agg(id ORDER BY ord), '{}'::int[]) AS v FROM r),
              a AS (SELECT ${auditAppendSql(entry)} AS audit_id FROM ids WHERE (SELECT ok FROM lim)),
-             v AS (SELECT ${volume ? volume(sql`ids.v`) : sql`false`} AS alerted FROM ids WHERE (SELECT ok FROM lim))${
-               limit
-                 ? sql`,
-             hit AS (${limit.count(sql`(SELECT actor_ok FROM lim)`)})`
-                 : sql``
-             }
-        SELECT lim.actor_ok AS "actorOk", lim.ok AS "limitOk", lim.reset_ms AS "limitResetMs", r.*
+             v AS (SELECT ${volume ? volume(sql`ids.v`) : sql`false`} AS alerted FROM ids WHERE (SELECT ok FROM lim))${countCte(checks)}
+        SELECT ${GATE_COLUMNS}, r.*
           FROM lim LEFT JOIN (a CROSS JOIN v LEFT JOIN r ON true) ON true ORDER BY r.ord`,
   );
   const [first] = found;
