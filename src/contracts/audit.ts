@@ -68,6 +68,11 @@ export const auditLogQuery = z
       .min(1, { error: 'validation:invalidNumber' })
       .optional()
       .transform((n) => Math.min(n ?? AUDIT_LOG_LIMIT_DEFAULT, AUDIT_LOG_LIMIT_MAX)),
+    /**
+     * Paging (issue 21 item 15): only rows older than this row (by time, then id). A cursor, not an offset, so the
+     * reads audited meanwhile do not shift the pages.
+     */
+    beforeId: filter(z.coerce.number({ error: 'validation:invalidNumber' }).int().min(1).max(Number.MAX_SAFE_INTEGER)),
   })
   .refine(datesInOrder, dateOrder);
 export type AuditLogQueryInput = z.input<typeof auditLogQuery>;
@@ -153,4 +158,7 @@ export type ComplianceReport = z.infer<typeof complianceReport>;
 export const complianceReportSummary = complianceReport.omit({ reportData: true });
 export type ComplianceReportSummary = z.infer<typeof complianceReportSummary>;
 export const reportArchived = z.object({ id: z.number().int(), archived: z.literal(true) });
+export const reportRestored = z.object({ id: z.number().int(), archived: z.literal(false) });
+/** The list's response header carrying how many reports the filters match over all pages. */
+export const REPORT_TOTAL_HEADER = 'x-total-count';
 export const complianceReportList = z.array(complianceReport);

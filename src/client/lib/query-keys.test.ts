@@ -12,7 +12,7 @@ describe('query keys', () => {
     expect(toQueryString({ a: '1', b: '', c: null, d: undefined, e: 0 })).toBe('?a=1&e=0');
     expect(toQueryString({})).toBe('');
     expect(auditKeys.logs({ action: 'VIEW', userId: '' })).toEqual(['/api/audit-logs?action=VIEW&limit=100']);
-    expect(auditKeys.reports({ reportType: 'all' })).toEqual(['/api/compliance-reports?reportType=all']);
+    expect(auditKeys.reports({ reportType: 'all' }, 2)).toEqual(['/api/compliance-reports?reportType=all&page=2&pageSize=50']);
   });
 
   it('invalidate exactly what a feature cached', () => {

@@ -441,15 +441,24 @@ export const complianceReports = pgTable(
   (t) => [index('compliance_reports_generated_idx').on(t.generatedAt.desc(), t.id.desc())],
 );
 
-/** A report archived by an authorised user: hidden from the list, kept (issue 10 item 2); insert-only. */
-export const complianceReportArchives = pgTable('compliance_report_archives', {
-  reportId: integer('report_id')
-    .primaryKey()
-    .references(() => complianceReports.id),
-  archivedAt: timestamp('archived_at', { withTimezone: true }).notNull().defaultNow(),
-  archivedBy: varchar('archived_by', { length: 256 }).notNull(),
-  archivedByUserId: text('archived_by_user_id').notNull(),
-});
+/**
+ * Archive and restore events of compliance reports (issue 10 item 2, issue 21 item 15); insert-only. A report's
+ * state is its latest event (archived true: hidden from the list, kept; false: restored).
+ */
+export const complianceReportArchives = pgTable(
+  'compliance_report_archives',
+  {
+    id: serial('id').primaryKey(),
+    reportId: integer('report_id')
+      .notNull()
+      .references(() => complianceReports.id),
+    archived: boolean('archived').notNull().default(true),
+    archivedAt: timestamp('archived_at', { withTimezone: true }).notNull().defaultNow(),
+    archivedBy: varchar('archived_by', { length: 256 }).notNull(),
+    archivedByUserId: text('archived_by_user_id').notNull(),
+  },
+  (t) => [index('compliance_report_archives_report_idx').on(t.reportId, t.id.desc())],
+);
 
 /** Rate-limit counters shared by every process (docs/decisions/011-rate-limits-and-volume-alerts.md). */
 export const rateLimitHits = pgTable(

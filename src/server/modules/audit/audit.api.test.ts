@@ -145,6 +145,31 @@ describe('GET /api/audit-logs', () => {
     expect((await newestAudit()).new_values).toMatchObject({ filters: { limit: 1000 }, returned: 1000 });
     expect((await get('/api/audit-logs?limit=5', auditor.cookie)).json()).toHaveLength(5);
   });
+
+  it('pages past the first 1,000 rows with beforeId, and the reads audited meanwhile do not shift the pages (issue 21 item 15)', async () => {
+    const all = await query<{ id: number }>(t.db, sql`SELECT id FROM audit_logs ORDER BY timestamp DESC, id DESC`);
+    const first = (await get('/api/audit-logs?limit=100', auditor.cookie)).json() as { id: number }[];
+    const seen: number[] = first.map((r) => r.id);
+    let page = first;
+    while (page.length === 100) {
+      page = (await get(`/api/audit-logs?limit=100&beforeId=${page[page.length - 1]!.id}`, auditor.cookie)).json() as { id: number }[];
+      seen.push(...page.map((r) => r.id));
+    }
+    // Every row that existed before the walk, once each, in the list's order: the walk's own VIEW rows (one per
+    // page, all newer than the first page's newest row) never enter it.
+    expect(all.length).toBeGreaterThan(1100);
+    expect(seen).toEqual(all.map((r) => r.id));
+    expect(await count('audit_logs')).toBeGreaterThan(all.length + 10);
+  });
+
+  it('an unknown beforeId is an empty page; a bad one is 400 and reads nothing', async () => {
+    expect((await get('/api/audit-logs?beforeId=999999999', auditor.cookie)).json()).toEqual([]);
+    const before = await count('audit_logs');
+    const res = await get('/api/audit-logs?beforeId=abc', auditor.cookie);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('VALIDATION_FAILED');
+    expect(await count('audit_logs')).toBe(before);
+  });
 });
 
 describe('compliance reports', () => {

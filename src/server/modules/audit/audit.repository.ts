@@ -1,5 +1,5 @@
 // Audit log reads (SPEC §7). Rows are only ever written through src/server/audit/audit-writer.
-import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { auditLogs } from '../../db/schema';
 
@@ -12,6 +12,8 @@ export interface AuditLogCriteria {
   from?: Date | undefined;
   /** Exclusive upper bound. */
   before?: Date | undefined;
+  /** Only rows older than this row, in the list's order (time, then id): the next page. */
+  beforeId?: number | undefined;
   limit: number;
 }
 
@@ -42,6 +44,11 @@ export async function selectAuditLogs(db: DbOrTx, c: AuditLogCriteria): Promise<
   if (c.action !== undefined) conditions.push(eq(auditLogs.action, c.action));
   if (c.from) conditions.push(gte(auditLogs.timestamp, c.from));
   if (c.before) conditions.push(lt(auditLogs.timestamp, c.before));
+  if (c.beforeId !== undefined) {
+    conditions.push(
+      sql`(${auditLogs.timestamp}, ${auditLogs.id}) < (SELECT p.timestamp, p.id FROM audit_logs p WHERE p.id = ${c.beforeId})`,
+    );
+  }
   return db
     .select({
       id: auditLogs.id,

@@ -9,6 +9,8 @@ import {
   generateReportInput,
   reportArchived,
   reportListQuery,
+  reportRestored,
+  REPORT_TOTAL_HEADER,
 } from '../../../contracts/audit';
 import { recordIdParams } from '../../../contracts/record-rows';
 import { z } from 'zod';
@@ -16,7 +18,7 @@ import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { rateLimitOf } from '../../http/rate-limit';
 import { readAuditLogs } from './audit.service';
-import { archiveReport, downloadReport, generateReport, readReports } from './reports.service';
+import { downloadReport, generateReport, readReports, setReportArchived } from './reports.service';
 
 export function auditRoutes({ db, config }: AppDeps) {
   const scope = (request: FastifyRequest) => staffScope(request, db, config.now);
@@ -36,7 +38,10 @@ export function auditRoutes({ db, config }: AppDeps) {
         onRequest: requireStaff('reports.read'),
         schema: { tags, querystring: reportListQuery, response: { 200: z.array(complianceReportSummary) } },
       },
-      async (request) => readReports(scope(request), request.query),
+      async (request, reply) => {
+        const page = await readReports(scope(request), request.query);
+        return reply.header(REPORT_TOTAL_HEADER, String(page.total)).send(page.reports);
+      },
     );
 
     r.post(
@@ -66,7 +71,14 @@ export function auditRoutes({ db, config }: AppDeps) {
     r.post(
       '/api/compliance-reports/:id/archive',
       { onRequest: requireStaff('reports.generate'), schema: { tags, params: recordIdParams, response: { 200: reportArchived } } },
-      async (request) => archiveReport(scope(request), request.params.id),
+      async (request) => setReportArchived(scope(request), request.params.id, true),
+    );
+
+    // Restore (issue 21 item 15): an archived report back in the list; the same permission as archive.
+    r.post(
+      '/api/compliance-reports/:id/restore',
+      { onRequest: requireStaff('reports.generate'), schema: { tags, params: recordIdParams, response: { 200: reportRestored } } },
+      async (request) => setReportArchived(scope(request), request.params.id, false),
     );
   };
 }

@@ -18,6 +18,7 @@ function criteriaOf(f: AuditLogFilters): AuditLogCriteria {
     action: f.action,
     from: f.dateFrom ? startOfDay(f.dateFrom) : undefined,
     before: f.dateTo ? endOfDay(f.dateTo) : undefined,
+    beforeId: f.beforeId,
     limit: f.limit,
   };
 }

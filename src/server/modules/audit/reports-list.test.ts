@@ -43,6 +43,12 @@ describe('GET /api/compliance-reports with many large reports', () => {
     expect((await get('/api/compliance-reports?pageSize=101')).statusCode).toBe(400);
     expect((await get('/api/compliance-reports?page=0')).statusCode).toBe(400);
   });
+
+  it('says how many reports the filters match over all pages (X-Total-Count), so the screen can page', async () => {
+    expect((await get('/api/compliance-reports')).headers['x-total-count']).toBe(String(REPORTS));
+    expect((await get('/api/compliance-reports?page=2')).headers['x-total-count']).toBe(String(REPORTS));
+    expect((await get('/api/compliance-reports?status=DRAFT')).headers['x-total-count']).toBe('0');
+  });
 });
 
 describe('GET /api/compliance-reports/{id}/download', () => {
@@ -106,5 +112,68 @@ describe('POST /api/compliance-reports/{id}/archive', () => {
   it('404 for an unknown report, 400 for a bad id', async () => {
     expect((await archive(999999)).statusCode).toBe(404);
     expect((await archive('1e3')).statusCode).toBe(400);
+  });
+});
+
+describe('archived reports: listed under their filter, and restored (issue 21 item 15)', () => {
+  const post = (id: number | string, action: 'archive' | 'restore', cookie = auditor) =>
+    t.app.inject({ method: 'POST', url: `/api/compliance-reports/${id}/${action}`, headers: { cookie }, payload: {} });
+  const idOf = async (title: string): Promise<number> =>
+    (await query<{ id: number }>(t.db, sql`SELECT id FROM compliance_reports WHERE title = ${title}`))[0]!.id;
+  const titles = async (url: string): Promise<string[]> => ((await get(url)).json() as { title: string }[]).map((r) => r.title);
+
+  it('the ARCHIVED filter lists archived reports with status ARCHIVED, and only them', async () => {
+    const id = await idOf('Bulk 10');
+    expect((await post(id, 'archive')).statusCode).toBe(200);
+    const res = await get('/api/compliance-reports?status=ARCHIVED&pageSize=100');
+    const archived = res.json() as { id: number; title: string; status: string }[];
+    expect(archived.map((r) => r.title)).toContain('Bulk 10');
+    expect(archived.every((r) => r.status === 'ARCHIVED')).toBe(true);
+    expect(res.headers['x-total-count']).toBe(String(archived.length));
+    expect(await titles('/api/compliance-reports?status=COMPLETED&pageSize=100')).not.toContain('Bulk 10');
+  });
+
+  it('restore brings a report back into the list, audited; it can be archived again and restored again', async () => {
+    const id = await idOf('Bulk 11');
+    expect((await post(id, 'archive')).statusCode).toBe(200);
+    const before = await auditRowCount(t.db);
+    const res = await post(id, 'restore');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ id, archived: false });
+    expect(await auditRowCount(t.db)).toBe(before + 1);
+    const [audit] = await query<{ action: string; old_values: unknown; new_values: unknown }>(
+      t.db,
+      sql`SELECT action, old_values, new_values FROM audit_logs WHERE resource_type = 'COMPLIANCE_REPORT' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit).toMatchObject({ action: 'UPDATE', old_values: { archived: true }, new_values: { archived: false } });
+    expect(await titles('/api/compliance-reports?pageSize=100')).toContain('Bulk 11');
+    expect(await titles('/api/compliance-reports?status=ARCHIVED&pageSize=100')).not.toContain('Bulk 11');
+    expect((await post(id, 'archive')).statusCode).toBe(200);
+    expect((await post(id, 'restore')).statusCode).toBe(200);
+    expect(await titles('/api/compliance-reports?pageSize=100')).toContain('Bulk 11');
+  });
+
+  it('restoring a report that is not archived, or unknown, is 404 and writes nothing; a bad id is 400', async () => {
+    const id = await idOf('Bulk 12');
+    const before = await auditRowCount(t.db);
+    const events = async () => (await query<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM compliance_report_archives`))[0]!.n;
+    const eventsBefore = await events();
+    expect((await post(id, 'restore')).json().code).toBe('NOT_FOUND');
+    expect((await post(999999, 'restore')).statusCode).toBe(404);
+    expect((await post('x', 'restore')).statusCode).toBe(400);
+    expect(await auditRowCount(t.db)).toBe(before);
+    expect(await events()).toBe(eventsBefore);
+  });
+
+  it.each([
+    [3, 'doctor', 'Bulk 13'],
+    [5, 'receptionist', 'Bulk 14'],
+  ])('refuses role %i (%s) a restore with 403 and restores nothing', async (roleId, _role, title) => {
+    const id = await idOf(title);
+    expect((await post(id, 'archive')).statusCode).toBe(200);
+    const cookie = (await signInAs(t, roleId)).cookie;
+    expect((await post(id, 'restore', cookie)).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: `/api/compliance-reports/${id}/restore`, payload: {} })).statusCode).toBe(401);
+    expect(await titles('/api/compliance-reports?status=ARCHIVED&pageSize=100')).toContain(title);
   });
 });

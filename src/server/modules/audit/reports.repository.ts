@@ -1,6 +1,6 @@
 // Compliance report data, aggregated in SQL: totals over any number of audit rows, and lists cut at a
 // limit, so a report over millions of rows never loads them all (DESIGN.md §6).
-import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import { AUDIT_ACTIONS, type AuditAction } from '../../../contracts/audit';
 import type { ActionCounts, HipaaReportData, ReportAuditEvent } from '../../../contracts/compliance-report-data';
 import type { Db, DbOrTx } from '../../db/client';
@@ -215,22 +215,45 @@ export interface ReportCriteria {
 
 export type ComplianceReportListRow = Omit<ComplianceReportRow, 'reportData'>;
 
-/** Newest first, archived reports left out, without report_data (a page stays small whatever the reports hold). */
-export async function selectReports(db: DbOrTx, c: ReportCriteria): Promise<ComplianceReportListRow[]> {
-  const { reportData: _data, ...columns } = getTableColumns(complianceReports);
-  const conditions: SQL[] = [isNull(complianceReportArchives.reportId)];
+/** Whether the report's latest archive event archived it (false when it has none). */
+const isArchived = (): SQL<boolean> =>
+  // Qualified by hand: drizzle may write the outer column unqualified, which inside the subquery would mean a.id.
+  sql<boolean>`coalesce((SELECT a.archived FROM compliance_report_archives a WHERE a.report_id = compliance_reports.id
+    ORDER BY a.id DESC LIMIT 1), false)`;
+
+function reportConditions(c: Omit<ReportCriteria, 'limit' | 'offset'>): SQL | undefined {
+  // ARCHIVED is not a stored status: it is the archive state, and the other filters leave archived reports out.
+  const conditions: SQL[] = [c.status === 'ARCHIVED' ? isArchived() : sql`NOT ${isArchived()}`];
   if (c.reportType !== undefined) conditions.push(eq(complianceReports.reportType, c.reportType));
-  if (c.status !== undefined) conditions.push(eq(complianceReports.status, c.status));
+  if (c.status !== undefined && c.status !== 'ARCHIVED') conditions.push(eq(complianceReports.status, c.status));
   if (c.from) conditions.push(gte(complianceReports.generatedAt, c.from));
   if (c.before) conditions.push(lt(complianceReports.generatedAt, c.before));
-  return db
-    .select(columns)
+  return and(...conditions);
+}
+
+/**
+ * Newest first, without report_data (a page stays small whatever the reports hold). Archived reports only under
+ * status ARCHIVED (shown with that status), left out otherwise.
+ */
+export async function selectReports(db: DbOrTx, c: ReportCriteria): Promise<ComplianceReportListRow[]> {
+  const { reportData: _data, status, ...columns } = getTableColumns(complianceReports);
+  const rows = await db
+    .select({ ...columns, status })
     .from(complianceReports)
-    .leftJoin(complianceReportArchives, eq(complianceReportArchives.reportId, complianceReports.id))
-    .where(and(...conditions))
+    .where(reportConditions(c))
     .orderBy(desc(complianceReports.generatedAt), desc(complianceReports.id))
     .limit(c.limit)
     .offset(c.offset);
+  return c.status === 'ARCHIVED' ? rows.map((r) => ({ ...r, status: 'ARCHIVED' })) : rows;
+}
+
+/** How many reports the filters match (all pages). */
+export async function countReports(db: DbOrTx, c: Omit<ReportCriteria, 'limit' | 'offset'>): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(complianceReports)
+    .where(reportConditions(c));
+  return row?.n ?? 0;
 }
 
 const DOWNLOAD_CHUNK = 256 * 1024;
@@ -256,14 +279,22 @@ export async function* reportDataChunks(db: DbOrTx, id: number, length: number):
   }
 }
 
-/** Archives a report: true when it was archived now, false when it is unknown or already archived. */
-export async function archiveReport(tx: DbOrTx, id: number, by: { userId: string; userName: string }): Promise<boolean> {
-  const [report] = await tx.select({ id: complianceReports.id }).from(complianceReports).where(eq(complianceReports.id, id)).for('update');
-  if (!report) return false;
-  const inserted = await tx
-    .insert(complianceReportArchives)
-    .values({ reportId: id, archivedBy: by.userName, archivedByUserId: by.userId })
-    .onConflictDoNothing()
-    .returning({ id: complianceReportArchives.reportId });
-  return inserted.length > 0;
+/**
+ * Archives (archived true) or restores (false) a report by appending an archive event, under a lock on the report:
+ * true when its state changed now, false when it is unknown or already in that state.
+ */
+export async function setReportArchived(
+  tx: DbOrTx,
+  id: number,
+  archived: boolean,
+  by: { userId: string; userName: string },
+): Promise<boolean> {
+  const [report] = await tx
+    .select({ id: complianceReports.id, archived: isArchived() })
+    .from(complianceReports)
+    .where(eq(complianceReports.id, id))
+    .for('update');
+  if (!report || report.archived === archived) return false;
+  await tx.insert(complianceReportArchives).values({ reportId: id, archived, archivedBy: by.userName, archivedByUserId: by.userId });
+  return true;
 }

@@ -279,7 +279,8 @@ describe('generateReport and listReports', () => {
 
   it('records a person reading the list as VIEW COMPLIANCE_REPORT', async () => {
     const reportsRead = await readReports(scopeOf(auditor), { reportType: 'HIPAA' });
-    expect(reportsRead).toHaveLength(1);
+    expect(reportsRead.reports).toHaveLength(1);
+    expect(reportsRead.total).toBe(1);
     const [audit] = await query(db, sql`SELECT * FROM audit_logs ORDER BY id DESC LIMIT 1`);
     expect(audit).toMatchObject({
       action: 'VIEW',

@@ -154,20 +154,34 @@ const criteriaOf = (f: ReportFilters): reports.ReportCriteria => ({
   offset: (f.page - 1) * f.pageSize,
 });
 
-/** A page of reports without their data, newest first, archived ones left out; dates filter on generatedAt. Not audited: for internal use. */
+/**
+ * A page of reports without their data, newest first; archived ones only under status ARCHIVED; dates filter on
+ * generatedAt. Not audited: for internal use.
+ */
 export async function listReports(db: Db, filters: ReportListQueryInput): Promise<ComplianceReportSummary[]> {
   const f = parseOr400(reportListQuery, filters, 'Invalid report filters');
   return (await reports.selectReports(db, criteriaOf(f))).map(toSummary);
 }
 
-/** listReports for a person, recorded as VIEW COMPLIANCE_REPORT (reports carry audit data). */
-export async function readReports(scope: RequestScope, filters: ReportListQueryInput): Promise<ComplianceReportSummary[]> {
+/** A page of the list and how many reports the filters match in all (the route sends it as X-Total-Count). */
+export interface ReportPage {
+  reports: ComplianceReportSummary[];
+  total: number;
+}
+
+/** listReports for a person, with the total, recorded as VIEW COMPLIANCE_REPORT (reports carry audit data). */
+export async function readReports(scope: RequestScope, filters: ReportListQueryInput): Promise<ReportPage> {
   const f = parseOr400(reportListQuery, filters, 'Invalid report filters');
-  const rows = await inAuditedTransaction(scope, async (ctx) => {
-    const found = await reports.selectReports(ctx.tx, criteriaOf(f));
-    return ctx.audited(found, { action: 'VIEW', resourceType: 'COMPLIANCE_REPORT', newValues: { filters: f, returned: found.length } });
+  const page = await inAuditedTransaction(scope, async (ctx) => {
+    const criteria = criteriaOf(f);
+    const found = await reports.selectReports(ctx.tx, criteria);
+    const total = await reports.countReports(ctx.tx, criteria);
+    return ctx.audited(
+      { found, total },
+      { action: 'VIEW', resourceType: 'COMPLIANCE_REPORT', newValues: { filters: f, returned: found.length } },
+    );
   });
-  return rows.map(toSummary);
+  return { reports: page.found.map(toSummary), total: page.total };
 }
 
 const reportNotFound = (): AppError => new AppError('NOT_FOUND', 'Report not found');
@@ -185,18 +199,27 @@ export async function downloadReport(scope: RequestScope, id: number): Promise<A
   return reports.reportDataChunks(scope.db, id, length);
 }
 
-/** POST /api/compliance-reports/{id}/archive: hidden from the list, kept; audited as UPDATE COMPLIANCE_REPORT. 404 unknown or already archived. */
-export async function archiveReport(scope: RequestScope, id: number): Promise<{ id: number; archived: true }> {
+/**
+ * POST /api/compliance-reports/{id}/archive (archived true: hidden from the list, kept) and .../restore (false: back
+ * in the list); audited as UPDATE COMPLIANCE_REPORT. 404 when unknown or already in that state: nothing is written.
+ */
+export async function setReportArchived<A extends boolean>(
+  scope: RequestScope,
+  id: number,
+  archived: A,
+): Promise<{ id: number; archived: A }> {
   const who = auditActorOf(scope.actor);
   return inAuditedTransaction(scope, async (ctx) => {
-    // Unknown and already archived are both 404: nothing is written for either.
-    if (!(await reports.archiveReport(ctx.tx, id, who))) throw reportNotFound();
-    return ctx.audited({ id, archived: true } as const, {
-      action: 'UPDATE',
-      resourceType: 'COMPLIANCE_REPORT',
-      resourceId: id,
-      oldValues: { archived: false },
-      newValues: { archived: true },
-    });
+    if (!(await reports.setReportArchived(ctx.tx, id, archived, who))) throw reportNotFound();
+    return ctx.audited(
+      { id, archived },
+      {
+        action: 'UPDATE',
+        resourceType: 'COMPLIANCE_REPORT',
+        resourceId: id,
+        oldValues: { archived: !archived },
+        newValues: { archived },
+      },
+    );
   });
 }

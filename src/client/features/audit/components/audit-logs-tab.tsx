@@ -1,6 +1,6 @@
 // Audit Logs tab (SPEC §2): filters, Apply Filters, and the log table; a dash marks a missing value.
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatAuditTimestamp } from '../../../lib/dates';
 import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES } from '../../../../contracts/audit';
@@ -21,7 +21,8 @@ export function AuditLogsTab(): React.JSX.Element {
   const [draft, setDraft] = useState(emptyFilters);
   const [applied, setApplied] = useState<FilterParams>(emptyFilters);
   const [rangeReversed, setRangeReversed] = useState(false);
-  const logs = useQuery(auditLogsQueryOptions(applied));
+  const logs = useInfiniteQuery(auditLogsQueryOptions(applied));
+  const rows = logs.data?.pages.flat() ?? [];
   const set = (k: keyof typeof emptyFilters) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
     setDraft((d) => ({ ...d, [k]: e.target.value }));
   const all = { value: 'all', label: t('all') };
@@ -75,43 +76,62 @@ export function AuditLogsTab(): React.JSX.Element {
         <p role="alert" className="rounded-md bg-red-50 p-3 text-danger-600">
           {t('fetchLogsFailed')}: {errorText(t, logs.error, t('common:anError'))}
         </p>
-      ) : logs.data.length === 0 ? (
+      ) : rows.length === 0 ? (
         <p className="text-slate-600">{t('noLogs')}</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">{t('logsCaption', { count: logs.data.length })}</caption>
-            <thead className="bg-slate-50 text-slate-600">
-              <tr>
-                {['timestamp', 'user', 'action', 'resource', 'patientId', 'ipAddress'].map((c) => (
-                  <th key={c} scope="col" className="px-3 py-2 font-medium">
-                    {t(`columns.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {logs.data.map((row) => (
-                <tr key={row.id}>
-                  <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{formatAuditTimestamp(row.timestamp)}</td>
-                  <td className="px-3 py-2">
-                    <div>{row.userName}</div>
-                    <div className="font-mono text-xs text-slate-500">{row.userId}</div>
-                  </td>
-                  <td className="px-3 py-2">
-                    <Badge tone={actionTone(row.action)}>{t(`actions.${row.action}`, { defaultValue: row.action })}</Badge>
-                  </td>
-                  <td className="px-3 py-2">
-                    <div>{t(`resourceTypes.${row.resourceType}`, { defaultValue: row.resourceType })}</div>
-                    <div className="text-xs text-slate-500">{dash(row.resourceId)}</div>
-                  </td>
-                  <td className="px-3 py-2">{dash(row.patientId)}</td>
-                  <td className="px-3 py-2 font-mono text-xs">{dash(row.ipAddress)}</td>
+        <>
+          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">{t('logsCaption', { count: rows.length })}</caption>
+              <thead className="bg-slate-50 text-slate-600">
+                <tr>
+                  {['timestamp', 'user', 'action', 'resource', 'patientId', 'ipAddress'].map((c) => (
+                    <th key={c} scope="col" className="px-3 py-2 font-medium">
+                      {t(`columns.${c}`)}
+                    </th>
+                  ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {rows.map((row) => (
+                  <tr key={row.id}>
+                    <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{formatAuditTimestamp(row.timestamp)}</td>
+                    <td className="px-3 py-2">
+                      <div>{row.userName}</div>
+                      <div className="font-mono text-xs text-slate-500">{row.userId}</div>
+                    </td>
+                    <td className="px-3 py-2">
+                      <Badge tone={actionTone(row.action)}>{t(`actions.${row.action}`, { defaultValue: row.action })}</Badge>
+                    </td>
+                    <td className="px-3 py-2">
+                      <div>{t(`resourceTypes.${row.resourceType}`, { defaultValue: row.resourceType })}</div>
+                      <div className="text-xs text-slate-500">{dash(row.resourceId)}</div>
+                    </td>
+                    <td className="px-3 py-2">{dash(row.patientId)}</td>
+                    <td className="px-3 py-2 font-mono text-xs">{dash(row.ipAddress)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="flex flex-wrap items-center gap-3">
+            <p aria-live="polite" className="text-sm text-slate-700">
+              {t('logsShown', { count: rows.length })}
+              {logs.hasNextPage ? '' : ` ${t('allLogsShown')}`}
+            </p>
+            {logs.hasNextPage ? (
+              <Button
+                variant="secondary"
+                size="sm"
+                pending={logs.isFetchingNextPage}
+                pendingText={t('loadingOlder')}
+                onClick={() => void logs.fetchNextPage()}
+              >
+                {t('showOlder')}
+              </Button>
+            ) : null}
+          </div>
+        </>
       )}
     </div>
   );
