@@ -72,7 +72,8 @@ describe.skipIf(!run)('system clients journey (issue 14 item 5)', () => {
     await screenshot(page, 'system-clients-token-375');
     await page.getByRole('button', { name: 'I have stored the token' }).click();
     expect(await page.getByTestId('client-token').count()).toBe(0);
-    await page.getByText('system/Condition.read system/Patient.read').waitFor();
+    // Scopes in the user's language, not the raw SMART codes (issue 21 item 19).
+    await page.getByText('Diagnoses: Read · Patients: Read').waitFor();
   });
 
   it('the token authenticates on /fhir/ (never as a 401) and not on /api/', async () => {

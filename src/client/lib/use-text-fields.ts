@@ -9,5 +9,11 @@ export function useTextFields<T extends Record<string, string>>(initial: T) {
     value: values[name],
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
   });
-  return { values, setValues, field };
+  /** The props one <DateInput> needs (it hands over the value itself, not an event). */
+  const dateField = (name: keyof T & string) => ({
+    name,
+    value: values[name],
+    onChange: (value: string) => setValues((v) => ({ ...v, [name]: value })),
+  });
+  return { values, setValues, field, dateField };
 }

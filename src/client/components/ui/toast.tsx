@@ -1,5 +1,5 @@
 // Toasts (SPEC §9): one visible at a time, 5000 ms, swipe right past 50 px to dismiss, F8 focuses the region.
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { Toast as RadixToast } from 'radix-ui';
 import { cn } from '../../lib/cn';
 
@@ -33,9 +33,36 @@ const subscribe = (l: () => void): (() => void) => {
   return () => listeners.delete(l);
 };
 
+const AFTER_RELOAD_KEY = 'nhr.toast-after-reload';
+
+/**
+ * Shows a toast on the next page load instead of this one, for an action that reloads the page (staff logout leaves
+ * through a full load so nothing of the session stays in memory): the message is not lost with the page.
+ */
+export function toastAfterReload(input: ToastInput): void {
+  try {
+    sessionStorage.setItem(AFTER_RELOAD_KEY, JSON.stringify(input));
+  } catch {
+    // Storage switched off: the page that loads next cannot show it; nothing else to do.
+  }
+}
+
+function takeToastAfterReload(): void {
+  try {
+    const stored = sessionStorage.getItem(AFTER_RELOAD_KEY);
+    if (stored === null) return;
+    sessionStorage.removeItem(AFTER_RELOAD_KEY);
+    const input = JSON.parse(stored) as Partial<ToastInput>;
+    if (typeof input.title === 'string') toast({ title: input.title, description: input.description, variant: input.variant });
+  } catch {
+    // Storage switched off or an unreadable entry: no toast.
+  }
+}
+
 /** regionLabel names each toast's region for screen readers; viewportLabel names the list, with {hotkey} for F8. */
 export function Toaster({ regionLabel, viewportLabel }: { regionLabel: string; viewportLabel: string }): React.JSX.Element {
   const t = useSyncExternalStore(subscribe, () => current);
+  useEffect(takeToastAfterReload, []);
   return (
     <RadixToast.Provider duration={5000} swipeDirection="right" swipeThreshold={50} label={regionLabel}>
       {t ? (
@@ -54,7 +81,8 @@ export function Toaster({ regionLabel, viewportLabel }: { regionLabel: string; v
       ) : null}
       <RadixToast.Viewport
         label={viewportLabel}
-        className="fixed bottom-4 right-4 z-[100] flex w-[calc(100vw-2rem)] max-w-sm flex-col gap-2 outline-none"
+        // On a phone at the top: at the bottom it covered the buttons of a dialog (issue 21 item 17).
+        className="fixed right-4 top-4 z-[100] flex w-[calc(100vw-2rem)] max-w-sm flex-col gap-2 outline-none sm:bottom-4 sm:top-auto"
       />
     </RadixToast.Provider>
   );

@@ -1,10 +1,22 @@
 // One system client in the list: its name and state, scopes, who created it and when, when it was last used, when
 // its token expires (or expired), and for a live client the buttons for a new token and for revoking it.
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { ApiClient } from '../../../../contracts/api-clients';
+import { parseFhirScope } from '../../../../contracts/fhir-scopes';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { formatDateTime } from '../../../lib/dates';
+
+/** A scope in the user's language ("Diagnoses: Read"), never the raw SMART code (issue 21 item 19). */
+export function scopeText(t: TFunction<'users'>, code: string): string {
+  const scope = parseFhirScope(code);
+  if (!scope) return code;
+  return t('clients.scopeLabel', {
+    type: scope.type === '*' ? t('clients.allTypes') : t(`clients.types.${scope.type}`),
+    access: scope.access === '*' ? t('clients.allAccess') : t(`clients.access.${scope.access}`),
+  });
+}
 
 interface ClientRowProps {
   client: ApiClient;
@@ -29,7 +41,7 @@ export function ClientRow({ client, onNewToken, onRevoke, busy }: ClientRowProps
             <Badge tone="green">{t('clients.active')}</Badge>
           )}
         </p>
-        <p className="break-words font-mono text-xs text-slate-700">{client.scopes.join(' ')}</p>
+        <p className="break-words text-xs text-slate-700">{client.scopes.map((code) => scopeText(t, code)).join(' · ')}</p>
         <p className="text-slate-600">{t('clients.createdBy', { date: formatDateTime(client.createdAt), name: client.createdBy })}</p>
         <p className="text-slate-600">
           {client.lastUsedAt ? t('clients.lastUsed', { date: formatDateTime(client.lastUsedAt) }) : t('clients.neverUsed')}

@@ -8,6 +8,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { FormField } from '../../../components/ui/form-field';
+import { DateInput } from '../../../components/ui/date-input';
 import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { toast } from '../../../components/ui/toast';
@@ -136,10 +137,10 @@ export function ReportsTab(): React.JSX.Element {
               <Input value={form.description} onChange={set('description')} maxLength={2000} />
             </FormField>
             <FormField label={t('dateFrom')} required>
-              <Input type="date" value={form.dateFrom} onChange={set('dateFrom')} />
+              <DateInput value={form.dateFrom} onChange={(dateFrom) => setForm((d) => ({ ...d, dateFrom }))} />
             </FormField>
             <FormField label={t('dateTo')} required>
-              <Input type="date" value={form.dateTo} onChange={set('dateTo')} />
+              <DateInput value={form.dateTo} onChange={(dateTo) => setForm((d) => ({ ...d, dateTo }))} />
             </FormField>
             {missing ? (
               <p role="alert" className="text-sm text-danger-600 sm:col-span-2 lg:col-span-5">
@@ -186,7 +187,12 @@ export function ReportsTab(): React.JSX.Element {
           <p className="text-slate-600">{t(showingArchived ? 'noArchived' : filtered ? 'noReportsMatch' : 'noReports')}</p>
         ) : (
           <>
-            <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+            <div
+              tabIndex={0}
+              role="region"
+              aria-label={t('reportsTable')}
+              className="overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:ring-2 focus-visible:ring-brand-600"
+            >
               <table className="w-full text-left text-sm">
                 <thead className="bg-slate-50 text-slate-600">
                   <tr>

@@ -1,9 +1,12 @@
 import { useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { toast } from '../../../components/ui/toast';
+import { toastAfterReload } from '../../../components/ui/toast';
 import { apiRequest } from '../../../lib/api-client';
 
-/** Logout (SPEC §4, §8): toast, clear every cached query, then /login; on failure still leave for /login. */
+/**
+ * Logout (SPEC §4, §8): clear every cached query, then load /login afresh, which shows the toast; on failure still
+ * leave for /login.
+ */
 export function useLogout(): UseMutationResult<void, Error, void> {
   const queryClient = useQueryClient();
   const { t } = useTranslation('auth');
@@ -17,11 +20,11 @@ export function useLogout(): UseMutationResult<void, Error, void> {
     },
     retry: false,
     onSuccess: () => {
-      toast({ title: t('logout.successTitle'), description: t('logout.successDescription') });
+      toastAfterReload({ title: t('logout.successTitle'), description: t('logout.successDescription') });
       leave();
     },
     onError: () => {
-      toast({ title: t('logout.failedTitle'), description: t('logout.failedDescription'), variant: 'destructive' });
+      toastAfterReload({ title: t('logout.failedTitle'), description: t('logout.failedDescription'), variant: 'destructive' });
       leave();
     },
   });

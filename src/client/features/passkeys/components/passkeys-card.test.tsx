@@ -48,8 +48,15 @@ async function userWithDevice(roleId: number, name: string): Promise<{ cookie: s
 /** The same user's session cookie alone. */
 const userWithPasskey = async (roleId: number, name: string): Promise<string> => (await userWithDevice(roleId, name)).cookie;
 
+/** Remove, then the confirmation's own button (issue 21 item 17: Remove never acts on one click). */
+async function removeConfirmed(user: ReturnType<typeof userEvent.setup>, name: string): Promise<void> {
+  await user.click(screen.getByRole('button', { name: i18n.t('common:passkeys.removeLabel', { name }) }));
+  const dialog = await screen.findByRole('dialog', { name: i18n.t('common:passkeys.removeConfirmTitle') });
+  await user.click(within(dialog).getByRole('button', { name: i18n.t('common:passkeys.removeConfirm') }));
+}
+
 describe('Passkeys card', () => {
-  it('lists the passkey by name and removes it with one DELETE', async () => {
+  it('lists the passkey by name; Remove asks first, Cancel keeps it, and the confirmation removes it with one DELETE', async () => {
     await switchLanguage('en');
     transport = installAppTransport(t.app, await userWithPasskey(5, 'Front desk PC'));
     const user = userEvent.setup();
@@ -57,6 +64,13 @@ describe('Passkeys card', () => {
     const item = await screen.findByTestId('passkey-item');
     expect(within(item).getByText('Front desk PC')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: i18n.t('common:passkeys.removeLabel', { name: 'Front desk PC' }) }));
+    const dialog = await screen.findByRole('dialog', { name: i18n.t('common:passkeys.removeConfirmTitle') });
+    expect(within(dialog).getByText(/Front desk PC/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: i18n.t('common:passkeys.cancel') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(transport.sent.filter((r) => r.method === 'DELETE')).toHaveLength(0);
+    expect(screen.getByTestId('passkey-item')).toBeTruthy();
+    await removeConfirmed(user, 'Front desk PC');
     await screen.findByText(i18n.t('common:passkeys.none'));
     expect(transport.sent.filter((r) => r.method === 'DELETE')).toHaveLength(1);
   });
@@ -67,7 +81,7 @@ describe('Passkeys card', () => {
     const user = userEvent.setup();
     renderWithApp(<PasskeysCard />);
     await screen.findByTestId('passkey-item');
-    await user.click(screen.getByRole('button', { name: i18n.t('common:passkeys.removeLabel', { name: 'Ward tablet' }) }));
+    await removeConfirmed(user, 'Ward tablet');
     await screen.findByText(i18n.t('common:errors.SECOND_FACTOR_REQUIRED_BY_ROLE'));
     expect(screen.getByTestId('passkey-item')).toBeTruthy();
   });
@@ -131,7 +145,7 @@ describe('Passkeys card', () => {
       />,
     );
     await screen.findByTestId('passkey-item');
-    await user.click(screen.getByRole('button', { name: i18n.t('common:passkeys.removeLabel', { name: 'Ward tablet' }) }));
+    await removeConfirmed(user, 'Ward tablet');
     expect(await screen.findByText(i18n.t('common:passkeys.reauthIntro'))).toBeTruthy();
     expect(screen.getByTestId('passkey-item')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'prove' }));

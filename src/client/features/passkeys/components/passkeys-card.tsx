@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { passkeyName } from '../../../../contracts/passkeys';
 import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
@@ -30,6 +31,8 @@ export function PasskeysCard({ reauth }: { reauth?: PasskeysReauth }): React.JSX
   const [error, setError] = useState<string | undefined>();
   // The change waiting for the second factor to be proved again.
   const [waiting, setWaiting] = useState<Change | null>(null);
+  // Remove asks first (issue 21 item 17): a passkey may be the only second factor.
+  const [confirmingRemove, setConfirmingRemove] = useState<{ id: string; name: string } | null>(null);
   const failedFor =
     (change: Change) =>
     (e: unknown): void => {
@@ -48,7 +51,12 @@ export function PasskeysCard({ reauth }: { reauth?: PasskeysReauth }): React.JSX
         },
         onError: failedFor(change),
       });
-    else remove.mutate(change.id, { onSuccess: () => toast({ title: t('passkeys.removed') }), onError: failedFor(change) });
+    else
+      remove.mutate(change.id, {
+        onSuccess: () => toast({ title: t('passkeys.removed') }),
+        onError: failedFor(change),
+        onSettled: () => setConfirmingRemove(null),
+      });
   };
 
   const onSubmit = (e: React.FormEvent): void => {
@@ -89,7 +97,7 @@ export function PasskeysCard({ reauth }: { reauth?: PasskeysReauth }): React.JSX
                   size="sm"
                   aria-label={t('passkeys.removeLabel', { name: p.name })}
                   pending={remove.isPending && remove.variables === p.id}
-                  onClick={() => run({ kind: 'remove', id: p.id })}
+                  onClick={() => setConfirmingRemove({ id: p.id, name: p.name })}
                 >
                   {t('passkeys.remove')}
                 </Button>
@@ -97,6 +105,17 @@ export function PasskeysCard({ reauth }: { reauth?: PasskeysReauth }): React.JSX
             ))}
           </ul>
         )}
+        <ConfirmDialog
+          open={confirmingRemove !== null}
+          onCancel={() => setConfirmingRemove(null)}
+          onConfirm={() => confirmingRemove && run({ kind: 'remove', id: confirmingRemove.id })}
+          title={t('passkeys.removeConfirmTitle')}
+          description={t('passkeys.removeConfirmDescription', { name: confirmingRemove?.name ?? '' })}
+          confirmText={t('passkeys.removeConfirm')}
+          cancelText={t('passkeys.cancel')}
+          pending={remove.isPending}
+          pendingText={t('passkeys.removing')}
+        />
         {waiting && reauth
           ? reauth(
               () => {

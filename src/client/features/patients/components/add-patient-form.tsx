@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { addPatientInput, SEXES, type AddPatientInput, type PatientSummary } from '../../../../contracts/patients';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
+import { FormDateInput } from '../../../components/ui/form-date-input';
 import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { toast } from '../../../components/ui/toast';
@@ -83,7 +84,7 @@ export function AddPatientForm(): React.JSX.Element {
         <Input {...form.register('lastName')} maxLength={100} />
       </FormField>
       <FormField label={t('dateOfBirth')} error={err('dateOfBirth')}>
-        <Input type="date" {...form.register('dateOfBirth')} />
+        <FormDateInput control={form.control} name="dateOfBirth" />
       </FormField>
       <FormField label={t('sex')} required error={err('sex')}>
         <NativeSelect

@@ -7,6 +7,7 @@ import { Info } from 'lucide-react';
 import { patientSearchInput, type PatientSearchInput, type PatientSearchResult } from '../../../../contracts/patients';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
+import { DateInput } from '../../../components/ui/date-input';
 import { Input } from '../../../components/ui/input';
 import { RadioCards } from '../../../components/ui/radio-cards';
 import { Spinner } from '../../../components/ui/spinner';
@@ -126,7 +127,7 @@ export function PatientSearch({
               <Input value={form.lastName} onChange={set('lastName')} maxLength={100} autoComplete="off" />
             </FormField>
             <FormField label={t('dateOfBirth')} required error={err('dateOfBirth')}>
-              <Input type="date" value={form.dateOfBirth} onChange={set('dateOfBirth')} />
+              <DateInput value={form.dateOfBirth} onChange={(dateOfBirth) => setForm((f) => ({ ...f, dateOfBirth }))} />
             </FormField>
           </div>
         ) : form.method === 'id-number' ? (

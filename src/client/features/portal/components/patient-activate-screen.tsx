@@ -10,6 +10,7 @@ import { LanguageSelector } from '../../../components/language-selector';
 import { Button } from '../../../components/ui/button';
 import { PageCard } from '../../../components/ui/page-card';
 import { FormField } from '../../../components/ui/form-field';
+import { DateInput } from '../../../components/ui/date-input';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
 import { usePatientActivate } from '../api/patient-activate';
@@ -20,7 +21,6 @@ import { portalRefusalText } from './portal-refusal';
 type Values = PatientActivateInput & { confirmPin: string };
 type Errors = Partial<Record<keyof Values, string>>;
 
-const today = (): string => new Date().toISOString().slice(0, 10);
 const empty: Values = { ncNumber: '', dateOfBirth: '', activationCode: '', pin: '', confirmPin: '' };
 
 export function PatientActivateScreen(): React.JSX.Element {
@@ -28,7 +28,7 @@ export function PatientActivateScreen(): React.JSX.Element {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const activate = usePatientActivate();
-  const { values, field } = useTextFields<Values>(empty);
+  const { values, field, dateField } = useTextFields<Values>(empty);
   const [errors, setErrors] = useState<Errors>({});
   const failureText = (error: Error): string => portalRefusalText(t, error, { code: 'PATIENT_ACTIVATION_FAILED', key: 'activate.invalid' });
 
@@ -79,7 +79,7 @@ export function PatientActivateScreen(): React.JSX.Element {
             />
           </FormField>
           <FormField label={t('login.dateOfBirth')} error={err('dateOfBirth')}>
-            <Input type="date" autoComplete="bday" max={today()} {...field('dateOfBirth')} />
+            <DateInput autoComplete="bday" {...dateField('dateOfBirth')} />
           </FormField>
           <FormField label={t('activate.code')} hint={t('activate.codeHint')} error={err('activationCode')}>
             <Input

@@ -10,6 +10,7 @@ import { LanguageSelector } from '../../../components/language-selector';
 import { Button } from '../../../components/ui/button';
 import { PageCard } from '../../../components/ui/page-card';
 import { FormField } from '../../../components/ui/form-field';
+import { DateInput } from '../../../components/ui/date-input';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
 import { asApiError } from '../../../lib/api-error';
@@ -21,15 +22,13 @@ import { portalRefusalText } from './portal-refusal';
 
 type Errors = Partial<Record<keyof PatientLoginInput, string>>;
 
-const today = (): string => new Date().toISOString().slice(0, 10);
-
 export function PatientLoginScreen(): React.JSX.Element {
   const { t } = useTranslation(['portal', 'validation', 'common']);
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const login = usePatientLogin();
   const passkey = usePatientPasskeyLogin();
-  const { values, field } = useTextFields<PatientLoginInput>({ ncNumber: '', dateOfBirth: '', pin: '' });
+  const { values, field, dateField } = useTextFields<PatientLoginInput>({ ncNumber: '', dateOfBirth: '', pin: '' });
   const [errors, setErrors] = useState<Errors>({});
   const failureText = (error: Error): string => portalRefusalText(t, error, { code: 'PATIENT_LOGIN_FAILED', key: 'login.invalid' });
 
@@ -90,7 +89,7 @@ export function PatientLoginScreen(): React.JSX.Element {
             />
           </FormField>
           <FormField label={t('login.dateOfBirth')} error={errors.dateOfBirth && t(errors.dateOfBirth)}>
-            <Input type="date" autoComplete="bday" max={today()} {...field('dateOfBirth')} />
+            <DateInput autoComplete="bday" {...dateField('dateOfBirth')} />
           </FormField>
           <FormField label={t('login.pin')} hint={t('login.pinHint')} error={errors.pin && t(errors.pin)}>
             <Input type="password" inputMode="numeric" autoComplete="current-password" maxLength={6} {...field('pin')} />

@@ -9,6 +9,7 @@ import { recordInputs } from '../../../../contracts/records';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { FormField } from '../../../components/ui/form-field';
+import { FormDateInput } from '../../../components/ui/form-date-input';
 import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { Textarea } from '../../../components/ui/textarea';
@@ -103,6 +104,8 @@ function RecordField({ field, form }: { field: FieldSpec; form: UseFormReturn<Fo
     control = <NativeSelect options={options} {...props} />;
   } else if (field.control === 'textarea') {
     control = <Textarea {...props} />;
+  } else if (field.control === 'date') {
+    control = <FormDateInput control={form.control} name={field.name} />;
   } else if (field.control === 'number') {
     control = <Input type="number" inputMode="decimal" step={field.step} {...props} />;
   } else {

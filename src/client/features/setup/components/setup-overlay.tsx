@@ -31,7 +31,7 @@ export function SetupOverlay({ progress }: { progress: SetupProgress }): React.J
         <p className="mt-2 text-right text-sm tabular-nums text-slate-700">{progress.percent}%</p>
         <ol className="mt-4 space-y-1 text-sm">
           {SETUP_STEPS.map((s, i) => (
-            <li key={s} className={i <= SETUP_STEPS.indexOf(progress.step) ? 'text-slate-900' : 'text-slate-400'}>
+            <li key={s} className={i <= SETUP_STEPS.indexOf(progress.step) ? 'text-slate-900' : 'text-slate-600'}>
               {t(`steps.${s}`)}
             </li>
           ))}

@@ -87,7 +87,7 @@ export function ManageUsers(): React.JSX.Element {
                       size="sm"
                       onClick={() => decide(u.id, 'approve')}
                       disabled={approve.isPending || reject.isPending}
-                      aria-label={t('approveUser', { name: `${u.firstName} ${u.lastName}` })}
+                      aria-label={t('approveUser', { name: `${u.firstName} ${u.lastName}`, email: u.email })}
                     >
                       {t('approve')}
                     </Button>
@@ -96,7 +96,7 @@ export function ManageUsers(): React.JSX.Element {
                       variant="destructive"
                       onClick={() => setRejecting({ id: u.id, name: `${u.firstName} ${u.lastName}`, email: u.email })}
                       disabled={approve.isPending || reject.isPending}
-                      aria-label={t('rejectUser', { name: `${u.firstName} ${u.lastName}` })}
+                      aria-label={t('rejectUser', { name: `${u.firstName} ${u.lastName}`, email: u.email })}
                     >
                       {t('reject')}
                     </Button>
