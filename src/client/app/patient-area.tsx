@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import type { PatientSearchResult } from '../../contracts/patients';
 import type { CurrentUser } from '../features/auth/api/current-user';
+import { MainHeading } from '../components/ui/main-heading';
 import { hasPermission } from '../features/auth/api/current-user';
 import { AccessDialog } from '../features/patients/components/access-dialog';
 import { ReauthForm } from '../features/second-factor/components/reauth-form';
@@ -43,7 +44,13 @@ export function PatientArea({ user }: { user: CurrentUser }): React.JSX.Element 
     );
   }
   if (!hasPermission(user, 'patients.search')) {
-    return <p className="rounded-md bg-slate-100 p-4 text-slate-700">{t('noSearchPermission')}</p>;
+    // A heading that takes focus, like every other screen's: after sign-in focus lands here, not on the page body.
+    return (
+      <section className="flex flex-col gap-2 rounded-md bg-slate-100 p-4 text-slate-700">
+        <MainHeading className="text-lg font-semibold text-slate-900">{t('homeTitle')}</MainHeading>
+        <p>{t('noSearchPermission')}</p>
+      </section>
+    );
   }
   return (
     <>

@@ -19,21 +19,32 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
-  { variant = 'primary', size = 'md', className, type = 'button', pending = false, pendingText, disabled, children, ...props },
+  { variant = 'primary', size = 'md', className, type = 'button', pending = false, pendingText, disabled, children, onClick, ...props },
   ref,
 ) {
+  // Pending is aria-disabled, not disabled: a disabled button drops keyboard focus to the page body (issue 21 item
+  // 16), so the focused button keeps focus while its work runs and a click or Enter does nothing meanwhile.
   return (
     <button
       ref={ref}
       type={type}
-      disabled={disabled || pending}
+      disabled={disabled}
+      aria-disabled={pending || undefined}
       aria-busy={pending || undefined}
       className={cn(
         'inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors disabled:cursor-not-allowed',
         variants[variant],
         sizes[size],
+        pending && 'cursor-progress opacity-70',
         className,
       )}
+      onClick={(e) => {
+        if (pending) {
+          e.preventDefault(); // also stops the form's submit: Enter in a field clicks the submit button
+          return;
+        }
+        onClick?.(e);
+      }}
       {...props}
     >
       {pending ? (

@@ -1,7 +1,7 @@
 import type { HTMLAttributes } from 'react';
 import { cn } from '../../lib/cn';
 
-export function Card({ className, ...props }: HTMLAttributes<HTMLDivElement>): React.JSX.Element {
+export function Card({ className, ...props }: React.ComponentProps<'div'>): React.JSX.Element {
   return <div className={cn('rounded-lg border border-slate-200 bg-white shadow-sm', className)} {...props} />;
 }
 export function CardHeader({ className, ...props }: HTMLAttributes<HTMLDivElement>): React.JSX.Element {

@@ -75,7 +75,10 @@ describe('System clients', () => {
     // The new client is at the top of the list without a second request.
     const list = screen.getByRole('list', { name: u('listTitle') });
     expect(within(list).getByText('Katutura laboratory')).toBeTruthy();
-    expect(within(list).getByText('system/Condition.read system/Observation.write')).toBeTruthy();
+    // In the user's language, not the raw SMART codes (issue 21 item 19).
+    expect(
+      within(list).getByText(`${u('types.Condition')}: ${u('access.read')} · ${u('types.Observation')}: ${u('access.write')}`),
+    ).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: u('copy') }));
     expect(await screen.findByText(u('copied'))).toBeTruthy();

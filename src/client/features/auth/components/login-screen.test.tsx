@@ -51,8 +51,11 @@ describe('Staff sign-in form', () => {
     await user.type(form.email, nurse.email);
     await user.type(form.password, 'not the password');
     await user.click(form.submit);
-    const message = await screen.findByText(i18n.t('common:errors.INVALID_CREDENTIALS'));
-    expect(message.textContent).toBe('Ongeldige e-pos of wagwoord.');
+    // In the toast and in the form's summary, which takes focus (issue 21 item 16).
+    const messages = await screen.findAllByText(i18n.t('common:errors.INVALID_CREDENTIALS'));
+    expect(messages.map((m) => m.textContent)).toEqual(['Ongeldige e-pos of wagwoord.', 'Ongeldige e-pos of wagwoord.']);
+    await waitFor(() => expect(document.activeElement?.getAttribute('role')).toBe('alert'));
+    expect(document.activeElement?.textContent).toContain('Ongeldige e-pos of wagwoord.');
     expect(server.transport.sent.map((r) => [r.method, r.url, r.status])).toEqual([['POST', '/api/auth/login', 401]]);
     expect(await failedSignIns()).toBe(1);
   });
@@ -71,7 +74,7 @@ describe('Staff sign-in form', () => {
     await user.clear(form.password);
     await user.type(form.password, nurse.password);
     await user.click(form.submit);
-    await screen.findByText(i18n.t('common:errors.LOCKED_OUT'));
+    await waitFor(() => expect(document.activeElement?.textContent).toContain(i18n.t('common:errors.LOCKED_OUT')));
     expect(i18n.t('common:errors.LOCKED_OUT')).not.toBe(i18n.t('common:errors.LOCKED_OUT', { lng: 'en' }));
     expect(server.transport.sent.at(-1)).toMatchObject({ url: '/api/auth/login', status: 429 });
     expect(await failedSignIns()).toBe(5);

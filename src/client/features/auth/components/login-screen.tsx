@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { loginInput, type LoginInput } from '../../../../contracts/auth-login';
 import { Button } from '../../../components/ui/button';
 import { PageCard } from '../../../components/ui/page-card';
+import { FormAlert, useRefusal } from '../../../components/ui/form-alert';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
@@ -30,6 +31,7 @@ export function LoginScreen({ secondStep }: { secondStep?: SecondStepView }): Re
   // A plain controlled form: react-hook-form is left to the lazily loaded screens to keep this page small.
   const { values, setValues, field } = useTextFields<LoginInput>({ email: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<keyof LoginInput, string>>>({});
+  const { refusal, refuse, clear } = useRefusal();
 
   const signedIn = (): void => {
     toast({ title: t('login.successTitle'), description: t('login.successDescription') });
@@ -39,7 +41,7 @@ export function LoginScreen({ secondStep }: { secondStep?: SecondStepView }): Re
   const signInWithPasskey = (): void =>
     passkey.mutate(undefined, {
       onSuccess: signedIn,
-      onError: (error) => toast({ title: t('login.failedTitle'), description: passkeyErrorText(t, error), variant: 'destructive' }),
+      onError: (error) => refuse(t('login.failedTitle'), passkeyErrorText(t, error)),
     });
 
   const onSubmit = (e: React.FormEvent): void => {
@@ -62,8 +64,7 @@ export function LoginScreen({ secondStep }: { secondStep?: SecondStepView }): Re
         }
         signedIn();
       },
-      onError: (error) =>
-        toast({ title: t('login.failedTitle'), description: errorText(t, error, t('login.invalidCredentials')), variant: 'destructive' }),
+      onError: (error) => refuse(t('login.failedTitle'), errorText(t, error, t('login.invalidCredentials'))),
     });
   };
 
@@ -85,6 +86,7 @@ export function LoginScreen({ secondStep }: { secondStep?: SecondStepView }): Re
     <main className="flex min-h-screen items-center justify-center p-4">
       <PageCard eyebrow={t('common:appName')} title={t('login.title')} description={t('login.subtitle')}>
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+          <FormAlert refusal={refusal} />
           <FormField label={t('login.email')} error={errors.email && t(errors.email)}>
             <Input type="email" autoComplete="username" {...field('email')} />
           </FormField>
@@ -105,7 +107,14 @@ export function LoginScreen({ secondStep }: { secondStep?: SecondStepView }): Re
               {t('common:passkeys.signIn')}
             </Button>
           ) : null}
-          <Button variant="secondary" size="lg" onClick={() => setRegistering(true)}>
+          <Button
+            variant="secondary"
+            size="lg"
+            onClick={() => {
+              clear(); // the refusal belongs to this sign-in attempt, not to the form shown again later
+              setRegistering(true);
+            }}
+          >
             {t('login.createAccount')}
           </Button>
         </form>

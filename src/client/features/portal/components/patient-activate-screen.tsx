@@ -11,6 +11,7 @@ import { Button } from '../../../components/ui/button';
 import { PageCard } from '../../../components/ui/page-card';
 import { FormField } from '../../../components/ui/form-field';
 import { DateInput } from '../../../components/ui/date-input';
+import { FormAlert, useRefusal } from '../../../components/ui/form-alert';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
 import { usePatientActivate } from '../api/patient-activate';
@@ -30,6 +31,7 @@ export function PatientActivateScreen(): React.JSX.Element {
   const activate = usePatientActivate();
   const { values, field, dateField } = useTextFields<Values>(empty);
   const [errors, setErrors] = useState<Errors>({});
+  const { refusal, refuse } = useRefusal();
   const failureText = (error: Error): string => portalRefusalText(t, error, { code: 'PATIENT_ACTIVATION_FAILED', key: 'activate.invalid' });
 
   const onSubmit = (e: React.FormEvent): void => {
@@ -42,7 +44,7 @@ export function PatientActivateScreen(): React.JSX.Element {
     };
     if (Object.values(input).some((v) => !v) || !values.confirmPin.trim()) {
       setErrors({});
-      toast({ title: t('activate.missingTitle'), description: t('activate.missingDescription'), variant: 'destructive' });
+      refuse(t('activate.missingTitle'), t('activate.missingDescription'));
       return;
     }
     const parsed = patientActivateInput.safeParse(input);
@@ -57,7 +59,7 @@ export function PatientActivateScreen(): React.JSX.Element {
         toast({ title: t('activate.successTitle'), description: t('activate.successDescription', { name: result.patient.firstName }) });
         navigate('/patient-portal');
       },
-      onError: (error) => toast({ title: t('activate.failedTitle'), description: failureText(error), variant: 'destructive' }),
+      onError: (error) => refuse(t('activate.failedTitle'), failureText(error)),
     });
   };
 
@@ -69,6 +71,7 @@ export function PatientActivateScreen(): React.JSX.Element {
       </div>
       <PageCard eyebrow={t('common:appName')} title={t('activate.title')} description={t('activate.subtitle')}>
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+          <FormAlert refusal={refusal} />
           <FormField label={t('login.ncNumber')} error={err('ncNumber')}>
             <Input
               inputMode="numeric"

@@ -11,6 +11,7 @@ import { Button } from '../../../components/ui/button';
 import { PageCard } from '../../../components/ui/page-card';
 import { FormField } from '../../../components/ui/form-field';
 import { DateInput } from '../../../components/ui/date-input';
+import { FormAlert, useRefusal } from '../../../components/ui/form-alert';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
 import { asApiError } from '../../../lib/api-error';
@@ -30,6 +31,7 @@ export function PatientLoginScreen(): React.JSX.Element {
   const passkey = usePatientPasskeyLogin();
   const { values, field, dateField } = useTextFields<PatientLoginInput>({ ncNumber: '', dateOfBirth: '', pin: '' });
   const [errors, setErrors] = useState<Errors>({});
+  const { refusal, refuse } = useRefusal();
   const failureText = (error: Error): string => portalRefusalText(t, error, { code: 'PATIENT_LOGIN_FAILED', key: 'login.invalid' });
 
   const signedIn = (firstName: string): void => {
@@ -41,12 +43,7 @@ export function PatientLoginScreen(): React.JSX.Element {
   const signInWithPasskey = (): void =>
     passkey.mutate(undefined, {
       onSuccess: (result) => signedIn(result.patient.firstName),
-      onError: (error) =>
-        toast({
-          title: t('login.failedTitle'),
-          description: asApiError(error) ? failureText(error) : passkeyErrorText(t, error),
-          variant: 'destructive',
-        }),
+      onError: (error) => refuse(t('login.failedTitle'), asApiError(error) ? failureText(error) : passkeyErrorText(t, error)),
     });
 
   const onSubmit = (e: React.FormEvent): void => {
@@ -55,7 +52,7 @@ export function PatientLoginScreen(): React.JSX.Element {
     const input = { ncNumber: values.ncNumber.replace(/\s+/g, ''), dateOfBirth: values.dateOfBirth.trim(), pin: values.pin.trim() };
     if (!input.ncNumber || !input.dateOfBirth || !input.pin) {
       setErrors({});
-      toast({ title: t('login.missingTitle'), description: t('login.missingDescription'), variant: 'destructive' });
+      refuse(t('login.missingTitle'), t('login.missingDescription'));
       return;
     }
     const parsed = patientLoginInput.safeParse(input);
@@ -68,7 +65,7 @@ export function PatientLoginScreen(): React.JSX.Element {
     setErrors({});
     login.mutate(parsed.data, {
       onSuccess: (result) => signedIn(result.patient.firstName),
-      onError: (error) => toast({ title: t('login.failedTitle'), description: failureText(error), variant: 'destructive' }),
+      onError: (error) => refuse(t('login.failedTitle'), failureText(error)),
     });
   };
 
@@ -79,6 +76,7 @@ export function PatientLoginScreen(): React.JSX.Element {
       </div>
       <PageCard eyebrow={t('common:appName')} title={t('login.title')} description={t('login.subtitle')}>
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+          <FormAlert refusal={refusal} />
           <FormField label={t('login.ncNumber')} error={errors.ncNumber && t(errors.ncNumber)}>
             <Input
               inputMode="numeric"

@@ -8,6 +8,7 @@ import { useLocation } from 'wouter';
 import { LogOut, ShieldAlert } from 'lucide-react';
 import { LanguageSelector } from '../../../components/language-selector';
 import { Button } from '../../../components/ui/button';
+import { MainHeading } from '../../../components/ui/main-heading';
 import { Spinner } from '../../../components/ui/spinner';
 import { Tabs } from '../../../components/ui/tabs';
 import { usePatientLogout } from '../api/patient-logout';
@@ -26,7 +27,9 @@ function AccessError(): React.JSX.Element {
         className="flex w-full max-w-md flex-col items-center gap-3 rounded-lg border border-red-200 bg-white p-6 text-center shadow-sm"
       >
         <ShieldAlert aria-hidden="true" className="h-10 w-10 text-danger-600" />
-        <h1 className="text-lg font-semibold text-slate-900">{t('accessError.title')}</h1>
+        <MainHeading level={1} className="text-lg font-semibold text-slate-900">
+          {t('accessError.title')}
+        </MainHeading>
         <p className="text-slate-700">{t('accessError.description')}</p>
         <Button onClick={() => navigate('/patient-login', { replace: true })}>{t('accessError.returnToLogin')}</Button>
       </div>
@@ -79,7 +82,10 @@ export function PortalScreen({ passkeys }: { passkeys?: React.ReactNode }): Reac
               </Button>
             </div>
           </div>
-          <h1 className="break-words text-lg font-semibold text-slate-900">{t('header.welcome', { name: patient.firstName })}</h1>
+          {/* Focused when the portal opens (after sign-in or activation), not left on the page body. */}
+          <MainHeading level={1} className="break-words text-lg font-semibold text-slate-900">
+            {t('header.welcome', { name: patient.firstName })}
+          </MainHeading>
         </div>
       </header>
       <main className="mx-auto max-w-4xl px-4 py-4">

@@ -61,6 +61,8 @@ export function ProfileScreen({
         toast({ title: t('toast.updatedTitle'), description: t('toast.updatedDescription') });
         form.reset(toForm(saved));
         setEditing(false);
+        // The Save button is gone with edit mode: focus goes to the section that changed, not the page body.
+        requestAnimationFrame(() => document.getElementById('personal-title')?.focus());
       },
       onError: (error) =>
         toast({ title: t('toast.failedTitle'), description: errorText(t, error, t('toast.failedFallback')), variant: 'destructive' }),
@@ -106,7 +108,9 @@ export function ProfileScreen({
       </Card>
       <Card>
         <CardHeader>
-          <CardTitle>{t('personalInformation')}</CardTitle>
+          <CardTitle id="personal-title" tabIndex={-1} className="focus:outline-none">
+            {t('personalInformation')}
+          </CardTitle>
         </CardHeader>
         <CardContent>
           <form noValidate onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2">

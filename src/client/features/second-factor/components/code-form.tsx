@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { secondFactorCode } from '../../../../contracts/mfa';
 import { Button } from '../../../components/ui/button';
+import { FormAlert, type Refusal } from '../../../components/ui/form-alert';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 
@@ -12,6 +13,7 @@ export function CodeForm({
   onCode,
   allowRecovery = true,
   autoFocus = false,
+  refusal = null,
   children,
 }: {
   submitLabel: string;
@@ -19,6 +21,8 @@ export function CodeForm({
   onCode: (code: string) => void;
   allowRecovery?: boolean;
   autoFocus?: boolean;
+  /** Why the last code was refused: shown at the top and focused (the one rule for a refused step). */
+  refusal?: Refusal | null;
   children?: React.ReactNode;
 }): React.JSX.Element {
   const { t } = useTranslation(['security', 'validation']);
@@ -37,6 +41,7 @@ export function CodeForm({
   };
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+      <FormAlert refusal={refusal} />
       <FormField label={allowRecovery ? t('code.labelWithRecovery') : t('code.label')} error={error} required>
         <Input
           name="code"

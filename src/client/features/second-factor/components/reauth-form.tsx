@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
-import { toast } from '../../../components/ui/toast';
+import { FormAlert, useRefusal } from '../../../components/ui/form-alert';
 import { errorText } from '../../../lib/error-text';
 import { passkeyErrorText, passkeysSupported } from '../../../lib/passkeys';
 import { mfaStatusQueryOptions, useReauth, useReauthPasskey } from '../api/second-factor';
@@ -22,6 +22,7 @@ export function ReauthForm({
   const { t } = useTranslation(['security', 'common']);
   const reauth = useReauth();
   const passkey = useReauthPasskey();
+  const { refusal, refuse } = useRefusal();
   const status = useQuery(mfaStatusQueryOptions);
   // Until the status is known the code field shows (the common case); a passkey-only user gets the passkey alone.
   const withCode = status.data?.totpEnabled ?? true;
@@ -34,7 +35,7 @@ export function ReauthForm({
       onClick={() =>
         passkey.mutate(undefined, {
           onSuccess: onDone,
-          onError: (error) => toast({ title: t('reauth.failedTitle'), description: passkeyErrorText(t, error), variant: 'destructive' }),
+          onError: (error) => refuse(t('reauth.failedTitle'), passkeyErrorText(t, error)),
         })
       }
     >
@@ -49,11 +50,11 @@ export function ReauthForm({
           autoFocus
           submitLabel={t('reauth.confirm')}
           pending={reauth.isPending}
+          refusal={refusal}
           onCode={(code) =>
             reauth.mutate(code, {
               onSuccess: onDone,
-              onError: (error) =>
-                toast({ title: t('reauth.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+              onError: (error) => refuse(t('reauth.failedTitle'), errorText(t, error, t('common:anError'))),
             })
           }
         >
@@ -61,10 +62,13 @@ export function ReauthForm({
           {children}
         </CodeForm>
       ) : (
-        <div className="flex flex-wrap gap-2">
-          {passkeyButton}
-          {children}
-        </div>
+        <>
+          <FormAlert refusal={refusal} />
+          <div className="flex flex-wrap gap-2">
+            {passkeyButton}
+            {children}
+          </div>
+        </>
       )}
     </div>
   );

@@ -3,6 +3,7 @@
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { PageCard } from '../../../components/ui/page-card';
+import { FormAlert, useRefusal } from '../../../components/ui/form-alert';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
 import { passkeyErrorText, passkeysSupported } from '../../../lib/passkeys';
@@ -22,6 +23,7 @@ export function SecondFactorStep({
   const { t } = useTranslation(['security', 'auth', 'common']);
   const verify = useSecondFactorLogin();
   const passkey = useSecondFactorPasskey();
+  const { refusal, refuse } = useRefusal();
   const withCode = methods.includes('totp');
   const withPasskey = methods.includes('passkey') && passkeysSupported();
   const signedIn = (): void => {
@@ -42,8 +44,7 @@ export function SecondFactorStep({
       onClick={() =>
         passkey.mutate(undefined, {
           onSuccess: signedIn,
-          onError: (error) =>
-            toast({ title: t('auth:login.failedTitle'), description: passkeyErrorText(t, error), variant: 'destructive' }),
+          onError: (error) => refuse(t('auth:login.failedTitle'), passkeyErrorText(t, error)),
         })
       }
     >
@@ -58,24 +59,23 @@ export function SecondFactorStep({
         description={step !== 'verify' ? t('enrol.requiredIntro') : withCode ? t('secondStep.intro') : t('common:passkeys.secondStepIntro')}
       >
         {step === 'verify' && !withCode ? (
-          <div className="flex flex-wrap gap-2">
-            {passkeyButton}
-            {back}
+          <div className="flex flex-col gap-4">
+            <FormAlert refusal={refusal} />
+            <div className="flex flex-wrap gap-2">
+              {passkeyButton}
+              {back}
+            </div>
           </div>
         ) : step === 'verify' ? (
           <CodeForm
             autoFocus
             submitLabel={t('secondStep.verify')}
             pending={verify.isPending}
+            refusal={refusal}
             onCode={(code) =>
               verify.mutate(code, {
                 onSuccess: signedIn,
-                onError: (error) =>
-                  toast({
-                    title: t('auth:login.failedTitle'),
-                    description: errorText(t, error, t('common:anError')),
-                    variant: 'destructive',
-                  }),
+                onError: (error) => refuse(t('auth:login.failedTitle'), errorText(t, error, t('common:anError'))),
               })
             }
           >
