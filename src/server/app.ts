@@ -13,6 +13,7 @@ import { registerRequestContext } from './context/request-context';
 import { registerErrorHandler, registerNotFoundHandler } from './errors/error-handler';
 import { registerCsrfGuard } from './http/csrf';
 import { registerInputGuard } from './http/input-guard';
+import { registerJsonParser } from './http/json-depth';
 import { registerRateLimits } from './http/rate-limit';
 import { registerStaticClient } from './http/static-client';
 import { auditRoutes } from './modules/audit/audit.routes';
@@ -50,6 +51,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerCsrfGuard(app, config.trustedOrigins);
+  registerJsonParser(app);
   registerInputGuard(app);
 
   await app.register(fastifyHelmet, {

@@ -8,6 +8,7 @@ import { staffActor, staffScope } from '../../context/guards';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors/app-error';
 import { FHIR_JSON } from '../../errors/operation-outcome';
+import { depthCheckedJsonParser } from '../../http/json-depth';
 import { countOrRefuse, staffLimit } from '../../http/rate-limit';
 import { fhirGuard } from './fhir-access';
 import { accessInputOf, confirmAccess } from './fhir-grant.service';
@@ -62,7 +63,7 @@ export function fhirRoutes({ db, config }: AppDeps) {
 
   return async (app: FastifyInstance): Promise<void> => {
     // FHIR clients send application/fhir+json; it is JSON like any other body (and keeps the CSRF rule: no form posts).
-    app.addContentTypeParser('application/fhir+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+    app.addContentTypeParser('application/fhir+json', { parseAs: 'string' }, depthCheckedJsonParser(app));
     const tags = ['fhir'];
     const doc = (summary: string) => ({ tags, summary });
     const search = (type: FhirResourceType) =>
