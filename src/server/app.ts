@@ -25,6 +25,7 @@ import { healthRoutes } from './modules/health/health.routes';
 import { patientsRoutes } from './modules/patients/patients.routes';
 import { portalRoutes } from './modules/portal/portal.routes';
 import { privacyRoutes } from './modules/privacy/privacy.routes';
+import { registerAccessRefusalEvents } from './modules/access/access-refusals';
 import { accessRoutes } from './modules/access/access.routes';
 import { apiClientsRoutes } from './modules/api-clients/api-clients.routes';
 import { recordsRoutes } from './modules/records/records.routes';
@@ -53,6 +54,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   registerCsrfGuard(app, config.trustedOrigins);
   registerJsonParser(app);
   registerInputGuard(app);
+  registerAccessRefusalEvents(app, db, config.now);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
