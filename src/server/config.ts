@@ -67,6 +67,8 @@ export interface Config {
     bulkSearchPatients: number;
     /** ...within this many minutes gets a BULK_SEARCH_ALERT (ALERT_BULK_SEARCH_MINUTES). */
     bulkSearchMinutes: number;
+    /** More distinct patients than this within 24 hours: BULK_SEARCH_DAILY_ALERT (ALERT_BULK_SEARCH_PATIENTS_PER_DAY). */
+    bulkSearchPatientsPerDay: number;
     /** More record-access confirmations than this by one user in an hour: GRANT_VOLUME_ALERT, and re-authentication (ALERT_GRANTS_PER_HOUR). */
     grantsPerHour: number;
   };
@@ -154,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alerts: {
       bulkSearchPatients: positiveInteger(env, 'ALERT_BULK_SEARCH_PATIENTS', 200),
       bulkSearchMinutes: positiveInteger(env, 'ALERT_BULK_SEARCH_MINUTES', 10),
+      bulkSearchPatientsPerDay: positiveInteger(env, 'ALERT_BULK_SEARCH_PATIENTS_PER_DAY', 1000),
       grantsPerHour: positiveInteger(env, 'ALERT_GRANTS_PER_HOUR', 30),
     },
   };
