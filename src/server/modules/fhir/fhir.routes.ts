@@ -53,10 +53,11 @@ export function fhirRoutes({ db, config }: AppDeps) {
   // decision 028), so searching through both APIs does not double it.
   const searchLimit = async (request: FastifyRequest): Promise<void> =>
     countOrRefuse(db, staffLimit(config, 'search', staffActor(request).userId, config.now()));
-  const baseOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}${FHIR_BASE_PATH}`;
+  // Absolute links name the configured public address, never the request's Host header (issue 21 item 20).
+  const baseUrl = (): string => `${config.publicUrl}${FHIR_BASE_PATH}`;
   const callOf = (request: FastifyRequest): FhirCall => ({
     scope: staffScope(request, db, config.now),
-    base: baseOf(request),
+    base: baseUrl(),
     query: request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
   });
   const send = (reply: FastifyReply, resource: unknown, status = 200) => reply.status(status).type(FHIR_JSON).send(resource);
@@ -70,7 +71,7 @@ export function fhirRoutes({ db, config }: AppDeps) {
       fhirGuard(type === 'AuditEvent' ? 'audit.read' : type === 'Patient' ? 'patients.search' : 'records.read', type, 'read');
 
     app.get(`${FHIR_BASE_PATH}/metadata`, { schema: doc('CapabilityStatement') }, async (request, reply) =>
-      send(reply, capabilityStatement(baseOf(request), config.now())),
+      send(reply, capabilityStatement(baseUrl(), config.now())),
     );
 
     app.get(
@@ -167,7 +168,7 @@ export function fhirRoutes({ db, config }: AppDeps) {
         { onRequest: fhirGuard('records.write', type, 'write'), schema: { ...doc(`Create ${type}`), body: resourceBody(type) } },
         async (request, reply) => {
           const created = await createResource(callOf(request).scope, type, request.body);
-          reply.header('location', `${baseOf(request)}/${created.resourceType}/${created.id}`);
+          reply.header('location', `${baseUrl()}/${created.resourceType}/${created.id}`);
           return send(reply, created, 201);
         },
       );
