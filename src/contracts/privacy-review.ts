@@ -150,7 +150,7 @@ export const portalAccessSummary = z.object({ unreviewedEmergencyAccesses: z.num
 export type PortalAccessSummary = z.infer<typeof portalAccessSummary>;
 
 /** Volume alerts raised by the server (docs/decisions/011-rate-limits-and-volume-alerts.md). */
-export const VOLUME_ALERT_TYPES = ['BULK_SEARCH_ALERT', 'GRANT_VOLUME_ALERT'] as const;
+export const VOLUME_ALERT_TYPES = ['BULK_SEARCH_ALERT', 'BULK_SEARCH_DAILY_ALERT', 'GRANT_VOLUME_ALERT'] as const;
 export type VolumeAlertType = (typeof VOLUME_ALERT_TYPES)[number];
 
 export const volumeAlertQuery = z.strictObject({
@@ -168,6 +168,10 @@ export const volumeAlert = z.object({
   count: z.number().int(),
   threshold: z.number().int(),
   minutes: z.number().int(),
+  /** When the count last grew: a bulk-search alert keeps counting while it is open (decision 036). */
+  updatedAt: z.string(),
+  /** Far past its threshold (more than 4 times): CRITICAL. */
+  escalated: z.boolean(),
 });
 export type VolumeAlert = z.infer<typeof volumeAlert>;
 

@@ -13,6 +13,7 @@ import { registerRequestContext } from './context/request-context';
 import { registerErrorHandler, registerNotFoundHandler } from './errors/error-handler';
 import { registerCsrfGuard } from './http/csrf';
 import { registerInputGuard } from './http/input-guard';
+import { registerJsonParser } from './http/json-depth';
 import { registerRateLimits } from './http/rate-limit';
 import { registerStaticClient } from './http/static-client';
 import { auditRoutes } from './modules/audit/audit.routes';
@@ -24,6 +25,7 @@ import { healthRoutes } from './modules/health/health.routes';
 import { patientsRoutes } from './modules/patients/patients.routes';
 import { portalRoutes } from './modules/portal/portal.routes';
 import { privacyRoutes } from './modules/privacy/privacy.routes';
+import { registerAccessRefusalEvents } from './modules/access/access-refusals';
 import { accessRoutes } from './modules/access/access.routes';
 import { apiClientsRoutes } from './modules/api-clients/api-clients.routes';
 import { recordsRoutes } from './modules/records/records.routes';
@@ -50,7 +52,9 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerCsrfGuard(app, config.trustedOrigins);
+  registerJsonParser(app);
   registerInputGuard(app);
+  registerAccessRefusalEvents(app, db, config.now);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

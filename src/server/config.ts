@@ -12,6 +12,12 @@ export interface Config {
   /** Extra origins allowed on state-changing requests besides the request's own host. */
   trustedOrigins: string[];
   /**
+   * The address clients reach the server at (PUBLIC_URL, e.g. https://records.health.gov.na; default the first
+   * WEBAUTHN_ORIGINS entry, else http://localhost:PORT), without a trailing slash: the base of every absolute link the
+   * server writes (FHIR Bundle links, fullUrl, Location). Never taken from the request's Host header (issue 21 item 20).
+   */
+  publicUrl: string;
+  /**
    * Fastify's trustProxy: false (default), true, a hop count, or addresses of the proxies. Behind a load balancer
    * set TRUST_PROXY so request.ip (sign-in throttling, security events, audit rows) is the client, not the balancer.
    */
@@ -67,6 +73,8 @@ export interface Config {
     bulkSearchPatients: number;
     /** ...within this many minutes gets a BULK_SEARCH_ALERT (ALERT_BULK_SEARCH_MINUTES). */
     bulkSearchMinutes: number;
+    /** More distinct patients than this within 24 hours: BULK_SEARCH_DAILY_ALERT (ALERT_BULK_SEARCH_PATIENTS_PER_DAY). */
+    bulkSearchPatientsPerDay: number;
     /** More record-access confirmations than this by one user in an hour: GRANT_VOLUME_ALERT, and re-authentication (ALERT_GRANTS_PER_HOUR). */
     grantsPerHour: number;
   };
@@ -94,6 +102,20 @@ export const DEFAULT_PRIVACY_THRESHOLDS: PrivacyThresholds = {
   bulkSearchPatients: 50,
   bulkSearchMinutes: 10,
 };
+
+/** PUBLIC_URL checked (http or https, no query or fragment) and without a trailing slash; see Config.publicUrl. */
+function publicUrlOf(env: NodeJS.ProcessEnv, port: number): string {
+  const raw = env.PUBLIC_URL?.trim() || commaList(env.WEBAUTHN_ORIGINS)[0] || `http://localhost:${port}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an http or https address, got "${raw}"`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username || url.password)
+    throw new Error(`PUBLIC_URL must be an http or https address without query, fragment or credentials, got "${raw}"`);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -125,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     clientDir: path.resolve(env.CLIENT_DIR ?? './dist/client'),
     trustedOrigins: commaList(env.TRUSTED_ORIGINS),
+    publicUrl: publicUrlOf(env, port),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     statementTimeoutMs: wholeNumber(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS),
     now: () => new Date(),
@@ -154,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alerts: {
       bulkSearchPatients: positiveInteger(env, 'ALERT_BULK_SEARCH_PATIENTS', 200),
       bulkSearchMinutes: positiveInteger(env, 'ALERT_BULK_SEARCH_MINUTES', 10),
+      bulkSearchPatientsPerDay: positiveInteger(env, 'ALERT_BULK_SEARCH_PATIENTS_PER_DAY', 1000),
       grantsPerHour: positiveInteger(env, 'ALERT_GRANTS_PER_HOUR', 30),
     },
   };

@@ -473,7 +473,8 @@ export const rateLimitHits = pgTable(
 
 /**
  * The patients each user's searches found, with when each was last found: what the bulk-search check counts
- * (nhr_bulk_search_check, migration 0028; decision 028). Rows older than the alert window are deleted by the check.
+ * (nhr_bulk_search_check, migrations 0028 and 0037; decisions 028 and 036). Rows older than both the alert window and
+ * a day are deleted by the check; the counts read the (user, last_seen) index.
  */
 export const searchVolume = pgTable(
   'search_volume',
@@ -482,7 +483,10 @@ export const searchVolume = pgTable(
     patientId: integer('patient_id').notNull(),
     lastSeen: timestamp('last_seen', { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ name: 'search_volume_pkey', columns: [t.userId, t.patientId] })],
+  (t) => [
+    primaryKey({ name: 'search_volume_pkey', columns: [t.userId, t.patientId] }),
+    index('search_volume_user_seen_idx').on(t.userId, t.lastSeen),
+  ],
 );
 
 /** Audit checkpoints: the chain count and each chain's head (docs/decisions/012-audit-checkpoints-and-digest.md). */

@@ -222,3 +222,56 @@ describe('hostile input on every route of the OpenAPI document, as every role', 
     expect(failures.slice(0, 40)).toEqual([]);
   }, 600_000);
 });
+
+/** A JSON body nested `levels` deep, arrays and objects by turns: about 16 KB for 4,000 levels. */
+function deeplyNested(levels: number): string {
+  let open = '';
+  let close = '';
+  for (let i = 0; i < levels; i++) {
+    open += i % 2 ? '[' : '{"a":';
+    close = (i % 2 ? ']' : '}') + close;
+  }
+  return `${open}1${close}`;
+}
+
+describe('deeply nested JSON on every route of the OpenAPI document, as every role (issue 21 item 6)', () => {
+  it('is refused before parsing: a 4xx (400 JSON_TOO_DEEP once past the guard), never a 5xx, and changes nothing', async () => {
+    const body = deeplyNested(4000);
+    expect(body.length).toBeLessThan(20_000);
+    const failures: string[] = [];
+    let refusedForDepth = 0;
+    // The reads first (their bodies are not read, and a read may be audited), then every request that has a body,
+    // between two fingerprints: nothing may change.
+    const ops = operations().sort((a, b) => Number(a.method !== 'GET') - Number(b.method !== 'GET'));
+    let before: Record<string, string> | undefined;
+    for (const { path, method } of ops) {
+      if (method !== 'GET') before ??= await databaseFingerprint(t.db);
+      const url = path.replace(/\{[^}]+\}/g, (m) => (m === '{id}' && path.includes('/users/') ? pendingUserId : String(patientId)));
+      const contentType = path.startsWith('/fhir/') ? 'application/fhir+json' : 'application/json';
+      for (const session of sessions) {
+        const res = await t.app.inject({
+          method,
+          url,
+          payload: body,
+          ...(session.remoteAddress ? { remoteAddress: session.remoteAddress } : {}),
+          headers: { 'content-type': contentType, ...(session.cookie ? { cookie: session.cookie } : {}) },
+        });
+        const what = `${method} ${path} [${session.role}]`;
+        if (res.statusCode >= 500) failures.push(`${what}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        else if (method !== 'GET' && (res.statusCode < 400 || res.statusCode >= 500))
+          failures.push(`${what}: accepted with ${res.statusCode}`);
+        else if (method !== 'GET' && res.statusCode === 400) {
+          const text = res.body;
+          if (!text.includes('JSON_TOO_DEEP')) failures.push(`${what}: 400 without JSON_TOO_DEEP: ${text.slice(0, 200)}`);
+          else refusedForDepth++;
+        }
+      }
+    }
+    // Signed out, the sign-in and registration routes read the body: the depth refusal is what they answer.
+    expect(refusedForDepth).toBeGreaterThan(20);
+    expect(failures.slice(0, 40)).toEqual([]);
+    expect(before).toBeDefined();
+    const after = await databaseFingerprint(t.db);
+    expect(Object.keys(after).filter((k) => after[k] !== before?.[k])).toEqual([]);
+  }, 300_000);
+});

@@ -23,6 +23,8 @@ beforeAll(async () => {
     expect((await inject(`/api/patients/${patient.id}/diagnoses`, { ...SAMPLE_INPUTS.diagnoses, condition })).statusCode).toBe(201);
   }
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  // The address the server is reached at is known once it listens: the base of its links (PUBLIC_URL).
+  t.config.publicUrl = address;
   client = new Client({ baseUrl: `${address}/fhir/R4`, customHeaders: { cookie: doctor.cookie } });
 });
 afterAll(async () => {

@@ -4,12 +4,14 @@ import type { AuditLogQueryInput } from '../../../contracts/audit';
 import { AGE_MAX } from '../../../contracts/constants';
 import { ageOn, todayIso } from '../../../contracts/calendar';
 import { patientSearchInput, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
+import type { FhirResourceType } from '../../../contracts/fhir-scopes';
 import type { RecordKind, RecordRows } from '../../../contracts/record-rows';
 import type { Config } from '../../config';
 import type { StaffActor } from '../../context/actor';
 import type { RequestScope } from '../../context/data-context';
 import { AppError, validationFailed } from '../../errors/app-error';
 import { readPatient } from '../access/access.service';
+import { clientMayAccess } from '../api-clients/fhir-access';
 import { readAuditLogs } from '../audit/audit.service';
 import { searchRecorded } from '../patients/registry.service';
 import { listRecordItems, readRecordItem, readRecordSummary } from '../records/records.service';
@@ -312,28 +314,30 @@ const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.ch
 export async function patientSummary(call: FhirCall, patientId: number): Promise<FhirResource> {
   const summary = await readRecordSummary(call.scope, patientId);
   const patient = patientResource(summary.patient);
+  // A system client gets only the types its scopes allow (issue 21 item 4): a section it may not read is withheld.
+  const mayRead = (type: FhirResourceType): boolean => clientMayAccess(call.scope.actor, type, 'read');
   const resources: FhirResource[] = [
-    ...summary.diagnoses.map(conditionResource),
-    ...summary.allergies.map(allergyResource),
-    ...summary.medications.map(medicationResource),
-    ...summary.vaccines.map(immunizationResource),
-    ...summary.vitals.flatMap(vitalsObservations),
-    ...summary.appointments.map(appointmentResource),
+    ...(mayRead('Condition') ? summary.diagnoses.map(conditionResource) : []),
+    ...(mayRead('AllergyIntolerance') ? summary.allergies.map(allergyResource) : []),
+    ...(mayRead('MedicationStatement') ? summary.medications.map(medicationResource) : []),
+    ...(mayRead('Immunization') ? summary.vaccines.map(immunizationResource) : []),
+    ...(mayRead('Observation') ? summary.vitals.flatMap(vitalsObservations) : []),
+    ...(mayRead('Appointment') ? summary.appointments.map(appointmentResource) : []),
   ];
   const ref = (r: FhirResource) => ({ reference: `${r.resourceType}/${r.id}` });
   const now = call.scope.now.toISOString();
+  const emptyReason = (code: 'nilknown' | 'withheld') => ({
+    emptyReason: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/list-empty-reason', code }] },
+  });
   const sections = IPS_SECTIONS.map((s) => {
+    const withheld = !s.types.every(mayRead);
     const entries = resources.filter((r) => (s.types as readonly string[]).includes(r.resourceType));
+    const text = withheld ? `${s.title}: withheld` : `${s.title}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`;
     return {
       title: s.title,
       code: { coding: [{ system: 'http://loinc.org', code: s.code }] },
-      text: {
-        status: 'generated',
-        div: `<div xmlns="http://www.w3.org/1999/xhtml"><p>${escapeHtml(`${s.title}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`)}</p></div>`,
-      },
-      ...(entries.length
-        ? { entry: entries.map(ref) }
-        : { emptyReason: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/list-empty-reason', code: 'nilknown' }] } }),
+      text: { status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml"><p>${escapeHtml(text)}</p></div>` },
+      ...(withheld ? emptyReason('withheld') : entries.length ? { entry: entries.map(ref) } : emptyReason('nilknown')),
     };
   });
   const composition: FhirResource = {

@@ -8,6 +8,7 @@ import { staffActor, staffScope } from '../../context/guards';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors/app-error';
 import { FHIR_JSON } from '../../errors/operation-outcome';
+import { depthCheckedJsonParser } from '../../http/json-depth';
 import { countOrRefuse, staffLimit } from '../../http/rate-limit';
 import { fhirGuard } from './fhir-access';
 import { accessInputOf, confirmAccess } from './fhir-grant.service';
@@ -52,24 +53,25 @@ export function fhirRoutes({ db, config }: AppDeps) {
   // decision 028), so searching through both APIs does not double it.
   const searchLimit = async (request: FastifyRequest): Promise<void> =>
     countOrRefuse(db, staffLimit(config, 'search', staffActor(request).userId, config.now()));
-  const baseOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}${FHIR_BASE_PATH}`;
+  // Absolute links name the configured public address, never the request's Host header (issue 21 item 20).
+  const baseUrl = (): string => `${config.publicUrl}${FHIR_BASE_PATH}`;
   const callOf = (request: FastifyRequest): FhirCall => ({
     scope: staffScope(request, db, config.now),
-    base: baseOf(request),
+    base: baseUrl(),
     query: request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
   });
   const send = (reply: FastifyReply, resource: unknown, status = 200) => reply.status(status).type(FHIR_JSON).send(resource);
 
   return async (app: FastifyInstance): Promise<void> => {
     // FHIR clients send application/fhir+json; it is JSON like any other body (and keeps the CSRF rule: no form posts).
-    app.addContentTypeParser('application/fhir+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+    app.addContentTypeParser('application/fhir+json', { parseAs: 'string' }, depthCheckedJsonParser(app));
     const tags = ['fhir'];
     const doc = (summary: string) => ({ tags, summary });
     const search = (type: FhirResourceType) =>
       fhirGuard(type === 'AuditEvent' ? 'audit.read' : type === 'Patient' ? 'patients.search' : 'records.read', type, 'read');
 
     app.get(`${FHIR_BASE_PATH}/metadata`, { schema: doc('CapabilityStatement') }, async (request, reply) =>
-      send(reply, capabilityStatement(baseOf(request), config.now())),
+      send(reply, capabilityStatement(baseUrl(), config.now())),
     );
 
     app.get(
@@ -166,7 +168,7 @@ export function fhirRoutes({ db, config }: AppDeps) {
         { onRequest: fhirGuard('records.write', type, 'write'), schema: { ...doc(`Create ${type}`), body: resourceBody(type) } },
         async (request, reply) => {
           const created = await createResource(callOf(request).scope, type, request.body);
-          reply.header('location', `${baseOf(request)}/${created.resourceType}/${created.id}`);
+          reply.header('location', `${baseUrl()}/${created.resourceType}/${created.id}`);
           return send(reply, created, 201);
         },
       );

@@ -452,6 +452,56 @@ describe('system clients (bearer tokens, decision 020)', () => {
       (await t.app.inject({ method: 'GET', url: `/api/patients/${patient.id}`, headers: { authorization: `Bearer ${token}` } })).statusCode,
     ).toBe(401);
   });
+  it('$summary holds only the resource types the client is scoped to read (issue 21 item 4); other sections are withheld', async () => {
+    const admin = await signInAs(t, 2);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/api-clients',
+      headers: { cookie: admin.cookie },
+      payload: { name: 'Rundu Registry', scopes: ['system/Patient.read'] },
+    });
+    expect(created.statusCode).toBe(201);
+    const { token } = created.json<{ token: string }>();
+    const asClient = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/fhir+json' } : {}) },
+        ...(body ? { payload: JSON.stringify(body) } : {}),
+      });
+      return { status: res.statusCode, body: res.json<Json>() };
+    };
+    const consent = { resourceType: 'Parameters', parameter: [{ name: 'consent', valueBoolean: true }] };
+    expect((await asClient('POST', `/fhir/R4/Patient/${patient.id}/$access`, consent)).status).toBe(201);
+    expect((await asClient('GET', `/fhir/R4/Condition?patient=${patient.id}`)).status).toBe(403);
+
+    const summary = await asClient('GET', `/fhir/R4/Patient/${patient.id}/$summary`);
+    expect(summary.status).toBe(200);
+    expectValidFhir(summary.body);
+    const types = entries(summary.body).map((e) => e.resource.resourceType);
+    expect(types.sort()).toEqual(['Composition', 'Patient']);
+    const composition = entries(summary.body)[0]!.resource as unknown as {
+      section: { emptyReason?: { coding: { code: string }[] }; entry?: unknown[] }[];
+    };
+    expect(composition.section.map((s) => s.emptyReason?.coding[0]?.code)).toEqual(Array(6).fill('withheld'));
+    expect(JSON.stringify(summary.body)).not.toContain('Type 2 diabetes');
+
+    // The doctor's own session (no client scopes) still gets the whole summary.
+    const whole = await get(`/fhir/R4/Patient/${patient.id}/$summary`);
+    expect(whole.status).toBe(200);
+    expect(new Set(entries(whole.body).map((e) => e.resource.resourceType))).toEqual(
+      new Set([
+        'Composition',
+        'Patient',
+        'Condition',
+        'AllergyIntolerance',
+        'MedicationStatement',
+        'Immunization',
+        'Observation',
+        'Appointment',
+      ]),
+    );
+  });
 });
 
 const withPatientFor = (type: string, patientId: number): Json => ({

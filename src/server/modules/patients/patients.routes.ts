@@ -41,7 +41,9 @@ export function patientsRoutes({ db, config }: AppDeps) {
       { onRequest: requireStaff('patients.create'), schema: { tags, body: addPatientRequest, response: { 201: addPatientResponse } } },
       async (request, reply) => {
         const scope = { db, actor: staffActor(request), meta: request.meta, now: config.now() };
-        return reply.status(201).send(await registerPatient(scope, request.body));
+        // The duplicate check is a search: counted in the user's search limit and audited (issue 21 item 9).
+        const checks = { limit: staffLimit(config, 'search', scope.actor.userId, scope.now), alerts: config.alerts };
+        return reply.status(201).send(await registerPatient(scope, request.body, checks));
       },
     );
   };

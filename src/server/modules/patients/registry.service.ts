@@ -90,14 +90,13 @@ type AddPatientRequest = z.output<typeof addPatientRequest>;
  * Adds a patient; likely duplicates answer 409 with the matches unless the request confirms a new patient. The new
  * patient's portal activation code is issued in the same transaction and answered once (decision 016).
  */
-export async function registerPatient(scope: RequestScope<StaffActor>, request: AddPatientRequest): Promise<AddPatientResponse> {
+export async function registerPatient(
+  scope: RequestScope<StaffActor>,
+  request: AddPatientRequest,
+  checks: { limit?: StatementLimit; alerts?: Config['alerts'] } = {},
+): Promise<AddPatientResponse> {
   const { confirmDuplicate, ...input } = request;
-  if (!confirmDuplicate) {
-    const duplicates = await findLikelyDuplicates(scope.db, input);
-    if (duplicates.length > 0) {
-      throw new AppError('DUPLICATE_PATIENT', 'This patient may already be registered', { details: { duplicates } });
-    }
-  }
+  if (!confirmDuplicate) await refuseLikelyDuplicates(scope, input, checks);
   const prepared = await prepareActivationCode();
   return inAuditedTransaction(scope, async (ctx) => {
     const patient = await addPatient(ctx.tx, input);
@@ -111,4 +110,47 @@ export async function registerPatient(scope: RequestScope<StaffActor>, request: 
     } as const;
     return ctx.audited({ ...patient, portalActivation: activation }, created, audit);
   });
+}
+
+/**
+ * The duplicate check shows other patients' demographics, so it is a search (issue 21 item 9): counted against the
+ * user's search limit (429 before anything is looked up), and when it answers matches, a SEARCH row naming the
+ * patients shown (their access history lists it) and the bulk-search volume check, then 409 with the matches.
+ */
+async function refuseLikelyDuplicates(
+  scope: RequestScope<StaffActor>,
+  input: Omit<AddPatientRequest, 'confirmDuplicate'>,
+  checks: { limit?: StatementLimit; alerts?: Config['alerts'] },
+): Promise<void> {
+  if (checks.limit) await countOrRefuse(scope.db, checks.limit);
+  const criteria = {
+    method: 'duplicate-check',
+    firstName: input.firstName,
+    lastName: input.lastName,
+    dateOfBirth: input.dateOfBirth ?? null,
+  };
+  const duplicates = await findLikelyDuplicates(scope.db, input);
+  if (duplicates.length === 0) return;
+  await inAuditedTransaction(scope, async (ctx) =>
+    ctx.audited(null, {
+      action: 'SEARCH',
+      resourceType: 'PATIENT',
+      patientId: duplicates.length === 1 ? duplicates[0]!.id : null,
+      newValues: {
+        criteria,
+        resultCount: duplicates.length,
+        patientIds: duplicates.map((p) => p.id),
+        role: actorRoleAtTheTime(scope.actor),
+      },
+    }),
+  );
+  if (checks.alerts)
+    await noteSearchVolume(
+      scope.db,
+      checks.alerts,
+      scope.actor,
+      scope.meta,
+      duplicates.map((p) => p.id),
+    );
+  throw new AppError('DUPLICATE_PATIENT', 'This patient may already be registered', { details: { duplicates } });
 }

@@ -15,17 +15,21 @@ export interface BulkSearchCheck {
   threshold: number;
   minutes: number;
   description: string;
+  /** More distinct patients than this within 24 hours: BULK_SEARCH_DAILY_ALERT (decision 036). */
+  dayThreshold: number;
+  dayDescription: string;
 }
 
 /**
- * The bulk-search check (nhr_bulk_search_check, migration 0028) as an SQL boolean expression (true: it wrote an
- * alert). `ids`: an int[] expression of the patients a search found. It records them in search_volume and, unless
- * the user already has an alert in the window, counts the user's patients found within the window. Called by the
+ * The bulk-search check (nhr_bulk_search_check, migrations 0028 and 0037) as an SQL boolean expression (true: it wrote
+ * an alert). `ids`: an int[] expression of the patients a search found. It records them in search_volume; an open
+ * alert (of the window, or of the last 24 hours) grows by the patients new to it, else the user's patients of the
+ * window (of the day) are counted up to the threshold and an alert raised over it (decision 036). Called by the
  * search's own statement (issue 11, decisions 014 and 028) or, after the fuzzy search, by checkSearchVolume.
  */
 export function bulkSearchCheckSql(a: BulkSearchCheck, ids: SQL): SQL {
-  return sql`nhr_bulk_search_check(${a.userId}, ${ids}::int[], ${a.minutes}::int, ${a.threshold}::int, ${a.userName}, ${a.facility},
-    ${a.ip}, ${a.userAgent}, ${a.description})`;
+  return sql`nhr_bulk_search_check(${a.userId}, ${ids}::int[], ${a.minutes}::int, ${a.threshold}::int, ${a.dayThreshold}::int,
+    ${a.userName}, ${a.facility}, ${a.ip}, ${a.userAgent}, ${a.description}, ${a.dayDescription})`;
 }
 
 /** After a committed search that found `ids`: the bulk-search check in a statement of its own. */
@@ -102,9 +106,12 @@ export interface AlertRow {
   count: number;
   threshold: number;
   minutes: number;
+  /** When the alert's count last grew (its `at` until then). */
+  updatedAt: string;
+  escalated: boolean;
 }
 
-const ALERT_TYPES = sql`e.event_type IN ('BULK_SEARCH_ALERT', 'GRANT_VOLUME_ALERT')`;
+const ALERT_TYPES = sql`e.event_type IN ('BULK_SEARCH_ALERT', 'BULK_SEARCH_DAILY_ALERT', 'GRANT_VOLUME_ALERT')`;
 
 /** A page of alerts, newest first, with the user's name at the time. */
 export async function selectAlerts(db: DbOrTx, limit: number, offset: number): Promise<{ rows: AlertRow[]; total: number }> {
@@ -114,7 +121,9 @@ export async function selectAlerts(db: DbOrTx, limit: number, offset: number): P
         e.user_id AS "userId",
         coalesce(e.metadata ->> 'userName', u.first_name || ' ' || u.last_name, '') AS "userName",
         coalesce((e.metadata ->> 'count')::int, 0) AS count, coalesce((e.metadata ->> 'threshold')::int, 0) AS threshold,
-        coalesce((e.metadata ->> 'minutes')::int, 0) AS minutes
+        coalesce((e.metadata ->> 'minutes')::int, 0) AS minutes,
+        to_char(coalesce((e.metadata ->> 'updatedAt')::timestamptz, e.timestamp) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt",
+        e.severity = 'CRITICAL' AS escalated
       FROM security_events e LEFT JOIN users u ON u.id = e.user_id
       WHERE ${ALERT_TYPES}
       ORDER BY e.timestamp DESC, e.id DESC LIMIT ${limit} OFFSET ${offset}`,

@@ -28,6 +28,8 @@ const bulkSearchCheck = (limits: Thresholds, actor: StaffActor, meta: RequestMet
   threshold: limits.bulkSearchPatients,
   minutes: limits.bulkSearchMinutes,
   description: `Searches returned more than ${limits.bulkSearchPatients} distinct patients within ${limits.bulkSearchMinutes} minutes`,
+  dayThreshold: limits.bulkSearchPatientsPerDay,
+  dayDescription: `Searches returned more than ${limits.bulkSearchPatientsPerDay} distinct patients within 24 hours`,
 });
 
 /** After a search that found `ids`: BULK_SEARCH_ALERT when the user's searches found too many distinct patients recently. */
@@ -89,6 +91,8 @@ export async function readVolumeAlerts(scope: RequestScope<StaffActor>, query: V
       count: r.count,
       threshold: r.threshold,
       minutes: r.minutes,
+      updatedAt: r.updatedAt,
+      escalated: r.escalated,
     })),
     page: q.page,
     pageSize: q.pageSize,

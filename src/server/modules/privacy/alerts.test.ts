@@ -11,7 +11,7 @@ import { signInAs } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { grantVolumeExceeded } from '../access/access.service';
 
-const limits = { bulkSearchPatients: 3, bulkSearchMinutes: 10, grantsPerHour: 2 };
+const limits = { bulkSearchPatients: 3, bulkSearchMinutes: 10, bulkSearchPatientsPerDay: 6, grantsPerHour: 2 };
 let t: TestApp;
 let auditor: string;
 
@@ -34,7 +34,7 @@ const eventsOf = async (userId: string, type: string): Promise<number> =>
   )[0]!.n;
 
 describe('bulk search alert', () => {
-  it('a user whose searches return more than N distinct patients gets one alert, shown to reviewers', async () => {
+  it('a user whose searches return more than N distinct patients gets one alert, shown to reviewers, that grows (issue 21 item 7)', async () => {
     const { cookie, user } = await signInAs(t, 4);
     const patients = [];
     for (let i = 0; i < 5; i++) patients.push(await createPatient(t.db));
@@ -46,14 +46,16 @@ describe('bulk search alert', () => {
     expect(await eventsOf(user.id, 'BULK_SEARCH_ALERT')).toBe(0);
     await searchById(t.app, cookie, patients[3]!.idNumber);
     expect(await eventsOf(user.id, 'BULK_SEARCH_ALERT')).toBe(1);
-    await searchById(t.app, cookie, patients[4]!.idNumber); // one alert per window
+    await searchById(t.app, cookie, patients[4]!.idNumber); // one alert per window, whose count grows
+    await searchById(t.app, cookie, patients[0]!.idNumber); // found again in the window: counted once
     expect(await eventsOf(user.id, 'BULK_SEARCH_ALERT')).toBe(1);
 
     const mine = (await alerts()).filter((a) => a.user.id === user.id);
     expect(mine).toEqual([
       expect.objectContaining({
         type: 'BULK_SEARCH_ALERT',
-        count: 4,
+        count: 5,
+        escalated: false,
         threshold: 3,
         minutes: 10,
         user: { id: user.id, name: expect.any(String) },
@@ -103,6 +105,50 @@ describe('bulk search alert: what counts (decision 028)', () => {
     expect(await eventsOf(user.id, 'BULK_SEARCH_ALERT')).toBe(0);
     await searchById(t.app, cookie, old[0]!.idNumber); // found again now: it counts again
     expect(await eventsOf(user.id, 'BULK_SEARCH_ALERT')).toBe(1);
+  });
+});
+
+describe('bulk search alert: growth, escalation and the daily threshold (issue 21 item 7, decision 036)', () => {
+  /** Moves the user's found patients out of the window, as if the harvest were paced over several windows. */
+  const pace = (userId: string) =>
+    t.db.execute(sql`UPDATE search_volume SET last_seen = now() - interval '11 minutes' WHERE user_id = ${userId}`);
+  const alertsOf = async (userId: string) => (await alerts()).filter((a) => a.user.id === userId);
+
+  it('the open alert keeps counting new patients and is escalated past 4 times its threshold', async () => {
+    const { cookie, user } = await signInAs(t, 4);
+    const patients = [];
+    for (let i = 0; i < 13; i++) patients.push(await createPatient(t.db));
+    for (const p of patients.slice(0, 4)) await searchById(t.app, cookie, p.idNumber);
+    const [first] = await alertsOf(user.id);
+    expect(first).toMatchObject({ type: 'BULK_SEARCH_ALERT', count: 4, escalated: false });
+    for (const p of patients.slice(4, 12)) await searchById(t.app, cookie, p.idNumber);
+    expect((await alertsOf(user.id)).find((a) => a.type === 'BULK_SEARCH_ALERT')).toMatchObject({ count: 12, escalated: false });
+    await searchById(t.app, cookie, patients[12]!.idNumber);
+    const grown = (await alertsOf(user.id)).filter((a) => a.type === 'BULK_SEARCH_ALERT');
+    expect(grown).toEqual([expect.objectContaining({ id: first!.id, count: 13, escalated: true })]);
+    expect(grown[0]!.updatedAt >= first!.updatedAt).toBe(true);
+  });
+
+  it('paced under the window threshold, more than the daily threshold within 24 hours raises BULK_SEARCH_DAILY_ALERT, which grows', async () => {
+    const { cookie, user } = await signInAs(t, 4);
+    const patients = [];
+    for (let i = 0; i < 9; i++) patients.push(await createPatient(t.db));
+    // Three windows of three patients each: never more than 3 within 10 minutes.
+    for (const p of patients.slice(0, 3)) await searchById(t.app, cookie, p.idNumber);
+    await pace(user.id);
+    for (const p of patients.slice(3, 6)) await searchById(t.app, cookie, p.idNumber);
+    await pace(user.id);
+    expect(await eventsOf(user.id, 'BULK_SEARCH_DAILY_ALERT')).toBe(0);
+    await searchById(t.app, cookie, patients[6]!.idNumber);
+    expect(await eventsOf(user.id, 'BULK_SEARCH_ALERT')).toBe(0);
+    expect(await eventsOf(user.id, 'BULK_SEARCH_DAILY_ALERT')).toBe(1);
+    expect(await alertsOf(user.id)).toEqual([
+      expect.objectContaining({ type: 'BULK_SEARCH_DAILY_ALERT', count: 7, threshold: 6, minutes: 1440 }),
+    ]);
+    await searchById(t.app, cookie, patients[7]!.idNumber);
+    await searchById(t.app, cookie, patients[0]!.idNumber); // found earlier today: not new to the day
+    expect(await eventsOf(user.id, 'BULK_SEARCH_DAILY_ALERT')).toBe(1);
+    expect(await alertsOf(user.id)).toEqual([expect.objectContaining({ type: 'BULK_SEARCH_DAILY_ALERT', count: 8 })]);
   });
 });
 

@@ -38,6 +38,10 @@ export function VolumeAlerts(): React.JSX.Element | null {
                 <p className="break-words text-slate-800">
                   {t(`alerts.${a.type}`, { count: a.count, minutes: a.minutes, threshold: a.threshold })}
                 </p>
+                {a.escalated ? <p className="font-semibold text-red-900">{t('alerts.escalated')}</p> : null}
+                {a.updatedAt !== a.at ? (
+                  <p className="text-slate-600">{t('alerts.updated', { time: formatDateTime(a.updatedAt) })}</p>
+                ) : null}
               </li>
             ))}
           </ul>
