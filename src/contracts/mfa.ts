@@ -55,7 +55,16 @@ export const mfaStatus = z.object({
 });
 export type MfaStatus = z.infer<typeof mfaStatus>;
 
-/** POST /api/auth/reauth: when the second factor was proven. */
+/** POST /api/auth/reauth/password (users without a second factor; issue 21 item 8): the sign-in password rule. */
+export const passwordReauthInput = z.strictObject({
+  password: z
+    .string({ error: 'validation:passwordRequired' })
+    .min(1, { error: 'validation:passwordRequired' })
+    .max(200, { error: 'validation:tooLong' }),
+});
+export type PasswordReauthInput = z.input<typeof passwordReauthInput>;
+
+/** POST /api/auth/reauth (and /passkey, /password): when the proof was made. */
 export const reauthResult = z.object({ message: z.string(), verifiedAt: z.string() });
 
 /** GET /api/admin/mfa-policy: every role with its policy. */

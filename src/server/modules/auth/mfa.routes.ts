@@ -7,6 +7,7 @@ import {
   mfaPolicyUpdate,
   mfaRolePolicies,
   mfaStatus,
+  passwordReauthInput,
   reauthResult,
   secondFactorInput,
   totpConfirmed,
@@ -23,6 +24,7 @@ import {
   disableTotp,
   mfaStatusOf,
   reauthenticate,
+  reauthenticateWithPassword,
   resetUserTotp,
   rolePolicies,
   setRolePolicy,
@@ -80,6 +82,16 @@ export function mfaRoutes(deps: AppDeps) {
       async (request) => {
         const at = await reauthenticate(deps, staffActor(request), request.meta, request.body.code);
         return { message: 'Second factor confirmed', verifiedAt: at.toISOString() };
+      },
+    );
+
+    // Users without a second factor confirm their password before grants past the hourly volume (issue 21 item 8).
+    r.post(
+      '/api/auth/reauth/password',
+      { onRequest: requireStaff(), schema: { tags, body: passwordReauthInput, response: { 200: reauthResult } } },
+      async (request) => {
+        const at = await reauthenticateWithPassword(deps, staffActor(request), request.meta, request.body.password);
+        return { message: 'Password confirmed', verifiedAt: at.toISOString() };
       },
     );
 

@@ -24,6 +24,8 @@ import type { Db } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors/app-error';
 import { insertSecurityEvent, type SecurityEventRow } from './auth.repository';
+import { verifyPassword } from '../../security/password';
+import { loginCandidate } from '../users/users.service';
 import { completeStaffLogin, type VerifiedLogin } from './auth.service';
 import {
   consumeRecoveryCode,
@@ -61,8 +63,14 @@ const asPolicy = (p: string): MfaPolicy => ((MFA_POLICIES as readonly string[]).
 export const signInExpiredError = (): AppError => signInExpired();
 export const invalidSecondFactor = (): AppError => new AppError('INVALID_SECOND_FACTOR', 'The code is not valid');
 const signInExpired = (): AppError => new AppError('SIGN_IN_EXPIRED', 'Sign in again with your password');
-export const reauthRequired = (): AppError =>
-  new AppError('REAUTH_REQUIRED', `Confirm your second factor (within the last ${REAUTH_FRESH_MINUTES} minutes) before emergency access`);
+export const reauthRequired = (method: 'second_factor' | 'password' = 'second_factor'): AppError =>
+  new AppError(
+    'REAUTH_REQUIRED',
+    method === 'password'
+      ? `Confirm your password (within the last ${REAUTH_FRESH_MINUTES} minutes) before more record access`
+      : `Confirm your second factor (within the last ${REAUTH_FRESH_MINUTES} minutes) before emergency access`,
+    { details: { method } },
+  );
 
 /** Who a second-factor check is for: the throttle's subject is the lower-cased e-mail. */
 export interface CodeOwner {
@@ -357,9 +365,65 @@ async function reauthFresh(db: Db, sid: string | null, now: Date): Promise<boole
  * REAUTH_FRESH_MINUTES; 403 REAUTH_REQUIRED otherwise. Users without one pass (they have nothing to prove).
  */
 export async function assertFreshSecondFactor(db: Db, actor: StaffActor, sid: string | null, now: Date): Promise<void> {
+  await assertFreshReauth(db, actor, sid, now, { breakGlass: true, overVolume: false });
+}
+
+/**
+ * Before a record-access grant (issue 21 items 8 and 20, decision 035): break-the-glass by a user with a second factor,
+ * and any grant (consent or not) past the hourly volume, needs a proof made in this session within
+ * REAUTH_FRESH_MINUTES: the second factor where the user has one, else the password (POST /api/auth/reauth/password).
+ * 403 REAUTH_REQUIRED (`method` says which) otherwise. A system client has no session to prove anything in: the
+ * break-the-glass ceiling and the grant limit bound it.
+ */
+export async function assertFreshReauth(
+  db: Db,
+  actor: StaffActor,
+  sid: string | null,
+  now: Date,
+  need: { breakGlass: boolean; overVolume: boolean },
+): Promise<void> {
+  if (actor.client || (!need.breakGlass && !need.overVolume)) return;
   const state = await readSecondFactorState(db, actor.userId);
-  if (!state.totpEnabled && state.passkeys === 0) return;
-  if (!(await reauthFresh(db, sid, now))) throw reauthRequired();
+  const hasSecondFactor = state.totpEnabled || state.passkeys > 0;
+  if (!hasSecondFactor && !need.overVolume) return;
+  if (!(await reauthFresh(db, sid, now))) throw reauthRequired(hasSecondFactor ? 'second_factor' : 'password');
+}
+
+/**
+ * POST /api/auth/reauth/password: a user without a second factor proves it is still them with the password, under
+ * the sign-in throttle (a wrong one is a LOGIN_FAILURE of the account, 401 INVALID_CREDENTIALS). A user with a second
+ * factor must use it: 403 USE_SECOND_FACTOR.
+ */
+export async function reauthenticateWithPassword(deps: AppDeps, actor: StaffActor, meta: RequestMeta, password: string): Promise<Date> {
+  const { db, config } = deps;
+  const sid = meta.sessionHash;
+  if (!sid) throw new AppError('UNAUTHENTICATED', 'Authentication required');
+  const state = await readSecondFactorState(db, actor.userId);
+  if (state.totpEnabled || state.passkeys > 0) {
+    throw new AppError('USE_SECOND_FACTOR', 'Confirm with your authenticator app or passkey, not your password');
+  }
+  const subject = actor.email.toLowerCase();
+  await serializeSignIn(subject, meta, async () => {
+    const attempt = { subject, meta, now: config.now() };
+    await refuseIfThrottled(db, attempt, { purpose: 'reauth' });
+    const candidate = await loginCandidate(db, subject);
+    if (candidate?.id === actor.userId && (await verifyPassword(candidate.passwordHash, password))) return;
+    await recordSignInFailure(db, attempt, { factor: 'password', purpose: 'reauth', reason: 'wrong_password' }, actor);
+    throw new AppError('INVALID_CREDENTIALS', 'Invalid credentials');
+  });
+  const now = config.now();
+  await recordReauth(
+    db,
+    sid,
+    now,
+    event(actor, meta, now, {
+      eventType: 'REAUTH_SUCCESS',
+      severity: 'low',
+      description: 'Password confirmed again',
+      metadata: { factor: 'password' },
+    }),
+  );
+  return now;
 }
 
 /** GET /api/auth/mfa. */
