@@ -81,7 +81,10 @@ export const mfaPolicyParams = z.object({
     .transform(Number),
 });
 
-/** GET /api/admin/second-factors: active staff with an authenticator app, for an administrator's reset (decision 024). */
+/**
+ * GET /api/admin/second-factors: active staff with a second factor (an authenticator app or a passkey; issue 21 item
+ * 13), for an administrator's reset (decision 024). `enabledAt`: the earliest of them.
+ */
 export const totpUser = z.object({
   userId: z.string(),
   firstName: z.string(),
@@ -89,6 +92,8 @@ export const totpUser = z.object({
   email: z.string(),
   roleId: z.number().nullable(),
   enabledAt: z.string(),
+  totp: z.boolean(),
+  passkeys: z.number(),
 });
 export const totpUsers = z.array(totpUser);
 export type TotpUser = z.infer<typeof totpUser>;

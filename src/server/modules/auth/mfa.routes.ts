@@ -25,6 +25,7 @@ import {
   mfaStatusOf,
   reauthenticate,
   reauthenticateWithPassword,
+  resetUserSecondFactors,
   resetUserTotp,
   rolePolicies,
   setRolePolicy,
@@ -123,6 +124,16 @@ export function mfaRoutes(deps: AppDeps) {
       async (request) => {
         await resetUserTotp(staffScope(request, deps.db, deps.config.now), request.params.id);
         return { message: 'Authenticator app reset' };
+      },
+    );
+
+    // Any second factor, a passkey included (issue 21 item 13): everything goes, the user is signed out everywhere.
+    r.delete(
+      '/api/admin/users/:id/second-factors',
+      { onRequest: requireStaff('users.approve'), schema: { tags: ['admin'], params: userIdParams, response: { 200: messageResult } } },
+      async (request) => {
+        await resetUserSecondFactors(staffScope(request, deps.db, deps.config.now), request.params.id);
+        return { message: 'Second factors reset' };
       },
     );
   };

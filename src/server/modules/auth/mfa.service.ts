@@ -35,7 +35,7 @@ import {
   enableTotp,
   insertChallenge,
   listRolePolicies,
-  listTotpUsers,
+  listSecondFactorUsers,
   readChallenge,
   readReauth,
   readRolePolicy,
@@ -43,6 +43,8 @@ import {
   readTotp,
   recordReauth,
   removeTotp,
+  replaceRecoveryCodes,
+  resetSecondFactorsOf,
   resetTotpOf,
   upsertPendingTotp,
   upsertRolePolicy,
@@ -110,14 +112,14 @@ async function checkCode(
     const attempt = { subject, meta, now };
     await refuseIfThrottled(db, attempt, { factor: 'second', purpose });
     const totp = await readTotp(db, owner.userId);
-    if (totp?.enabledAt) {
-      const step = totpStep(secretBoxFor(config.mfaSecretKey).open(totp.secret), code, now);
-      if (step !== null && (await consumeTotpStep(db, owner.userId, step, true))) return 'totp';
-      if (step === null && code.length > 6 && (await consumeRecoveryCode(db, owner.userId, recoveryCodeHash(code), now))) {
-        return 'recovery';
-      }
+    const step = totp?.enabledAt ? totpStep(secretBoxFor(config.mfaSecretKey).open(totp.secret), code, now) : null;
+    if (step !== null && (await consumeTotpStep(db, owner.userId, step, true))) return 'totp';
+    // Recovery codes stand for any second factor, a passkey included (issue 21 item 13).
+    const enrolled = Boolean(totp?.enabledAt) || (await readSecondFactorState(db, owner.userId)).passkeys > 0;
+    if (enrolled && step === null && code.length > 6 && (await consumeRecoveryCode(db, owner.userId, recoveryCodeHash(code), now))) {
+      return 'recovery';
     }
-    await recordSignInFailure(db, attempt, { factor: 'second', purpose, reason: totp?.enabledAt ? 'wrong_code' : 'not_enrolled' }, owner);
+    await recordSignInFailure(db, attempt, { factor: 'second', purpose, reason: enrolled ? 'wrong_code' : 'not_enrolled' }, owner);
     throw invalidSecondFactor();
   });
 }
@@ -334,8 +336,9 @@ export async function disableTotp(deps: AppDeps, actor: StaffActor, meta: Reques
 
 /** POST /api/auth/reauth: proves the second factor again in this session (for break-the-glass). */
 export async function reauthenticate(deps: AppDeps, actor: StaffActor, meta: RequestMeta, code: string): Promise<Date> {
-  const totp = await readTotp(deps.db, actor.userId);
-  if (!totp?.enabledAt) throw new AppError('SECOND_FACTOR_NOT_ENROLLED', 'No authenticator is set up');
+  const state = await readSecondFactorState(deps.db, actor.userId);
+  // A passkey-only user may use a recovery code here (issue 21 item 13).
+  if (!state.totpEnabled && state.passkeys === 0) throw new AppError('SECOND_FACTOR_NOT_ENROLLED', 'No authenticator is set up');
   if (!meta.sessionHash) throw new AppError('UNAUTHENTICATED', 'Authentication required');
   const kind = await checkCode(deps, actor, code, meta, 'reauth');
   if (kind === 'recovery') await recordRecoveryUse(deps, actor, meta);
@@ -473,10 +476,85 @@ export async function setRolePolicy(
   return rolePolicies(db);
 }
 
-/** GET /api/admin/second-factors: who has an authenticator app an administrator could reset. */
+/**
+ * GET /api/admin/second-factors: who has a second factor an administrator could reset: an authenticator app or a
+ * passkey (issue 21 item 13). `enabledAt`: the earliest of them.
+ */
 export async function totpUsers(db: Db): Promise<TotpUser[]> {
-  const rows = await listTotpUsers(db);
-  return rows.map((r) => ({ ...r, enabledAt: (r.enabledAt ?? new Date(0)).toISOString() }));
+  const rows = await listSecondFactorUsers(db);
+  return rows.map((r) => {
+    const since = [r.totpEnabledAt, r.firstPasskeyAt].filter((d): d is Date => d !== null).sort((a, b) => a.getTime() - b.getTime())[0];
+    return {
+      userId: r.userId,
+      firstName: r.firstName,
+      lastName: r.lastName,
+      email: r.email,
+      roleId: r.roleId,
+      enabledAt: (since ?? new Date(0)).toISOString(),
+      totp: r.totpEnabledAt !== null,
+      passkeys: r.passkeys,
+    };
+  });
+}
+
+/**
+ * After a staff user's passkey is registered (issue 21 item 13): when no unused recovery code is left (a passkey as the
+ * first or only second factor), a new set is issued, shown once, stored hashed. Null when codes remain.
+ */
+export async function recoveryCodesForNewPasskey(
+  db: Db,
+  owner: Pick<CodeOwner, 'userId' | 'facility'>,
+  meta: RequestMeta,
+  now: Date,
+): Promise<string[] | null> {
+  if ((await countRecoveryCodesLeft(db, owner.userId)) > 0) return null;
+  const codes = newRecoveryCodes(RECOVERY_CODE_COUNT);
+  await replaceRecoveryCodes(
+    db,
+    owner.userId,
+    codes.map(recoveryCodeHash),
+    now,
+    event(owner, meta, now, {
+      eventType: 'MFA_RECOVERY_CODES_ISSUED',
+      severity: 'medium',
+      description: 'Recovery codes issued with a new passkey',
+      metadata: { recoveryCodes: RECOVERY_CODE_COUNT, with: 'passkey' },
+    }),
+  );
+  return codes;
+}
+
+/**
+ * DELETE /api/admin/users/{id}/second-factors (issue 21 item 13): a user lost their passkey or phone. An
+ * administrator (users.approve) removes every second factor (authenticator app, passkeys, recovery codes), any
+ * pending sign-in step and every open session; audited (UPDATE USER) with a high-severity security event. Nobody resets
+ * their own. 404 unknown user, 409 USER_NO_SECOND_FACTOR when there is nothing to reset.
+ */
+export async function resetUserSecondFactors(scope: RequestScope<StaffActor>, userId: string): Promise<void> {
+  const { actor, meta } = scope;
+  if (userId === actor.userId) throw new AppError('OWN_SECOND_FACTOR_RESET', 'You cannot reset your own second factor');
+  await inAuditedTransaction(scope, async (ctx) => {
+    const result = await resetSecondFactorsOf(ctx.tx, userId, {
+      userId,
+      facility: actor.facility,
+      ipAddress: meta.ip,
+      userAgent: meta.userAgent,
+      timestamp: ctx.now,
+      eventType: 'MFA_RESET_BY_ADMIN',
+      severity: 'high',
+      description: 'Second factors (authenticator app and passkeys) reset by an administrator',
+      metadata: { resetBy: actor.userId, resetByEmail: actor.email, scope: 'all' },
+    });
+    if (result === 'missing') throw new AppError('USER_NOT_FOUND', 'User not found');
+    if (result === 'none') throw new AppError('USER_NO_SECOND_FACTOR', 'This user has no second factor');
+    return ctx.audited(null, {
+      action: 'UPDATE',
+      resourceType: 'USER',
+      resourceId: userId,
+      oldValues: { totpEnabledAt: result.totpEnabledAt?.toISOString() ?? null, passkeys: result.passkeys },
+      newValues: { secondFactors: 'reset by administrator' },
+    });
+  });
 }
 
 /**
