@@ -5,6 +5,7 @@
 // confirmation) makes the same token a 401 at once. axe finds no violation and nothing is wider than the phone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { ensureClientCreatorRole } from '../src/server/test/api-client-fixtures';
 import { createStaffUser } from '../src/server/test/staff';
 import { axeViolations } from './support/axe';
 import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
@@ -29,7 +30,8 @@ describe.skipIf(!run)('system clients journey (issue 14 item 5)', () => {
   let consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    app = (await startSeededApp((db) => createStaffUser(db, { roleId: 2, ...ADMIN }))).app;
+    // The creator holds what the client is given (issue 21 item 5): a test role with users.approve and record access.
+    app = (await startSeededApp(async (db) => createStaffUser(db, { roleId: await ensureClientCreatorRole(db), ...ADMIN }))).app;
     browser = await launchBrowser();
     page = await (await browser.newContext({ locale: 'en-GB', viewport: PHONE, isMobile: true, hasTouch: true })).newPage();
     page.setDefaultTimeout(15_000);

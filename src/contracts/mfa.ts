@@ -55,7 +55,16 @@ export const mfaStatus = z.object({
 });
 export type MfaStatus = z.infer<typeof mfaStatus>;
 
-/** POST /api/auth/reauth: when the second factor was proven. */
+/** POST /api/auth/reauth/password (users without a second factor; issue 21 item 8): the sign-in password rule. */
+export const passwordReauthInput = z.strictObject({
+  password: z
+    .string({ error: 'validation:passwordRequired' })
+    .min(1, { error: 'validation:passwordRequired' })
+    .max(200, { error: 'validation:tooLong' }),
+});
+export type PasswordReauthInput = z.input<typeof passwordReauthInput>;
+
+/** POST /api/auth/reauth (and /passkey, /password): when the proof was made. */
 export const reauthResult = z.object({ message: z.string(), verifiedAt: z.string() });
 
 /** GET /api/admin/mfa-policy: every role with its policy. */
@@ -72,7 +81,10 @@ export const mfaPolicyParams = z.object({
     .transform(Number),
 });
 
-/** GET /api/admin/second-factors: active staff with an authenticator app, for an administrator's reset (decision 024). */
+/**
+ * GET /api/admin/second-factors: active staff with a second factor (an authenticator app or a passkey; issue 21 item
+ * 13), for an administrator's reset (decision 024). `enabledAt`: the earliest of them.
+ */
 export const totpUser = z.object({
   userId: z.string(),
   firstName: z.string(),
@@ -80,6 +92,8 @@ export const totpUser = z.object({
   email: z.string(),
   roleId: z.number().nullable(),
   enabledAt: z.string(),
+  totp: z.boolean(),
+  passkeys: z.number(),
 });
 export const totpUsers = z.array(totpUser);
 export type TotpUser = z.infer<typeof totpUser>;

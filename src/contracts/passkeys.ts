@@ -80,6 +80,12 @@ export const passkeyOptions = z.looseObject({ challenge: z.string() });
 /** One of the signed-in person's passkeys. */
 export const passkeySummary = z.object({ id: z.string(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
 export const passkeyList = z.array(passkeySummary);
+/**
+ * POST /api/auth/passkeys: the new passkey; for staff whose recovery codes were all used or never issued (a passkey as
+ * the only second factor), the new recovery codes, shown once (issue 21 item 13).
+ */
+export const passkeyRegistered = passkeySummary.extend({ recoveryCodes: z.array(z.string()).optional() });
+export type PasskeyRegistered = z.infer<typeof passkeyRegistered>;
 export type PasskeySummary = z.infer<typeof passkeySummary>;
 
 export const passkeyIdParams = z.object({

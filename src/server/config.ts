@@ -67,6 +67,12 @@ export interface Config {
      */
     passkeyChallenge: RateLimitRule;
   };
+  /**
+   * The hard ceiling of break-the-glass confirmations (without the patient's consent) by one user or client in the
+   * last hour; past it they are refused with 429 BREAK_GLASS_LIMIT (BREAK_GLASS_MAX_PER_HOUR; issue 21 item 8,
+   * decision 035).
+   */
+  breakGlassPerHour: number;
   /** Alerts for the privacy review queue (ALERT_* variables; decision 011). */
   alerts: {
     /** A user whose searches returned more than this many distinct patients... (ALERT_BULK_SEARCH_PATIENTS) */
@@ -174,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       badToken: { max: positiveInteger(env, 'RATE_LIMIT_BAD_TOKENS_PER_15_MINUTES', 20), windowMs: 900_000 },
       passkeyChallenge: { max: positiveInteger(env, 'RATE_LIMIT_PASSKEY_CHALLENGES_PER_MINUTE', 120), windowMs: 60_000 },
     },
+    breakGlassPerHour: positiveInteger(env, 'BREAK_GLASS_MAX_PER_HOUR', 20),
     alerts: {
       bulkSearchPatients: positiveInteger(env, 'ALERT_BULK_SEARCH_PATIENTS', 200),
       bulkSearchMinutes: positiveInteger(env, 'ALERT_BULK_SEARCH_MINUTES', 10),

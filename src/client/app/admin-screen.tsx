@@ -14,10 +14,13 @@ export function AdminScreen({
   addPatients,
   canAddPatients,
   canManageUsers,
+  permissions,
 }: {
   addPatients: ReactNode;
   canAddPatients: boolean;
   canManageUsers: boolean;
+  /** The signed-in user's permissions: a system client may be given only these (issue 21 item 5). */
+  permissions: readonly string[];
 }): React.JSX.Element {
   const { t } = useTranslation(['dashboard', 'security', 'users']);
   const [tab, setTab] = useState(canAddPatients ? 'patients' : 'users');
@@ -54,7 +57,9 @@ export function AdminScreen({
             : []),
           ...(canManageUsers ? [{ value: 'security', label: t('security:policy.title'), content: <MfaPolicyPanel /> }] : []),
           // FHIR system clients (decision 020): the same administrators as Manage Users.
-          ...(canManageUsers ? [{ value: 'clients', label: t('users:clients.tab'), content: <SystemClients /> }] : []),
+          ...(canManageUsers
+            ? [{ value: 'clients', label: t('users:clients.tab'), content: <SystemClients permissions={permissions} /> }]
+            : []),
         ]}
       />
     </section>

@@ -64,6 +64,7 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
       <AdminScreen
         canAddPatients={hasPermission(user, 'patients.create')}
         canManageUsers={hasPermission(user, 'users.approve')}
+        permissions={user.permissions}
         addPatients={<AddPatientForm />}
       />
     );

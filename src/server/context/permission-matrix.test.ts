@@ -117,6 +117,20 @@ const ROUTES: GuardedRoute[] = [
     request: () => ({ method: 'POST', url: '/api/auth/reauth/passkey', payload: { response: {} } }),
     allowedStatus: 400,
   },
+  // An administrator's reset of any second factor, a passkey included (issue 21 item 13): unknown user 404.
+  {
+    route: 'DELETE /api/admin/users/{id}/second-factors',
+    permission: 'users.approve',
+    request: () => ({ method: 'DELETE', url: `/api/admin/users/${UNKNOWN_ID}/second-factors` }),
+    allowedStatus: 404,
+  },
+  // Re-authentication with the password (issue 21 item 8): staff only; an empty password is refused as input.
+  {
+    route: 'POST /api/auth/reauth/password',
+    permission: null,
+    request: () => ({ method: 'POST', url: '/api/auth/reauth/password', payload: { password: '' } }),
+    allowedStatus: 400,
+  },
   // An administrator's reset of a lost authenticator app (decision 024): the unknown user is a 404 and changes nothing.
   {
     route: 'GET /api/admin/second-factors',

@@ -652,3 +652,24 @@ export const apiClients = pgTable(
   },
   (t) => [uniqueIndex('api_clients_token_hash_idx').on(t.tokenHash)],
 );
+
+/**
+ * E-mails waiting for a sender (migration 0034, decision 033). Registration with an e-mail that already has an
+ * account queues a `registration_attempt` message to its owner here; no sender is configured yet.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: serial('id').primaryKey(),
+    recipient: varchar('recipient', { length: 254 }).notNull(),
+    template: varchar('template', { length: 64 }).notNull(),
+    data: jsonb('data'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('mail_outbox_unsent_idx')
+      .on(t.createdAt)
+      .where(sql`${t.sentAt} IS NULL`),
+  ],
+);

@@ -73,3 +73,21 @@ export async function hasLiveGrant(db: DbOrTx, userId: string, patientId: number
     .limit(1);
   return Boolean(row);
 }
+
+/**
+ * The user's break-the-glass grants (without consent) of the hour before `now`, and when the oldest of them was made
+ * (the ceiling's Retry-After): issue 21 item 8, on the (user_id, granted_at) index of migration 0030.
+ */
+export async function breakGlassInHour(db: DbOrTx, userId: string, now: Date): Promise<{ count: number; oldest: Date | null }> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int`, oldest: sql<string | null>`min(${accessGrants.grantedAt})` })
+    .from(accessGrants)
+    .where(
+      and(
+        eq(accessGrants.userId, userId),
+        eq(accessGrants.consent, false),
+        gt(accessGrants.grantedAt, sql`${now.toISOString()}::timestamptz - interval '1 hour'`),
+      ),
+    );
+  return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
+}

@@ -7,7 +7,7 @@ import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { staffLimit } from '../../http/rate-limit';
 import { noteGrantVolume } from '../privacy/alerts.service';
-import { grantRecordAccess, readPatient } from './access.service';
+import { grantLimitsOf, grantRecordAccess, readPatient } from './access.service';
 
 export function accessRoutes({ db, config }: AppDeps) {
   const canRead = requireStaff('records.read');
@@ -27,7 +27,7 @@ export function accessRoutes({ db, config }: AppDeps) {
         const { grant, actor } = await withConfirmedActor(request, reply, 'records.read', async (actor, check) => {
           const now = config.now();
           const limit = staffLimit(config, 'accessGrant', actor.userId, now);
-          const stored = await grantRecordAccess(db, actor, request.meta, request.params.id, request.body, now, config.alerts, {
+          const stored = await grantRecordAccess(db, actor, request.meta, request.params.id, request.body, now, grantLimitsOf(config), {
             limit,
             ...(check ? { actor: check } : {}),
           });

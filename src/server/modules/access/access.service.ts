@@ -21,8 +21,9 @@ import { inAuditedTransaction, type RequestScope } from '../../context/data-cont
 import type { Db, DbOrTx } from '../../db/client';
 import { grantsInLastHour } from '../privacy/alerts.service';
 import { AppError, validationFailed } from '../../errors/app-error';
-import { assertFreshSecondFactor } from '../auth/mfa.service';
-import { findPatientWithGrant, hasLiveGrant, patientExists } from './access.repository';
+import { recordSecurityEvent } from '../auth/auth.service';
+import { assertFreshReauth } from '../auth/mfa.service';
+import { breakGlassInHour, findPatientWithGrant, hasLiveGrant, patientExists } from './access.repository';
 import { insertGrantAudited } from './grant-audited.repository';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -34,12 +35,48 @@ const HOUR_MS = 60 * 60 * 1000;
  */
 export async function grantVolumeExceeded(
   db: DbOrTx,
-  limits: Pick<Config['alerts'], 'grantsPerHour'>,
+  limits: Pick<GrantLimits, 'grantsPerHour'>,
   userId: string,
   now: Date = new Date(),
 ): Promise<boolean> {
   return (await grantsInLastHour(db, userId, now)) > limits.grantsPerHour;
 }
+/** What a grant is checked against: the re-authentication volume (ALERT_GRANTS_PER_HOUR) and the break-the-glass ceiling. */
+export interface GrantLimits {
+  grantsPerHour: number;
+  /** BREAK_GLASS_MAX_PER_HOUR (issue 21 item 8); no ceiling when absent. */
+  breakGlassPerHour?: number;
+}
+
+export const grantLimitsOf = (config: Pick<Config, 'alerts' | 'breakGlassPerHour'>): GrantLimits => ({
+  grantsPerHour: config.alerts.grantsPerHour,
+  breakGlassPerHour: config.breakGlassPerHour,
+});
+
+/**
+ * 429 BREAK_GLASS_LIMIT (with Retry-After: when the oldest counted grant leaves the hour) once the user or client has
+ * made `max` break-the-glass grants in the last hour; the refusal is a high-severity security event for the reviewers.
+ */
+async function refuseOverBreakGlassCeiling(db: Db, actor: StaffActor, meta: RequestMeta, max: number, now: Date): Promise<void> {
+  const { count, oldest } = await breakGlassInHour(db, actor.userId, now);
+  if (count < max) return;
+  await recordSecurityEvent(db, {
+    userId: actor.userId,
+    eventType: 'BREAK_GLASS_LIMIT_REACHED',
+    severity: 'high',
+    description: `Emergency access refused: ${count} break-the-glass confirmations within the hour (ceiling ${max})`,
+    metadata: { count, max, ...(actor.client ? { apiClientId: actor.client.id } : {}) },
+    ipAddress: meta.ip,
+    userAgent: meta.userAgent,
+    timestamp: now,
+    facility: actor.facility,
+  });
+  const retryAfter = oldest ? Math.max(1, Math.ceil((oldest.getTime() + HOUR_MS - now.getTime()) / 1000)) : 3600;
+  throw new AppError('BREAK_GLASS_LIMIT', `No more than ${max} emergency accesses an hour`, {
+    headers: { 'retry-after': String(retryAfter) },
+  });
+}
+
 export const patientNotFound = (): AppError => new AppError('PATIENT_NOT_FOUND', 'Patient not found');
 export const accessNotConfirmed = (): AppError => new AppError('ACCESS_GRANT_REQUIRED', ACCESS_NOT_CONFIRMED_MESSAGE);
 
@@ -63,15 +100,17 @@ export async function grantRecordAccess(
   patientId: number,
   input: RecordAccessInput,
   now: Date = new Date(),
-  volume?: Pick<Config['alerts'], 'grantsPerHour'>,
+  volume?: GrantLimits,
   checks: { limit?: StatementLimit; actor?: ActorCheck } = {},
 ): Promise<AccessGrant> {
   const { consent, reason } = parseAccess(input);
-  // Break-the-glass, and any grant beyond the hourly volume (issue 10 item 8), needs a second factor proven in this
-  // session within the last minutes (issue 12 item 3; decision 024). Users without one have nothing to prove.
-  if (!consent || (volume && (await grantVolumeExceeded(db, volume, actor.userId, now)))) {
-    await assertFreshSecondFactor(db, actor, meta.sessionHash, now);
-  }
+  // Past the hard hourly ceiling no break-the-glass grant is made, whoever asks (issue 21 item 8).
+  if (!consent && volume?.breakGlassPerHour) await refuseOverBreakGlassCeiling(db, actor, meta, volume.breakGlassPerHour, now);
+  // Break-the-glass needs a second factor proven in this session within the last minutes (issue 12 item 3; decision
+  // 024); any grant, with consent or without, beyond the hourly volume (issue 10 item 8) needs a fresh proof too: the
+  // second factor, or the password where the user has none (issue 21 items 8 and 20, decision 035).
+  const overVolume = volume ? await grantVolumeExceeded(db, volume, actor.userId, now) : false;
+  await assertFreshReauth(db, actor, meta.sessionHash, now, { breakGlass: !consent, overVolume });
   const expiresAt = new Date(now.getTime() + ACCESS_GRANT_HOURS * HOUR_MS);
   // The grant and its audit row in one statement (grant-audited.repository.ts); grantId is the inserted grant's.
   const outcome = await insertGrantAudited(

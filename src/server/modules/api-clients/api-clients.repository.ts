@@ -157,14 +157,17 @@ export async function replaceClientToken(
   id: string,
   token: { tokenHash: string; issuedAt: Date; expiresAt: Date },
   event: NewSecurityEvent,
+  /** Checks the client's scopes before anything changes (throws to refuse): who issues a token must hold them. */
+  mayIssue: (scopes: string[]) => void = () => undefined,
 ): Promise<{ row: ApiClientRow; oldTokenHash: string } | 'missing' | 'revoked'> {
   const [old] = await tx
-    .select({ tokenHash: apiClients.tokenHash, userId: apiClients.userId, revokedAt: apiClients.revokedAt })
+    .select({ tokenHash: apiClients.tokenHash, userId: apiClients.userId, revokedAt: apiClients.revokedAt, scopes: apiClients.scopes })
     .from(apiClients)
     .where(eq(apiClients.id, id))
     .for('update');
   if (!old) return 'missing';
   if (old.revokedAt) return 'revoked';
+  mayIssue(old.scopes);
   await tx
     .update(apiClients)
     .set({ tokenHash: token.tokenHash, tokenIssuedAt: token.issuedAt, expiresAt: token.expiresAt })

@@ -1,7 +1,7 @@
 // System clients of the FHIR API (issue 14 item 5, docs/decisions/020-fhir-system-clients.md): an administrator
 // creates one (its own non-interactive staff account, its scopes, a bearer token shown once), lists them, revokes one.
 // Every change and the list are audited through the data context; changes also write a security event.
-import { FHIR_RESOURCE_TYPES, parseFhirScope, scopesAllow } from '../../../contracts/fhir-scopes';
+import { parseFhirScope, permissionsForScopes, permissionsLacking } from '../../../contracts/fhir-scopes';
 import {
   DEFAULT_API_CLIENT_LIFETIME,
   SYSTEM_ACCOUNT_STATUS,
@@ -28,22 +28,6 @@ export const SYSTEM_CLIENT_PERMISSIONS: readonly Permission[] = ['patients.searc
 
 /** Not an argon2 hash (verifyPassword answers false for it), so no password ever signs the account in. */
 export const NO_PASSWORD = '!system-client:no-password';
-
-/**
- * The permissions a client's scopes need; the account gets these and no more. Reading any clinical type (or Patient)
- * needs patient search and record reads, AuditEvent needs audit.read, any write needs records.write.
- */
-export function permissionsForScopes(scopes: readonly string[]): Set<Permission> {
-  const needed = new Set<Permission>();
-  for (const type of FHIR_RESOURCE_TYPES) {
-    if (scopesAllow(scopes, type, 'read')) {
-      if (type === 'AuditEvent') needed.add('audit.read');
-      else needed.add('patients.search').add('records.read');
-    }
-    if (type !== 'AuditEvent' && type !== 'Patient' && scopesAllow(scopes, type, 'write')) needed.add('records.write');
-  }
-  return needed;
-}
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -82,6 +66,20 @@ const event = (
   userAgent: meta.userAgent,
 });
 
+export { permissionsForScopes };
+
+/**
+ * 403 SCOPE_EXCEEDS_CREATOR unless the administrator holds every permission the scopes need (issue 21 item 5,
+ * decision 034): a System Administrator without records.read cannot make a client that reads records.
+ */
+function assertCreatorHolds(actor: StaffActor, scopes: readonly string[]): void {
+  const lacking = permissionsLacking(scopes, actor.permissions);
+  if (lacking.length === 0) return;
+  throw new AppError('SCOPE_EXCEEDS_CREATOR', 'A system client may not be given access you do not have yourself', {
+    details: { lacking },
+  });
+}
+
 /** Creates a client; answers it with its token, which is shown this once (only its SHA-256 is stored). */
 export async function createApiClient(
   scope: RequestScope<StaffActor>,
@@ -92,6 +90,7 @@ export async function createApiClient(
   if (input.scopes.length === 0 || input.scopes.some((s) => parseFhirScope(s) === null)) {
     throw new AppError('VALIDATION_FAILED', 'Invalid scopes', { issues: [{ path: 'scopes', message: 'validation:invalidScope' }] });
   }
+  assertCreatorHolds(actor, input.scopes);
   const needed = permissionsForScopes(input.scopes);
   const withheld = SYSTEM_CLIENT_PERMISSIONS.filter((p) => !needed.has(p));
   const { token, tokenHash } = newClientToken();
@@ -163,7 +162,10 @@ export async function issueApiClientToken(scope: RequestScope<StaffActor>, id: s
   const record = event(meta, actor, 'API_CLIENT_TOKEN_ISSUED', 'FHIR system client given a new token', { apiClientId: id });
   const client = await inAuditedTransaction(scope, async (ctx) => {
     const expiresAt = expiryAfter(ctx.now, lifetimeDays);
-    const result = await replaceClientToken(ctx.tx, id, { tokenHash, issuedAt: ctx.now, expiresAt }, record);
+    // Whoever gets the new token gets what the client may do: the same cap as at creation (issue 21 item 5).
+    const result = await replaceClientToken(ctx.tx, id, { tokenHash, issuedAt: ctx.now, expiresAt }, record, (scopes) =>
+      assertCreatorHolds(actor, scopes),
+    );
     if (result === 'missing') throw new AppError('API_CLIENT_NOT_FOUND', 'System client not found');
     if (result === 'revoked') throw new AppError('API_CLIENT_REVOKED', 'This system client has been revoked');
     return ctx.audited(toApiClient(result.row), {

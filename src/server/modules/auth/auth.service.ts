@@ -14,9 +14,11 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors/app-error';
 import { hashPassword, verifyPassword } from '../../security/password';
+import { assertAcceptablePassword } from '../../security/password-policy';
 import { needsSetup } from '../setup/setup.service';
-import { createUser, getCurrentUser, isEmailTaken, loginCandidate } from '../users/users.service';
+import { createUser, getCurrentUser, loginCandidate } from '../users/users.service';
 import { insertSecurityEvent, listActiveRoles, recordLoginSuccess, type SecurityEventRow } from './auth.repository';
+import { queueMail } from './mail-outbox.repository';
 import { recordSignInFailure, refuseIfThrottled, serializeSignIn, type SignInAttempt } from './sign-in-throttle.service';
 
 export { LOGIN_THROTTLE } from './sign-in-throttle.service';
@@ -100,14 +102,19 @@ export async function completeStaffLogin(
   return getCurrentUser(db, actor);
 }
 
-/** A pending account (isActive false, accountStatus 'pending') awaiting an administrator. */
+/**
+ * A pending account (isActive false, accountStatus 'pending') awaiting an administrator. An e-mail that already has an
+ * account gets the same answer after the same work (the password hashed, one insert), and its owner is told by a
+ * queued e-mail (issue 21 item 12, decision 033): registration never says whether an e-mail is registered.
+ */
 export async function register({ db, config }: AppDeps, input: RegisterInput, meta: RequestMeta): Promise<void> {
   // Until the first administrator exists nobody could approve a registration, and an anonymous one must not
   // stand in the way of setup (issue 10 item 5).
   if (await needsSetup(db)) throw new AppError('SETUP_REQUIRED', 'Registration opens once first-time setup is done');
+  // Common, breached and personal passwords are refused before the e-mail is looked at (issue 21 item 14).
+  assertAcceptablePassword(input.password, input);
   const email = input.email.toLowerCase();
-  const taken = (): AppError => new AppError('EMAIL_IN_USE', 'An account with this email already exists');
-  if (await isEmailTaken(db, email)) throw taken();
+  const passwordHash = await hashPassword(input.password);
   const now = config.now();
   const id = await createUser(
     db,
@@ -115,7 +122,7 @@ export async function register({ db, config }: AppDeps, input: RegisterInput, me
       firstName: input.firstName,
       lastName: input.lastName,
       email,
-      passwordHash: await hashPassword(input.password),
+      passwordHash,
       roleId: input.roleId,
       facility: input.facility,
       department: input.department,
@@ -135,7 +142,24 @@ export async function register({ db, config }: AppDeps, input: RegisterInput, me
       facility: input.facility,
     },
   );
-  if (!id) throw taken();
+  if (id) return;
+  // Taken: the unique index said so. The owner hears of it; the caller sees what a new registration sees.
+  const existing = await loginCandidate(db, email);
+  await queueMail(
+    db,
+    { recipient: email, template: 'registration_attempt', data: { at: now.toISOString(), ip: meta.ip }, createdAt: now },
+    {
+      userId: existing?.id ?? null,
+      eventType: 'REGISTER_EXISTING_EMAIL',
+      severity: 'medium',
+      description: 'Registration attempted with the e-mail of an existing account; its owner is told by e-mail',
+      metadata: { roleId: input.roleId },
+      ipAddress: meta.ip,
+      userAgent: meta.userAgent,
+      timestamp: now,
+      facility: existing?.facility ?? null,
+    },
+  );
 }
 
 /** Records the sign-out of the session that just ended (nothing when there was none). */

@@ -193,12 +193,26 @@ describe('POST /api/auth/register', () => {
     expect(res.json()).toEqual({ message: 'Invalid credentials', code: 'INVALID_CREDENTIALS' });
   });
 
-  it('answers 409 for an e-mail already registered, in any letter case', async () => {
+  it('answers a registered e-mail (any letter case) exactly as a new one, and queues an e-mail to its owner (issue 21 item 12)', async () => {
     const before = await userCount();
-    const res = await register({ ...registration, email: registration.email.toUpperCase() });
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'EMAIL_IN_USE' });
-    expect(await userCount()).toBe(before);
+    const fresh = await register({ ...registration, email: 'someone.new@health.gov.na' });
+    const taken = await register({ ...registration, email: registration.email.toUpperCase(), firstName: 'Impostor' });
+    expect(taken.statusCode).toBe(fresh.statusCode);
+    expect(taken.statusCode).toBe(201);
+    expect(taken.body).toBe(fresh.body);
+    expect(taken.headers['content-type']).toBe(fresh.headers['content-type']);
+    expect(await userCount()).toBe(before + 1);
+    const owner = await queryOne(t.db, sql`SELECT first_name FROM users WHERE email = 'ndinelao.amutenya@health.gov.na'`);
+    expect(owner).toEqual({ first_name: 'Ndinelao' }); // the existing account is untouched
+    const mail = await queryOne(t.db, sql`SELECT recipient, template, sent_at FROM mail_outbox ORDER BY id DESC LIMIT 1`);
+    expect(mail).toEqual({ recipient: 'ndinelao.amutenya@health.gov.na', template: 'registration_attempt', sent_at: null });
+    const mails = await queryOne<{ n: number }>(
+      t.db,
+      sql`SELECT count(*)::int AS n FROM mail_outbox WHERE recipient = 'someone.new@health.gov.na'`,
+    );
+    expect(mails!.n).toBe(0);
+    const event = await queryOne(t.db, sql`SELECT severity FROM security_events WHERE event_type = 'REGISTER_EXISTING_EMAIL'`);
+    expect(event).toEqual({ severity: 'medium' });
   });
 
   it('accepts a registration without a phone number', async () => {

@@ -1,6 +1,6 @@
 // The staff second factor's tables (decision 024): staff_totp, staff_recovery_codes, staff_sign_in_challenges,
 // session_reauth and mfa_role_policy. Every change is written with its security event in one transaction.
-import { and, asc, eq, gt, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import { SYSTEM_CLIENT_ROLE_ID } from '../../../contracts/api-clients';
 import type { Db, DbOrTx } from '../../db/client';
 import {
@@ -211,25 +211,6 @@ export async function readSecondFactorState(db: Db, userId: string): Promise<{ p
   return { policy: row?.policy ?? 'optional', totpEnabled: Boolean(row?.enabledAt), passkeys: row?.passkeys ?? 0 };
 }
 
-/** Active staff with an enabled authenticator app (an administrator's reset list), by name. */
-export function listTotpUsers(
-  db: Db,
-): Promise<{ userId: string; firstName: string; lastName: string; email: string; roleId: number | null; enabledAt: Date | null }[]> {
-  return db
-    .select({
-      userId: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      roleId: users.roleId,
-      enabledAt: staffTotp.enabledAt,
-    })
-    .from(staffTotp)
-    .innerJoin(users, eq(users.id, staffTotp.userId))
-    .where(and(isNotNull(staffTotp.enabledAt), eq(users.isActive, true), eq(users.accountStatus, 'active')))
-    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
-}
-
 /**
  * An administrator's reset (a lost phone): removes the user's authenticator app, recovery codes and any pending
  * sign-in step, with the event, in the caller's transaction. Answers when it had been enabled; 'missing' for an
@@ -247,4 +228,84 @@ export async function resetTotpOf(tx: DbOrTx, userId: string, event: SecurityEve
   await endSessionsOfStaffUser(tx, userId);
   await tx.insert(securityEvents).values(event);
   return enabledAt;
+}
+
+/** Replaces the user's recovery codes (issue 21 item 13: also for a passkey), with the event. */
+export async function replaceRecoveryCodes(
+  db: Db,
+  userId: string,
+  codeHashes: string[],
+  now: Date,
+  event: SecurityEventRow,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
+    await tx.insert(staffRecoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash, createdAt: now })));
+    await tx.insert(securityEvents).values(event);
+  });
+}
+
+export interface SecondFactorUserRow {
+  userId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  roleId: number | null;
+  totpEnabledAt: Date | null;
+  passkeys: number;
+  firstPasskeyAt: Date | null;
+}
+
+/** Active staff with any second factor (an authenticator app or a passkey), for an administrator's reset. */
+export async function listSecondFactorUsers(db: Db): Promise<SecondFactorUserRow[]> {
+  const passkeys = sql<number>`(SELECT count(*)::int FROM ${webauthnCredentials} w WHERE w.user_id = ${users.id})`;
+  const rows = await db
+    .select({
+      userId: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      roleId: users.roleId,
+      totpEnabledAt: staffTotp.enabledAt,
+      passkeys,
+      firstPasskeyAt: sql<string | null>`(SELECT min(w.created_at) FROM ${webauthnCredentials} w WHERE w.user_id = ${users.id})`,
+    })
+    .from(users)
+    .leftJoin(staffTotp, eq(staffTotp.userId, users.id))
+    .where(
+      and(
+        eq(users.isActive, true),
+        eq(users.accountStatus, 'active'),
+        sql`(${staffTotp.enabledAt} IS NOT NULL OR EXISTS (SELECT 1 FROM ${webauthnCredentials} w WHERE w.user_id = ${users.id}))`,
+      ),
+    )
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
+  return rows.map((r) => ({ ...r, firstPasskeyAt: r.firstPasskeyAt ? new Date(r.firstPasskeyAt) : null }));
+}
+
+/**
+ * An administrator's reset of every second factor (issue 21 item 13: a lost passkey too): removes the authenticator
+ * app (enabled or pending), every passkey, the recovery codes, pending sign-in steps and every session of the user,
+ * with the event, in the caller's transaction. Answers what there was; 'missing' for an unknown user, 'none' when the
+ * user had no second factor.
+ */
+export async function resetSecondFactorsOf(
+  tx: DbOrTx,
+  userId: string,
+  event: SecurityEventRow,
+): Promise<{ totpEnabledAt: Date | null; passkeys: number } | 'missing' | 'none'> {
+  const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  if (!user) return 'missing';
+  const totp = await tx.delete(staffTotp).where(eq(staffTotp.userId, userId)).returning({ enabledAt: staffTotp.enabledAt });
+  const removed = await tx
+    .delete(webauthnCredentials)
+    .where(eq(webauthnCredentials.userId, userId))
+    .returning({ id: webauthnCredentials.id });
+  const totpEnabledAt = totp[0]?.enabledAt ?? null;
+  if (!totpEnabledAt && removed.length === 0) return 'none';
+  await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
+  await tx.delete(staffSignInChallenges).where(eq(staffSignInChallenges.userId, userId));
+  await endSessionsOfStaffUser(tx, userId);
+  await tx.insert(securityEvents).values(event);
+  return { totpEnabledAt, passkeys: removed.length };
 }

@@ -7,6 +7,7 @@ import {
   mfaPolicyUpdate,
   mfaRolePolicies,
   mfaStatus,
+  passwordReauthInput,
   reauthResult,
   secondFactorInput,
   totpConfirmed,
@@ -23,6 +24,8 @@ import {
   disableTotp,
   mfaStatusOf,
   reauthenticate,
+  reauthenticateWithPassword,
+  resetUserSecondFactors,
   resetUserTotp,
   rolePolicies,
   setRolePolicy,
@@ -83,6 +86,16 @@ export function mfaRoutes(deps: AppDeps) {
       },
     );
 
+    // Users without a second factor confirm their password before grants past the hourly volume (issue 21 item 8).
+    r.post(
+      '/api/auth/reauth/password',
+      { onRequest: requireStaff(), schema: { tags, body: passwordReauthInput, response: { 200: reauthResult } } },
+      async (request) => {
+        const at = await reauthenticateWithPassword(deps, staffActor(request), request.meta, request.body.password);
+        return { message: 'Password confirmed', verifiedAt: at.toISOString() };
+      },
+    );
+
     r.get(
       '/api/admin/mfa-policy',
       { onRequest: requireStaff('users.approve'), schema: { tags: ['admin'], response: { 200: mfaRolePolicies } } },
@@ -111,6 +124,16 @@ export function mfaRoutes(deps: AppDeps) {
       async (request) => {
         await resetUserTotp(staffScope(request, deps.db, deps.config.now), request.params.id);
         return { message: 'Authenticator app reset' };
+      },
+    );
+
+    // Any second factor, a passkey included (issue 21 item 13): everything goes, the user is signed out everywhere.
+    r.delete(
+      '/api/admin/users/:id/second-factors',
+      { onRequest: requireStaff('users.approve'), schema: { tags: ['admin'], params: userIdParams, response: { 200: messageResult } } },
+      async (request) => {
+        await resetUserSecondFactors(staffScope(request, deps.db, deps.config.now), request.params.id);
+        return { message: 'Second factors reset' };
       },
     );
   };

@@ -24,6 +24,8 @@ import type { Db } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors/app-error';
 import { insertSecurityEvent, type SecurityEventRow } from './auth.repository';
+import { verifyPassword } from '../../security/password';
+import { loginCandidate } from '../users/users.service';
 import { completeStaffLogin, type VerifiedLogin } from './auth.service';
 import {
   consumeRecoveryCode,
@@ -33,7 +35,7 @@ import {
   enableTotp,
   insertChallenge,
   listRolePolicies,
-  listTotpUsers,
+  listSecondFactorUsers,
   readChallenge,
   readReauth,
   readRolePolicy,
@@ -41,6 +43,8 @@ import {
   readTotp,
   recordReauth,
   removeTotp,
+  replaceRecoveryCodes,
+  resetSecondFactorsOf,
   resetTotpOf,
   upsertPendingTotp,
   upsertRolePolicy,
@@ -61,8 +65,14 @@ const asPolicy = (p: string): MfaPolicy => ((MFA_POLICIES as readonly string[]).
 export const signInExpiredError = (): AppError => signInExpired();
 export const invalidSecondFactor = (): AppError => new AppError('INVALID_SECOND_FACTOR', 'The code is not valid');
 const signInExpired = (): AppError => new AppError('SIGN_IN_EXPIRED', 'Sign in again with your password');
-export const reauthRequired = (): AppError =>
-  new AppError('REAUTH_REQUIRED', `Confirm your second factor (within the last ${REAUTH_FRESH_MINUTES} minutes) before emergency access`);
+export const reauthRequired = (method: 'second_factor' | 'password' = 'second_factor'): AppError =>
+  new AppError(
+    'REAUTH_REQUIRED',
+    method === 'password'
+      ? `Confirm your password (within the last ${REAUTH_FRESH_MINUTES} minutes) before more record access`
+      : `Confirm your second factor (within the last ${REAUTH_FRESH_MINUTES} minutes) before emergency access`,
+    { details: { method } },
+  );
 
 /** Who a second-factor check is for: the throttle's subject is the lower-cased e-mail. */
 export interface CodeOwner {
@@ -102,14 +112,14 @@ async function checkCode(
     const attempt = { subject, meta, now };
     await refuseIfThrottled(db, attempt, { factor: 'second', purpose });
     const totp = await readTotp(db, owner.userId);
-    if (totp?.enabledAt) {
-      const step = totpStep(secretBoxFor(config.mfaSecretKey).open(totp.secret), code, now);
-      if (step !== null && (await consumeTotpStep(db, owner.userId, step, true))) return 'totp';
-      if (step === null && code.length > 6 && (await consumeRecoveryCode(db, owner.userId, recoveryCodeHash(code), now))) {
-        return 'recovery';
-      }
+    const step = totp?.enabledAt ? totpStep(secretBoxFor(config.mfaSecretKey).open(totp.secret), code, now) : null;
+    if (step !== null && (await consumeTotpStep(db, owner.userId, step, true))) return 'totp';
+    // Recovery codes stand for any second factor, a passkey included (issue 21 item 13).
+    const enrolled = Boolean(totp?.enabledAt) || (await readSecondFactorState(db, owner.userId)).passkeys > 0;
+    if (enrolled && step === null && code.length > 6 && (await consumeRecoveryCode(db, owner.userId, recoveryCodeHash(code), now))) {
+      return 'recovery';
     }
-    await recordSignInFailure(db, attempt, { factor: 'second', purpose, reason: totp?.enabledAt ? 'wrong_code' : 'not_enrolled' }, owner);
+    await recordSignInFailure(db, attempt, { factor: 'second', purpose, reason: enrolled ? 'wrong_code' : 'not_enrolled' }, owner);
     throw invalidSecondFactor();
   });
 }
@@ -326,8 +336,9 @@ export async function disableTotp(deps: AppDeps, actor: StaffActor, meta: Reques
 
 /** POST /api/auth/reauth: proves the second factor again in this session (for break-the-glass). */
 export async function reauthenticate(deps: AppDeps, actor: StaffActor, meta: RequestMeta, code: string): Promise<Date> {
-  const totp = await readTotp(deps.db, actor.userId);
-  if (!totp?.enabledAt) throw new AppError('SECOND_FACTOR_NOT_ENROLLED', 'No authenticator is set up');
+  const state = await readSecondFactorState(deps.db, actor.userId);
+  // A passkey-only user may use a recovery code here (issue 21 item 13).
+  if (!state.totpEnabled && state.passkeys === 0) throw new AppError('SECOND_FACTOR_NOT_ENROLLED', 'No authenticator is set up');
   if (!meta.sessionHash) throw new AppError('UNAUTHENTICATED', 'Authentication required');
   const kind = await checkCode(deps, actor, code, meta, 'reauth');
   if (kind === 'recovery') await recordRecoveryUse(deps, actor, meta);
@@ -357,9 +368,65 @@ async function reauthFresh(db: Db, sid: string | null, now: Date): Promise<boole
  * REAUTH_FRESH_MINUTES; 403 REAUTH_REQUIRED otherwise. Users without one pass (they have nothing to prove).
  */
 export async function assertFreshSecondFactor(db: Db, actor: StaffActor, sid: string | null, now: Date): Promise<void> {
+  await assertFreshReauth(db, actor, sid, now, { breakGlass: true, overVolume: false });
+}
+
+/**
+ * Before a record-access grant (issue 21 items 8 and 20, decision 035): break-the-glass by a user with a second factor,
+ * and any grant (consent or not) past the hourly volume, needs a proof made in this session within
+ * REAUTH_FRESH_MINUTES: the second factor where the user has one, else the password (POST /api/auth/reauth/password).
+ * 403 REAUTH_REQUIRED (`method` says which) otherwise. A system client has no session to prove anything in: the
+ * break-the-glass ceiling and the grant limit bound it.
+ */
+export async function assertFreshReauth(
+  db: Db,
+  actor: StaffActor,
+  sid: string | null,
+  now: Date,
+  need: { breakGlass: boolean; overVolume: boolean },
+): Promise<void> {
+  if (actor.client || (!need.breakGlass && !need.overVolume)) return;
   const state = await readSecondFactorState(db, actor.userId);
-  if (!state.totpEnabled && state.passkeys === 0) return;
-  if (!(await reauthFresh(db, sid, now))) throw reauthRequired();
+  const hasSecondFactor = state.totpEnabled || state.passkeys > 0;
+  if (!hasSecondFactor && !need.overVolume) return;
+  if (!(await reauthFresh(db, sid, now))) throw reauthRequired(hasSecondFactor ? 'second_factor' : 'password');
+}
+
+/**
+ * POST /api/auth/reauth/password: a user without a second factor proves it is still them with the password, under
+ * the sign-in throttle (a wrong one is a LOGIN_FAILURE of the account, 401 INVALID_CREDENTIALS). A user with a second
+ * factor must use it: 403 USE_SECOND_FACTOR.
+ */
+export async function reauthenticateWithPassword(deps: AppDeps, actor: StaffActor, meta: RequestMeta, password: string): Promise<Date> {
+  const { db, config } = deps;
+  const sid = meta.sessionHash;
+  if (!sid) throw new AppError('UNAUTHENTICATED', 'Authentication required');
+  const state = await readSecondFactorState(db, actor.userId);
+  if (state.totpEnabled || state.passkeys > 0) {
+    throw new AppError('USE_SECOND_FACTOR', 'Confirm with your authenticator app or passkey, not your password');
+  }
+  const subject = actor.email.toLowerCase();
+  await serializeSignIn(subject, meta, async () => {
+    const attempt = { subject, meta, now: config.now() };
+    await refuseIfThrottled(db, attempt, { purpose: 'reauth' });
+    const candidate = await loginCandidate(db, subject);
+    if (candidate?.id === actor.userId && (await verifyPassword(candidate.passwordHash, password))) return;
+    await recordSignInFailure(db, attempt, { factor: 'password', purpose: 'reauth', reason: 'wrong_password' }, actor);
+    throw new AppError('INVALID_CREDENTIALS', 'Invalid credentials');
+  });
+  const now = config.now();
+  await recordReauth(
+    db,
+    sid,
+    now,
+    event(actor, meta, now, {
+      eventType: 'REAUTH_SUCCESS',
+      severity: 'low',
+      description: 'Password confirmed again',
+      metadata: { factor: 'password' },
+    }),
+  );
+  return now;
 }
 
 /** GET /api/auth/mfa. */
@@ -409,10 +476,85 @@ export async function setRolePolicy(
   return rolePolicies(db);
 }
 
-/** GET /api/admin/second-factors: who has an authenticator app an administrator could reset. */
+/**
+ * GET /api/admin/second-factors: who has a second factor an administrator could reset: an authenticator app or a
+ * passkey (issue 21 item 13). `enabledAt`: the earliest of them.
+ */
 export async function totpUsers(db: Db): Promise<TotpUser[]> {
-  const rows = await listTotpUsers(db);
-  return rows.map((r) => ({ ...r, enabledAt: (r.enabledAt ?? new Date(0)).toISOString() }));
+  const rows = await listSecondFactorUsers(db);
+  return rows.map((r) => {
+    const since = [r.totpEnabledAt, r.firstPasskeyAt].filter((d): d is Date => d !== null).sort((a, b) => a.getTime() - b.getTime())[0];
+    return {
+      userId: r.userId,
+      firstName: r.firstName,
+      lastName: r.lastName,
+      email: r.email,
+      roleId: r.roleId,
+      enabledAt: (since ?? new Date(0)).toISOString(),
+      totp: r.totpEnabledAt !== null,
+      passkeys: r.passkeys,
+    };
+  });
+}
+
+/**
+ * After a staff user's passkey is registered (issue 21 item 13): when no unused recovery code is left (a passkey as the
+ * first or only second factor), a new set is issued, shown once, stored hashed. Null when codes remain.
+ */
+export async function recoveryCodesForNewPasskey(
+  db: Db,
+  owner: Pick<CodeOwner, 'userId' | 'facility'>,
+  meta: RequestMeta,
+  now: Date,
+): Promise<string[] | null> {
+  if ((await countRecoveryCodesLeft(db, owner.userId)) > 0) return null;
+  const codes = newRecoveryCodes(RECOVERY_CODE_COUNT);
+  await replaceRecoveryCodes(
+    db,
+    owner.userId,
+    codes.map(recoveryCodeHash),
+    now,
+    event(owner, meta, now, {
+      eventType: 'MFA_RECOVERY_CODES_ISSUED',
+      severity: 'medium',
+      description: 'Recovery codes issued with a new passkey',
+      metadata: { recoveryCodes: RECOVERY_CODE_COUNT, with: 'passkey' },
+    }),
+  );
+  return codes;
+}
+
+/**
+ * DELETE /api/admin/users/{id}/second-factors (issue 21 item 13): a user lost their passkey or phone. An
+ * administrator (users.approve) removes every second factor (authenticator app, passkeys, recovery codes), any
+ * pending sign-in step and every open session; audited (UPDATE USER) with a high-severity security event. Nobody resets
+ * their own. 404 unknown user, 409 USER_NO_SECOND_FACTOR when there is nothing to reset.
+ */
+export async function resetUserSecondFactors(scope: RequestScope<StaffActor>, userId: string): Promise<void> {
+  const { actor, meta } = scope;
+  if (userId === actor.userId) throw new AppError('OWN_SECOND_FACTOR_RESET', 'You cannot reset your own second factor');
+  await inAuditedTransaction(scope, async (ctx) => {
+    const result = await resetSecondFactorsOf(ctx.tx, userId, {
+      userId,
+      facility: actor.facility,
+      ipAddress: meta.ip,
+      userAgent: meta.userAgent,
+      timestamp: ctx.now,
+      eventType: 'MFA_RESET_BY_ADMIN',
+      severity: 'high',
+      description: 'Second factors (authenticator app and passkeys) reset by an administrator',
+      metadata: { resetBy: actor.userId, resetByEmail: actor.email, scope: 'all' },
+    });
+    if (result === 'missing') throw new AppError('USER_NOT_FOUND', 'User not found');
+    if (result === 'none') throw new AppError('USER_NO_SECOND_FACTOR', 'This user has no second factor');
+    return ctx.audited(null, {
+      action: 'UPDATE',
+      resourceType: 'USER',
+      resourceId: userId,
+      oldValues: { totpEnabledAt: result.totpEnabledAt?.toISOString() ?? null, passkeys: result.passkeys },
+      newValues: { secondFactors: 'reset by administrator' },
+    });
+  });
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   passkeyOptions,
   passkeyOptionsInput,
   passkeyRegisterInput,
-  passkeySummary,
+  passkeyRegistered,
 } from '../../../contracts/passkeys';
 import type { Actor } from '../../context/actor';
 import { requireStaff, staffActor, type Guard } from '../../context/guards';
@@ -58,7 +58,7 @@ export function passkeyRoutes(deps: AppDeps) {
 
     r.post(
       '/api/auth/passkeys',
-      { onRequest: signedIn, schema: { tags, body: passkeyRegisterInput, response: { 201: passkeySummary } } },
+      { onRequest: signedIn, schema: { tags, body: passkeyRegisterInput, response: { 201: passkeyRegistered } } },
       async (request, reply) => reply.status(201).send(await registerPasskey(deps, actorOf(request), request.meta, request.body)),
     );
 

@@ -17,13 +17,21 @@ import {
 } from '@simplewebauthn/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CurrentUser } from '../../../contracts/auth';
-import type { AuthenticationResponse, PasskeySummary, RegistrationResponse } from '../../../contracts/passkeys';
+import type { AuthenticationResponse, PasskeyRegistered, PasskeySummary, RegistrationResponse } from '../../../contracts/passkeys';
 import type { Actor, RequestMeta, StaffActor } from '../../context/actor';
 import type { Db } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError, unauthenticated } from '../../errors/app-error';
 import { insertSecurityEvent, type SecurityEventRow } from './auth.repository';
-import { assertFreshSecondFactor, challengeOf, finishSignIn, openStaffSession, signInExpiredError, type CodeOwner } from './mfa.service';
+import {
+  assertFreshSecondFactor,
+  challengeOf,
+  recoveryCodesForNewPasskey,
+  finishSignIn,
+  openStaffSession,
+  signInExpiredError,
+  type CodeOwner,
+} from './mfa.service';
 import { readRolePolicy, recordReauth } from './mfa.repository';
 import {
   consumeChallenge,
@@ -172,7 +180,7 @@ export async function registerPasskey(
   actor: Actor,
   meta: RequestMeta,
   input: { name: string; response: RegistrationResponse },
-): Promise<PasskeySummary> {
+): Promise<PasskeyRegistered> {
   const owner = ownerOf(actor);
   const now = config.now();
   if (actor.kind === 'staff') await assertFreshSecondFactor(db, actor, meta.sessionHash, now);
@@ -231,7 +239,10 @@ export async function registerPasskey(
   // The new passkey was just used with user verification: the session has proved a second factor now, as enabling
   // the authenticator app records (mfa.service's confirmTotpEnrolment).
   if (actor.kind === 'staff' && meta.sessionHash) await recordReauth(db, meta.sessionHash, now, null);
-  return { id: credential.id, name: input.name, createdAt: now.toISOString(), lastUsedAt: null };
+  const summary = { id: credential.id, name: input.name, createdAt: now.toISOString(), lastUsedAt: null };
+  // A staff user without recovery codes (a passkey as the only second factor) gets them now (issue 21 item 13).
+  const recoveryCodes = actor.kind === 'staff' ? await recoveryCodesForNewPasskey(db, actor, meta, now) : null;
+  return recoveryCodes ? { ...summary, recoveryCodes } : summary;
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { Config } from '../../config';
 import { validationFailed } from '../../errors/app-error';
 import { staffLimit } from '../../http/rate-limit';
-import { grantRecordAccess } from '../access/access.service';
+import { grantLimitsOf, grantRecordAccess } from '../access/access.service';
 import { noteGrantVolume } from '../privacy/alerts.service';
 import type { FhirResource } from './fhir-resources';
 import type { FhirScope } from './fhir-read.service';
@@ -27,9 +27,18 @@ export function accessInputOf(body: unknown): { consent: boolean; reason: string
 
 export async function confirmAccess(config: Config, scope: FhirScope, patientId: number, body: unknown): Promise<FhirResource> {
   const limit = staffLimit(config, 'accessGrant', scope.actor.userId, scope.now);
-  const grant = await grantRecordAccess(scope.db, scope.actor, scope.meta, patientId, accessInputOf(body), scope.now, config.alerts, {
-    limit,
-  });
+  const grant = await grantRecordAccess(
+    scope.db,
+    scope.actor,
+    scope.meta,
+    patientId,
+    accessInputOf(body),
+    scope.now,
+    grantLimitsOf(config),
+    {
+      limit,
+    },
+  );
   await noteGrantVolume(scope.db, config.alerts, scope.actor, scope.meta, scope.now);
   return {
     resourceType: 'Parameters',

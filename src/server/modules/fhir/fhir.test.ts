@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { RECORD_KINDS } from '../../../contracts/record-rows';
 import { expectValidFhir, validated } from '../../test/fhir-validator';
+import { signInAsClientCreator } from '../../test/api-client-fixtures';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
 import { queryOne, queryRows } from '../../test/sql';
@@ -408,7 +409,8 @@ describe('creates', () => {
 
 describe('system clients (bearer tokens, decision 020)', () => {
   it('reads only within its scopes and only after confirming access, each step audited under the client', async () => {
-    const admin = await signInAs(t, 2);
+    // A creator holding what the client is given (issue 21 item 5: an administrator of role 2 may not).
+    const admin = await signInAsClientCreator(t);
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/admin/api-clients',

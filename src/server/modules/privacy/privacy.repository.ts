@@ -194,11 +194,20 @@ export async function reviewCounts(db: DbOrTx): Promise<{ unreviewed: number; fo
   return row ?? { unreviewed: 0, followUp: 0, notJustified: 0 };
 }
 
-/** The break-the-glass access with this audit row id (its user and patient), or null for any other row. */
-export async function selectBreakGlassAccess(tx: DbOrTx, breakGlassId: number): Promise<{ userId: string; patientId: number } | null> {
-  const [access] = await rowsOf<{ userId: string; patientId: number }>(
+export interface BreakGlassAccessOwner {
+  userId: string;
+  patientId: number;
+  /** When the access was made by a system client: who created that client (issue 21 item 5). */
+  clientCreatedBy: string | null;
+}
+
+/** The break-the-glass access with this audit row id (its user, patient and client creator), or null for any other row. */
+export async function selectBreakGlassAccess(tx: DbOrTx, breakGlassId: number): Promise<BreakGlassAccessOwner | null> {
+  const [access] = await rowsOf<BreakGlassAccessOwner>(
     tx,
-    sql`SELECT a.user_id AS "userId", a.patient_id AS "patientId" FROM audit_logs a WHERE a.id = ${breakGlassId} AND ${isBreakGlass}`,
+    sql`SELECT a.user_id AS "userId", a.patient_id AS "patientId", c.created_by AS "clientCreatedBy"
+        FROM audit_logs a LEFT JOIN api_clients c ON c.user_id = a.user_id
+        WHERE a.id = ${breakGlassId} AND ${isBreakGlass}`,
   );
   return access ?? null;
 }

@@ -121,7 +121,8 @@ export async function readReviewDetail(scope: RequestScope<StaffActor>, limits: 
 
 /**
  * POST /api/privacy-reviews/{id}/verdict: the verdict is an audit row (CREATE ACCESS_REVIEW, resourceId the access's
- * row id). 404 for a row that is not a break-the-glass access; 403 REVIEW_OWN_ACCESS for one's own access.
+ * row id). 404 for a row that is not a break-the-glass access; 403 REVIEW_OWN_ACCESS for one's own access, and
+ * REVIEW_OWN_CLIENT_ACCESS for one made by a system client the reviewer created.
  */
 export async function recordVerdict(scope: RequestScope<StaffActor>, id: number, input: RecordVerdictInput): Promise<ReviewVerdictRecord> {
   const v = parseOr400(recordVerdictInput, input, 'Invalid verdict');
@@ -130,6 +131,10 @@ export async function recordVerdict(scope: RequestScope<StaffActor>, id: number,
     const access = await repo.selectBreakGlassAccess(ctx.tx, id);
     if (!access) throw breakGlassNotFound();
     if (access.userId === who.userId) throw new AppError('REVIEW_OWN_ACCESS', 'You cannot review your own break-the-glass access');
+    // Nor one made by a system client one created (issue 21 item 5): the client acted on its creator's word.
+    if (access.clientCreatedBy === who.userId) {
+      throw new AppError('REVIEW_OWN_CLIENT_ACCESS', 'You cannot review an access made by a system client you created');
+    }
     const record = { verdict: v.verdict, note: v.note, reviewerId: who.userId, reviewerName: who.userName, at: ctx.now.toISOString() };
     return ctx.audited(record, {
       action: 'CREATE',

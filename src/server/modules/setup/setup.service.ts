@@ -3,6 +3,7 @@ import { ROLE_IDS } from '../../../contracts/constants';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors/app-error';
 import { hashPassword } from '../../security/password';
+import { assertAcceptablePassword } from '../../security/password-policy';
 import { countActiveAdmins, createFirstAdmin } from './setup.repository';
 
 /** Setup is open while no active system administrator exists; registration stays closed until then. */
@@ -14,6 +15,7 @@ const alreadyDone = (): AppError => new AppError('SETUP_ALREADY_DONE', 'Initial 
 
 export async function setupFirstAdmin(db: Db, input: SetupAdminInput, ipAddress: string): Promise<SetupAdminResult> {
   if (!(await needsSetup(db))) throw alreadyDone();
+  assertAcceptablePassword(input.password, input); // issue 21 item 14, decision 033
   const passwordHash = await hashPassword(input.password);
   const created = await createFirstAdmin(
     db,

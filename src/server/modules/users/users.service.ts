@@ -92,8 +92,6 @@ export const createUser = (db: Db, user: NewUser, record?: NewSecurityEvent): Pr
 
 export const loginCandidate = (db: Db, email: string): Promise<LoginCandidate | null> => findLoginCandidate(db, email);
 
-export const isEmailTaken = (db: Db, email: string): Promise<boolean> => emailTaken(db, email);
-
 /** The user object of GET /api/auth/user, with the actor's permissions as read on this request. */
 export async function getCurrentUser(db: Db, actor: StaffActor): Promise<CurrentUser> {
   const user = await findUserWithRole(db, actor.userId);

@@ -9,8 +9,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { sql } from 'drizzle-orm';
-import { ROLE_IDS } from '../../../../contracts/constants';
-import { signInAs } from '../../../../server/test/staff';
+import { CLIENT_CREATOR_PERMISSIONS, signInAsClientCreator } from '../../../../server/test/api-client-fixtures';
 import { queryOne } from '../../../../server/test/sql';
 import { realServer } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
@@ -18,8 +17,9 @@ import { SystemClients } from './system-clients';
 
 let adminCookie: string;
 
+// A creator holding what the clients below are given (issue 21 item 5; system-clients-cap.test.tsx shows the cap).
 const server = realServer(async (t) => {
-  adminCookie = (await signInAs(t, ROLE_IDS.admin)).cookie;
+  adminCookie = (await signInAsClientCreator(t)).cookie;
   return adminCookie;
 });
 
@@ -32,7 +32,7 @@ describe('System clients', () => {
   it('refuses a client without a name or any access, in Afrikaans, sending nothing', async () => {
     await switchLanguage('af');
     const user = userEvent.setup();
-    renderWithApp(<SystemClients />);
+    renderWithApp(<SystemClients permissions={CLIENT_CREATOR_PERMISSIONS} />);
     await screen.findByText(u('none'));
     server.transport.sent.length = 0;
     await user.click(screen.getByRole('button', { name: u('create') }));
@@ -45,7 +45,7 @@ describe('System clients', () => {
   it('creates a client with one POST, shows its token once with a warning, copies it; only the hash is stored', async () => {
     await switchLanguage('en');
     const user = userEvent.setup();
-    renderWithApp(<SystemClients />);
+    renderWithApp(<SystemClients permissions={CLIENT_CREATOR_PERMISSIONS} />);
     await screen.findByText(u('none'));
     server.transport.sent.length = 0;
     await user.type(screen.getByLabelText(fieldLabel('name')), 'Katutura laboratory');
@@ -93,7 +93,7 @@ describe('System clients', () => {
   it('issues a new token only after confirming, for the lifetime picked, with one POST, and shows it once (decision 030)', async () => {
     await switchLanguage('en');
     const user = userEvent.setup();
-    renderWithApp(<SystemClients />);
+    renderWithApp(<SystemClients permissions={CLIENT_CREATOR_PERMISSIONS} />);
     const newToken = await screen.findByRole('button', { name: u('newTokenClient', { name: 'Katutura laboratory' }) });
     server.transport.sent.length = 0;
     await user.click(newToken);
@@ -125,7 +125,7 @@ describe('System clients', () => {
   it('revokes only after confirming, with one POST; the row shows it revoked', async () => {
     await switchLanguage('en');
     const user = userEvent.setup();
-    renderWithApp(<SystemClients />);
+    renderWithApp(<SystemClients permissions={CLIENT_CREATOR_PERMISSIONS} />);
     const revoke = await screen.findByRole('button', { name: u('revokeClient', { name: 'Katutura laboratory' }) });
     server.transport.sent.length = 0;
     await user.click(revoke);
@@ -159,7 +159,7 @@ describe('System clients', () => {
       payload: { name: 'Oshakati pharmacy', scopes: ['system/MedicationStatement.read'] },
     });
     const { client } = made.json() as { client: { id: string } };
-    renderWithApp(<SystemClients />);
+    renderWithApp(<SystemClients permissions={CLIENT_CREATOR_PERMISSIONS} />);
     const revoke = await screen.findByRole('button', { name: u('revokeClient', { name: 'Oshakati pharmacy' }) });
     // Another administrator revokes it meanwhile.
     await server.t.app.inject({ method: 'POST', url: `/api/admin/api-clients/${client.id}/revoke`, headers: { cookie: adminCookie } });

@@ -15,7 +15,7 @@ import {
   type ApiClientLifetime,
   type CreatedApiClient,
 } from '../../../../contracts/api-clients';
-import type { FhirAccess } from '../../../../contracts/fhir-scopes';
+import { permissionsLacking, type FhirAccess } from '../../../../contracts/fhir-scopes';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Dialog } from '../../../components/ui/dialog';
@@ -69,9 +69,17 @@ function NewToken({ created, onDone }: { created: CreatedApiClient; onDone: () =
   );
 }
 
-function CreateClientForm({ onCreated }: { onCreated: (created: CreatedApiClient) => void }): React.JSX.Element {
+function CreateClientForm({
+  onCreated,
+  held,
+}: {
+  onCreated: (created: CreatedApiClient) => void;
+  held: readonly string[];
+}): React.JSX.Element {
   const { t } = useTranslation(['users', 'validation', 'common']);
   const create = useCreateApiClient();
+  // A client may only be given what its creator may do (issue 21 item 5): the other boxes are greyed out.
+  const mayGive = (scope: string): boolean => permissionsLacking([scope], held).length === 0;
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ReadonlySet<string>>(new Set());
   const [lifetimeDays, setLifetimeDays] = useState<ApiClientLifetime>(DEFAULT_API_CLIENT_LIFETIME);
@@ -121,6 +129,9 @@ function CreateClientForm({ onCreated }: { onCreated: (created: CreatedApiClient
           {t('clients.scopesLegend')}
           <span aria-hidden="true"> *</span>
         </legend>
+        <p id="client-scopes-cap" className="text-sm text-slate-600">
+          {t('clients.capHint')}
+        </p>
         <table className="w-full text-left text-sm">
           <thead className="text-slate-500">
             <tr>
@@ -143,13 +154,16 @@ function CreateClientForm({ onCreated }: { onCreated: (created: CreatedApiClient
                 {ACCESSES.map((access) => {
                   const scope = scopeFor(type, access);
                   const possible = access === 'read' || WRITABLE_FHIR_TYPES.includes(type);
+                  const allowed = mayGive(scope);
                   return (
                     <td key={access} className="py-1.5 text-center">
                       {possible ? (
                         <input
                           type="checkbox"
                           className="h-5 w-5 accent-brand-600"
-                          checked={scopes.has(scope)}
+                          checked={scopes.has(scope) && allowed}
+                          disabled={!allowed}
+                          aria-describedby={allowed ? undefined : 'client-scopes-cap'}
                           onChange={(e) => toggle(scope, e.target.checked)}
                           aria-label={t('clients.scopeLabel', { type: t(`clients.types.${type}`), access: t(`clients.access.${access}`) })}
                         />
@@ -184,7 +198,8 @@ function CreateClientForm({ onCreated }: { onCreated: (created: CreatedApiClient
   );
 }
 
-export function SystemClients(): React.JSX.Element {
+/** `permissions`: the signed-in user's; a client may be given only what they allow (issue 21 item 5). */
+export function SystemClients({ permissions }: { permissions: readonly string[] }): React.JSX.Element {
   const { t } = useTranslation(['users', 'common']);
   const clients = useQuery(apiClientsQueryOptions);
   const revoke = useRevokeApiClient();
@@ -237,7 +252,7 @@ export function SystemClients(): React.JSX.Element {
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
           {created ? <NewToken created={created} onDone={() => setCreated(null)} /> : null}
-          <CreateClientForm onCreated={setCreated} />
+          <CreateClientForm onCreated={setCreated} held={permissions} />
         </CardContent>
       </Card>
       <Card>

@@ -11,13 +11,14 @@ import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast';
-import { errorText } from '../../../lib/error-text';
+import { asApiError } from '../../../lib/api-error';
+import { errorText, issueKey } from '../../../lib/error-text';
 import { registrationRolesQueryOptions, useRegister } from '../api/register';
 
 const empty = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '', facility: '', phoneNumber: '' };
 
 export function RegistrationForm({ onBack }: { onBack: () => void }): React.JSX.Element {
-  const { t } = useTranslation(['auth', 'common', 'validation']);
+  const { t, i18n } = useTranslation(['auth', 'common', 'validation']);
   const roles = useQuery(registrationRolesQueryOptions);
   const registration = useRegister();
   const form = useForm<RegisterForm>({ resolver: zodResolver(registerForm), defaultValues: empty as unknown as RegisterForm });
@@ -34,8 +35,12 @@ export function RegistrationForm({ onBack }: { onBack: () => void }): React.JSX.
         toast({ title: t('register.successTitle'), description: t('register.successDescription') });
         onBack();
       },
-      onError: (error) =>
-        toast({ title: t('register.failedTitle'), description: errorText(t, error, t('register.failedFallback')), variant: 'destructive' }),
+      onError: (error) => {
+        // A refused password (too common, or with the user's name: issue 21 item 14) is marked at the field too.
+        const issue = asApiError(error)?.issues.find((i) => i.path === 'password');
+        if (issue) form.setError('password', { message: issueKey(issue.message, (k) => i18n.exists(k)) });
+        toast({ title: t('register.failedTitle'), description: errorText(t, error, t('register.failedFallback')), variant: 'destructive' });
+      },
     });
   });
 

@@ -90,3 +90,13 @@ export function useResetTotp(): UseMutationResult<unknown, Error, string> {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [TOTP_USERS_KEY] }),
   });
 }
+
+/** Before grants past the hourly volume, for a user without a second factor: the password (issue 21 item 8). */
+export function useReauthPassword(): UseMutationResult<unknown, Error, string> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (password: string) => apiJson<unknown>('POST', '/api/auth/reauth/password', { password }),
+    retry: false,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [MFA_STATUS_KEY] }),
+  });
+}

@@ -1,5 +1,6 @@
 // Re-authentication before break-the-glass (issue 12 item 3) and before changing one's passkeys (decision 026): a fresh
-// code from the authenticator app, or a passkey, whichever the user has.
+// code from the authenticator app, or a passkey, whichever the user has; the password for a user with neither (issue 21
+// item 8: past the hourly volume of record-access confirmations).
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
@@ -8,6 +9,7 @@ import { errorText } from '../../../lib/error-text';
 import { passkeyErrorText, passkeysSupported } from '../../../lib/passkeys';
 import { mfaStatusQueryOptions, useReauth, useReauthPasskey } from '../api/second-factor';
 import { CodeForm } from './code-form';
+import { PasswordReauthForm } from './password-reauth-form';
 
 export function ReauthForm({
   onDone,
@@ -27,6 +29,14 @@ export function ReauthForm({
   // Until the status is known the code field shows (the common case); a passkey-only user gets the passkey alone.
   const withCode = status.data?.totpEnabled ?? true;
   const withPasskey = (status.data?.passkeys ?? 0) > 0 && passkeysSupported();
+  // No second factor at all: the password (asked past the hourly volume of grants, issue 21 item 8).
+  if (status.data && !status.data.totpEnabled && status.data.passkeys === 0) {
+    return (
+      <div className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-3">
+        <PasswordReauthForm onDone={onDone}>{children}</PasswordReauthForm>
+      </div>
+    );
+  }
   const passkeyButton = withPasskey ? (
     <Button
       variant={withCode ? 'secondary' : 'primary'}

@@ -12,7 +12,8 @@ import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { toast } from '../../../components/ui/toast';
-import { errorText } from '../../../lib/error-text';
+import { asApiError } from '../../../lib/api-error';
+import { errorText, issueKey } from '../../../lib/error-text';
 import { useMarkSetupDone, useSetupAdmin } from '../api/setup';
 import { SetupOverlay } from './setup-overlay';
 import { useSetupProgress } from './setup-progress';
@@ -20,7 +21,7 @@ import { useSetupProgress } from './setup-progress';
 const empty: SetupAdminInput = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '', facility: '', department: '' };
 
 export function SetupScreen(): React.JSX.Element {
-  const { t } = useTranslation(['setup', 'common', 'validation']);
+  const { t, i18n } = useTranslation(['setup', 'common', 'validation']);
   const [, navigate] = useLocation();
   const mutation = useSetupAdmin();
   const markSetupDone = useMarkSetupDone();
@@ -43,6 +44,9 @@ export function SetupScreen(): React.JSX.Element {
     mutation.mutate(values, {
       onError: (error) => {
         setRunning(false);
+        // A refused password (too common, or with the user's name: issue 21 item 14) is marked at the field too.
+        const issue = asApiError(error)?.issues.find((i) => i.path === 'password');
+        if (issue) form.setError('password', { message: issueKey(issue.message, (k) => i18n.exists(k)) });
         toast({ title: t('toast.failedTitle'), description: errorText(t, error, t('toast.failedFallback')), variant: 'destructive' });
       },
     });
