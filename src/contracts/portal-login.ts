@@ -41,6 +41,13 @@ export function isBirthDatePin(pin: string, dateOfBirth: string): boolean {
   return [`${dd}${mm}${yy}`, `${yy}${mm}${dd}`, `${mm}${dd}${yy}`].includes(pin);
 }
 
+/** Adding a passkey in the portal needs the PIN entered within this many minutes (issue 21 item 2, decision 031). */
+export const PATIENT_PIN_FRESH_MINUTES = 10;
+
+/** POST /api/patient-portal/reauth: the patient's PIN again, in a signed-in portal session. */
+export const patientReauthInput = z.strictObject({ pin: pinField });
+export type PatientReauthInput = z.infer<typeof patientReauthInput>;
+
 /** A new PIN (activation): six digits that are not guessable. */
 export const newPinField = pinField.check(z.refine((pin) => !isGuessablePin(pin), { error: 'validation:pinTooEasy' }));
 

@@ -22,6 +22,10 @@ export const patientLoginResult = z.object({
 });
 export type PatientLoginResult = z.infer<typeof patientLoginResult>;
 
+/** POST /api/patient-portal/reauth (issue 21 item 2). */
+export const patientReauthResult = z.object({ message: z.string(), verifiedAt: z.string() });
+export type PatientReauthResult = z.infer<typeof patientReauthResult>;
+
 /**
  * A portal activation code as the clinic receives it, once (decision 016): POST /api/admin/patients answers it as
  * `portalActivation`, POST /api/patients/{id}/portal-activation answers it alone. Only its hash is stored.
