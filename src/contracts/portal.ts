@@ -4,13 +4,12 @@ import { z } from 'zod';
 import { patientDetails } from './patients';
 import { REVIEW_VERDICTS } from './privacy-review';
 
+export { patientActivateInput, type PatientActivateInput } from './portal-activate';
 export {
-  patientActivateInput,
   patientLoginInput,
   PATIENT_ACTIVATION_FAILED_MESSAGE,
   PATIENT_LOGIN_FAILED_MESSAGE,
   PORTAL_FROM_STAFF_SESSION_MESSAGE,
-  type PatientActivateInput,
   PATIENT_LOGIN_SUCCESS_MESSAGE,
   type PatientLoginInput,
 } from './portal-login';
