@@ -28,6 +28,7 @@ export const errorStatus = {
   NETWORK_THROTTLED: 429,
   RATE_LIMITED: 429,
   TOKEN_THROTTLED: 429,
+  PORTAL_SIGN_IN_BUSY: 429,
   // What they may do
   FORBIDDEN: 403,
   PERMISSION_REQUIRED: 403,

@@ -19,6 +19,7 @@ import {
   serializeSignIn,
   type SignInAttempt,
 } from '../auth/sign-in-throttle.service';
+import { notePortalSpray, refuseIfPortalFailuresExceeded } from './sign-in-spray.service';
 import { findPortalSignIn, readPatientNcNumberOf, type PortalSignInRow } from './portal-credentials.repository';
 
 export interface VerifiedPatient {
@@ -69,6 +70,7 @@ async function checkPatientSignIn(
 ): Promise<VerifiedPatient> {
   const attempt: SignInAttempt = { subject: claim.ncNumber, meta, now: config.now() };
   await refuseIfThrottled(db, attempt, { kind: 'patient' });
+  await refuseIfPortalFailuresExceeded(db, config, attempt, proof.method);
   const row = await findPortalSignIn(db, claim.ncNumber);
   const proofFailure = await proof.check(row, attempt.now);
   let failure: string | null;
@@ -78,6 +80,7 @@ async function checkPatientSignIn(
   else failure = proofFailure ?? (proof.commit ? await proof.commit(row, attempt.now) : null);
   if (!row || failure) {
     await recordSignInFailure(db, attempt, { kind: 'patient', method: proof.method, reason: failure, patientId: row?.id ?? null });
+    await notePortalSpray(db, config, attempt);
     throw proof.failed();
   }
   return { id: row.id, firstName: row.firstName, attempt, method: proof.method };
