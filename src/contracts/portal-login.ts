@@ -41,8 +41,12 @@ export function isBirthDatePin(pin: string, dateOfBirth: string): boolean {
   return [`${dd}${mm}${yy}`, `${yy}${mm}${dd}`, `${mm}${dd}${yy}`].includes(pin);
 }
 
-/** A new PIN (activation): six digits that are not guessable. */
-export const newPinField = pinField.check(z.refine((pin) => !isGuessablePin(pin), { error: 'validation:pinTooEasy' }));
+/** Adding a passkey in the portal needs the PIN entered within this many minutes (issue 21 item 2, decision 031). */
+export const PATIENT_PIN_FRESH_MINUTES = 10;
+
+/** POST /api/patient-portal/reauth: the patient's PIN again, in a signed-in portal session. */
+export const patientReauthInput = z.strictObject({ pin: pinField });
+export type PatientReauthInput = z.infer<typeof patientReauthInput>;
 
 /**
  * The activation code's 30 symbols: digits and capitals without 0, 1, I, L, O and S, which are misread as one another
@@ -72,17 +76,6 @@ export const patientLoginInput = z.strictObject({
   pin: pinField,
 });
 export type PatientLoginInput = z.infer<typeof patientLoginInput>;
-
-/** POST /api/auth/patient-activate: the first sign-in, with the code from the clinic's slip and the new PIN. */
-export const patientActivateInput = z
-  .strictObject({
-    ncNumber: ncNumberField,
-    dateOfBirth: dateOfBirthField,
-    activationCode: activationCodeField,
-    pin: newPinField,
-  })
-  .check(z.refine((v) => !isBirthDatePin(v.pin, v.dateOfBirth), { error: 'validation:pinTooEasy', path: ['pin'] }));
-export type PatientActivateInput = z.infer<typeof patientActivateInput>;
 
 /** The one answer for an unknown NC number, a wrong date of birth, a wrong PIN and a portal never activated. */
 export const PATIENT_LOGIN_FAILED_MESSAGE = 'Invalid NC number, date of birth or PIN';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isBirthDatePin, isGuessablePin, patientActivateInput } from './portal-login';
+import { isBirthDatePin, isGuessablePin } from './portal-login';
+import { patientActivateInput } from './portal-activate';
+import { COMMON_PIN_COUNT, isCommonPin } from './common-pins';
 
 const activation = { ncNumber: '71234567890', dateOfBirth: '1986-07-14', activationCode: 'ABCD-EFGH' };
 const pinIssues = (pin: string) => {
@@ -23,7 +25,15 @@ describe('a new portal PIN', () => {
   });
 
   it('accepts a PIN that is none of those, and leaves sign-in (the PIN already chosen) alone', () => {
-    for (const pin of ['482917', '246810', '135790', '111222', '507318']) expect(pinIssues(pin), pin).toEqual([]);
+    for (const pin of ['482917', '274916', '318642', '620394', '507318']) expect(pinIssues(pin), pin).toEqual([]);
     expect(pinIssues('12a456')).toEqual(['validation:pinFormat']);
+  });
+
+  it('refuses the most common six-digit PINs: keypad patterns, doubled runs, mirrored halves, dates (issue 21 item 3)', () => {
+    for (const pin of ['112233', '147258', '159753', '123321', '111222', '246810', '258258', '010185', '251299', '199004']) {
+      expect(isCommonPin(pin), pin).toBe(true);
+      expect(pinIssues(pin), pin).toEqual(isGuessablePin(pin) ? ['validation:pinTooEasy'] : ['validation:pinTooCommon']);
+    }
+    expect(COMMON_PIN_COUNT).toBeGreaterThanOrEqual(1000);
   });
 });

@@ -4,13 +4,12 @@ import { z } from 'zod';
 import { patientDetails } from './patients';
 import { REVIEW_VERDICTS } from './privacy-review';
 
+export { patientActivateInput, type PatientActivateInput } from './portal-activate';
 export {
-  patientActivateInput,
   patientLoginInput,
   PATIENT_ACTIVATION_FAILED_MESSAGE,
   PATIENT_LOGIN_FAILED_MESSAGE,
   PORTAL_FROM_STAFF_SESSION_MESSAGE,
-  type PatientActivateInput,
   PATIENT_LOGIN_SUCCESS_MESSAGE,
   type PatientLoginInput,
 } from './portal-login';
@@ -21,6 +20,10 @@ export const patientLoginResult = z.object({
   patient: z.object({ id: z.number().int(), firstName: z.string() }),
 });
 export type PatientLoginResult = z.infer<typeof patientLoginResult>;
+
+/** POST /api/patient-portal/reauth (issue 21 item 2). */
+export const patientReauthResult = z.object({ message: z.string(), verifiedAt: z.string() });
+export type PatientReauthResult = z.infer<typeof patientReauthResult>;
 
 /**
  * A portal activation code as the clinic receives it, once (decision 016): POST /api/admin/patients answers it as

@@ -150,7 +150,17 @@ export const portalAccessSummary = z.object({ unreviewedEmergencyAccesses: z.num
 export type PortalAccessSummary = z.infer<typeof portalAccessSummary>;
 
 /** Volume alerts raised by the server (docs/decisions/011-rate-limits-and-volume-alerts.md). */
-export const VOLUME_ALERT_TYPES = ['BULK_SEARCH_ALERT', 'BULK_SEARCH_DAILY_ALERT', 'GRANT_VOLUME_ALERT'] as const;
+export const VOLUME_ALERT_TYPES = [
+  'BULK_SEARCH_ALERT',
+  'BULK_SEARCH_DAILY_ALERT',
+  'GRANT_VOLUME_ALERT',
+  // Issue 21 (decisions 031, 032): failed patient sign-ins spread over many NC numbers (no staff user); many portal
+  // activation codes issued by one staff member; a portal activated soon after its code, by the issuer's own address or
+  // device, then read.
+  'SIGN_IN_SPRAY_ALERT',
+  'PORTAL_CODE_VOLUME_ALERT',
+  'PORTAL_DESK_ACTIVATION_ALERT',
+] as const;
 export type VolumeAlertType = (typeof VOLUME_ALERT_TYPES)[number];
 
 export const volumeAlertQuery = z.strictObject({
@@ -163,7 +173,10 @@ export const volumeAlert = z.object({
   id: z.number().int(),
   at: z.string(),
   type: z.enum(VOLUME_ALERT_TYPES),
-  user: z.object({ id: z.string(), name: z.string() }),
+  /** The staff member the alert is about; null for an alert about no one user (SIGN_IN_SPRAY_ALERT). */
+  user: z.object({ id: z.string(), name: z.string() }).nullable(),
+  /** 'HIGH', or 'CRITICAL' for the most urgent (PORTAL_DESK_ACTIVATION_ALERT). */
+  severity: z.string(),
   /** How many distinct patients (bulk search) or record-access confirmations (grants), over what threshold and minutes. */
   count: z.number().int(),
   threshold: z.number().int(),

@@ -83,6 +83,20 @@ export interface Config {
     bulkSearchPatientsPerDay: number;
     /** More record-access confirmations than this by one user in an hour: GRANT_VOLUME_ALERT, and re-authentication (ALERT_GRANTS_PER_HOUR). */
     grantsPerHour: number;
+    /**
+     * Failed patient sign-ins naming more than this many different NC numbers (each below the lockout)...
+     * (ALERT_SIGN_IN_SPRAY_ACCOUNTS; issue 21 item 3, decision 032)
+     */
+    sprayAccounts: number;
+    /** ...within this many minutes raise a SIGN_IN_SPRAY_ALERT (ALERT_SIGN_IN_SPRAY_MINUTES). */
+    sprayMinutes: number;
+  };
+  /** Failed patient sign-ins across NC numbers (issue 21 item 3, decision 032); the per-number lockout is decision 004's. */
+  portalSignIn: {
+    /** Failed patient sign-ins from one address per 15 minutes, whatever numbers they named (PORTAL_FAILED_SIGN_INS_PER_IP). */
+    failuresPerIp: number;
+    /** Failed patient sign-ins from every address together per minute (PORTAL_FAILED_SIGN_INS_PER_MINUTE). */
+    failuresPerMinute: number;
   };
 }
 
@@ -186,6 +200,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bulkSearchMinutes: positiveInteger(env, 'ALERT_BULK_SEARCH_MINUTES', 10),
       bulkSearchPatientsPerDay: positiveInteger(env, 'ALERT_BULK_SEARCH_PATIENTS_PER_DAY', 1000),
       grantsPerHour: positiveInteger(env, 'ALERT_GRANTS_PER_HOUR', 30),
+      sprayAccounts: positiveInteger(env, 'ALERT_SIGN_IN_SPRAY_ACCOUNTS', 10),
+      sprayMinutes: positiveInteger(env, 'ALERT_SIGN_IN_SPRAY_MINUTES', 10),
+    },
+    portalSignIn: {
+      failuresPerIp: positiveInteger(env, 'PORTAL_FAILED_SIGN_INS_PER_IP', 10),
+      failuresPerMinute: positiveInteger(env, 'PORTAL_FAILED_SIGN_INS_PER_MINUTE', 30),
     },
   };
 }

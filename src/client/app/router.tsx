@@ -46,8 +46,18 @@ const PortalScreen = lazy(async () => {
   return { default: m.PortalScreen };
 });
 
-// The patient's passkeys card in the portal (decision 026), loaded with the tab.
-const PasskeysCard = lazy(() => import('../features/passkeys/components/passkeys-card').then((m) => ({ default: m.PasskeysCard })));
+// The patient's passkeys card in the portal (decision 026), loaded with the tab; adding a passkey asks for the PIN
+// again when it was entered more than 10 minutes ago (issue 21 item 2).
+const PasskeysCard = lazy(async () => {
+  const [card, pin] = await Promise.all([
+    import('../features/passkeys/components/passkeys-card'),
+    import('../features/portal/components/portal-pin-reauth'),
+  ]);
+  const PortalPasskeysCard = (): React.JSX.Element => (
+    <card.PasskeysCard reauth={(onDone, cancel) => <pin.PortalPinReauth onDone={onDone}>{cancel}</pin.PortalPinReauth>} />
+  );
+  return { default: PortalPasskeysCard };
+});
 function InlineLoading(): React.JSX.Element {
   const { t } = useTranslation();
   return <p role="status">{t('loading')}</p>;

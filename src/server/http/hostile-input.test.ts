@@ -181,6 +181,8 @@ describe('hostile input on every route of the OpenAPI document, as every role', 
       'POST /api/admin/api-clients',
       'POST /api/admin/api-clients/{id}/revoke',
       'POST /api/admin/api-clients/{id}/token',
+      // Issue 21 item 2: the patient's PIN again before adding a passkey.
+      'POST /api/patient-portal/reauth',
     ]) {
       expect(named).toContain(route);
     }

@@ -28,7 +28,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
   // A key of this test's own, never a file in the working tree.
   const mfaSecretKey = { value: randomBytes(32).toString('base64'), file: '' };
-  return { ...base, clientDir: '/nonexistent', rateLimits, mfaSecretKey, ...overrides };
+  // Failed patient sign-ins across numbers (decision 032): a test of those limits sets its own (portal-sign-in-spray.test.ts).
+  const portalSignIn = { failuresPerIp: 100_000, failuresPerMinute: 100_000 };
+  return { ...base, clientDir: '/nonexistent', rateLimits, mfaSecretKey, portalSignIn, ...overrides };
 }
 
 /**

@@ -23,6 +23,7 @@ import type { Db } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError, unauthenticated } from '../../errors/app-error';
 import { insertSecurityEvent, type SecurityEventRow } from './auth.repository';
+import { assertFreshPatientPin } from './patient-reauth.service';
 import {
   assertFreshSecondFactor,
   challengeOf,
@@ -128,6 +129,8 @@ export async function registrationOptions(
   // Staff who already have a second factor prove it again first (decision 026 amended): an unlocked, unattended
   // session cannot add a passkey of someone else's.
   if (actor.kind === 'staff') await assertFreshSecondFactor(db, actor, meta.sessionHash, config.now());
+  // Patients enter their PIN again first (issue 21 item 2): a session opened long ago, or with a passkey, cannot add one.
+  else await assertFreshPatientPin(db, meta.sessionHash, config.now());
   const owner = ownerOf(actor);
   const existing = await listCredentials(db, owner);
   let userName: string;
@@ -184,6 +187,7 @@ export async function registerPasskey(
   const owner = ownerOf(actor);
   const now = config.now();
   if (actor.kind === 'staff') await assertFreshSecondFactor(db, actor, meta.sessionHash, now);
+  else await assertFreshPatientPin(db, meta.sessionHash, now);
   const refuse = async (reason: string, detail?: string): Promise<never> => {
     await insertSecurityEvent(
       db,

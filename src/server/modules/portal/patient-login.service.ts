@@ -19,7 +19,8 @@ import {
   serializeSignIn,
   type SignInAttempt,
 } from '../auth/sign-in-throttle.service';
-import { findPortalSignIn, type PortalSignInRow } from './portal-credentials.repository';
+import { notePortalSpray, refuseIfPortalFailuresExceeded } from './sign-in-spray.service';
+import { findPortalSignIn, readPatientNcNumberOf, type PortalSignInRow } from './portal-credentials.repository';
 
 export interface VerifiedPatient {
   id: number;
@@ -69,6 +70,7 @@ async function checkPatientSignIn(
 ): Promise<VerifiedPatient> {
   const attempt: SignInAttempt = { subject: claim.ncNumber, meta, now: config.now() };
   await refuseIfThrottled(db, attempt, { kind: 'patient' });
+  await refuseIfPortalFailuresExceeded(db, config, attempt, proof.method);
   const row = await findPortalSignIn(db, claim.ncNumber);
   const proofFailure = await proof.check(row, attempt.now);
   let failure: string | null;
@@ -78,13 +80,14 @@ async function checkPatientSignIn(
   else failure = proofFailure ?? (proof.commit ? await proof.commit(row, attempt.now) : null);
   if (!row || failure) {
     await recordSignInFailure(db, attempt, { kind: 'patient', method: proof.method, reason: failure, patientId: row?.id ?? null });
+    await notePortalSpray(db, config, attempt);
     throw proof.failed();
   }
   return { id: row.id, firstName: row.firstName, attempt, method: proof.method };
 }
 
 /** The PIN proof (decision 016): a patient who never activated fails like a wrong PIN, after the same verification. */
-export function pinProof(pin: string): PatientProof {
+export function pinProof(pin: string, failed: () => AppError = patientLoginFailed): PatientProof {
   return {
     method: 'pin',
     async check(row) {
@@ -92,13 +95,35 @@ export function pinProof(pin: string): PatientProof {
       if (!row?.pinHash) return 'not_activated';
       return ok ? null : 'wrong_pin';
     },
-    failed: patientLoginFailed,
+    failed,
   };
 }
 
 /** POST /api/auth/patient-login: NC number, date of birth and PIN. */
 export function verifyPatientLogin(deps: AppDeps, input: PatientLoginInput, meta: RequestMeta): Promise<VerifiedPatient> {
   return signInPatientWith(deps, { ncNumber: input.ncNumber, dateOfBirth: input.dateOfBirth }, meta, pinProof(input.pin));
+}
+
+/**
+ * POST /api/patient-portal/reauth (issue 21 item 2): the signed-in patient's PIN again, checked like a sign-in (the
+ * same throttle on the NC number, a LOGIN_FAILURE with method 'pin_reauth' when wrong, which counts to the lockout);
+ * 401 PORTAL_PIN_INCORRECT when wrong. The caller records the proof for the session.
+ */
+export async function confirmPatientPin(deps: AppDeps, patientId: number, pin: string, meta: RequestMeta): Promise<boolean> {
+  const ncNumber = await readPatientNcNumberOf(deps.db, patientId);
+  if (ncNumber === null) return false;
+  const proof = { ...pinProof(pin, () => new AppError('PORTAL_PIN_INCORRECT', 'The PIN is not correct')), method: 'pin_reauth' };
+  const patient = await signInPatientWith(deps, { ncNumber }, meta, proof);
+  await recordSecurityEvent(deps.db, {
+    eventType: 'REAUTH_SUCCESS',
+    severity: 'low',
+    description: 'Patient confirmed the portal PIN again',
+    metadata: { kind: 'patient', patientId, factor: 'pin' },
+    ipAddress: meta.ip,
+    userAgent: meta.userAgent,
+    timestamp: patient.attempt.now,
+  });
+  return patient.id === patientId;
 }
 
 /**

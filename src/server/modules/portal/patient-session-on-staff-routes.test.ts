@@ -34,6 +34,8 @@ const PUBLIC = new Set([
   'GET /api/patient-portal/me',
   'GET /api/patient-portal/access-log',
   'GET /api/patient-portal/access-summary',
+  // The patient's PIN again before adding a passkey (issue 21 item 2, portal-reset.test.ts).
+  'POST /api/patient-portal/reauth',
   // Passkeys (decision 026): sign-in with a passkey is public like the password sign-in, and the self-service routes
   // serve staff and patients alike, each acting only on the caller's own passkeys (passkeys.test.ts proves that).
   'POST /api/auth/passkey/options',

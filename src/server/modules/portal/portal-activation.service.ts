@@ -11,7 +11,7 @@ import { recordSecurityEvent } from '../auth/auth.service';
 import { getPatient } from '../patients/patients.service';
 import { ACTIVATION_CODE_TTL_MS, formatActivationCode, newActivationCode } from './activation-code';
 import { signInPatientWith, verifyOrDummy, type PatientProof, type VerifiedPatient } from './patient-login.service';
-import { storeActivationCode, useActivationCode } from './portal-credentials.repository';
+import { storeActivationCode, useActivationCode, type CodeUse } from './portal-credentials.repository';
 
 /** A code and its hash, made before the transaction that stores it (argon2id takes a while). */
 export interface PreparedActivationCode {
@@ -80,7 +80,7 @@ const activationFailed = (): AppError => new AppError('PATIENT_ACTIVATION_FAILED
  * The activation-code proof: one verification against the live code's hash (or the dummy hash); on success the PIN
  * is set and the code cleared by one conditional update, which a concurrent use of the same code loses.
  */
-function activationCodeProof(deps: AppDeps, input: PatientActivateInput): PatientProof {
+function activationCodeProof(deps: AppDeps, input: PatientActivateInput, used: { use?: CodeUse }): PatientProof {
   const code = normalizeActivationCode(input.activationCode);
   let checkedHash: string | null = null;
   return {
@@ -96,8 +96,10 @@ function activationCodeProof(deps: AppDeps, input: PatientActivateInput): Patien
     async commit(row, now) {
       if (!checkedHash) return 'no_code';
       const pinHash = await hashPassword(input.pin);
-      const used = await useActivationCode(deps.db, { patientId: row.id, checkedCodeHash: checkedHash, pinHash, now });
-      return used ? null : 'code_already_used';
+      const use = await useActivationCode(deps.db, { patientId: row.id, checkedCodeHash: checkedHash, pinHash, now });
+      if (!use) return 'code_already_used';
+      used.use = use;
+      return null;
     },
     failed: activationFailed,
   };
@@ -108,17 +110,27 @@ function activationCodeProof(deps: AppDeps, input: PatientActivateInput): Patien
  * sign-in (decision 004); the PIN is set (PORTAL_PIN_SET) and the caller opens the portal session.
  */
 export async function activatePortal(deps: AppDeps, input: PatientActivateInput, meta: RequestMeta): Promise<VerifiedPatient> {
+  const used: { use?: CodeUse } = {};
   const patient = await signInPatientWith(
     deps,
     { ncNumber: input.ncNumber, dateOfBirth: input.dateOfBirth },
     meta,
-    activationCodeProof(deps, input),
+    activationCodeProof(deps, input, used),
   );
+  const use = used.use ?? { hadPin: false, passkeysRemoved: 0, sessionsEnded: 0 };
   await recordSecurityEvent(deps.db, {
     eventType: 'PORTAL_PIN_SET',
-    severity: 'low',
-    description: 'Patient portal PIN set with an activation code',
-    metadata: { kind: 'patient', patientId: patient.id },
+    severity: use.hadPin ? 'medium' : 'low',
+    description: use.hadPin
+      ? 'Patient portal reset with an activation code: new PIN, every passkey and session ended'
+      : 'Patient portal PIN set with an activation code',
+    metadata: {
+      kind: 'patient',
+      patientId: patient.id,
+      reset: use.hadPin,
+      passkeysRemoved: use.passkeysRemoved,
+      sessionsEnded: use.sessionsEnded,
+    },
     ipAddress: meta.ip,
     userAgent: meta.userAgent,
     timestamp: patient.attempt.now,

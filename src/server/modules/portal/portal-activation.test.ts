@@ -195,10 +195,10 @@ describe('a code from the clinic desk', () => {
     const older = (await issueAtDesk(p.id)).json() as { code: string };
     const newer = (await issueAtDesk(p.id)).json() as { code: string };
     expect((await login(p)).statusCode).toBe(200); // the PIN still works while a code is live
-    expect((await activate(p, older.code, { pin: '246810' })).statusCode).toBe(401);
-    expect((await activate(p, newer.code, { pin: '246810' })).statusCode).toBe(200);
+    expect((await activate(p, older.code, { pin: '274916' })).statusCode).toBe(401);
+    expect((await activate(p, newer.code, { pin: '274916' })).statusCode).toBe(200);
     expect((await login(p)).statusCode).toBe(401);
-    expect((await login(p, '246810')).statusCode).toBe(200);
+    expect((await login(p, '274916')).statusCode).toBe(200);
   });
 });
 
@@ -207,22 +207,22 @@ describe('using a code', () => {
     const p = await insertPatient(t.db);
     const { code } = await issueActivationCode(t.db, p.id, clock.now());
     expect((await activate(p, code)).statusCode).toBe(200);
-    const again = await activate(p, code, { pin: '135790' });
+    const again = await activate(p, code, { pin: '318642' });
     expect(again.statusCode).toBe(401);
     expect(again.json()).toEqual(FAILED);
     expect(await lastEvent('LOGIN_FAILURE')).toMatchObject({
       metadata: { method: 'activation_code', reason: 'code_already_used', patientId: p.id },
     });
-    expect((await login(p, '135790')).statusCode).toBe(401);
+    expect((await login(p, '318642')).statusCode).toBe(401);
   });
 
   it('works once under two concurrent activations: one opens the portal, the other is refused', async () => {
     const p = await insertPatient(t.db);
     const { code } = await issueActivationCode(t.db, p.id, clock.now());
-    const [a, b] = await Promise.all([activate(p, code, { pin: '111222' }, '10.8.1.1'), activate(p, code, { pin: '333444' }, '10.8.1.2')]);
+    const [a, b] = await Promise.all([activate(p, code, { pin: '620394' }, '10.8.1.1'), activate(p, code, { pin: '845027' }, '10.8.1.2')]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 401]);
-    const winner = a.statusCode === 200 ? '111222' : '333444';
-    const loser = a.statusCode === 200 ? '333444' : '111222';
+    const winner = a.statusCode === 200 ? '620394' : '845027';
+    const loser = a.statusCode === 200 ? '845027' : '620394';
     expect((await login(p, winner)).statusCode).toBe(200);
     expect((await login(p, loser)).statusCode).toBe(401);
   });
@@ -308,6 +308,11 @@ describe('using a code', () => {
     ['a missing PIN', { pin: undefined }, 'pin', 'validation:pinFormat'],
     ['a guessable PIN', { pin: '111111' }, 'pin', 'validation:pinTooEasy'],
     ['the date of birth as the PIN', { pin: '010190' }, 'pin', 'validation:pinTooEasy'],
+    // Issue 21 item 3: the most common six-digit PINs (src/contracts/data/common-six-digit-pins.json).
+    ['a keypad column pattern (147258)', { pin: '147258' }, 'pin', 'validation:pinTooCommon'],
+    ['a keypad diagonal pattern (159753)', { pin: '159753' }, 'pin', 'validation:pinTooCommon'],
+    ['mirrored halves (123321)', { pin: '123321' }, 'pin', 'validation:pinTooCommon'],
+    ['doubled running digits (112233)', { pin: '112233' }, 'pin', 'validation:pinTooCommon'],
     ['a bad NC number', { ncNumber: '12' }, 'ncNumber', 'validation:ncNumberLength'],
     ['a NUL in the code', { activationCode: 'ABCD\u0000EFGH' }, 'activationCode', expect.any(String)],
   ])('answers 400 for %s and records nothing', async (_name, change, path, message) => {

@@ -10,10 +10,13 @@ import {
   patientActivateInput,
   patientLoginInput,
   patientLoginResult,
+  patientReauthResult,
   portalActivation,
   portalRecord,
 } from '../../../contracts/portal';
 import { passkeyAssertionInput } from '../../../contracts/passkeys';
+import { patientReauthInput } from '../../../contracts/portal-login';
+import { recordPatientPinProof } from '../auth/patient-reauth.service';
 import { recordIdParams } from '../../../contracts/record-rows';
 import { patientActor, patientScope, requirePortalPatient, requireStaff, staffActor } from '../../context/guards';
 import { endSession, startSession } from '../../context/session';
@@ -21,6 +24,7 @@ import { zodRoutes, type AppDeps } from '../../deps';
 import { unauthenticated } from '../../errors/app-error';
 import {
   completePatientLogin,
+  confirmPatientPin,
   refusePortalSignInFromStaffSession,
   verifyPatientLogin,
   verifyPatientPasskeyLogin,
@@ -43,8 +47,10 @@ export function portalRoutes(deps: AppDeps) {
     };
 
     // A verified patient gets a new session (any session the request came with ends) and the LOGIN_SUCCESS event.
+    // A sign-in with the PIN (or an activation, which sets it) is a fresh PIN proof for the new session (issue 21 item 2).
     const openPortal = async (request: FastifyRequest, reply: FastifyReply, patient: VerifiedPatient) => {
-      await startSession(deps, request, reply, { kind: 'patient', patientId: patient.id });
+      const sid = await startSession(deps, request, reply, { kind: 'patient', patientId: patient.id });
+      if (patient.method === 'pin' || patient.method === 'activation_code') await recordPatientPinProof(db, sid, patient.attempt.now);
       await completePatientLogin(deps, patient);
       return { message: PATIENT_LOGIN_SUCCESS_MESSAGE, patient: { id: patient.id, firstName: patient.firstName } };
     };
@@ -84,6 +90,19 @@ export function portalRoutes(deps: AppDeps) {
       async (request, reply) => {
         const scope = { db, actor: staffActor(request), meta: request.meta, now: config.now() };
         return reply.status(201).send(await issuePortalActivation(scope, request.params.id));
+      },
+    );
+
+    // The PIN again (issue 21 item 2): adding a passkey needs it within the last minutes.
+    r.post(
+      '/api/patient-portal/reauth',
+      { onRequest: patientOnly, schema: { tags, body: patientReauthInput, response: { 200: patientReauthResult } } },
+      async (request, reply) => {
+        const { patientId } = patientActor(request);
+        if (!(await confirmPatientPin(deps, patientId, request.body.pin, request.meta))) return signedOut(request, reply);
+        const at = config.now();
+        if (request.meta.sessionHash) await recordPatientPinProof(db, request.meta.sessionHash, at);
+        return { message: 'PIN confirmed', verifiedAt: at.toISOString() };
       },
     );
 

@@ -101,7 +101,8 @@ export interface AlertRow {
   id: number;
   at: string;
   type: string;
-  userId: string;
+  severity: string;
+  userId: string | null;
   userName: string;
   count: number;
   threshold: number;
@@ -111,14 +112,15 @@ export interface AlertRow {
   escalated: boolean;
 }
 
-const ALERT_TYPES = sql`e.event_type IN ('BULK_SEARCH_ALERT', 'BULK_SEARCH_DAILY_ALERT', 'GRANT_VOLUME_ALERT')`;
+const ALERT_TYPES = sql`e.event_type IN ('BULK_SEARCH_ALERT', 'BULK_SEARCH_DAILY_ALERT', 'GRANT_VOLUME_ALERT', 'SIGN_IN_SPRAY_ALERT',
+  'PORTAL_CODE_VOLUME_ALERT', 'PORTAL_DESK_ACTIVATION_ALERT')`;
 
 /** A page of alerts, newest first, with the user's name at the time. */
 export async function selectAlerts(db: DbOrTx, limit: number, offset: number): Promise<{ rows: AlertRow[]; total: number }> {
   const rows = await rowsOf<AlertRow>(
     db,
     sql`SELECT e.id, to_char(e.timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, e.event_type AS type,
-        e.user_id AS "userId",
+        e.severity, e.user_id AS "userId",
         coalesce(e.metadata ->> 'userName', u.first_name || ' ' || u.last_name, '') AS "userName",
         coalesce((e.metadata ->> 'count')::int, 0) AS count, coalesce((e.metadata ->> 'threshold')::int, 0) AS threshold,
         coalesce((e.metadata ->> 'minutes')::int, 0) AS minutes,

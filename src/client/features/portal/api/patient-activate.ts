@@ -1,5 +1,5 @@
 import { useMutation, type UseMutationResult } from '@tanstack/react-query';
-import type { PatientActivateInput } from '../../../../contracts/portal-login';
+import type { PatientActivateInput } from '../../../../contracts/portal-activate';
 import type { PatientLoginResult } from '../../../../contracts/portal';
 import { apiJson } from '../../../lib/api-client';
 

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { patientActivateInput, type PatientActivateInput } from '../../../../contracts/portal-login';
+import { patientActivateInput, type PatientActivateInput } from '../../../../contracts/portal-activate';
 import { LanguageSelector } from '../../../components/language-selector';
 import { Button } from '../../../components/ui/button';
 import { PageCard } from '../../../components/ui/page-card';

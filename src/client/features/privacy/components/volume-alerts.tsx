@@ -29,7 +29,7 @@ export function VolumeAlerts(): React.JSX.Element | null {
               <li key={a.id} className="flex flex-col gap-1 rounded-md border border-amber-200 bg-white p-3 text-sm">
                 <div className="flex flex-wrap items-baseline justify-between gap-2">
                   <span className="min-w-0 break-words font-semibold text-slate-900">
-                    {a.user.name} ({a.user.id})
+                    {a.user ? `${a.user.name} (${a.user.id})` : t('alerts.noUser')}
                   </span>
                   <time dateTime={a.at} className="text-slate-600">
                     {formatDateTime(a.at)}
