@@ -46,6 +46,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
       if (part !== 'write') await script('./audit-verify-bench.ts', part === 'verify' ? rest : []);
     },
   },
+  'first-load': {
+    summary:
+      'first visit of /login and /patient-login in Chromium on a throttled link (default 400 kbit/s, 150 ms, CPU 4x slower): KB transferred, first contentful paint, usable [--runs N --kbit K --cpu X]',
+    run: (argv) => script('./first-load.ts', argv),
+  },
   client: {
     summary:
       'initial JavaScript of the built client (entry script + modulepreloads of dist/client/index.html), gzip, against the 150 KB budget; builds if missing [--no-build]',

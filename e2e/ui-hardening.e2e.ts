@@ -227,7 +227,9 @@ describe.skipIf(!run)('UI hardening journey (issue 10, items 11-14 and 16)', () 
     await noViolations(desk, 'reject confirmation');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'detached' });
-    await expect.poll(() => focused(desk)).toMatchObject({ label: `Reject ${APPLICANT.firstName} ${APPLICANT.lastName}` });
+    await expect
+      .poll(() => focused(desk))
+      .toMatchObject({ label: `Reject ${APPLICANT.firstName} ${APPLICANT.lastName} (${APPLICANT.email})` });
     await desk.getByText(APPLICANT.email).waitFor();
     await reject.click();
     await confirm.getByRole('button', { name: 'Reject registration' }).click();

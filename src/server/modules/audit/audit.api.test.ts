@@ -158,7 +158,7 @@ describe('GET /api/audit-logs', () => {
     // Every row that existed before the walk, once each, in the list's order: the walk's own VIEW rows (one per
     // page, all newer than the first page's newest row) never enter it.
     expect(all.length).toBeGreaterThan(1100);
-    expect(seen).toEqual(all.map((r) => r.id));
+    expect(seen).toEqual(all.map((r) => Number(r.id))); // bigint ids come back from SQL as text on PostgreSQL
     expect(await count('audit_logs')).toBeGreaterThan(all.length + 10);
   });
 

@@ -8,6 +8,7 @@ import { loadConfig } from '../../config';
 import { testClock } from '../../test/clock';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { signInAs } from '../../test/staff';
+import { signInAsClientCreator } from '../../test/api-client-fixtures';
 import { createTestApp, testConfig, type TestApp } from '../../test/test-app';
 import { NC_NUMBER_SYSTEM } from './fhir-resources';
 
@@ -119,7 +120,8 @@ describe('$match volume', () => {
   });
 
   it('counts a system client under its own limit', async () => {
-    const admin = await signInAs(t, ROLE_IDS.admin);
+    // A creator holding what the client is given (issue 21 item 5: an administrator without patient search may not).
+    const admin = await signInAsClientCreator(t);
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/admin/api-clients',

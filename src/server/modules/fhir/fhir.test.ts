@@ -455,7 +455,7 @@ describe('system clients (bearer tokens, decision 020)', () => {
     ).toBe(401);
   });
   it('$summary holds only the resource types the client is scoped to read (issue 21 item 4); other sections are withheld', async () => {
-    const admin = await signInAs(t, 2);
+    const admin = await signInAsClientCreator(t);
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/admin/api-clients',
