@@ -69,7 +69,7 @@ const portalPasskeys = (
 );
 
 /** The patient's routes (SPEC §2): they never need the staff user, and work signed out. */
-const PATIENT_PATHS = new Set(['/patient-login', '/patient-activate', '/patient-portal']);
+export const PATIENT_PATHS = new Set(['/patient-login', '/patient-activate', '/patient-portal']);
 
 function LanguageCorner(): React.JSX.Element {
   return (

@@ -1,14 +1,14 @@
 // Toasts (SPEC §9): one visible at a time, 5000 ms, swipe right past 50 px to dismiss, F8 focuses the region.
-import { useEffect, useSyncExternalStore } from 'react';
-import { Toast as RadixToast } from 'radix-ui';
-import { cn } from '../../lib/cn';
+// This file is the toasts' store and what every screen imports; the toast itself (Radix) is drawn by toast-view.tsx,
+// loaded with the first toast (issue 21 item 18: the sign-in pages do not download it before it is needed).
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 
 export interface ToastInput {
   title: string;
   description?: string | undefined;
   variant?: 'default' | 'destructive';
 }
-interface ToastState extends ToastInput {
+export interface ToastState extends ToastInput {
   id: number;
 }
 
@@ -22,13 +22,13 @@ export function toast(input: ToastInput): void {
   current = { ...input, id: nextId++ };
   emit();
 }
-function dismiss(id: number): void {
+export function dismiss(id: number): void {
   if (current?.id === id) {
     current = null;
     emit();
   }
 }
-const subscribe = (l: () => void): (() => void) => {
+export const subscribe = (l: () => void): (() => void) => {
   listeners.add(l);
   return () => listeners.delete(l);
 };
@@ -59,31 +59,19 @@ function takeToastAfterReload(): void {
   }
 }
 
+/** The toast on screen, or null. */
+export const useCurrentToast = (): ToastState | null => useSyncExternalStore(subscribe, () => current);
+
+const ToastView = lazy(() => import('./toast-view').then((m) => ({ default: m.ToastView })));
+
 /** regionLabel names each toast's region for screen readers; viewportLabel names the list, with {hotkey} for F8. */
-export function Toaster({ regionLabel, viewportLabel }: { regionLabel: string; viewportLabel: string }): React.JSX.Element {
-  const t = useSyncExternalStore(subscribe, () => current);
+export function Toaster({ regionLabel, viewportLabel }: { regionLabel: string; viewportLabel: string }): React.JSX.Element | null {
+  const t = useCurrentToast();
   useEffect(takeToastAfterReload, []);
+  if (!t) return null;
   return (
-    <RadixToast.Provider duration={5000} swipeDirection="right" swipeThreshold={50} label={regionLabel}>
-      {t ? (
-        <RadixToast.Root
-          key={t.id}
-          type={t.variant === 'destructive' ? 'foreground' : 'background'}
-          onOpenChange={(open) => !open && dismiss(t.id)}
-          className={cn(
-            'rounded-lg border p-4 shadow-lg data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)]',
-            t.variant === 'destructive' ? 'border-red-700 bg-danger-600 text-white' : 'border-slate-200 bg-white text-slate-900',
-          )}
-        >
-          <RadixToast.Title className="text-sm font-semibold">{t.title}</RadixToast.Title>
-          {t.description ? <RadixToast.Description className="mt-1 text-sm opacity-90">{t.description}</RadixToast.Description> : null}
-        </RadixToast.Root>
-      ) : null}
-      <RadixToast.Viewport
-        label={viewportLabel}
-        // On a phone at the top: at the bottom it covered the buttons of a dialog (issue 21 item 17).
-        className="fixed right-4 top-4 z-[100] flex w-[calc(100vw-2rem)] max-w-sm flex-col gap-2 outline-none sm:bottom-4 sm:top-auto"
-      />
-    </RadixToast.Provider>
+    <Suspense fallback={null}>
+      <ToastView toast={t} regionLabel={regionLabel} viewportLabel={viewportLabel} />
+    </Suspense>
   );
 }

@@ -2,7 +2,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { loginInput, type LoginInput } from '../../../../contracts/auth-login';
+import type { LoginInput } from '../../../../contracts/auth-login';
 import { Button } from '../../../components/ui/button';
 import { PageCard } from '../../../components/ui/page-card';
 import { FormAlert, useRefusal } from '../../../components/ui/form-alert';
@@ -13,6 +13,10 @@ import { errorText } from '../../../lib/error-text';
 import { passkeyErrorText, passkeysSupported } from '../../../lib/passkeys';
 import { useLogin, usePasskeyLogin } from '../api/login';
 import { useTextFields } from '../../../lib/use-text-fields';
+
+// The form's schema (and with it the schema library) loads when the user starts on the form, not with the page
+// (issue 21 item 18: the first page on a slow link).
+const loginSchema = () => import('../../../../contracts/auth-login').then((m) => m.loginInput);
 
 const RegistrationForm = lazy(() => import('./registration-form').then((m) => ({ default: m.RegistrationForm })));
 
@@ -44,9 +48,9 @@ export function LoginScreen({ secondStep }: { secondStep?: SecondStepView }): Re
       onError: (error) => refuse(t('login.failedTitle'), passkeyErrorText(t, error)),
     });
 
-  const onSubmit = (e: React.FormEvent): void => {
+  const onSubmit = async (e: React.FormEvent): Promise<void> => {
     e.preventDefault();
-    const parsed = loginInput.safeParse(values);
+    const parsed = (await loginSchema()).safeParse(values);
     if (!parsed.success) {
       const next: Partial<Record<keyof LoginInput, string>> = {};
       for (const issue of parsed.error.issues) next[issue.path[0] as keyof LoginInput] ??= issue.message;
@@ -85,7 +89,7 @@ export function LoginScreen({ secondStep }: { secondStep?: SecondStepView }): Re
   return (
     <main className="flex min-h-screen items-center justify-center p-4">
       <PageCard eyebrow={t('common:appName')} title={t('login.title')} description={t('login.subtitle')}>
-        <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+        <form noValidate onSubmit={(e) => void onSubmit(e)} onFocus={() => void loginSchema()} className="flex flex-col gap-4">
           <FormAlert refusal={refusal} />
           <FormField label={t('login.email')} error={errors.email && t(errors.email)}>
             <Input type="email" autoComplete="username" {...field('email')} />
