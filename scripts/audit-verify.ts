@@ -1,31 +1,63 @@
-// npm run audit:verify [-- --anchor <anchor printed by an earlier run>] [--digest FILE [--public-key FILE]] [--quiet]
+// npm run audit:verify [-- --anchor <anchor printed by an earlier run>] [--digest FILE | --digest-dir DIR] [--public-key FILE]
+//   [--quiet]
 // Walks the audit hash chain of the database in DATABASE_URL (or the embedded one in DATA_DIR) and prints
 // 'OK: N rows' (exit 0), or the id of the first row that was changed, inserted or deleted (exit 1). The chains are
 // compared with the latest checkpoint in the database, or with a signed digest file given with --digest (its
 // signature checked with --public-key, else the key of AUDIT_SIGNING_KEY / AUDIT_SIGNING_KEY_FILE): missing chains
-// and truncated chains are named. A digest whose signature does not hold is refused (exit 1).
+// and truncated chains are named. A digest whose signature does not hold is refused (exit 1). Without --digest, the
+// newest digest of --digest-dir, else of AUDIT_DIGEST_COPY_DIR, is used. With no outside reference at all (no digest
+// and no anchor) the result can only say the database agrees with itself: a loud warning says so (issue 21 item 11).
 // Exit 2: the check could not run. With the embedded database, stop the app first: PGlite allows one
 // process per data directory.
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import type { Checkpoint } from '../src/server/audit/audit-checkpoint';
 import { checkpointOfDigest, DigestRefused, loadVerifyKey } from '../src/server/audit/audit-digest';
+import { latestDigestIn } from '../src/server/audit/audit-digest-copy';
 import { parseAnchor, verifyAuditChain } from '../src/server/audit/audit-verify';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
 
+/** Printed when the run had nothing from outside the database to compare with. */
+const NO_OUTSIDE_REFERENCE = [
+  '',
+  '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
+  'WARNING: NO OUTSIDE REFERENCE. This run compared the audit log only with the database itself.',
+  'Someone who can write the database can delete whole audit chains together with their checkpoint rows and this',
+  'check still says OK. Verify against a digest kept off the server: --digest FILE, --digest-dir DIR, or set',
+  'AUDIT_DIGEST_COPY_DIR (and AUDIT_DIGEST_URL) so the server sends each digest off by itself; or pass --anchor.',
+  '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
+].join('\n');
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { anchor: { type: 'string' }, quiet: { type: 'boolean' }, digest: { type: 'string' }, 'public-key': { type: 'string' } },
+    options: {
+      anchor: { type: 'string' },
+      quiet: { type: 'boolean' },
+      digest: { type: 'string' },
+      'digest-dir': { type: 'string' },
+      'public-key': { type: 'string' },
+    },
   });
   const anchor = values.anchor;
   if (anchor !== undefined) parseAnchor(anchor); // refuse a malformed anchor before opening the database
   const config = loadConfig();
   let checkpoint: Checkpoint | undefined;
-  if (values.digest !== undefined) {
+  let digestText: string | undefined;
+  if (values.digest !== undefined) digestText = await readFile(values.digest, 'utf8');
+  else {
+    const dir = values['digest-dir'] ?? config.auditDigestCopy.dir;
+    const latest = dir ? await latestDigestIn(dir) : null;
+    if (dir && !latest) console.log(`WARNING: no audit digest found in ${dir}`);
+    if (latest) {
+      console.log(`Using the newest digest of ${dir}: ${latest.file}`);
+      digestText = latest.text;
+    }
+  }
+  if (digestText !== undefined) {
     const key = await loadVerifyKey(values['public-key'], config.auditSigningKey);
     try {
-      checkpoint = checkpointOfDigest(await readFile(values.digest, 'utf8'), key);
+      checkpoint = checkpointOfDigest(digestText, key);
     } catch (error) {
       if (!(error instanceof DigestRefused)) throw error;
       console.log(`REFUSED: ${error.message}`);
@@ -54,6 +86,7 @@ async function main(): Promise<number> {
     console.log(`OK: ${result.rows} rows${checkpoint ? `, consistent with ${checkpoint.label}` : ''}`);
     // Kept outside the database, the anchor lets a later run prove these rows were not rebuilt.
     if (result.rows > 0) console.log(`Anchor for later runs: --anchor ${result.anchor}`);
+    if (!checkpoint && !anchor) console.log(NO_OUTSIDE_REFERENCE);
     return 0;
   } finally {
     await handle.close();

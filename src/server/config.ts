@@ -44,6 +44,12 @@ export interface Config {
   mfaSecretKey: { value: string | undefined; file: string };
   auditDigestHours: number;
   /**
+   * Where each digest is also sent, so a copy is off the server without anyone remembering (issue 21 item 11):
+   * AUDIT_DIGEST_COPY_DIR (a folder, e.g. a mounted share another machine owns) and AUDIT_DIGEST_URL (an http(s)
+   * address the signed digest is POSTed to as JSON). `npm run audit:verify` reads the latest digest of the folder.
+   */
+  auditDigestCopy: { dir: string | undefined; url: string | undefined };
+  /**
    * Passkeys (docs/decisions/026-passkeys.md): the relying party's id (WEBAUTHN_RP_ID, the site's host name without
    * port, default localhost), its name shown by the browser (WEBAUTHN_RP_NAME) and the origins a WebAuthn response may
    * come from (WEBAUTHN_ORIGINS, comma-separated; default http://localhost:PORT).
@@ -123,6 +129,20 @@ export const DEFAULT_PRIVACY_THRESHOLDS: PrivacyThresholds = {
   bulkSearchMinutes: 10,
 };
 
+/** An optional http(s) address from the environment; anything else stops the start. */
+function httpUrlOrUndefined(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol)) throw new Error(`${name} must be an http or https address, got "${raw}"`);
+  return url.href;
+}
+
 /** PUBLIC_URL checked (http or https, no query or fragment) and without a trailing slash; see Config.publicUrl. */
 function publicUrlOf(env: NodeJS.ProcessEnv, port: number): string {
   const raw = env.PUBLIC_URL?.trim() || commaList(env.WEBAUTHN_ORIGINS)[0] || `http://localhost:${port}`;
@@ -177,6 +197,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       file: path.resolve(env.AUDIT_SIGNING_KEY_FILE ?? path.join(env.DATA_DIR ?? './data', 'audit-signing-key.pem')),
     },
     auditDigestHours: wholeNumber(env, 'AUDIT_DIGEST_HOURS', 24),
+    auditDigestCopy: {
+      dir: env.AUDIT_DIGEST_COPY_DIR?.trim() ? path.resolve(env.AUDIT_DIGEST_COPY_DIR.trim()) : undefined,
+      url: httpUrlOrUndefined(env, 'AUDIT_DIGEST_URL'),
+    },
     mfaSecretKey: {
       value: env.MFA_SECRET_KEY?.trim() || undefined,
       file: path.resolve(env.MFA_SECRET_KEY_FILE ?? path.join(env.DATA_DIR ?? './data', 'mfa-secret.key')),

@@ -5,11 +5,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client';
-import { auditEntry, query } from '../test/audit-fixtures';
+import { auditEntry, query, rehashAll, spreadOverAllChains } from '../test/audit-fixtures';
 import { createTestDatabase, type TestDatabase } from '../test/test-database';
 import { writeCheckpoint } from './audit-checkpoint';
 import { checkpointOfDigest, createDigest, DigestRefused } from './audit-digest';
-import { auditRowHash, GENESIS_HASH, type AuditChainRow } from './audit-hash';
 import { verifyAuditChain, type AuditVerifyResult, type VerifyOptions } from './audit-verify';
 import { writeAudit } from './audit-writer';
 
@@ -17,32 +16,6 @@ let database: TestDatabase;
 let db: Db;
 const CHAINS = 16;
 const PER_CHAIN = 3;
-
-type StoredRow = AuditChainRow & { hash: string };
-const chainRows = (tx: DbOrTx): Promise<StoredRow[]> =>
-  query<StoredRow>(
-    tx,
-    sql`SELECT id::float8 AS id, chain, chain_seq::float8 AS "chainSeq", user_id AS "userId", user_name AS "userName",
-      action, resource_type AS "resourceType", resource_id AS "resourceId", patient_id AS "patientId",
-      old_values AS "oldValues", new_values AS "newValues", ip_address AS "ipAddress", user_agent AS "userAgent",
-      session_id AS "sessionId", facility, compliance_flags AS "complianceFlags", hash,
-      to_char("timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "timestamp"
-      FROM audit_logs ORDER BY chain, chain_seq`,
-  );
-
-/** Hashes every chain as the writer would have (the writer puts one connection's rows on one chain). */
-async function rehashAll(tx: DbOrTx): Promise<void> {
-  const prevOf = new Map<number, string>();
-  for (const row of await chainRows(tx)) {
-    const prev = prevOf.get(row.chain) ?? GENESIS_HASH;
-    const hash = auditRowHash(prev, row);
-    await tx.execute(sql`UPDATE audit_logs SET prev_hash = ${prev}, hash = ${hash} WHERE id = ${row.id}`);
-    await tx.execute(
-      sql`UPDATE audit_chain_head SET last_seq = ${row.chainSeq}, last_id = ${row.id}, prev_hash = ${prev}, last_hash = ${hash} WHERE chain = ${row.chain}`,
-    );
-    prevOf.set(row.chain, hash);
-  }
-}
 
 class Rollback extends Error {}
 async function rolledBack<T>(fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
@@ -76,12 +49,7 @@ beforeAll(async () => {
   db = database.handle.db;
   await db.transaction(async (tx) => {
     for (let i = 0; i < CHAINS * PER_CHAIN; i++) await writeAudit(tx, auditEntry({ resourceId: i, patientId: 1000 + i }));
-    // Spread the rows over all 16 chains, ids rising with positions, as 16 connections would have written them.
-    await tx.execute(sql`
-      WITH n AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM audit_logs)
-      UPDATE audit_logs a SET chain = (n.k % 16) + 1, chain_seq = 1000 + n.k / 16 + 1 FROM n WHERE n.id = a.id`);
-    await tx.execute(sql`UPDATE audit_logs SET chain_seq = chain_seq - 1000`);
-    await rehashAll(tx);
+    await spreadOverAllChains(tx);
   });
 }, 60_000);
 afterAll(async () => {
@@ -97,6 +65,17 @@ describe('audit checkpoint', () => {
 
   it('without a checkpoint, deleting 15 of 16 chains with their heads passes (the hole of issue 10)', async () => {
     expect(await verifyTampered(['DELETE FROM audit_checkpoints', ...DELETE_15_CHAINS])).toMatchObject({ ok: true });
+  });
+
+  it('an anchor taken before names 15 of 16 chains deleted with their heads and every checkpoint (issue 21 item 11)', async () => {
+    const before = await verifyAuditChain(db, { checkpoint: null });
+    expect(before.ok).toBe(true);
+    const anchor = before.ok ? before.anchor : '';
+    const result = await verifyTampered(['DELETE FROM audit_checkpoints', ...DELETE_15_CHAINS], { anchor });
+    expect(result).toMatchObject({ ok: false, firstBadId: 0 });
+    expect(result.ok ? '' : result.reason).toMatch(
+      /^15 of 16 audit chains were deleted \(chains 2, 3, .*16, with their heads\): the anchor recorded 16 chains, 1 remain$/,
+    );
   });
 
   it('names 15 of 16 chains deleted with their heads', async () => {

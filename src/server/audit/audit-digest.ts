@@ -80,14 +80,19 @@ export async function createDigest(db: Db, privateKey: KeyObject): Promise<Audit
   return { ...unsigned, signature: sign(null, signedText(unsigned), privateKey).toString('base64') };
 }
 
-/** Writes a digest into DATA_DIR/audit-digests/audit-digest-<date>.json and returns the file's path. */
-export async function writeDigestFile(db: Db, privateKey: KeyObject, dataDir: string): Promise<string> {
+/** Writes a digest into DATA_DIR/audit-digests/audit-digest-<date>.json; returns the file's path and the digest. */
+export async function writeDigest(db: Db, privateKey: KeyObject, dataDir: string): Promise<{ file: string; digest: AuditDigest }> {
   const digest = await createDigest(db, privateKey);
   const dir = path.join(dataDir, 'audit-digests');
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `audit-digest-${digest.createdAt.replace(/[:.]/g, '-')}.json`);
   await writeFile(file, JSON.stringify(digest, null, 2) + '\n');
-  return file;
+  return { file, digest };
+}
+
+/** writeDigest, answering the file's path only. */
+export async function writeDigestFile(db: Db, privateKey: KeyObject, dataDir: string): Promise<string> {
+  return (await writeDigest(db, privateKey, dataDir)).file;
 }
 
 export class DigestRefused extends Error {}

@@ -78,6 +78,15 @@ export function parseAnchor(anchor: string): Map<number, { seq: number; hash: st
   return new Map(entries.filter(([, e]) => e.seq > 0));
 }
 
+/** The chains an anchor recorded that have no head now (deleted with it), as a sentence; null when none. */
+function anchorGone(anchor: string, heads: readonly Head[]): string | null {
+  const recorded = anchor.split('.').length;
+  const present = new Set(heads.map((h) => h.chain));
+  const gone = Array.from({ length: recorded }, (_, i) => i + 1).filter((c) => !present.has(c));
+  if (gone.length === 0) return null;
+  return `${gone.length} of ${recorded} audit chains were deleted (chains ${gone.join(', ')}, with their heads): the anchor recorded ${recorded} chains, ${heads.length} remain`;
+}
+
 /** One chain's walk: what the next row must look like. */
 class ChainWalk {
   expectedSeq = 1;
@@ -169,6 +178,12 @@ async function walk(db: DbOrTx, options: VerifyOptions): Promise<AuditVerifyResu
   const batchSize = options.batchSize ?? 5_000;
   const anchors = options.anchor === undefined ? new Map<number, { seq: number; hash: string }>() : parseAnchor(options.anchor);
   const heads = await readHeads(db);
+  if (options.anchor !== undefined) {
+    // The anchor names every chain (an empty one as 0): a chain deleted with its head has nothing left to walk
+    // (issue 21 item 11).
+    const gone = anchorGone(options.anchor, heads);
+    if (gone) return { ok: false, firstBadId: 0, reason: gone };
+  }
   const checkpoint = options.checkpoint === undefined ? await readLatestCheckpoint(db) : options.checkpoint;
   if (checkpoint) {
     const missing = missingAgainstCheckpoint(checkpoint, heads);

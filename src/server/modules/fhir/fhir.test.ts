@@ -487,6 +487,12 @@ describe('system clients (bearer tokens, decision 020)', () => {
     };
     expect(composition.section.map((s) => s.emptyReason?.coding[0]?.code)).toEqual(Array(6).fill('withheld'));
     expect(JSON.stringify(summary.body)).not.toContain('Type 2 diabetes');
+    // No search pulls other types in beside its own: _include and _revinclude are refused, not ignored.
+    for (const extra of ['_include=Patient:general-practitioner', '_revinclude=Condition:patient']) {
+      const res = await asClient('GET', `/fhir/R4/Patient?identifier=${patient.idNumber}&${extra}`);
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body)).not.toContain('Type 2 diabetes');
+    }
 
     // The doctor's own session (no client scopes) still gets the whole summary.
     const whole = await get(`/fhir/R4/Patient/${patient.id}/$summary`);
