@@ -28,6 +28,12 @@ export function SecondFactorStep({
     toast({ title: t('auth:login.successTitle'), description: t('auth:login.successDescription') });
     window.location.reload();
   };
+  const verifyCode = (code: string): void =>
+    verify.mutate(code, {
+      onSuccess: signedIn,
+      onError: (error) =>
+        toast({ title: t('auth:login.failedTitle'), description: errorText(t, error, t('common:anError')), variant: 'destructive' }),
+    });
   const back = (
     <Button variant="secondary" onClick={onBack}>
       {t('secondStep.back')}
@@ -58,27 +64,21 @@ export function SecondFactorStep({
         description={step !== 'verify' ? t('enrol.requiredIntro') : withCode ? t('secondStep.intro') : t('common:passkeys.secondStepIntro')}
       >
         {step === 'verify' && !withCode ? (
-          <div className="flex flex-wrap gap-2">
-            {passkeyButton}
-            {back}
+          <div className="flex flex-col gap-4">
+            <div className="flex flex-wrap gap-2">
+              {passkeyButton}
+              {back}
+            </div>
+            {/* A passkey-only user away from the device signs in with a recovery code (issue 21 item 13). */}
+            <details className="rounded-md border border-slate-200 p-3">
+              <summary className="cursor-pointer text-sm font-medium">{t('secondStep.recoveryToggle')}</summary>
+              <div className="mt-3">
+                <CodeForm submitLabel={t('secondStep.recoveryVerify')} pending={verify.isPending} onCode={verifyCode} />
+              </div>
+            </details>
           </div>
         ) : step === 'verify' ? (
-          <CodeForm
-            autoFocus
-            submitLabel={t('secondStep.verify')}
-            pending={verify.isPending}
-            onCode={(code) =>
-              verify.mutate(code, {
-                onSuccess: signedIn,
-                onError: (error) =>
-                  toast({
-                    title: t('auth:login.failedTitle'),
-                    description: errorText(t, error, t('common:anError')),
-                    variant: 'destructive',
-                  }),
-              })
-            }
-          >
+          <CodeForm autoFocus submitLabel={t('secondStep.verify')} pending={verify.isPending} onCode={verifyCode}>
             {passkeyButton}
             {back}
           </CodeForm>
