@@ -67,6 +67,9 @@ describe('Reset a lost second factor', () => {
     await screen.findByText(i18n.t('security:reset.confirmTitle'));
     expect(transport.sent.filter((r) => r.method === 'DELETE')).toEqual([]);
     await user.click(screen.getByRole('button', { name: i18n.t('security:reset.confirm') }));
+    // The dialog hides the list while open: wait for the DELETE and the dialog to close before looking at the list.
+    await waitFor(() => expect(transport.sent.filter((r) => r.method === 'DELETE')).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByText(i18n.t('security:reset.confirmTitle'))).toBeNull());
     await waitFor(() => expect(screen.queryByRole('button', { name })).toBeNull());
     expect(transport.sent.filter((r) => r.method === 'DELETE').map((r) => [r.url, r.status])).toEqual([
       [`/api/admin/users/${doctor.id}/second-factors`, 200],
