@@ -51,6 +51,7 @@ describe.skipIf(!run)('staff passkey journey (issue 12)', () => {
   let authenticatorId: string;
   let base: string;
   let consoleErrors: string[];
+  let recoveryCodes: string[] = [];
   let patient: TestPatient;
 
   beforeAll(async () => {
@@ -89,6 +90,13 @@ describe.skipIf(!run)('staff passkey journey (issue 12)', () => {
     await page.keyboard.type('Ward phone');
     await page.keyboard.press('Enter');
     await page.getByTestId('passkey-item').filter({ hasText: 'Ward phone' }).waitFor();
+    // The first passkey comes with recovery codes, shown once (issue 21 item 13).
+    await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+    recoveryCodes = await page.getByTestId('recovery-code').allTextContents();
+    expect(recoveryCodes).toHaveLength(10);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'I have saved my codes' }).click();
+    expect(await page.getByTestId('recovery-code').count()).toBe(0);
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(credentials).toHaveLength(1);
     expect(credentials[0]!.isResidentCredential).toBe(true);
@@ -133,6 +141,24 @@ describe.skipIf(!run)('staff passkey journey (issue 12)', () => {
     expect(consoleErrors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
   });
 
+  it('away from the passkey, signs in with the password and a recovery code, by keyboard (issue 21 item 13)', async () => {
+    await page.getByRole('button', { name: /^User menu for/ }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL('**/login');
+    await page.getByLabel('Email').fill(DOCTOR.email);
+    await page.getByLabel(/^Password/).fill(DOCTOR.password);
+    await page.getByLabel(/^Password/).press('Enter');
+    const toggle = page.getByText('Lost your passkey? Use a recovery code');
+    await toggle.waitFor();
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await page.getByLabel(/^Code from your authenticator app, or a recovery code/).focus();
+    await page.keyboard.type(recoveryCodes[0]!);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Patient Search' }).waitFor();
+  });
+
   it('a patient adds a passkey in the portal at 375 px, logs out and signs in with it alone', async () => {
     const patientContext = await browser.newContext({ locale: 'en-GB', viewport: PHONE, isMobile: true, hasTouch: true });
     const p = await patientContext.newPage();
@@ -169,7 +195,7 @@ describe.skipIf(!run)('staff passkey journey (issue 12)', () => {
     await patientContext.close();
   });
 
-  it("an administrator resets a nurse's lost authenticator app in Manage Users, by keyboard at 375 px", async () => {
+  it("an administrator resets a nurse's lost second factor in Manage Users, by keyboard at 375 px", async () => {
     // The nurse set up an app (through the API, as the profile does); then lost the phone.
     const api = async (path: string, cookie: string, body?: unknown) =>
       fetch(`${base}${path}`, {
@@ -198,19 +224,21 @@ describe.skipIf(!run)('staff passkey journey (issue 12)', () => {
     await a.getByRole('button', { name: /^User menu for/ }).waitFor();
     await a.goto(`${base}/admin`);
     await a.getByRole('tab', { name: 'Manage Users' }).click();
-    const reset = a.getByRole('button', { name: `Reset the authenticator app of ${NURSE.firstName} ${NURSE.lastName}` });
+    // Everyone with a second factor is listed, the passkey-only doctor too (issue 21 item 13).
+    await a.getByRole('button', { name: `Reset the second factors of ${DOCTOR.firstName} ${DOCTOR.lastName}` }).waitFor();
+    const reset = a.getByRole('button', { name: `Reset the second factors of ${NURSE.firstName} ${NURSE.lastName}` });
     await reset.scrollIntoViewIfNeeded();
     await screenshot(a, 'totp-reset-375');
     expect(await axeViolations(a)).toEqual([]);
     expect(await a.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await reset.focus();
     await a.keyboard.press('Enter');
-    await a.getByRole('dialog', { name: 'Reset the authenticator app?' }).waitFor();
+    await a.getByRole('dialog', { name: 'Reset the second factors?' }).waitFor();
     await screenshot(a, 'totp-reset-dialog-375');
     expect(await axeViolations(a)).toEqual([]);
-    await a.getByRole('button', { name: 'Reset authenticator app' }).focus();
+    await a.getByRole('button', { name: 'Reset second factors' }).focus();
     await a.keyboard.press('Enter');
-    await a.getByText('Nobody has an authenticator app set up.').waitFor();
+    await reset.waitFor({ state: 'detached' });
     // The nurse's next sign-in needs the password only (the nurse's role keeps the app once enrolled, not required).
     const next = await fetch(`${base}/api/auth/login`, {
       method: 'POST',

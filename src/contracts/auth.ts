@@ -85,6 +85,8 @@ export const currentUser = z.object({
   createdAt: z.string(),
   /** Permission names (DESIGN.md §4), sorted. The client hides what is not listed; the server still checks. */
   permissions: z.array(z.string()),
+  /** A change of name the user asked for, waiting for an administrator's approval (issue 21 item 10). */
+  pendingName: z.object({ firstName: z.string(), lastName: z.string(), requestedAt: z.string() }).nullable().optional(),
 });
 export type CurrentUser = z.infer<typeof currentUser>;
 

@@ -154,6 +154,8 @@ export const accessLogItem = z.object({
   at: z.string(),
   /** The staff member's name as recorded at the time. */
   name: z.string(),
+  /** A short stable reference of the staff account (`S-` and 8 characters), whatever name it bore (issue 21 item 10). */
+  staffId: z.string(),
   /** Their role (name for translation, display name as fallback), when the account still exists. */
   role: z.object({ name: z.string(), displayName: z.string() }).nullable(),
   facility: z.string().nullable(),

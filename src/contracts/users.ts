@@ -62,3 +62,27 @@ export type UserStats = z.infer<typeof userStats>;
 
 export const approveResult = z.object({ message: z.string(), user: activeUser });
 export type ApproveResult = z.infer<typeof approveResult>;
+
+/** GET /api/admin/name-changes (issue 21 item 10): a staff member's own change of name, waiting for approval. */
+export const nameChange = z.object({
+  id: z.number().int(),
+  userId: z.string(),
+  email: z.string(),
+  role: z.object({ name: z.string(), displayName: z.string() }).nullable(),
+  facility: z.string().nullable(),
+  from: z.object({ firstName: z.string(), lastName: z.string() }),
+  to: z.object({ firstName: z.string(), lastName: z.string() }),
+  requestedAt: z.string(),
+  /** How many other active staff already bear the requested name (a warning for the approver). */
+  sameNameAs: z.number().int(),
+});
+export const nameChanges = z.array(nameChange);
+export type NameChange = z.infer<typeof nameChange>;
+
+/** /api/admin/name-changes/{id}/approve and /reject. */
+export const nameChangeIdParams = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, { error: 'validation:invalidId' })
+    .transform(Number),
+});

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../components/ui/button';
 import { Tabs } from '../components/ui/tabs';
 import { ManageUsers } from '../features/users/components/manage-users';
+import { NameChangesPanel } from '../features/users/components/name-changes-panel';
 import { MfaPolicyPanel } from '../features/second-factor/components/mfa-policy-panel';
 import { TotpResetPanel } from '../features/second-factor/components/totp-reset-panel';
 import { SystemClients } from '../features/api-clients/components/system-clients';
@@ -49,6 +50,7 @@ export function AdminScreen({
                   content: (
                     <div className="flex flex-col gap-4">
                       <ManageUsers />
+                      <NameChangesPanel />
                       <TotpResetPanel />
                     </div>
                   ),

@@ -12,6 +12,7 @@ import { AddPatientForm } from '../features/patients/components/add-patient-form
 import { ProfileScreen } from '../features/profile/components/profile-screen';
 import { PasskeysCard } from '../features/passkeys/components/passkeys-card';
 import { ReauthForm } from '../features/second-factor/components/reauth-form';
+import { RecoveryCodes } from '../features/second-factor/components/recovery-codes';
 import { SecurityCard } from '../features/second-factor/components/security-card';
 import { displayNameOf } from '../lib/user-display';
 import { AdminScreen } from './admin-screen';
@@ -39,6 +40,7 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
           <>
             <SecurityCard />
             <PasskeysCard
+              recoveryCodes={(codes, onDone) => <RecoveryCodes codes={codes} onDone={onDone} forPasskey />}
               reauth={(onDone, cancel, intro) => (
                 <ReauthForm onDone={onDone} intro={intro}>
                   {cancel}

@@ -124,6 +124,25 @@ const ROUTES: GuardedRoute[] = [
     request: () => ({ method: 'DELETE', url: `/api/admin/users/${UNKNOWN_ID}/second-factors` }),
     allowedStatus: 404,
   },
+  // Name changes waiting for an administrator (issue 21 item 10): the list, and a decision on an unknown request (404).
+  {
+    route: 'GET /api/admin/name-changes',
+    permission: 'users.approve',
+    request: () => ({ method: 'GET', url: '/api/admin/name-changes' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'POST /api/admin/name-changes/{id}/approve',
+    permission: 'users.approve',
+    request: () => ({ method: 'POST', url: '/api/admin/name-changes/999999/approve' }),
+    allowedStatus: 404,
+  },
+  {
+    route: 'POST /api/admin/name-changes/{id}/reject',
+    permission: 'users.approve',
+    request: () => ({ method: 'POST', url: '/api/admin/name-changes/999999/reject' }),
+    allowedStatus: 404,
+  },
   // Re-authentication with the password (issue 21 item 8): staff only; an empty password is refused as input.
   {
     route: 'POST /api/auth/reauth/password',

@@ -673,3 +673,31 @@ export const mailOutbox = pgTable(
       .where(sql`${t.sentAt} IS NULL`),
   ],
 );
+
+/**
+ * A staff member's change of their own name, waiting for an administrator (migration 0035, issue 21 item 10): the old
+ * and the new name, and who decided. At most one pending request per user.
+ */
+export const staffNameChanges = pgTable(
+  'staff_name_changes',
+  {
+    id: serial('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    oldFirstName: varchar('old_first_name', { length: 100 }).notNull(),
+    oldLastName: varchar('old_last_name', { length: 100 }).notNull(),
+    firstName: varchar('first_name', { length: 100 }).notNull(),
+    lastName: varchar('last_name', { length: 100 }).notNull(),
+    status: varchar('status', { length: 16 }).notNull().default('pending'),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedBy: text('decided_by'),
+  },
+  (t) => [
+    uniqueIndex('staff_name_changes_one_pending_idx')
+      .on(t.userId)
+      .where(sql`${t.status} = 'pending'`),
+    check('staff_name_changes_status_check', sql`${t.status} IN ('pending', 'approved', 'rejected')`),
+  ],
+);

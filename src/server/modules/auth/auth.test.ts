@@ -60,6 +60,7 @@ describe('POST /api/auth/login', () => {
         'lastLoginAt',
         'createdAt',
         'permissions',
+        'pendingName', // a name change waiting for approval, null when none (issue 21 item 10)
       ].sort(),
     );
     expect(body.user).not.toHaveProperty('passwordHash');

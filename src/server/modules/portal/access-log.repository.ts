@@ -14,6 +14,8 @@ export interface AccessRow {
   reason: string | null;
   timestamp: Date;
   userName: string;
+  /** The account's id (stable whatever the name): the access history shows a short staff reference of it. */
+  userId: string;
   facility: string | null;
   userFacility: string | null;
   roleName: string | null;
@@ -53,6 +55,7 @@ async function selectAccesses(tx: DbOrTx, patientId: number, limit: number, offs
       reason: sql<string | null>`${auditLogs.complianceFlags} ->> 'reason'`,
       timestamp: auditLogs.timestamp,
       userName: auditLogs.userName,
+      userId: auditLogs.userId,
       facility: auditLogs.facility,
       userFacility: users.facility,
       roleName: roles.name,

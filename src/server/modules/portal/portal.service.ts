@@ -48,6 +48,12 @@ function kindOf(row: AccessRow): AccessKind {
   return row.flagType === 'BREAK_GLASS' ? 'BREAK_GLASS' : 'CONSENT';
 }
 
+/**
+ * A short, stable reference of the staff account (issue 21 item 10): the same for every row of one account whatever
+ * name it bore, so two people of one name, or one who took another's name, are told apart.
+ */
+export const staffReference = (userId: string): string => `S-${userId.replace(/-/g, '').slice(0, 8).toUpperCase()}`;
+
 function toItem(row: AccessRow): AccessLogItem {
   const kind = kindOf(row);
   return {
@@ -55,6 +61,7 @@ function toItem(row: AccessRow): AccessLogItem {
     kind,
     at: row.timestamp.toISOString(),
     name: row.userName,
+    staffId: staffReference(row.userId),
     // The role when it happened; rows written before roles were stored fall back to the user's current role.
     role: row.roleAtTheTime ?? (row.roleName && row.roleDisplayName ? { name: row.roleName, displayName: row.roleDisplayName } : null),
     facility: row.facility ?? row.userFacility,

@@ -1,6 +1,7 @@
 // GET /api/patient-portal/me and /access-log (SPEC §2, §3, §7; DESIGN.md §4, §6): the signed-in patient's own
 // record in the portal's field names, audited; who opened it, with consent or the stated reason; staff refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { staffReference } from './portal.service';
 import { sql } from 'drizzle-orm';
 import { auditEntry } from '../../test/audit-fixtures';
 import { writeAudit } from '../../audit/audit-writer';
@@ -189,6 +190,7 @@ describe('GET /api/patient-portal/access-log', () => {
         kind: 'ACTIVATION_CODE',
         at: expect.any(String),
         name: 'Front Desk',
+        staffId: expect.stringMatching(/^S-[0-9A-F]{8}$/),
         role: { name: 'receptionist', displayName: 'Receptionist' },
         facility: 'Windhoek Central Hospital',
         reason: null,
@@ -199,6 +201,7 @@ describe('GET /api/patient-portal/access-log', () => {
         kind: 'BREAK_GLASS',
         at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         name: 'Tangeni Amutenya',
+        staffId: staffReference(doctor.userId), // stable whatever the name (issue 21 item 10)
         role: { name: 'doctor', displayName: 'Doctor' },
         facility: 'Katutura State Hospital',
         reason: 'Unconscious on arrival, emergency treatment',
@@ -209,6 +212,7 @@ describe('GET /api/patient-portal/access-log', () => {
         kind: 'SEARCH',
         at: expect.any(String),
         name: 'Ndapewa Nghipondoka',
+        staffId: 'S-USER1', // the fixture's account id 'user-1'
         role: null,
         facility: 'Windhoek Central Hospital',
         reason: null,
@@ -219,6 +223,7 @@ describe('GET /api/patient-portal/access-log', () => {
         kind: 'CONSENT',
         at: expect.any(String),
         name: 'Tangeni Amutenya',
+        staffId: staffReference(doctor.userId), // stable whatever the name (issue 21 item 10)
         role: { name: 'doctor', displayName: 'Doctor' },
         facility: 'Katutura State Hospital',
         reason: null,

@@ -21,7 +21,7 @@ const valid = {
 
 beforeAll(async () => {
   t = await createTestApp();
-  nurse = await createStaffUser(t.db, { roleId: 4, email: 'nurse.profile@health.gov.na' });
+  nurse = await createStaffUser(t.db, { roleId: 4, email: 'nurse.profile@health.gov.na', firstName: 'Selma', lastName: 'Hamutenya' });
   other = await createStaffUser(t.db, { roleId: 3, email: 'taken@health.gov.na' });
   cookie = await signIn(t.app, nurse.email, nurse.password);
 });

@@ -64,7 +64,8 @@ describe('audit of staff account changes', () => {
     expect(row).toMatchObject({
       action: 'UPDATE',
       old_values: expect.objectContaining({ lastName: 'Role2' }),
-      new_values: expect.objectContaining({ lastName: 'Shikongo' }),
+      // The new name waits for an administrator (issue 21 item 10): asked for, not yet applied.
+      new_values: expect.objectContaining({ lastName: 'Role2', requestedName: { firstName: 'Maria', lastName: 'Shikongo' } }),
     });
     const refused = await t.app.inject({
       method: 'PATCH',

@@ -5,12 +5,15 @@ import {
   activeUsers as activeUsersSchema,
   activeUsersQuery,
   approveResult,
+  nameChangeIdParams,
+  nameChanges,
   pendingUsers as pendingUsersSchema,
   profileUpdateInput,
   userIdParams,
   userStats as userStatsSchema,
 } from '../../../contracts/users';
 import { requireStaff, staffActor, staffScope } from '../../context/guards';
+import { decideOwnNameChange, pendingNameChanges } from './name-changes.service';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { activeUsers, approveUser, ownProfileOnly, pendingUsers, rejectUser, updateOwnProfile, userStats } from './users.service';
 
@@ -59,6 +62,25 @@ export function usersRoutes(deps: AppDeps) {
         return { message: 'User rejected' };
       },
     );
+
+    // A staff member's own change of name waits here for an administrator (issue 21 item 10).
+    r.get('/api/admin/name-changes', { onRequest: canApprove, schema: { tags, response: { 200: nameChanges } } }, async (request) =>
+      pendingNameChanges(scope(request)),
+    );
+
+    for (const [action, decision] of [
+      ['approve', 'approved'],
+      ['reject', 'rejected'],
+    ] as const) {
+      r.post(
+        `/api/admin/name-changes/:id/${action}`,
+        { onRequest: canApprove, schema: { tags, params: nameChangeIdParams, response: { 200: messageResult } } },
+        async (request) => {
+          await decideOwnNameChange(scope(request), request.params.id, decision);
+          return { message: decision === 'approved' ? 'Name change approved' : 'Name change rejected' };
+        },
+      );
+    }
 
     r.patch(
       '/api/users/:id',

@@ -23,6 +23,7 @@ import {
   type NewUser,
   type UserWithRole,
 } from './users.repository';
+import { findPendingNameChange, upsertPendingNameChange } from './name-changes.repository';
 
 export type { LoginCandidate, NewSecurityEvent, NewUser };
 
@@ -96,7 +97,11 @@ export const loginCandidate = (db: Db, email: string): Promise<LoginCandidate | 
 export async function getCurrentUser(db: Db, actor: StaffActor): Promise<CurrentUser> {
   const user = await findUserWithRole(db, actor.userId);
   if (!user) throw unauthenticated();
-  return toCurrentUser(user, actor.permissions);
+  const pending = await findPendingNameChange(db, actor.userId);
+  const pendingName = pending
+    ? { firstName: pending.firstName, lastName: pending.lastName, requestedAt: pending.requestedAt.toISOString() }
+    : null;
+  return { ...toCurrentUser(user, actor.permissions), pendingName };
 }
 
 export const ownProfileOnly = (): AppError => new AppError('OWN_PROFILE_ONLY', 'You can only edit your own profile');
@@ -108,13 +113,30 @@ export async function updateOwnProfile(scope: RequestScope<StaffActor>, id: stri
   const email = input.email.toLowerCase();
   const emailInUse = new AppError('EMAIL_IN_USE', 'An account with this email already exists');
   if (await emailTaken(db, email, actor.userId)) throw emailInUse;
-  const fields = { ...input, email };
+  // A new name waits for an administrator's approval (issue 21 item 10): the profile keeps the current one meanwhile,
+  // so nobody takes another clinician's name into a patient's access history on their own word.
+  const renamed = input.firstName !== actor.firstName || input.lastName !== actor.lastName;
+  const fields = { ...input, email, firstName: actor.firstName, lastName: actor.lastName };
   const record = event(meta, 'PROFILE_UPDATED', 'low', 'Staff user updated their profile', { fields: Object.keys(fields) }, input.facility);
   try {
     await inAuditedTransaction(scope, async (ctx) => {
       const before = await updateProfile(ctx.tx, id, fields, ctx.now, record);
       if (!before) throw unauthenticated();
-      return ctx.audited(null, { action: 'UPDATE', resourceType: 'USER', resourceId: id, oldValues: before, newValues: fields });
+      const requested = { firstName: input.firstName, lastName: input.lastName };
+      if (renamed) {
+        await upsertPendingNameChange(
+          ctx.tx,
+          { userId: id, oldFirstName: before.firstName, oldLastName: before.lastName, ...requested, requestedAt: ctx.now },
+          event(meta, 'NAME_CHANGE_REQUESTED', 'medium', 'Staff user asked to change their name', { requested }, input.facility),
+        );
+      }
+      return ctx.audited(null, {
+        action: 'UPDATE',
+        resourceType: 'USER',
+        resourceId: id,
+        oldValues: before,
+        newValues: renamed ? { ...fields, requestedName: requested } : fields,
+      });
     });
   } catch (err) {
     // Taken between the check above and the update: the unique index has the last word.

@@ -1,6 +1,6 @@
 // The signed-in person's passkeys (decision 026): staff on My Profile, patients in the portal; one API for both.
 import { queryOptions, useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
-import type { PasskeySummary } from '../../../../contracts/passkeys';
+import type { PasskeyRegistered, PasskeySummary } from '../../../../contracts/passkeys';
 import { apiJson } from '../../../lib/api-client';
 import { retryUnlessRefused } from '../../../lib/api-error';
 import { passkeyRegistration } from '../../../lib/passkeys';
@@ -14,11 +14,11 @@ export const passkeyKeys = {
 
 export const passkeyListQueryOptions = queryOptions<PasskeySummary[]>({ queryKey: passkeyKeys.list, retry: retryUnlessRefused });
 
-export function useAddPasskey(): UseMutationResult<PasskeySummary, Error, string> {
+export function useAddPasskey(): UseMutationResult<PasskeyRegistered, Error, string> {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (name: string) =>
-      apiJson<PasskeySummary>('POST', '/api/auth/passkeys', { name, response: await passkeyRegistration() }),
+      apiJson<PasskeyRegistered>('POST', '/api/auth/passkeys', { name, response: await passkeyRegistration() }),
     retry: false,
     onSuccess: () => queryClient.invalidateQueries({ predicate: passkeyKeys.afterChange }),
   });

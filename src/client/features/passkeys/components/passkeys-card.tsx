@@ -22,7 +22,10 @@ export type PasskeysReauth = (onDone: () => void, cancel: React.ReactNode, intro
 
 type Change = { kind: 'add'; name: string } | { kind: 'remove'; id: string };
 
-export function PasskeysCard({ reauth }: { reauth?: PasskeysReauth }): React.JSX.Element {
+/** The recovery codes a first passkey comes with (issue 21 item 13), shown once; composed in app/. */
+export type RecoveryCodesView = (codes: string[], onDone: () => void) => React.ReactNode;
+
+export function PasskeysCard({ reauth, recoveryCodes }: { reauth?: PasskeysReauth; recoveryCodes?: RecoveryCodesView }): React.JSX.Element {
   const { t } = useTranslation(['common', 'validation']);
   const list = useQuery(passkeyListQueryOptions);
   const add = useAddPasskey();
@@ -33,6 +36,7 @@ export function PasskeysCard({ reauth }: { reauth?: PasskeysReauth }): React.JSX
   const [waiting, setWaiting] = useState<Change | null>(null);
   // Remove asks first (issue 21 item 17): a passkey may be the only second factor.
   const [confirmingRemove, setConfirmingRemove] = useState<{ id: string; name: string } | null>(null);
+  const [codes, setCodes] = useState<string[] | null>(null);
   const failedFor =
     (change: Change) =>
     (e: unknown): void => {
@@ -45,9 +49,10 @@ export function PasskeysCard({ reauth }: { reauth?: PasskeysReauth }): React.JSX
   const run = (change: Change): void => {
     if (change.kind === 'add')
       add.mutate(change.name, {
-        onSuccess: () => {
+        onSuccess: (added) => {
           setName('');
           toast({ title: t('passkeys.added') });
+          if (added.recoveryCodes?.length) setCodes(added.recoveryCodes);
         },
         onError: failedFor(change),
       });
@@ -116,6 +121,7 @@ export function PasskeysCard({ reauth }: { reauth?: PasskeysReauth }): React.JSX
           pending={remove.isPending}
           pendingText={t('passkeys.removing')}
         />
+        {codes && recoveryCodes ? recoveryCodes(codes, () => setCodes(null)) : null}
         {waiting && reauth
           ? reauth(
               () => {

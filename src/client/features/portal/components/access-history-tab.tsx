@@ -33,6 +33,10 @@ function AccessEntry({ item }: { item: AccessLogItem }): React.JSX.Element {
           <dt className="shrink-0 text-slate-500">{t('access.role')}:</dt>
           <dd className="min-w-0 break-words">{role}</dd>
         </div>
+        <div className="flex min-w-0 gap-1.5">
+          <dt className="shrink-0 text-slate-500">{t('access.staffId')}:</dt>
+          <dd className="min-w-0 break-words font-mono">{item.staffId}</dd>
+        </div>
         {item.facility ? (
           <div className="flex min-w-0 gap-1.5">
             <dt className="shrink-0 text-slate-500">{t('access.facility')}:</dt>

@@ -58,7 +58,9 @@ export function ProfileScreen({
   const onSubmit = form.handleSubmit((values) =>
     update.mutate(profileUpdateInput.parse(values), {
       onSuccess: (saved) => {
-        toast({ title: t('toast.updatedTitle'), description: t('toast.updatedDescription') });
+        // A new name waits for an administrator (issue 21 item 10): say so instead of "updated".
+        if (saved.pendingName) toast({ title: t('toast.namePendingTitle'), description: t('toast.namePendingDescription') });
+        else toast({ title: t('toast.updatedTitle'), description: t('toast.updatedDescription') });
         form.reset(toForm(saved));
         setEditing(false);
         // The Save button is gone with edit mode: focus goes to the section that changed, not the page body.

@@ -82,10 +82,11 @@ export function useReauthPasskey(): UseMutationResult<unknown, Error, void> {
 }
 
 /** Manage Users: an administrator resets a user's lost authenticator app. */
-export function useResetTotp(): UseMutationResult<unknown, Error, string> {
+/** An administrator's reset of every second factor of a user, passkeys included (issue 21 item 13). */
+export function useResetSecondFactors(): UseMutationResult<unknown, Error, string> {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) => apiJson<unknown>('DELETE', `/api/admin/users/${encodeURIComponent(userId)}/totp`),
+    mutationFn: (userId: string) => apiJson<unknown>('DELETE', `/api/admin/users/${encodeURIComponent(userId)}/second-factors`),
     retry: false,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [TOTP_USERS_KEY] }),
   });

@@ -2,14 +2,23 @@
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 
-export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }): React.JSX.Element {
+/** `forPasskey`: the codes came with a first passkey (issue 21 item 13), and the text says so. */
+export function RecoveryCodes({
+  codes,
+  onDone,
+  forPasskey = false,
+}: {
+  codes: string[];
+  onDone: () => void;
+  forPasskey?: boolean;
+}): React.JSX.Element {
   const { t } = useTranslation('security');
   return (
     <section aria-labelledby="recovery-title" className="flex flex-col gap-3">
       <h3 id="recovery-title" className="font-semibold" tabIndex={-1} ref={(el) => el?.focus()}>
         {t('recovery.title')}
       </h3>
-      <p className="text-sm text-slate-700">{t('recovery.intro')}</p>
+      <p className="text-sm text-slate-700">{forPasskey ? t('recovery.passkeyIntro') : t('recovery.intro')}</p>
       <ol
         aria-label={t('recovery.title')}
         className="grid grid-cols-2 gap-2 rounded-md border border-slate-300 bg-slate-50 p-3 font-mono text-sm"

@@ -30,6 +30,11 @@ export function SecondFactorStep({
     toast({ title: t('auth:login.successTitle'), description: t('auth:login.successDescription') });
     window.location.reload();
   };
+  const verifyCode = (code: string): void =>
+    verify.mutate(code, {
+      onSuccess: signedIn,
+      onError: (error) => refuse(t('auth:login.failedTitle'), errorText(t, error, t('common:anError'))),
+    });
   const back = (
     <Button variant="secondary" onClick={onBack}>
       {t('secondStep.back')}
@@ -65,20 +70,16 @@ export function SecondFactorStep({
               {passkeyButton}
               {back}
             </div>
+            {/* A passkey-only user away from the device signs in with a recovery code (issue 21 item 13). */}
+            <details className="rounded-md border border-slate-200 p-3">
+              <summary className="cursor-pointer text-sm font-medium">{t('secondStep.recoveryToggle')}</summary>
+              <div className="mt-3">
+                <CodeForm submitLabel={t('secondStep.recoveryVerify')} pending={verify.isPending} onCode={verifyCode} />
+              </div>
+            </details>
           </div>
         ) : step === 'verify' ? (
-          <CodeForm
-            autoFocus
-            submitLabel={t('secondStep.verify')}
-            pending={verify.isPending}
-            refusal={refusal}
-            onCode={(code) =>
-              verify.mutate(code, {
-                onSuccess: signedIn,
-                onError: (error) => refuse(t('auth:login.failedTitle'), errorText(t, error, t('common:anError'))),
-              })
-            }
-          >
+          <CodeForm autoFocus submitLabel={t('secondStep.verify')} pending={verify.isPending} refusal={refusal} onCode={verifyCode}>
             {passkeyButton}
             {back}
           </CodeForm>

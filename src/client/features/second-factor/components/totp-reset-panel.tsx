@@ -1,5 +1,6 @@
-// Manage Users: an administrator resets a user's lost authenticator app (decision 024). Each enrolled user with a
-// Reset button; a confirmation dialog says what follows; the server records the reset.
+// Manage Users: an administrator resets a user's lost second factor (decision 024; passkeys too, issue 21 item 13).
+// Each user with an authenticator app or a passkey, with what they have and a Reset button; a confirmation dialog says
+// what follows; the server records the reset.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,12 +10,12 @@ import { Dialog } from '../../../components/ui/dialog';
 import { toast } from '../../../components/ui/toast';
 import { formatDate } from '../../../lib/dates';
 import { errorText } from '../../../lib/error-text';
-import { totpUsersQueryOptions, useResetTotp } from '../api/second-factor';
+import { totpUsersQueryOptions, useResetSecondFactors } from '../api/second-factor';
 
 export function TotpResetPanel(): React.JSX.Element {
   const { t } = useTranslation(['security', 'common']);
   const users = useQuery(totpUsersQueryOptions);
-  const reset = useResetTotp();
+  const reset = useResetSecondFactors();
   const [confirming, setConfirming] = useState<{ id: string; name: string; email: string } | null>(null);
 
   const doReset = (): void => {
@@ -51,7 +52,13 @@ export function TotpResetPanel(): React.JSX.Element {
                   <div className="min-w-0 text-sm">
                     <p className="font-medium">{name}</p>
                     <p className="break-all text-slate-600">{u.email}</p>
-                    <p className="text-slate-500">{t('reset.since', { date: formatDate(u.enabledAt) })}</p>
+                    <p className="text-slate-500">
+                      {[u.totp ? t('reset.hasApp') : null, u.passkeys > 0 ? t('reset.hasPasskeys', { count: u.passkeys }) : null]
+                        .filter(Boolean)
+                        .join(' · ')}
+                      {' · '}
+                      {t('reset.since', { date: formatDate(u.enabledAt) })}
+                    </p>
                   </div>
                   <Button
                     size="sm"

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
-import type { ActiveUser, PendingUser, UserStats } from '../../../../contracts/users';
+import type { ActiveUser, NameChange, PendingUser, UserStats } from '../../../../contracts/users';
 import { apiRequest } from '../../../lib/api-client';
 import { underUrl, urlKey } from '../../../lib/query-keys';
 
@@ -32,3 +32,18 @@ export const useApproveUser = (): UseMutationResult<void, Error, string> =>
   useUserDecision('POST', (id) => `/api/admin/users/${id}/approve`);
 export const useRejectUser = (): UseMutationResult<void, Error, string> =>
   useUserDecision('DELETE', (id) => `/api/admin/users/${id}/reject`);
+
+/** Name changes waiting for approval (issue 21 item 10). */
+export const nameChangeKeys = { list: urlKey('/api/admin/name-changes') };
+export const nameChangesQueryOptions = queryOptions<NameChange[]>({ queryKey: nameChangeKeys.list });
+
+export function useDecideNameChange(): UseMutationResult<void, Error, { id: number; decision: 'approve' | 'reject' }> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, decision }) => {
+      await apiRequest('POST', `/api/admin/name-changes/${id}/${decision}`);
+    },
+    retry: false,
+    onSettled: () => queryClient.invalidateQueries({ predicate: underUrl('/api/admin/name-changes', '/api/admin/active-users') }),
+  });
+}
