@@ -191,6 +191,21 @@ describe.skipIf(!run)('staff passkey journey (issue 12)', () => {
     await p.keyboard.press('Enter');
     await p.getByRole('tab', { name: 'Passkeys' }).waitFor();
     await p.waitForURL('**/patient-portal');
+
+    // A session opened with the passkey enters the PIN before adding another passkey (issue 21 item 2); a wrong PIN is
+    // said beside the field and the session stays open.
+    await p.getByRole('tab', { name: 'Passkeys' }).click();
+    await p.getByLabel(/^Name of this passkey/).fill('Tablet');
+    await p.getByLabel(/^Name of this passkey/).press('Enter');
+    await p.getByText('To add a passkey, enter your portal PIN again.').waitFor();
+    const pinField = p.getByLabel(/^PIN/);
+    await pinField.fill('000000');
+    await pinField.press('Enter');
+    await p.getByText('That PIN is not correct.', { exact: false }).waitFor();
+    expect(await axeViolations(p)).toEqual([]);
+    await p.getByRole('button', { name: 'Cancel' }).click();
+    await p.getByText('To add a passkey, enter your portal PIN again.').waitFor({ state: 'hidden' });
+    expect(await p.getByTestId('passkey-item').count()).toBe(1);
     expect(errors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
     await patientContext.close();
   });

@@ -191,16 +191,19 @@ describe.skipIf(!run)('patient portal journey at 360 px', () => {
     const panel = page.getByRole('tabpanel');
     await panel.getByText(BREAK_GLASS_REASON).waitFor();
     const entries = panel.getByRole('listitem');
-    expect(await entries.count()).toBe(3);
-    // Newest first: the clinic's activation code (decision 016), then the break-the-glass access, then consent.
-    await entries.first().getByText('Activation code issued by the clinic').waitFor();
+    expect(await entries.count()).toBe(4);
+    // Newest first: the activation, named after the staff member who issued its code (decision 031), the clinic's
+    // activation code (decision 016), then the break-the-glass access, then consent.
+    await entries.first().getByText('Portal activated with a code issued by this staff member').waitFor();
     await entries.first().getByText('Receptionist', { exact: true }).waitFor();
-    const emergency = entries.nth(1);
+    await entries.nth(1).getByText('Activation code issued by the clinic').waitFor();
+    await entries.nth(1).getByText('Receptionist', { exact: true }).waitFor();
+    const emergency = entries.nth(2);
     await emergency.getByText(`${DOCTOR.firstName} ${DOCTOR.lastName}`).waitFor();
     await emergency.getByText('Without consent, reason given').waitFor();
     await emergency.getByText('Doctor', { exact: true }).waitFor();
     await emergency.getByText(DOCTOR.facility).waitFor();
-    await entries.nth(2).getByText('With your consent').waitFor();
+    await entries.nth(3).getByText('With your consent').waitFor();
     await noSideways();
     await screenshot(page, 'portal-360-access-history');
   });

@@ -20,6 +20,11 @@ export const patientActivateInput = z
     dateOfBirth: dateOfBirthField,
     activationCode: activationCodeField,
     pin: newPinField,
+    /**
+     * The PIN in use until now (issue 21 item 1, decision 031): a code issued for a portal that already has a PIN
+     * works only with it, unless a second staff member confirmed the reset.
+     */
+    currentPin: z.optional(pinField),
   })
   .check(z.refine((v) => !isBirthDatePin(v.pin, v.dateOfBirth), { error: 'validation:pinTooEasy', path: ['pin'] }));
 export type PatientActivateInput = z.infer<typeof patientActivateInput>;

@@ -34,8 +34,40 @@ export const portalActivation = z.object({
   code: z.string(),
   /** ISO 8601 UTC: 72 hours after issue. */
   expiresAt: z.string(),
+  /**
+   * The portal already has a PIN (decision 031): the code works only with the patient's current PIN, or after a
+   * second staff member confirms the reset (POST /api/patients/{id}/portal-reset/confirm).
+   */
+  needsCurrentPin: z.boolean(),
 });
 export type PortalActivation = z.infer<typeof portalActivation>;
+
+const staffName = z.object({ id: z.string(), name: z.string() });
+
+/** GET /api/patients/{id}/portal-status (decision 031): what the desk needs to know, never the code. */
+export const portalStatus = z.object({
+  /** The patient has set a PIN. */
+  active: z.boolean(),
+  liveCode: z
+    .object({
+      issuedAt: z.string(),
+      expiresAt: z.string(),
+      issuedBy: staffName.nullable(),
+      needsCurrentPin: z.boolean(),
+      resetConfirmedBy: staffName.nullable(),
+      resetConfirmedAt: z.string().nullable(),
+    })
+    .nullable(),
+  /** The caller may confirm the reset: a live code needs the current PIN, is unconfirmed, and someone else issued it. */
+  canConfirmReset: z.boolean(),
+});
+export type PortalStatus = z.infer<typeof portalStatus>;
+
+/** GET /api/patient-portal/notices (decision 031): a reset confirmed by two staff members, until dismissed. */
+export const portalNotices = z.object({
+  reset: z.object({ at: z.string(), issuedBy: z.string(), confirmedBy: z.string() }).nullable(),
+});
+export type PortalNotices = z.infer<typeof portalNotices>;
 
 /** How long an activation code is valid (decision 016). */
 export const ACTIVATION_CODE_TTL_HOURS = 72;
@@ -144,7 +176,7 @@ export type AccessLogQuery = z.output<typeof accessLogQuery>;
  * (break-the-glass), or returned by a search; or a portal activation code issued for it (decision 016), so a desk
  * that issues itself a code is seen by the patient.
  */
-export const ACCESS_KINDS = ['CONSENT', 'BREAK_GLASS', 'SEARCH', 'ACTIVATION_CODE'] as const;
+export const ACCESS_KINDS = ['CONSENT', 'BREAK_GLASS', 'SEARCH', 'ACTIVATION_CODE', 'PORTAL_ACTIVATED', 'PORTAL_RESET_CONFIRMED'] as const;
 export type AccessKind = (typeof ACCESS_KINDS)[number];
 
 export const accessLogItem = z.object({

@@ -72,6 +72,8 @@ export interface Config {
      * (RATE_LIMIT_PASSKEY_CHALLENGES_PER_MINUTE; decision 026): each one is a stored challenge.
      */
     passkeyChallenge: RateLimitRule;
+    /** Patient portal activation codes issued per staff user per hour (RATE_LIMIT_PORTAL_CODES_PER_HOUR; decision 031). */
+    portalCode: RateLimitRule;
   };
   /**
    * The hard ceiling of break-the-glass confirmations (without the patient's consent) by one user or client in the
@@ -96,6 +98,13 @@ export interface Config {
     sprayAccounts: number;
     /** ...within this many minutes raise a SIGN_IN_SPRAY_ALERT (ALERT_SIGN_IN_SPRAY_MINUTES). */
     sprayMinutes: number;
+    /** More portal activation codes than this issued by one staff user in an hour: PORTAL_CODE_VOLUME_ALERT (ALERT_PORTAL_CODES_PER_HOUR; decision 031). */
+    portalCodesPerHour: number;
+    /**
+     * A portal activated within this many minutes of its code, from the issuer's address or browser, then read:
+     * PORTAL_DESK_ACTIVATION_ALERT (ALERT_DESK_ACTIVATION_MINUTES; decision 031).
+     */
+    deskActivationMinutes: number;
   };
   /** Failed patient sign-ins across NC numbers (issue 21 item 3, decision 032); the per-number lockout is decision 004's. */
   portalSignIn: {
@@ -217,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       report: { max: positiveInteger(env, 'RATE_LIMIT_REPORTS_PER_HOUR', 20), windowMs: 3_600_000 },
       badToken: { max: positiveInteger(env, 'RATE_LIMIT_BAD_TOKENS_PER_15_MINUTES', 20), windowMs: 900_000 },
       passkeyChallenge: { max: positiveInteger(env, 'RATE_LIMIT_PASSKEY_CHALLENGES_PER_MINUTE', 120), windowMs: 60_000 },
+      portalCode: { max: positiveInteger(env, 'RATE_LIMIT_PORTAL_CODES_PER_HOUR', 20), windowMs: 3_600_000 },
     },
     breakGlassPerHour: positiveInteger(env, 'BREAK_GLASS_MAX_PER_HOUR', 20),
     alerts: {
@@ -226,6 +236,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       grantsPerHour: positiveInteger(env, 'ALERT_GRANTS_PER_HOUR', 30),
       sprayAccounts: positiveInteger(env, 'ALERT_SIGN_IN_SPRAY_ACCOUNTS', 10),
       sprayMinutes: positiveInteger(env, 'ALERT_SIGN_IN_SPRAY_MINUTES', 10),
+      portalCodesPerHour: positiveInteger(env, 'ALERT_PORTAL_CODES_PER_HOUR', 10),
+      deskActivationMinutes: positiveInteger(env, 'ALERT_DESK_ACTIVATION_MINUTES', 30),
     },
     portalSignIn: {
       failuresPerIp: positiveInteger(env, 'PORTAL_FAILED_SIGN_INS_PER_IP', 10),

@@ -163,6 +163,25 @@ const ROUTES: GuardedRoute[] = [
     request: () => ({ method: 'DELETE', url: `/api/admin/users/${UNKNOWN_ID}/totp` }),
     allowedStatus: 404,
   },
+  // The desk's portal view and the two-person reset (issue 21 item 1, decision 031): an unknown patient is a 404.
+  {
+    route: 'GET /api/patients/{id}/portal-status',
+    permission: 'patients.create',
+    request: () => ({ method: 'GET', url: '/api/patients/99999999/portal-status' }),
+    allowedStatus: 404,
+  },
+  {
+    route: 'POST /api/patients/{id}/portal-reset/confirm',
+    permission: 'patients.create',
+    request: () => ({ method: 'POST', url: '/api/patients/99999999/portal-reset/confirm' }),
+    allowedStatus: 404,
+  },
+  {
+    route: 'POST /api/patients/{id}/portal-activation',
+    permission: 'patients.create',
+    request: () => ({ method: 'POST', url: '/api/patients/99999999/portal-activation' }),
+    allowedStatus: 404,
+  },
 ];
 
 let t: TestApp;

@@ -580,6 +580,19 @@ export const patientPortalCredentials = pgTable('patient_portal_credentials', {
   codeIssuedBy: text('code_issued_by'),
   /** When the last code was used (so a second use is recorded as such). */
   codeUsedAt: timestamp('code_used_at', { withTimezone: true }),
+  /** The live code was issued for a portal already active: it needs the current PIN, unless the reset was confirmed. */
+  codeNeedsCurrentPin: boolean('code_needs_current_pin').notNull().default(false),
+  /** The address and browser the live code was issued from (the desk-activation alert, decision 031). */
+  codeIssuedIp: varchar('code_issued_ip', { length: 64 }),
+  codeIssuedUserAgent: text('code_issued_user_agent'),
+  /** A second staff member who confirmed a reset without the current PIN (two-person rule), and when. */
+  resetConfirmedBy: text('reset_confirmed_by'),
+  resetConfirmedAt: timestamp('reset_confirmed_at', { withTimezone: true }),
+  /** What the patient is told at the next sign-in after a confirmed reset ({ at, issuedBy, confirmedBy }); null once seen. */
+  resetNotice: jsonb('reset_notice'),
+  /** A portal session opened with a code soon after, and from where, its issuer issued it: reads raise an alert. */
+  suspectSession: varchar('suspect_session', { length: 64 }),
+  suspectIssuer: text('suspect_issuer'),
 });
 
 /**

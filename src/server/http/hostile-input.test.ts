@@ -186,6 +186,11 @@ describe('hostile input on every route of the OpenAPI document, as every role', 
       'POST /api/admin/api-clients/{id}/token',
       // Issue 21 item 2: the patient's PIN again before adding a passkey.
       'POST /api/patient-portal/reauth',
+      // Issue 21 item 1: the desk's portal view, the two-person reset and the patient's notice.
+      'GET /api/patients/{id}/portal-status',
+      'POST /api/patients/{id}/portal-reset/confirm',
+      'GET /api/patient-portal/notices',
+      'POST /api/patient-portal/notices/dismiss',
     ]) {
       expect(named).toContain(route);
     }

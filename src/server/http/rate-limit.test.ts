@@ -22,6 +22,7 @@ const rateLimits = {
   report: limit(1, 3_600_000),
   badToken: limit(100_000),
   passkeyChallenge: limit(2),
+  portalCode: limit(100_000),
 };
 
 beforeAll(async () => {

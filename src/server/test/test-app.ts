@@ -25,6 +25,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     report: generous,
     badToken: generous,
     passkeyChallenge: generous,
+    portalCode: generous,
   };
   // A key of this test's own, never a file in the working tree.
   const mfaSecretKey = { value: randomBytes(32).toString('base64'), file: '' };

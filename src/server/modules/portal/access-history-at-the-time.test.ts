@@ -49,8 +49,8 @@ describe('the access history keeps the name and role of the time', () => {
     expect(res.statusCode).toBe(200);
     const items = (res.json() as { items: HistoryItem[] }).items;
     // The desk's activation code for this sign-in (decision 016) is listed too.
-    expect(items.map((i) => i.kind).sort()).toEqual(['ACTIVATION_CODE', 'CONSENT', 'SEARCH']);
-    for (const item of items.filter((i) => i.kind !== 'ACTIVATION_CODE')) {
+    expect(items.map((i) => i.kind).sort()).toEqual(['ACTIVATION_CODE', 'CONSENT', 'PORTAL_ACTIVATED', 'SEARCH']);
+    for (const item of items.filter((i) => i.kind !== 'ACTIVATION_CODE' && i.kind !== 'PORTAL_ACTIVATED')) {
       expect(item.name).toBe('Selma Nangolo');
       expect(item.role).toEqual({ name: 'doctor', displayName: 'Doctor' });
     }

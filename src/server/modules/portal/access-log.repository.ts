@@ -41,7 +41,8 @@ function accessesOf(patientId: number): SQL | undefined {
     or(
       and(eq(auditLogs.action, 'VIEW'), sql`${flagType} IN ('CONSENT', 'BREAK_GLASS')`),
       eq(auditLogs.action, 'SEARCH'),
-      and(eq(auditLogs.action, 'UPDATE'), sql`${flagType} = 'PORTAL_ACTIVATION'`),
+      // Codes issued, activations (named after the code's issuer) and resets a second staff member confirmed (decision 031).
+      and(eq(auditLogs.action, 'UPDATE'), sql`${flagType} IN ('PORTAL_ACTIVATION', 'PORTAL_ACTIVATED', 'PORTAL_RESET_CONFIRMED')`),
     ),
   );
 }
@@ -54,9 +55,12 @@ async function selectAccesses(tx: DbOrTx, patientId: number, limit: number, offs
       flagType,
       reason: sql<string | null>`${auditLogs.complianceFlags} ->> 'reason'`,
       timestamp: auditLogs.timestamp,
-      userName: auditLogs.userName,
-      userId: auditLogs.userId,
-      facility: auditLogs.facility,
+      // An activation is written by the patient's session; the history names the staff member who issued its code.
+      userName: sql<string>`CASE WHEN ${flagType} = 'PORTAL_ACTIVATED' THEN coalesce(${auditLogs.newValues} -> 'issuedBy' ->> 'name', '') ELSE ${auditLogs.userName} END`,
+      userId: sql<string>`CASE WHEN ${flagType} = 'PORTAL_ACTIVATED' THEN coalesce(${auditLogs.newValues} -> 'issuedBy' ->> 'userId', '') ELSE ${auditLogs.userId} END`,
+      facility: sql<
+        string | null
+      >`CASE WHEN ${flagType} = 'PORTAL_ACTIVATED' THEN ${auditLogs.newValues} -> 'issuedBy' ->> 'facility' ELSE ${auditLogs.facility} END`,
       userFacility: users.facility,
       roleName: roles.name,
       roleDisplayName: roles.displayName,

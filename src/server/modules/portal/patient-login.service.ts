@@ -27,6 +27,8 @@ export interface VerifiedPatient {
   firstName: string;
   attempt: SignInAttempt;
   method: string;
+  /** An activation by the desk that issued the code, it seems (decision 031): that staff user's id. */
+  deskSuspect?: string;
 }
 
 /** The one 401 for an unknown NC number, a wrong date of birth, a wrong PIN and a portal never activated. */
@@ -42,7 +44,8 @@ export interface PatientProof {
   method: string;
   check(row: PortalSignInRow | null, now: Date): Promise<string | null>;
   commit?(row: PortalSignInRow, now: Date): Promise<string | null>;
-  failed(): AppError;
+  /** The one error every refusal answers; the reason lets a proof answer more (decision 031's current PIN). */
+  failed(reason: string | null): AppError;
 }
 
 /** Who the sign-in names: the NC number, and the date of birth unless the proof itself names the person. */
@@ -81,7 +84,7 @@ async function checkPatientSignIn(
   if (!row || failure) {
     await recordSignInFailure(db, attempt, { kind: 'patient', method: proof.method, reason: failure, patientId: row?.id ?? null });
     await notePortalSpray(db, config, attempt);
-    throw proof.failed();
+    throw proof.failed(failure);
   }
   return { id: row.id, firstName: row.firstName, attempt, method: proof.method };
 }

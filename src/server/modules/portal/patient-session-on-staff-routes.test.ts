@@ -36,6 +36,9 @@ const PUBLIC = new Set([
   'GET /api/patient-portal/access-summary',
   // The patient's PIN again before adding a passkey (issue 21 item 2, portal-reset.test.ts).
   'POST /api/patient-portal/reauth',
+  // The notice after a reset two staff members confirmed (issue 21 item 1, portal-two-person-reset.test.ts).
+  'GET /api/patient-portal/notices',
+  'POST /api/patient-portal/notices/dismiss',
   // Passkeys (decision 026): sign-in with a passkey is public like the password sign-in, and the self-service routes
   // serve staff and patients alike, each acting only on the caller's own passkeys (passkeys.test.ts proves that).
   'POST /api/auth/passkey/options',

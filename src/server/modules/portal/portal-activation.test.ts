@@ -128,6 +128,7 @@ describe('a code from the clinic desk', () => {
     expect(res.json()).toEqual({
       code: expect.stringMatching(CODE_FORMAT),
       expiresAt: new Date(clock.now().getTime() + 72 * HOUR).toISOString(),
+      needsCurrentPin: false,
     });
     const audit = await queryOne(
       t.db,
@@ -140,7 +141,7 @@ describe('a code from the clinic desk', () => {
       resource_id: String(p.id),
       compliance_flags: { type: 'PORTAL_ACTIVATION' },
       new_values: {
-        portalActivation: { via: 'desk', expiresAt: new Date(clock.now().getTime() + 72 * HOUR).toISOString() },
+        portalActivation: { via: 'desk', expiresAt: new Date(clock.now().getTime() + 72 * HOUR).toISOString(), needsCurrentPin: false },
         role: { name: 'receptionist', displayName: 'Receptionist' },
       },
     });
@@ -151,7 +152,14 @@ describe('a code from the clinic desk', () => {
     const history = await t.app.inject({ method: 'GET', url: '/api/patient-portal/access-log', headers: { cookie } });
     expect(history.statusCode).toBe(200);
     const items = (history.json() as { items: { kind: string; name: string; role: unknown; facility: string }[] }).items;
+    // Issue 21 item 1: the activation too, named after the staff member who issued the code.
     expect(items).toEqual([
+      expect.objectContaining({
+        kind: 'PORTAL_ACTIVATED',
+        name: 'Test Role5',
+        role: { name: 'receptionist', displayName: 'Receptionist' },
+        facility: 'Windhoek Central Hospital',
+      }),
       expect.objectContaining({
         kind: 'ACTIVATION_CODE',
         name: 'Test Role5',
@@ -185,7 +193,10 @@ describe('a code from the clinic desk', () => {
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'PATIENT_NOT_FOUND' });
     for (const bad of ['abc', '0', '-1', '1.5', '99999999999']) expect((await issueAtDesk(bad)).statusCode, bad).toBe(400);
-    expect(await databaseFingerprint(t.db)).toEqual(before);
+    // The unknown patient counts towards the desk's hourly limit of codes (decision 031); nothing else changed.
+    const { rate_limit_hits: _counted, ...after } = await databaseFingerprint(t.db);
+    const { rate_limit_hits: _before, ...unchanged } = before;
+    expect(after).toEqual(unchanged);
   });
 
   it('replaces an earlier code; the old PIN keeps working until the new code is used (a PIN reset)', async () => {
@@ -196,7 +207,7 @@ describe('a code from the clinic desk', () => {
     const newer = (await issueAtDesk(p.id)).json() as { code: string };
     expect((await login(p)).statusCode).toBe(200); // the PIN still works while a code is live
     expect((await activate(p, older.code, { pin: '274916' })).statusCode).toBe(401);
-    expect((await activate(p, newer.code, { pin: '274916' })).statusCode).toBe(200);
+    expect((await activate(p, newer.code, { pin: '274916', currentPin: PATIENT_PIN })).statusCode).toBe(200);
     expect((await login(p)).statusCode).toBe(401);
     expect((await login(p, '274916')).statusCode).toBe(200);
   });

@@ -3,7 +3,7 @@
 // (decision 004), not as an audit row; issuing a code is audited by its caller in the same transaction.
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { patientPortalCredentials, patients, webauthnCredentials } from '../../db/schema';
+import { patientPortalCredentials, patients, roles, users, webauthnCredentials } from '../../db/schema';
 
 export interface PortalSignInRow {
   id: number;
@@ -13,6 +13,13 @@ export interface PortalSignInRow {
   codeHash: string | null;
   codeExpiresAt: Date | null;
   codeUsedAt: Date | null;
+  /** Issue 21 item 1 (decision 031): the live code is for a portal already active. */
+  codeNeedsCurrentPin: boolean | null;
+  codeIssuedBy: string | null;
+  codeIssuedAt: Date | null;
+  codeIssuedIp: string | null;
+  codeIssuedUserAgent: string | null;
+  resetConfirmedBy: string | null;
 }
 
 /** What a patient sign-in compares: the patient by the unique NC number, with their credentials if any. */
@@ -27,6 +34,12 @@ export async function findPortalSignIn(db: DbOrTx, ncNumber: string): Promise<Po
       codeHash: c.codeHash,
       codeExpiresAt: c.codeExpiresAt,
       codeUsedAt: c.codeUsedAt,
+      codeNeedsCurrentPin: c.codeNeedsCurrentPin,
+      codeIssuedBy: c.codeIssuedBy,
+      codeIssuedAt: c.codeIssuedAt,
+      codeIssuedIp: c.codeIssuedIp,
+      codeIssuedUserAgent: c.codeIssuedUserAgent,
+      resetConfirmedBy: c.resetConfirmedBy,
     })
     .from(patients)
     .leftJoin(c, eq(c.patientId, patients.id))
@@ -40,22 +53,155 @@ export async function readPatientNcNumberOf(db: DbOrTx, patientId: number): Prom
   return row?.nc ?? null;
 }
 
-/** Stores a new live code for the patient, replacing any earlier one; the PIN (if any) is kept until the code is used. */
+/**
+ * Stores a new live code for the patient, replacing any earlier one (and any confirmation of an earlier reset); the
+ * PIN and passkeys (if any) are kept until the code is used. A code for a portal that already has a PIN needs the
+ * current PIN when used, unless a second staff member confirms the reset (decision 031). Answers whether it does.
+ */
 export async function storeActivationCode(
   tx: DbOrTx,
-  code: { patientId: number; codeHash: string; issuedAt: Date; expiresAt: Date; issuedBy: string },
-): Promise<void> {
+  code: {
+    patientId: number;
+    codeHash: string;
+    issuedAt: Date;
+    expiresAt: Date;
+    issuedBy: string;
+    ip: string | null;
+    userAgent: string | null;
+  },
+): Promise<{ needsCurrentPin: boolean }> {
+  const c = patientPortalCredentials;
+  const [existing] = await tx.select({ pinHash: c.pinHash }).from(c).where(eq(c.patientId, code.patientId)).for('update');
+  const needsCurrentPin = Boolean(existing?.pinHash);
   const values = {
     codeHash: code.codeHash,
     codeIssuedAt: code.issuedAt,
     codeExpiresAt: code.expiresAt,
     codeIssuedBy: code.issuedBy,
     codeUsedAt: null,
+    codeNeedsCurrentPin: needsCurrentPin,
+    codeIssuedIp: code.ip?.slice(0, 64) ?? null,
+    codeIssuedUserAgent: code.userAgent,
+    resetConfirmedBy: null,
+    resetConfirmedAt: null,
   };
   await tx
-    .insert(patientPortalCredentials)
+    .insert(c)
     .values({ patientId: code.patientId, ...values })
-    .onConflictDoUpdate({ target: patientPortalCredentials.patientId, set: values });
+    .onConflictDoUpdate({ target: c.patientId, set: values });
+  return { needsCurrentPin };
+}
+
+/** The live code's state, for the desk's portal status and the reset confirmation. */
+export interface LiveCodeRow {
+  pinSet: boolean;
+  codeLive: boolean;
+  codeIssuedBy: string | null;
+  codeIssuedAt: Date | null;
+  codeExpiresAt: Date | null;
+  codeNeedsCurrentPin: boolean;
+  resetConfirmedBy: string | null;
+  resetConfirmedAt: Date | null;
+}
+
+export async function readLiveCode(db: DbOrTx, patientId: number, now: Date, forUpdate = false): Promise<LiveCodeRow | null> {
+  const c = patientPortalCredentials;
+  const q = db
+    .select({
+      pinHash: c.pinHash,
+      codeHash: c.codeHash,
+      codeIssuedBy: c.codeIssuedBy,
+      codeIssuedAt: c.codeIssuedAt,
+      codeExpiresAt: c.codeExpiresAt,
+      codeNeedsCurrentPin: c.codeNeedsCurrentPin,
+      resetConfirmedBy: c.resetConfirmedBy,
+      resetConfirmedAt: c.resetConfirmedAt,
+    })
+    .from(c)
+    .where(eq(c.patientId, patientId));
+  const [row] = forUpdate ? await q.for('update') : await q;
+  if (!row) return null;
+  return {
+    pinSet: Boolean(row.pinHash),
+    codeLive: Boolean(row.codeHash) && Boolean(row.codeExpiresAt && row.codeExpiresAt.getTime() > now.getTime()),
+    codeIssuedBy: row.codeIssuedBy,
+    codeIssuedAt: row.codeIssuedAt,
+    codeExpiresAt: row.codeExpiresAt,
+    codeNeedsCurrentPin: row.codeNeedsCurrentPin,
+    resetConfirmedBy: row.resetConfirmedBy,
+    resetConfirmedAt: row.resetConfirmedAt,
+  };
+}
+
+/** The second staff member's confirmation of a reset without the current PIN (two-person rule). */
+export async function storeResetConfirmation(tx: DbOrTx, patientId: number, confirmedBy: string, at: Date): Promise<void> {
+  await tx
+    .update(patientPortalCredentials)
+    .set({ resetConfirmedBy: confirmedBy, resetConfirmedAt: at })
+    .where(eq(patientPortalCredentials.patientId, patientId));
+}
+
+/** A staff member's name, facility and role now (the issuer or confirmer named in the patient's access history). */
+export async function readStaffNames(
+  db: DbOrTx,
+  userId: string,
+): Promise<{ name: string; facility: string | null; role: { name: string; displayName: string } | null } | null> {
+  const [row] = await db
+    .select({
+      first: users.firstName,
+      last: users.lastName,
+      facility: users.facility,
+      roleName: roles.name,
+      roleDisplay: roles.displayName,
+    })
+    .from(users)
+    .leftJoin(roles, eq(roles.id, users.roleId))
+    .where(eq(users.id, userId));
+  if (!row) return null;
+  return {
+    name: `${row.first} ${row.last}`,
+    facility: row.facility,
+    role: row.roleName ? { name: row.roleName, displayName: row.roleDisplay ?? row.roleName } : null,
+  };
+}
+
+/** Marks the session a suspected desk activation opened (decision 031): its first record read raises the alert. */
+export async function markSuspectSession(db: DbOrTx, patientId: number, sid: string, issuer: string): Promise<void> {
+  await db
+    .update(patientPortalCredentials)
+    .set({ suspectSession: sid, suspectIssuer: issuer })
+    .where(eq(patientPortalCredentials.patientId, patientId));
+}
+
+/** Clears the mark when this session reads the record; answers the issuer when it was this session's. */
+export async function takeSuspectSession(db: DbOrTx, patientId: number, sid: string): Promise<string | null> {
+  // RETURNING gives the row after the update: the issuer is read from the row locked before it.
+  const result = await db.execute(sql`
+    UPDATE patient_portal_credentials c SET suspect_session = NULL, suspect_issuer = NULL
+    FROM (SELECT patient_id, suspect_issuer FROM patient_portal_credentials
+          WHERE patient_id = ${patientId} AND suspect_session = ${sid} FOR UPDATE) old
+    WHERE c.patient_id = old.patient_id
+    RETURNING old.suspect_issuer AS issuer`);
+  return (result as unknown as { rows: { issuer: string | null }[] }).rows[0]?.issuer ?? null;
+}
+
+/** What the patient is told after a confirmed reset (decision 031), until they dismiss it. */
+export interface ResetNotice {
+  at: string;
+  issuedBy: string;
+  confirmedBy: string;
+}
+
+export async function readResetNotice(db: DbOrTx, patientId: number): Promise<ResetNotice | null> {
+  const [row] = await db
+    .select({ notice: patientPortalCredentials.resetNotice })
+    .from(patientPortalCredentials)
+    .where(eq(patientPortalCredentials.patientId, patientId));
+  return (row?.notice as ResetNotice | null | undefined) ?? null;
+}
+
+export async function clearResetNotice(db: DbOrTx, patientId: number): Promise<void> {
+  await db.update(patientPortalCredentials).set({ resetNotice: null }).where(eq(patientPortalCredentials.patientId, patientId));
 }
 
 /** What using a code ended (issue 21 item 2): the passkeys and the open portal sessions of the patient. */
@@ -74,14 +220,26 @@ export interface CodeUse {
  */
 export async function useActivationCode(
   db: DbOrTx,
-  use: { patientId: number; checkedCodeHash: string; pinHash: string; now: Date },
+  use: { patientId: number; checkedCodeHash: string; pinHash: string; now: Date; notice?: ResetNotice | null },
 ): Promise<CodeUse | null> {
   const c = patientPortalCredentials;
   return db.transaction(async (tx) => {
     const [before] = await tx.select({ pinHash: c.pinHash }).from(c).where(eq(c.patientId, use.patientId)).for('update');
     const changed = await tx
       .update(c)
-      .set({ pinHash: use.pinHash, pinSetAt: use.now, codeHash: null, codeExpiresAt: null, codeUsedAt: use.now })
+      .set({
+        pinHash: use.pinHash,
+        pinSetAt: use.now,
+        codeHash: null,
+        codeExpiresAt: null,
+        codeUsedAt: use.now,
+        codeNeedsCurrentPin: false,
+        resetConfirmedBy: null,
+        resetConfirmedAt: null,
+        suspectSession: null,
+        suspectIssuer: null,
+        ...(use.notice ? { resetNotice: use.notice } : {}),
+      })
       .where(and(eq(c.patientId, use.patientId), eq(c.codeHash, use.checkedCodeHash), gt(c.codeExpiresAt, use.now)))
       .returning({ patientId: c.patientId });
     if (changed.length !== 1) return null;

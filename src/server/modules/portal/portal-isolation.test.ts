@@ -117,10 +117,12 @@ describe(`portal isolation over ${PATIENTS} patients (seed ${SEED})`, () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/patient-portal/access-log?pageSize=100', headers: { cookie: p.cookie } });
       expect(res.statusCode).toBe(200);
       const body = res.json();
-      // The accesses, and the activation code the desk issued for the patient's first sign-in (decision 016).
-      expect(body.total).toBe(p.reasons.length + 1);
+      // The accesses, the activation code the desk issued for the patient's first sign-in (decision 016) and its use
+      // (decision 031).
+      expect(body.total).toBe(p.reasons.length + 2);
       const items = body.items as { kind: string; reason: string }[];
       expect(items.filter((i) => i.kind === 'ACTIVATION_CODE')).toHaveLength(1);
+      expect(items.filter((i) => i.kind === 'PORTAL_ACTIVATED')).toHaveLength(1);
       expect(
         items
           .filter((i) => i.kind === 'BREAK_GLASS')

@@ -76,7 +76,13 @@ describe('a portal reset (issue 21 item 2)', () => {
     const used = await call(p, {
       method: 'POST',
       url: '/api/auth/patient-activate',
-      payload: { ncNumber: p.ncNumber, dateOfBirth: p.dateOfBirth, activationCode: issued.json().code, pin: '593017' },
+      payload: {
+        ncNumber: p.ncNumber,
+        dateOfBirth: p.dateOfBirth,
+        activationCode: issued.json().code,
+        pin: '593017',
+        currentPin: PATIENT_PIN,
+      },
     });
     expect(used.statusCode, used.body).toBe(200);
     const fresh = sessionOf(used)!;

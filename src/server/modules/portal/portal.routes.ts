@@ -12,7 +12,9 @@ import {
   patientLoginResult,
   patientReauthResult,
   portalActivation,
+  portalNotices,
   portalRecord,
+  portalStatus,
 } from '../../../contracts/portal';
 import { passkeyAssertionInput } from '../../../contracts/passkeys';
 import { patientReauthInput } from '../../../contracts/portal-login';
@@ -30,7 +32,18 @@ import {
   verifyPatientPasskeyLogin,
   type VerifiedPatient,
 } from './patient-login.service';
-import { activatePortal, issuePortalActivation } from './portal-activation.service';
+import {
+  activatePortal,
+  confirmPortalReset,
+  dismissPortalNotices,
+  issuePortalActivation,
+  markDeskSuspect,
+  noteRecordRead,
+  portalNoticesOf,
+  portalStatusOf,
+} from './portal-activation.service';
+import { rateLimitOf } from '../../http/rate-limit';
+import { messageResult } from '../../../contracts/auth';
 import { portalAccessSummary } from '../../../contracts/privacy-review';
 import { loadAccessLog, loadAccessSummary, loadPortalRecord } from './portal.service';
 
@@ -51,6 +64,7 @@ export function portalRoutes(deps: AppDeps) {
     const openPortal = async (request: FastifyRequest, reply: FastifyReply, patient: VerifiedPatient) => {
       const sid = await startSession(deps, request, reply, { kind: 'patient', patientId: patient.id });
       if (patient.method === 'pin' || patient.method === 'activation_code') await recordPatientPinProof(db, sid, patient.attempt.now);
+      await markDeskSuspect(deps, patient, sid);
       await completePatientLogin(deps, patient);
       return { message: PATIENT_LOGIN_SUCCESS_MESSAGE, patient: { id: patient.id, firstName: patient.firstName } };
     };
@@ -84,12 +98,44 @@ export function portalRoutes(deps: AppDeps) {
     );
 
     // A clinic desk issues a new code (first activation, or a forgotten PIN): audited, shown in the access history.
+    // Limited per staff user (RATE_LIMIT_PORTAL_CODES_PER_HOUR) with a volume alert past ALERT_PORTAL_CODES_PER_HOUR.
     r.post(
       '/api/patients/:id/portal-activation',
-      { onRequest: requireStaff('patients.create'), schema: { tags, params: recordIdParams, response: { 201: portalActivation } } },
+      {
+        onRequest: requireStaff('patients.create'),
+        config: { rateLimit: rateLimitOf(config, 'portalCode') },
+        schema: { tags, params: recordIdParams, response: { 201: portalActivation } },
+      },
       async (request, reply) => {
         const scope = { db, actor: staffActor(request), meta: request.meta, now: config.now() };
-        return reply.status(201).send(await issuePortalActivation(scope, request.params.id));
+        return reply.status(201).send(await issuePortalActivation(scope, request.params.id, config.alerts));
+      },
+    );
+
+    // The desk's view of the portal (decision 031): active or not, the live code's state; never the code.
+    r.get(
+      '/api/patients/:id/portal-status',
+      { onRequest: requireStaff('patients.create'), schema: { tags, params: recordIdParams, response: { 200: portalStatus } } },
+      async (request) => portalStatusOf({ db, actor: staffActor(request), meta: request.meta, now: config.now() }, request.params.id),
+    );
+
+    // Two-person rule (decision 031): a second staff member confirms a reset without the patient's current PIN.
+    r.post(
+      '/api/patients/:id/portal-reset/confirm',
+      { onRequest: requireStaff('patients.create'), schema: { tags, params: recordIdParams, response: { 200: portalStatus } } },
+      async (request) => confirmPortalReset({ db, actor: staffActor(request), meta: request.meta, now: config.now() }, request.params.id),
+    );
+
+    // What the patient is told after a reset two staff members confirmed, until dismissed (decision 031).
+    r.get('/api/patient-portal/notices', { onRequest: patientOnly, schema: { tags, response: { 200: portalNotices } } }, async (request) =>
+      portalNoticesOf(deps, patientActor(request).patientId),
+    );
+    r.post(
+      '/api/patient-portal/notices/dismiss',
+      { onRequest: patientOnly, schema: { tags, response: { 200: messageResult } } },
+      async (request) => {
+        await dismissPortalNotices(deps, patientActor(request).patientId);
+        return { message: 'Notice dismissed' };
       },
     );
 
@@ -111,7 +157,9 @@ export function portalRoutes(deps: AppDeps) {
       { onRequest: patientOnly, schema: { tags, response: { 200: portalRecord } } },
       async (request, reply) => {
         const record = await loadPortalRecord(patientScope(request, db, config.now));
-        return record ?? signedOut(request, reply);
+        if (!record) return signedOut(request, reply);
+        await noteRecordRead(deps, patientActor(request).patientId, request.meta);
+        return record;
       },
     );
 

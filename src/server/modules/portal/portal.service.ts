@@ -45,6 +45,7 @@ const isVerdict = (v: string | null): v is ReviewVerdict => (REVIEW_VERDICTS as 
 function kindOf(row: AccessRow): AccessKind {
   if (row.action === 'SEARCH') return 'SEARCH';
   if (row.flagType === 'PORTAL_ACTIVATION') return 'ACTIVATION_CODE';
+  if (row.flagType === 'PORTAL_ACTIVATED' || row.flagType === 'PORTAL_RESET_CONFIRMED') return row.flagType;
   return row.flagType === 'BREAK_GLASS' ? 'BREAK_GLASS' : 'CONSENT';
 }
 

@@ -140,7 +140,7 @@ describe('GET /api/patient-portal/me', () => {
     const gone = await insertPatient(t.db);
     const goneCookie = await signInPatient(t, gone);
     await t.db.execute(sql`DELETE FROM patients WHERE id = ${gone.id}`);
-    // Only the activation code's row (decision 016) was written for this patient before; no read is audited now.
+    // Only the activation code's and the activation's rows (decisions 016, 031) were written before; no read is audited now.
     const before = await queryRows(t.db, sql`SELECT id FROM audit_logs WHERE patient_id = ${gone.id}`);
     const res = await get('/api/patient-portal/me', { cookie: goneCookie });
     expect(res.statusCode).toBe(401);
@@ -148,7 +148,7 @@ describe('GET /api/patient-portal/me', () => {
     expect((await get('/api/patient-portal/access-log', { cookie: goneCookie })).statusCode).toBe(401);
     const audited = await queryRows(t.db, sql`SELECT id FROM audit_logs WHERE patient_id = ${gone.id}`);
     expect(audited).toEqual(before);
-    expect(before).toHaveLength(1);
+    expect(before).toHaveLength(2);
   });
 });
 
@@ -182,8 +182,19 @@ describe('GET /api/patient-portal/access-log', () => {
     const res = await get('/api/patient-portal/access-log', { cookie: subjectCookie });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ page: 1, pageSize: 10, total: 4 });
+    expect(body).toMatchObject({ page: 1, pageSize: 10, total: 5 });
     expect(body.items).toEqual([
+      // The activation with that code (issue 21 item 1), named after the staff member who issued it.
+      {
+        id: expect.any(Number),
+        kind: 'PORTAL_ACTIVATED',
+        at: expect.any(String),
+        name: 'Front Desk',
+        role: { name: 'receptionist', displayName: 'Receptionist' },
+        facility: 'Windhoek Central Hospital',
+        reason: null,
+        review: null,
+      },
       // The code a desk issued for the patient's first sign-in (decision 016): a desk issuing itself a code is seen.
       {
         id: expect.any(Number),
@@ -239,13 +250,13 @@ describe('GET /api/patient-portal/access-log', () => {
     const page1 = (await get('/api/patient-portal/access-log?page=1&pageSize=3', { cookie: subjectCookie })).json();
     const page2 = (await get('/api/patient-portal/access-log?page=2&pageSize=3', { cookie: subjectCookie })).json();
     const page3 = (await get('/api/patient-portal/access-log?page=3&pageSize=3', { cookie: subjectCookie })).json();
-    expect([page1.total, page2.total, page3.total]).toEqual([8, 8, 8]);
+    expect([page1.total, page2.total, page3.total]).toEqual([9, 9, 9]);
     expect(page1.items.map((i: { reason: string }) => i.reason)).toEqual(['Reason number 3', 'Reason number 2', 'Reason number 1']);
     expect(page2.items).toHaveLength(3);
-    expect(page3.items).toHaveLength(2);
-    expect(page3.items[1].kind).toBe('CONSENT');
+    expect(page3.items).toHaveLength(3);
+    expect(page3.items[2].kind).toBe('CONSENT');
     const far = (await get('/api/patient-portal/access-log?page=50&pageSize=3', { cookie: subjectCookie })).json();
-    expect(far).toEqual({ items: [], page: 50, pageSize: 3, total: 8 });
+    expect(far).toEqual({ items: [], page: 50, pageSize: 3, total: 9 });
   });
 
   it('audits each read of the history as VIEW AUDIT_LOG by the patient', async () => {

@@ -56,8 +56,30 @@ export async function countGrantsInHour(db: DbOrTx, userId: string, now: Date): 
   return row?.n ?? 0;
 }
 
+/** Portal activation codes issued by the user in the hour before `now` (their PORTAL_CODE_ISSUED events; decision 031). */
+export const portalCodesInHourSql = (userId: string, now: Date): SQL => sql`
+  SELECT count(*)::int FROM security_events e
+  WHERE e.event_type = 'PORTAL_CODE_ISSUED' AND e.user_id = ${userId}
+    AND e.timestamp > ${now.toISOString()}::timestamptz - interval '1 hour' AND e.timestamp <= ${now.toISOString()}::timestamptz`;
+
+/**
+ * PORTAL_DESK_ACTIVATION_ALERT (decision 031), severity CRITICAL: the portal a staff user's code opened, from that
+ * user's address or browser soon after issue, was read. Named after the staff user (their name now).
+ */
+export async function insertDeskActivationAlert(
+  db: DbOrTx,
+  a: { userId: string; patientId: number; minutes: number; ip: string; userAgent: string | null; description: string },
+): Promise<void> {
+  await db.execute(sql`
+    INSERT INTO security_events (user_id, event_type, severity, description, ip_address, user_agent, metadata, facility)
+    SELECT ${a.userId}, 'PORTAL_DESK_ACTIVATION_ALERT', 'CRITICAL', ${a.description}, ${a.ip}, ${a.userAgent},
+      jsonb_build_object('count', 1, 'threshold', 0, 'minutes', ${a.minutes}::int, 'patientId', ${a.patientId}::int,
+        'userName', coalesce((SELECT u.first_name || ' ' || u.last_name FROM users u WHERE u.id = ${a.userId}), '')),
+      (SELECT u.facility FROM users u WHERE u.id = ${a.userId})`);
+}
+
 export interface AlertWrite {
-  type: 'BULK_SEARCH_ALERT' | 'GRANT_VOLUME_ALERT';
+  type: 'BULK_SEARCH_ALERT' | 'GRANT_VOLUME_ALERT' | 'PORTAL_CODE_VOLUME_ALERT';
   userId: string;
   userName: string;
   facility: string | null;

@@ -67,6 +67,42 @@ export async function noteGrantVolume(
   return raised;
 }
 
+/** After a portal activation code is issued: PORTAL_CODE_VOLUME_ALERT when the user issued too many in the last hour. */
+export async function notePortalCodeVolume(
+  db: DbOrTx,
+  limits: Thresholds,
+  actor: StaffActor,
+  meta: RequestMeta,
+  now: Date = new Date(),
+): Promise<boolean> {
+  const { raised } = await alerts.raiseAlertOver(db, {
+    ...base(actor, meta),
+    type: 'PORTAL_CODE_VOLUME_ALERT',
+    count: alerts.portalCodesInHourSql(actor.userId, now),
+    threshold: limits.portalCodesPerHour,
+    minutes: 60,
+    description: `More than ${limits.portalCodesPerHour} patient portal activation codes issued within an hour`,
+  });
+  return raised;
+}
+
+/** The first record read of a portal session a desk seems to have opened with its own code (decision 031). */
+export const raiseDeskActivationAlert = (
+  db: DbOrTx,
+  limits: Thresholds,
+  issuerId: string,
+  patientId: number,
+  meta: RequestMeta,
+): Promise<void> =>
+  alerts.insertDeskActivationAlert(db, {
+    userId: issuerId,
+    patientId,
+    minutes: limits.deskActivationMinutes,
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+    description: `Patient portal activated within ${limits.deskActivationMinutes} minutes of a code this user issued, from the same address or browser, then the record was read`,
+  });
+
 /** Record-access confirmations by the user in the last hour. */
 export const grantsInLastHour = (db: DbOrTx, userId: string, now: Date = new Date()): Promise<number> =>
   alerts.countGrantsInHour(db, userId, now);

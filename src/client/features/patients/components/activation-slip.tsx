@@ -42,6 +42,9 @@ export function ActivationSlip({ patient, activation }: { patient: SlipPatient; 
       className="print-slip flex flex-col gap-3 rounded-lg border-2 border-dashed border-slate-400 bg-white p-4 text-slate-900"
     >
       <p className="no-print rounded-md bg-yellow-50 p-2 text-sm text-yellow-900">{t('slip.shownOnce')}</p>
+      {activation.needsCurrentPin ? (
+        <p className="no-print rounded-md bg-amber-50 p-2 text-sm text-amber-900">{t('slip.needsCurrentPinStaff')}</p>
+      ) : null}
       <div className="no-print flex flex-wrap items-end gap-2">
         <label className="flex flex-col gap-1 text-sm font-medium">
           {t('slip.languageLabel')}
@@ -82,6 +85,7 @@ export function ActivationSlip({ patient, activation }: { patient: SlipPatient; 
           <li>{s('slip.step2')}</li>
           <li>{s('slip.step3')}</li>
         </ol>
+        {activation.needsCurrentPin ? <p className="text-sm">{s('slip.needsCurrentPin')}</p> : null}
         <p className="text-sm font-medium">{s('slip.keepSafe')}</p>
       </div>
     </section>

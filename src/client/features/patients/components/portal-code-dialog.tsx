@@ -8,6 +8,7 @@ import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
 import { useIssuePortalActivation } from '../api/portal-activation';
 import { ActivationSlip } from './activation-slip';
+import { PortalResetStatus } from './portal-reset-status';
 
 export function PortalCodeDialog({ patient, onClose }: { patient: PatientSearchResult | null; onClose: () => void }): React.JSX.Element {
   const { t } = useTranslation(['patients', 'common']);
@@ -22,7 +23,10 @@ export function PortalCodeDialog({ patient, onClose }: { patient: PatientSearchR
       {patient && issue.data ? (
         <ActivationSlip patient={patient} activation={issue.data} />
       ) : (
-        <p className="text-sm text-slate-700">{t('issue.description', { name })}</p>
+        <div className="flex flex-col gap-3">
+          {patient ? <PortalResetStatus patientId={patient.id} /> : null}
+          <p className="text-sm text-slate-700">{t('issue.description', { name })}</p>
+        </div>
       )}
       <div className="mt-4 flex flex-wrap justify-end gap-2">
         <Button variant="secondary" onClick={close}>

@@ -11,7 +11,14 @@ import { accessLogQueryOptions } from '../api/portal-record';
 import { formatDateTime } from '../../../lib/dates';
 
 const PAGE_SIZE = 10;
-const kindTone: Record<AccessKind, BadgeTone> = { CONSENT: 'green', BREAK_GLASS: 'red', SEARCH: 'blue', ACTIVATION_CODE: 'purple' };
+const kindTone: Record<AccessKind, BadgeTone> = {
+  CONSENT: 'green',
+  BREAK_GLASS: 'red',
+  SEARCH: 'blue',
+  ACTIVATION_CODE: 'purple',
+  PORTAL_ACTIVATED: 'purple',
+  PORTAL_RESET_CONFIRMED: 'purple',
+};
 
 function AccessEntry({ item }: { item: AccessLogItem }): React.JSX.Element {
   const { t } = useTranslation(['portal', 'common', 'privacy']);

@@ -19,10 +19,10 @@ import { forgetSignedInData } from '../api/portal-record';
 import { useTextFields } from '../../../lib/use-text-fields';
 import { portalRefusalText } from './portal-refusal';
 
-type Values = PatientActivateInput & { confirmPin: string };
+type Values = Required<PatientActivateInput> & { confirmPin: string };
 type Errors = Partial<Record<keyof Values, string>>;
 
-const empty: Values = { ncNumber: '', dateOfBirth: '', activationCode: '', pin: '', confirmPin: '' };
+const empty: Values = { ncNumber: '', dateOfBirth: '', activationCode: '', pin: '', confirmPin: '', currentPin: '' };
 
 export function PatientActivateScreen(): React.JSX.Element {
   const { t } = useTranslation(['portal', 'validation', 'common']);
@@ -42,12 +42,14 @@ export function PatientActivateScreen(): React.JSX.Element {
       activationCode: values.activationCode.trim(),
       pin: values.pin.trim(),
     };
+    // Only for a portal that already has a PIN (decision 031); left out when empty.
+    const currentPin = values.currentPin.trim();
     if (Object.values(input).some((v) => !v) || !values.confirmPin.trim()) {
       setErrors({});
       refuse(t('activate.missingTitle'), t('activate.missingDescription'));
       return;
     }
-    const parsed = patientActivateInput.safeParse(input);
+    const parsed = patientActivateInput.safeParse(currentPin ? { ...input, currentPin } : input);
     const next: Errors = {};
     if (!parsed.success) for (const issue of parsed.error.issues) next[issue.path[0] as keyof Values] ??= issue.message;
     if (!next.pin && values.confirmPin.trim() !== input.pin) next.confirmPin = 'validation:pinsMismatch';
@@ -93,6 +95,9 @@ export function PatientActivateScreen(): React.JSX.Element {
               className="font-mono uppercase"
               {...field('activationCode')}
             />
+          </FormField>
+          <FormField label={t('activate.currentPin')} hint={t('activate.currentPinHint')} error={err('currentPin')}>
+            <Input type="password" inputMode="numeric" autoComplete="current-password" maxLength={6} {...field('currentPin')} />
           </FormField>
           <FormField label={t('activate.pin')} hint={t('activate.pinHint')} error={err('pin')}>
             <Input type="password" inputMode="numeric" autoComplete="new-password" maxLength={6} {...field('pin')} />

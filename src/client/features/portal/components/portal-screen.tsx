@@ -15,6 +15,7 @@ import { usePatientLogout } from '../api/patient-logout';
 import { portalRecordQueryOptions } from '../api/portal-record';
 import { AccessHistoryTab } from './access-history-tab';
 import { OverviewTab } from './overview-tab';
+import { ResetNotice } from './reset-notice';
 import { AllergiesTab, AppointmentsTab, DiagnosesTab, MedicationsTab, VaccinesTab } from './record-tabs';
 
 function AccessError(): React.JSX.Element {
@@ -89,6 +90,7 @@ export function PortalScreen({ passkeys }: { passkeys?: React.ReactNode }): Reac
         </div>
       </header>
       <main className="mx-auto max-w-4xl px-4 py-4">
+        <ResetNotice />
         <p className="mb-3 text-sm text-slate-600">{t('header.subtitle')}</p>
         <Tabs label={t('tabs.label')} value={tab} onValueChange={setTab} items={items} />
       </main>
