@@ -63,11 +63,13 @@ describe.skipIf(!run)('errors and codes in the user’s language', () => {
       // setItem after the first load raced with that write (lost on a fast machine).
       await j.page.addInitScript((l) => localStorage.setItem('language', l), lang);
       await j.page.goto(`${j.app.baseUrl}/login`);
-      await j.page.getByRole('region', { name: words.region }).waitFor({ state: 'attached' });
+      // The page is in that language once its sign-in button is (the toasts' region now appears with the first toast).
+      await j.page.getByRole('button', { name: words.signIn, exact: true }).waitFor();
       await j.page.getByLabel(words.email).fill(ADMIN.email);
       await j.page.getByLabel(new RegExp(`^${words.password}`)).fill('not the password');
       await j.page.getByRole('button', { name: words.signIn, exact: true }).click();
       await j.page.getByText(words.invalidCredentials).first().waitFor();
+      await j.page.getByRole('region', { name: words.region }).waitFor({ state: 'attached' }); // the toast's, translated
       expect(await j.page.getByText('Invalid credentials').count()).toBe(0);
     });
 

@@ -183,6 +183,8 @@ describe('GET /api/patient-portal/access-log', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ page: 1, pageSize: 10, total: 5 });
+    // The activation names the same staff member (name and stable id) as the code it used.
+    expect(body.items[0].staffId).toBe(body.items[1].staffId);
     expect(body.items).toEqual([
       // The activation with that code (issue 21 item 1), named after the staff member who issued it.
       {
@@ -190,6 +192,7 @@ describe('GET /api/patient-portal/access-log', () => {
         kind: 'PORTAL_ACTIVATED',
         at: expect.any(String),
         name: 'Front Desk',
+        staffId: expect.stringMatching(/^S-[0-9A-F]{8}$/), // the issuer's, not the patient session's
         role: { name: 'receptionist', displayName: 'Receptionist' },
         facility: 'Windhoek Central Hospital',
         reason: null,

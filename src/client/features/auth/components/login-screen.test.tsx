@@ -52,7 +52,8 @@ describe('Staff sign-in form', () => {
     await user.type(form.password, 'not the password');
     await user.click(form.submit);
     // In the toast and in the form's summary, which takes focus (issue 21 item 16).
-    const messages = await screen.findAllByText(i18n.t('common:errors.INVALID_CREDENTIALS'));
+    await waitFor(() => expect(screen.getAllByText(i18n.t('common:errors.INVALID_CREDENTIALS'))).toHaveLength(2));
+    const messages = screen.getAllByText(i18n.t('common:errors.INVALID_CREDENTIALS'));
     expect(messages.map((m) => m.textContent)).toEqual(['Ongeldige e-pos of wagwoord.', 'Ongeldige e-pos of wagwoord.']);
     await waitFor(() => expect(document.activeElement?.getAttribute('role')).toBe('alert'));
     expect(document.activeElement?.textContent).toContain('Ongeldige e-pos of wagwoord.');
