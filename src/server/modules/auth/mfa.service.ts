@@ -524,6 +524,21 @@ export async function recoveryCodesForNewPasskey(
   return codes;
 }
 
+/** The high-severity security event of an administrator's reset of a user's second factor(s). */
+const adminResetEvent = (
+  { actor, meta }: RequestScope<StaffActor>,
+  userId: string,
+  now: Date,
+  description: string,
+  metadata: Record<string, unknown> = {},
+): SecurityEventRow =>
+  event({ userId, facility: actor.facility }, meta, now, {
+    eventType: 'MFA_RESET_BY_ADMIN',
+    severity: 'high',
+    description,
+    metadata: { resetBy: actor.userId, resetByEmail: actor.email, ...metadata },
+  });
+
 /**
  * DELETE /api/admin/users/{id}/second-factors (issue 21 item 13): a user lost their passkey or phone. An
  * administrator (users.approve) removes every second factor (authenticator app, passkeys, recovery codes), any
@@ -534,17 +549,13 @@ export async function resetUserSecondFactors(scope: RequestScope<StaffActor>, us
   const { actor, meta } = scope;
   if (userId === actor.userId) throw new AppError('OWN_SECOND_FACTOR_RESET', 'You cannot reset your own second factor');
   await inAuditedTransaction(scope, async (ctx) => {
-    const result = await resetSecondFactorsOf(ctx.tx, userId, {
+    const result = await resetSecondFactorsOf(
+      ctx.tx,
       userId,
-      facility: actor.facility,
-      ipAddress: meta.ip,
-      userAgent: meta.userAgent,
-      timestamp: ctx.now,
-      eventType: 'MFA_RESET_BY_ADMIN',
-      severity: 'high',
-      description: 'Second factors (authenticator app and passkeys) reset by an administrator',
-      metadata: { resetBy: actor.userId, resetByEmail: actor.email, scope: 'all' },
-    });
+      adminResetEvent(scope, userId, ctx.now, 'Second factors (authenticator app and passkeys) reset by an administrator', {
+        scope: 'all',
+      }),
+    );
     if (result === 'missing') throw new AppError('USER_NOT_FOUND', 'User not found');
     if (result === 'none') throw new AppError('USER_NO_SECOND_FACTOR', 'This user has no second factor');
     return ctx.audited(null, {
@@ -569,17 +580,11 @@ export async function resetUserTotp(scope: RequestScope<StaffActor>, userId: str
   const { actor, meta } = scope;
   if (userId === actor.userId) throw new AppError('OWN_SECOND_FACTOR_RESET', 'You cannot reset your own authenticator app');
   await inAuditedTransaction(scope, async (ctx) => {
-    const result = await resetTotpOf(ctx.tx, userId, {
+    const result = await resetTotpOf(
+      ctx.tx,
       userId,
-      facility: actor.facility,
-      ipAddress: meta.ip,
-      userAgent: meta.userAgent,
-      timestamp: ctx.now,
-      eventType: 'MFA_RESET_BY_ADMIN',
-      severity: 'high',
-      description: 'Authenticator app reset by an administrator',
-      metadata: { resetBy: actor.userId, resetByEmail: actor.email },
-    });
+      adminResetEvent(scope, userId, ctx.now, 'Authenticator app reset by an administrator'),
+    );
     if (result === 'missing') throw new AppError('USER_NOT_FOUND', 'User not found');
     if (result === 'not_enrolled') throw new AppError('USER_TOTP_NOT_ENROLLED', 'This user has no authenticator app');
     return ctx.audited(null, {

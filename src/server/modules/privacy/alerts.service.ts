@@ -48,43 +48,46 @@ export const noteSearchVolume = (
 export const searchVolumeCheckSql = (limits: Thresholds, actor: StaffActor, meta: RequestMeta, ids: SQL): SQL =>
   alerts.bulkSearchCheckSql(bulkSearchCheck(limits, actor, meta), ids);
 
-/** After a record-access confirmation: GRANT_VOLUME_ALERT when the user made too many in the last hour. */
-export async function noteGrantVolume(
+/** An hourly volume alert of the user (the count is an SQL expression over the last hour); true when raised now. */
+async function noteHourlyVolume(
   db: DbOrTx,
-  limits: Thresholds,
   actor: StaffActor,
   meta: RequestMeta,
-  now: Date = new Date(),
+  alert: { type: 'GRANT_VOLUME_ALERT' | 'PORTAL_CODE_VOLUME_ALERT'; count: SQL; threshold: number; description: string },
 ): Promise<boolean> {
-  const { raised } = await alerts.raiseAlertOver(db, {
-    ...base(actor, meta),
-    type: 'GRANT_VOLUME_ALERT',
-    count: alerts.grantsInHourSql(actor.userId, now),
-    threshold: limits.grantsPerHour,
-    minutes: 60,
-    description: `More than ${limits.grantsPerHour} record-access confirmations within an hour`,
-  });
+  const { raised } = await alerts.raiseAlertOver(db, { ...base(actor, meta), ...alert, minutes: 60 });
   return raised;
 }
 
-/** After a portal activation code is issued: PORTAL_CODE_VOLUME_ALERT when the user issued too many in the last hour. */
-export async function notePortalCodeVolume(
+/** After a record-access confirmation: GRANT_VOLUME_ALERT when the user made too many in the last hour. */
+export const noteGrantVolume = (
   db: DbOrTx,
   limits: Thresholds,
   actor: StaffActor,
   meta: RequestMeta,
   now: Date = new Date(),
-): Promise<boolean> {
-  const { raised } = await alerts.raiseAlertOver(db, {
-    ...base(actor, meta),
+): Promise<boolean> =>
+  noteHourlyVolume(db, actor, meta, {
+    type: 'GRANT_VOLUME_ALERT',
+    count: alerts.grantsInHourSql(actor.userId, now),
+    threshold: limits.grantsPerHour,
+    description: `More than ${limits.grantsPerHour} record-access confirmations within an hour`,
+  });
+
+/** After a portal activation code is issued: PORTAL_CODE_VOLUME_ALERT when the user issued too many in the last hour. */
+export const notePortalCodeVolume = (
+  db: DbOrTx,
+  limits: Thresholds,
+  actor: StaffActor,
+  meta: RequestMeta,
+  now: Date = new Date(),
+): Promise<boolean> =>
+  noteHourlyVolume(db, actor, meta, {
     type: 'PORTAL_CODE_VOLUME_ALERT',
     count: alerts.portalCodesInHourSql(actor.userId, now),
     threshold: limits.portalCodesPerHour,
-    minutes: 60,
     description: `More than ${limits.portalCodesPerHour} patient portal activation codes issued within an hour`,
   });
-  return raised;
-}
 
 /** The first record read of a portal session a desk seems to have opened with its own code (decision 031). */
 export const raiseDeskActivationAlert = (

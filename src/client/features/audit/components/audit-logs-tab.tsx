@@ -7,6 +7,7 @@ import type { TFunction } from 'i18next';
 import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES, type AuditLogEntry } from '../../../../contracts/audit';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { ScrollRegion } from '../../../components/ui/scroll-region';
 import { FormField } from '../../../components/ui/form-field';
 import { DateInput } from '../../../components/ui/date-input';
 import { Input } from '../../../components/ui/input';
@@ -91,13 +92,7 @@ export function AuditLogsTab(): React.JSX.Element {
         <p className="text-slate-600">{t('noLogs')}</p>
       ) : (
         <>
-          {/* Focusable, so a keyboard can scroll the table sideways on a phone (axe scrollable-region-focusable). */}
-          <div
-            tabIndex={0}
-            role="region"
-            aria-label={t('logsTable')}
-            className="overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:ring-2 focus-visible:ring-brand-600"
-          >
+          <ScrollRegion label={t('logsTable')}>
             <table className="w-full text-left text-sm">
               <caption className="sr-only">{t('logsCaption', { count: rows.length })}</caption>
               <thead className="bg-slate-50 text-slate-600">
@@ -130,7 +125,7 @@ export function AuditLogsTab(): React.JSX.Element {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
           <div className="flex flex-wrap items-center gap-3">
             <p aria-live="polite" className="text-sm text-slate-700">
               {t('logsShown', { count: rows.length })}

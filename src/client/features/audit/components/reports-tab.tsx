@@ -6,6 +6,7 @@ import { REPORT_STATUSES, REPORT_TYPES, type ComplianceReportSummary } from '../
 import { REPORT_DETAIL_LIMIT } from '../../../../contracts/compliance-report-data';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { ScrollRegion } from '../../../components/ui/scroll-region';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { FormField } from '../../../components/ui/form-field';
 import { DateInput } from '../../../components/ui/date-input';
@@ -187,12 +188,7 @@ export function ReportsTab(): React.JSX.Element {
           <p className="text-slate-600">{t(showingArchived ? 'noArchived' : filtered ? 'noReportsMatch' : 'noReports')}</p>
         ) : (
           <>
-            <div
-              tabIndex={0}
-              role="region"
-              aria-label={t('reportsTable')}
-              className="overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:ring-2 focus-visible:ring-brand-600"
-            >
+            <ScrollRegion label={t('reportsTable')}>
               <table className="w-full text-left text-sm">
                 <thead className="bg-slate-50 text-slate-600">
                   <tr>
@@ -260,7 +256,7 @@ export function ReportsTab(): React.JSX.Element {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
             <ReportPager page={page} total={reports.data.total} onPage={setPage} />
           </>
         )}
