@@ -9,7 +9,7 @@ import { currentUserQueryOptions, type CurrentUser } from '../features/auth/api/
 import { LoginScreen, type SecondStepView } from '../features/auth/components/login-screen';
 import { setupStatusQueryOptions } from '../features/setup/api/setup';
 import type { DashboardView } from './dashboard-screen';
-import { StatusScreen } from './status-screen';
+import { StaffFrame, StatusScreen } from './status-screen';
 
 const SetupScreen = lazy(() => import('../features/setup/components/setup-screen').then((m) => ({ default: m.SetupScreen })));
 // Each screen's translations load with its JavaScript (DESIGN.md §10 first-page budget).
@@ -123,8 +123,13 @@ export function AppRouter(): React.JSX.Element {
   if (user.isPending) return <StatusScreen text={t('loading')} />;
   const me = user.data ?? null;
 
+  const fallback = me ? (
+    <StaffFrame appName={t('appName')} subtitle={`${t('country')} · ${t('subtitle')}`} text={t('loading')} />
+  ) : (
+    <StatusScreen text={t('loading')} />
+  );
   return (
-    <Suspense fallback={<StatusScreen text={t('loading')} />}>
+    <Suspense fallback={fallback}>
       <Switch>
         <Route path="/login">{me ? <Redirect to="/" replace /> : <Staff user={null} view="home" />}</Route>
         <Route path="/admin">{me ? <Staff user={me} view="admin" /> : <Redirect to="/login" replace />}</Route>
