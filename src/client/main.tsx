@@ -5,7 +5,7 @@ import { startI18n } from './lib/i18n';
 import { App } from './app/app';
 import { startFirstRequests } from './app/first-requests';
 
-startFirstRequests(window.location.pathname);
+startFirstRequests(window.location.pathname, window.location.search);
 await startI18n();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -6,13 +6,16 @@ import { setupStatusQueryOptions } from '../features/setup/api/setup';
 import { queryClient } from '../lib/query-client';
 import { PATIENT_PATHS } from './router';
 
-export function startFirstRequests(path: string): void {
+export function startFirstRequests(path: string, search = ''): void {
   void queryClient.prefetchQuery(setupStatusQueryOptions);
   if (PATIENT_PATHS.has(path)) return;
   queryClient.fetchQuery(currentUserQueryOptions).then(
     (user) => {
-      // Its code only: its translations load with it as the router renders it, once the language is known.
-      if (user) void import('./dashboard-screen');
+      // Its code only (and the record's, for a record's link): their translations load with them as the router
+      // renders them, once the language is known.
+      if (!user) return;
+      void import('./dashboard-screen');
+      if (/[?&]patient=/.test(search)) void import('../features/record/components/patient-record');
     },
     () => undefined, // the router asks again and shows what went wrong
   );
