@@ -546,7 +546,7 @@ const adminResetEvent = (
  * their own. 404 unknown user, 409 USER_NO_SECOND_FACTOR when there is nothing to reset.
  */
 export async function resetUserSecondFactors(scope: RequestScope<StaffActor>, userId: string): Promise<void> {
-  const { actor, meta } = scope;
+  const { actor } = scope;
   if (userId === actor.userId) throw new AppError('OWN_SECOND_FACTOR_RESET', 'You cannot reset your own second factor');
   await inAuditedTransaction(scope, async (ctx) => {
     const result = await resetSecondFactorsOf(
@@ -577,7 +577,7 @@ export async function resetUserSecondFactors(scope: RequestScope<StaffActor>, us
  * their own: that would skip the code that switching it off asks for.
  */
 export async function resetUserTotp(scope: RequestScope<StaffActor>, userId: string): Promise<void> {
-  const { actor, meta } = scope;
+  const { actor } = scope;
   if (userId === actor.userId) throw new AppError('OWN_SECOND_FACTOR_RESET', 'You cannot reset your own authenticator app');
   await inAuditedTransaction(scope, async (ctx) => {
     const result = await resetTotpOf(
