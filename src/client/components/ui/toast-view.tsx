@@ -1,7 +1,7 @@
-// The toast on screen, drawn with Radix Toast (loaded with the first toast: components/ui/toast.tsx).
+// The toast on screen, drawn with Radix Toast (loaded with the first toast by components/ui/toast.tsx).
 import { Toast as RadixToast } from 'radix-ui';
 import { cn } from '../../lib/cn';
-import { dismiss, type ToastState } from './toast';
+import { dismiss, type ToastState } from './toast-store';
 
 export function ToastView({
   toast: t,
