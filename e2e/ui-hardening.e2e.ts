@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { todayIso } from '../src/contracts/calendar';
 import { openDatabase } from '../src/server/db/client';
-import { vitals } from '../src/server/db/schema';
+import { vitalsTable as vitals } from '../src/server/modules/records/kinds/vitals';
 import { createStaffUser } from '../src/server/test/staff';
 import { axeViolations } from './support/axe';
 import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';

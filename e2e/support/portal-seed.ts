@@ -5,7 +5,11 @@
 // PATIENT_PIN, for journeys that only sign in.
 // PGlite is one process: seed its data folder before the server starts. PostgreSQL: seed while it runs.
 import { openDatabase } from '../../src/server/db/client';
-import { allergies, appointments, diagnoses, medications, vaccines } from '../../src/server/db/schema';
+import { allergiesTable as allergies } from '../../src/server/modules/records/kinds/allergies';
+import { appointmentsTable as appointments } from '../../src/server/modules/records/kinds/appointments';
+import { diagnosesTable as diagnoses } from '../../src/server/modules/records/kinds/diagnoses';
+import { medicationsTable as medications } from '../../src/server/modules/records/kinds/medications';
+import { vaccinesTable as vaccines } from '../../src/server/modules/records/kinds/vaccines';
 import {
   activatePatient,
   insertPatient,

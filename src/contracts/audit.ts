@@ -2,19 +2,15 @@
 import { z } from 'zod';
 import { safeString, text } from './fields';
 import { DATE_OUT_OF_RANGE, isYearInRange } from './safe-text';
+import { RECORD_RESOURCE_TYPES } from './kinds';
 
 export const AUDIT_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'VIEW', 'SEARCH'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** SPEC §9 resource types, plus the ones DESIGN.md adds (vital signs, the audit log and reports themselves, users). */
+/** SPEC §9 resource types, plus the ones DESIGN.md adds: each record kind's (contracts/kinds), the audit log and reports themselves, users. */
 export const AUDIT_RESOURCE_TYPES = [
   'PATIENT',
-  'DIAGNOSIS',
-  'APPOINTMENT',
-  'ALLERGY',
-  'MEDICATION',
-  'VACCINE',
-  'VITALS',
+  ...RECORD_RESOURCE_TYPES,
   'AUDIT_LOG',
   'COMPLIANCE_REPORT',
   'USER',

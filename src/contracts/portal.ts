@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { patientDetails } from './patients';
 import { REVIEW_VERDICTS } from './privacy-review';
+import { KIND_CONTRACTS, PORTAL_KINDS, type PortalKind } from './kinds';
 
 export { patientActivateInput, type PatientActivateInput } from './portal-activate';
 export {
@@ -72,83 +73,19 @@ export type PortalNotices = z.infer<typeof portalNotices>;
 /** How long an activation code is valid (decision 016). */
 export const ACTIVATION_CODE_TTL_HOURS = 72;
 
-const day = z.string(); // YYYY-MM-DD
-const optionalDay = day.nullable();
 
 /** The patient's personal details. idNumber is the NC number; the portal names it ncNumber (SPEC §3), so both are sent. */
 export const portalPatient = patientDetails.extend({ ncNumber: z.string() });
 export type PortalPatient = z.infer<typeof portalPatient>;
 
-export const portalDiagnosis = z.object({
-  id: z.number().int(),
-  condition: z.string(),
-  status: z.string(),
-  diagnosedDate: day,
-  resolvedDate: optionalDay,
-  description: z.string().nullable(),
-  doctor: z.string(),
-  facility: z.string(),
-});
-export type PortalDiagnosis = z.infer<typeof portalDiagnosis>;
-
-export const portalAppointment = z.object({
-  id: z.number().int(),
-  type: z.string(),
-  date: day,
-  /** HH:mm, when known. */
-  time: z.string().nullable(),
-  findings: z.string().nullable(),
-  status: z.string(),
-  doctor: z.string(),
-  facility: z.string(),
-});
-export type PortalAppointment = z.infer<typeof portalAppointment>;
-
-export const portalAllergy = z.object({
-  id: z.number().int(),
-  allergen: z.string(),
-  reaction: z.string(),
-  severity: z.string(),
-  reportedDate: day,
-});
-export type PortalAllergy = z.infer<typeof portalAllergy>;
-
-/** SPEC §3: the portal shows the medication's name as `medication` and the prescriber as `doctor`. */
-export const portalMedication = z.object({
-  id: z.number().int(),
-  medication: z.string(),
-  dosage: z.string(),
-  frequency: z.string(),
-  purpose: z.string(),
-  status: z.string(),
-  prescribedDate: day,
-  discontinuedDate: optionalDay,
-  doctor: z.string(),
-  nextReview: optionalDay,
-});
-export type PortalMedication = z.infer<typeof portalMedication>;
-
-export const portalVaccine = z.object({
-  id: z.number().int(),
-  vaccine: z.string(),
-  date: day,
-  dose: z.string(),
-  facility: z.string(),
-  nextDue: optionalDay,
-  batchNumber: z.string().nullable(),
-});
-export type PortalVaccine = z.infer<typeof portalVaccine>;
-
-/** GET /api/patient-portal/me. Each list is newest first. */
+/** GET /api/patient-portal/me. Each list is newest first; each kind says what the portal shows of it (contracts/kinds). */
 export const portalRecord = z.object({
   patient: portalPatient,
-  medicalRecords: z.object({
-    diagnoses: z.array(portalDiagnosis),
-    appointments: z.array(portalAppointment),
-    allergies: z.array(portalAllergy),
-    medications: z.array(portalMedication),
-    vaccines: z.array(portalVaccine),
-  }),
+  medicalRecords: z.object(
+    Object.fromEntries(PORTAL_KINDS.map((k) => [k, z.array(KIND_CONTRACTS[k].portal!.row)])) as {
+      [K in PortalKind]: z.ZodArray<NonNullable<(typeof KIND_CONTRACTS)[K]['portal']>['row']>;
+    },
+  ),
 });
 export type PortalRecord = z.infer<typeof portalRecord>;
 

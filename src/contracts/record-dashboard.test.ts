@@ -1,7 +1,7 @@
 // The Medical Dashboard computations (SPEC §2, §9) at their edges, with a fixed "today".
 import { describe, expect, it } from 'vitest';
 import { criticalAlerts, medicalDashboard, recentVisits, upcomingAppointments, type DashboardInput } from './record-dashboard';
-import type { AllergyRow, AppointmentRow, DiagnosisRow, MedicationRow, VitalsRow } from './record-rows';
+import type { AllergyRow, AppointmentRow, DiagnosisRow, MedicationRow, VitalsRow } from './kinds';
 
 const TODAY = '2025-06-15';
 let nextId = 1;

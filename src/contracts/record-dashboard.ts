@@ -1,6 +1,6 @@
 // The Medical Dashboard's numbers (SPEC §2, §9), as pure functions of the record and `today` (YYYY-MM-DD), so they
 // can be tested with a fixed clock and computed the same way wherever they are shown.
-import type { AllergyRow, AppointmentRow, DiagnosisRow, MedicationRow, VitalsRow } from './record-rows';
+import type { AllergyRow, AppointmentRow, DiagnosisRow, MedicationRow, VitalsRow } from './kinds';
 import { addDays, ageOn } from './calendar';
 
 /** SPEC §9 windows and list sizes. */

@@ -1,7 +1,7 @@
 // The record schemas judged against a fixed clock: "today" is the clinic's day (Africa/Windhoek, UTC+2).
 import { describe, expect, it } from 'vitest';
 import { addYears, ageOn, isIsoDate, todayIso } from './calendar';
-import { recordInputs } from './records';
+import { recordInputs } from './kinds';
 
 const at = (iso: string) => () => new Date(iso);
 const allergy = { allergen: 'Penicillin', reaction: 'Rash', severity: 'Mild' };

@@ -8,6 +8,7 @@ import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { createTestDatabase, type TestDatabase } from '../test/test-database';
 import { queryRows } from '../test/sql';
 import * as schema from './schema';
+import { RECORD_TABLES } from '../modules/records/kinds';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ afterAll(async () => {
   await t?.dispose();
 });
 
-const tables: PgTable[] = (Object.values(schema) as unknown[]).filter((x): x is PgTable => is(x, PgTable));
+const tables: PgTable[] = [...(Object.values(schema) as unknown[]).filter((x): x is PgTable => is(x, PgTable)), ...RECORD_TABLES];
 
 /** Drizzle's SQL type as PostgreSQL's format_type writes it. */
 function normalize(type: string): string {

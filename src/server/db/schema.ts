@@ -238,104 +238,11 @@ export const nameWordDeletes = pgTable(
   (t) => [primaryKey({ columns: [t.del, t.word] })],
 );
 
-const patientRef = () =>
+/** A record table's patient: deleted with the patient. Each kind's table (modules/records/kinds) starts with it. */
+export const patientRef = () =>
   integer('patient_id')
     .notNull()
     .references(() => patients.id, { onDelete: 'cascade' });
-
-export const diagnoses = pgTable(
-  'diagnoses',
-  {
-    id: serial('id').primaryKey(),
-    patientId: patientRef(),
-    condition: varchar('condition', { length: 200 }).notNull(),
-    status: varchar('status', { length: 16 }).notNull().default('Active'),
-    diagnosedDate: date('diagnosed_date', { mode: 'string' }).notNull(),
-    resolvedDate: date('resolved_date', { mode: 'string' }),
-    description: text('description'),
-    doctor: varchar('doctor', { length: 200 }).notNull(),
-    facility: varchar('facility', { length: 200 }).notNull(),
-  },
-  (t) => [index('diagnoses_patient_idx').on(t.patientId)],
-);
-
-export const appointments = pgTable(
-  'appointments',
-  {
-    id: serial('id').primaryKey(),
-    patientId: patientRef(),
-    type: varchar('type', { length: 200 }).notNull(),
-    date: date('date', { mode: 'string' }).notNull(),
-    time: varchar('time', { length: 5 }),
-    findings: text('findings'),
-    status: varchar('status', { length: 16 }).notNull().default('Scheduled'),
-    doctor: varchar('doctor', { length: 200 }).notNull(),
-    facility: varchar('facility', { length: 200 }).notNull(),
-  },
-  (t) => [index('appointments_patient_idx').on(t.patientId)],
-);
-
-export const allergies = pgTable(
-  'allergies',
-  {
-    id: serial('id').primaryKey(),
-    patientId: patientRef(),
-    allergen: varchar('allergen', { length: 200 }).notNull(),
-    reaction: varchar('reaction', { length: 500 }).notNull(),
-    severity: varchar('severity', { length: 16 }).notNull().default('Mild'),
-    reportedDate: date('reported_date', { mode: 'string' }).notNull(),
-  },
-  (t) => [index('allergies_patient_idx').on(t.patientId)],
-);
-
-export const medications = pgTable(
-  'medications',
-  {
-    id: serial('id').primaryKey(),
-    patientId: patientRef(),
-    name: varchar('name', { length: 100 }).notNull(),
-    dosage: varchar('dosage', { length: 50 }).notNull(),
-    frequency: varchar('frequency', { length: 100 }).notNull(),
-    purpose: varchar('purpose', { length: 200 }).notNull(),
-    status: varchar('status', { length: 16 }).notNull().default('Active'),
-    prescribedDate: date('prescribed_date', { mode: 'string' }).notNull(),
-    discontinuedDate: date('discontinued_date', { mode: 'string' }),
-    prescribedBy: varchar('prescribed_by', { length: 200 }).notNull(),
-    nextReview: date('next_review', { mode: 'string' }),
-  },
-  (t) => [index('medications_patient_idx').on(t.patientId)],
-);
-
-export const vaccines = pgTable(
-  'vaccines',
-  {
-    id: serial('id').primaryKey(),
-    patientId: patientRef(),
-    vaccine: varchar('vaccine', { length: 200 }).notNull(),
-    date: date('date', { mode: 'string' }).notNull(),
-    dose: varchar('dose', { length: 50 }).notNull(),
-    facility: varchar('facility', { length: 200 }).notNull(),
-    nextDue: date('next_due', { mode: 'string' }),
-    batchNumber: varchar('batch_number', { length: 64 }),
-  },
-  (t) => [index('vaccines_patient_idx').on(t.patientId)],
-);
-
-/** Vital signs (DESIGN.md §9): the source of the dashboard's critical alerts. */
-export const vitals = pgTable(
-  'vitals',
-  {
-    id: serial('id').primaryKey(),
-    patientId: patientRef(),
-    systolic: integer('systolic'),
-    diastolic: integer('diastolic'),
-    temperature: numeric('temperature', { precision: 4, scale: 1 }),
-    weight: numeric('weight', { precision: 5, scale: 1 }),
-    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
-    recordedBy: varchar('recorded_by', { length: 200 }).notNull(),
-  },
-  (t) => [index('vitals_patient_time_idx').on(t.patientId, t.recordedAt)],
-);
 
 /** Record access grants (DESIGN.md §4, break-the-glass): consent or a stated reason, 8 hours. */
 export const accessGrants = pgTable(

@@ -1,5 +1,5 @@
 // A valid add body of each record kind (SPEC §7 bodies), and the SPEC §5 required fields with their message keys.
-import type { RecordKind } from '../../contracts/record-rows';
+import type { RecordKind } from '../../contracts/kinds';
 
 export const SAMPLE_INPUTS: Record<RecordKind, Record<string, unknown>> = {
   diagnoses: {
@@ -34,6 +34,16 @@ export const SAMPLE_INPUTS: Record<RecordKind, Record<string, unknown>> = {
   },
   vaccines: { vaccine: 'Tetanus toxoid', date: '2023-02-14', facility: 'Oshakati State Hospital', dose: 'Booster', nextDue: '2033-02-14' },
   vitals: { systolic: 128, diastolic: 84, temperature: 36.8, weight: 72.5 },
+  'lab-results': {
+    name: 'Haemoglobin',
+    value: 13.2,
+    unit: 'g/dL',
+    referenceLow: 12,
+    referenceHigh: 16,
+    collectedDate: '2024-06-10',
+    status: 'final',
+    facility: 'Windhoek Central Hospital Laboratory',
+  },
 };
 
 /** SPEC §5: each required field and the message key when it is missing. */
@@ -74,4 +84,11 @@ export const REQUIRED_FIELDS: Record<RecordKind, Record<string, string>> = {
     dose: 'validation:doseRequired',
   },
   vitals: {},
+  'lab-results': {
+    name: 'validation:labTestRequired',
+    value: 'validation:labValueRequired',
+    collectedDate: 'validation:dateRequired',
+    status: 'validation:statusRequired',
+    facility: 'validation:facilityRequired',
+  },
 };

@@ -1,7 +1,7 @@
 // Record access (DESIGN.md §4): confirm access to a patient's record, and read the patient's demographics with it.
 import type { FastifyInstance } from 'fastify';
 import { accessGrant, recordAccessInput, recordPatient } from '../../../contracts/access';
-import { recordIdParams } from '../../../contracts/record-rows';
+import { recordIdParams } from '../../../contracts/record-api';
 import { withConfirmedActor } from '../../context/actor-check';
 import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';

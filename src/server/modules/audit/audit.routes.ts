@@ -12,7 +12,7 @@ import {
   reportRestored,
   REPORT_TOTAL_HEADER,
 } from '../../../contracts/audit';
-import { recordIdParams } from '../../../contracts/record-rows';
+import { recordIdParams } from '../../../contracts/record-api';
 import { z } from 'zod';
 import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';

@@ -1,6 +1,7 @@
 // GET /fhir/R4/metadata (issue 14 item 1): exactly what this server supports, built from the same tables the routes
 // are registered from, so the statement cannot drift from the routes.
 import type { FhirResource } from './fhir-resources';
+import { CLINICAL_TYPES, CREATABLE_TYPES, searchParamsOf } from './fhir-kinds';
 
 export interface ResourceCapability {
   type: string;
@@ -30,22 +31,14 @@ export const CAPABILITIES: ResourceCapability[] = [
       { name: 'access', definition: 'https://nhr.health.gov.na/fhir/OperationDefinition/Patient-access' },
     ],
   },
-  { type: 'Condition', read: true, create: true, searchParams: [patientParam] },
-  { type: 'AllergyIntolerance', read: true, create: true, searchParams: [patientParam] },
-  { type: 'MedicationStatement', read: true, create: true, searchParams: [patientParam] },
-  { type: 'Immunization', read: true, create: true, searchParams: [patientParam] },
-  { type: 'Appointment', read: true, create: false, searchParams: [patientParam] },
-  {
-    type: 'Observation',
-    profile: 'http://hl7.org/fhir/StructureDefinition/vitalsigns',
+  // The clinical types, from the kinds they are made of (fhir-kinds.ts).
+  ...[...CLINICAL_TYPES.entries()].map(([type, kinds]) => ({
+    type,
+    ...(kinds.length === 1 && kinds[0]!.fhir.profile ? { profile: kinds[0]!.fhir.profile } : {}),
     read: true,
-    create: true,
-    searchParams: [
-      patientParam,
-      { name: 'code', type: 'token', documentation: 'LOINC 85354-9 (blood pressure), 8310-5 (temperature) or 29463-7 (weight)' },
-      { name: 'category', type: 'token', documentation: 'vital-signs' },
-    ],
-  },
+    create: CREATABLE_TYPES.includes(type),
+    searchParams: [patientParam, ...searchParamsOf(type)],
+  })),
   { type: 'AuditEvent', read: false, create: false, searchParams: [patientParam] },
 ];
 

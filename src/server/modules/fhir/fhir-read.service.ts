@@ -5,7 +5,6 @@ import { AGE_MAX } from '../../../contracts/constants';
 import { ageOn, todayIso } from '../../../contracts/calendar';
 import { patientSearchInput, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
 import type { FhirResourceType } from '../../../contracts/fhir-scopes';
-import type { RecordKind, RecordRows } from '../../../contracts/record-rows';
 import type { Config } from '../../config';
 import type { StaffActor } from '../../context/actor';
 import type { RequestScope } from '../../context/data-context';
@@ -17,20 +16,8 @@ import { searchRecorded } from '../patients/registry.service';
 import { listRecordItems, readRecordItem, readRecordSummary } from '../records/records.service';
 import { auditEventResource } from './fhir-audit-event';
 import { searchset, type SearchEntry } from './fhir-bundle';
-import {
-  allergyResource,
-  appointmentResource,
-  conditionResource,
-  immunizationResource,
-  medicationResource,
-  NC_NUMBER_SYSTEM,
-  patientResource,
-  VITALS_LOINC,
-  VITALS_PARTS,
-  vitalsObservations,
-  type FhirResource,
-  type VitalsPart,
-} from './fhir-resources';
+import { NC_NUMBER_SYSTEM, patientResource, type FhirResource } from './fhir-resources';
+import { CLINICAL_TYPES, kindsOf, searchParamsOf } from './fhir-kinds';
 import { parseSearch, patientParam, unsupported } from './fhir-search-params';
 
 export type FhirScope = RequestScope<StaffActor>;
@@ -42,19 +29,6 @@ export interface FhirCall {
   /** The query string, without '?'. */
   query: string;
 }
-
-/** The clinical resource types that are one list of the record each. */
-export const CLINICAL_TYPES = {
-  Condition: { kind: 'diagnoses', toFhir: (r: RecordRows['diagnoses']) => conditionResource(r) },
-  AllergyIntolerance: { kind: 'allergies', toFhir: (r: RecordRows['allergies']) => allergyResource(r) },
-  MedicationStatement: { kind: 'medications', toFhir: (r: RecordRows['medications']) => medicationResource(r) },
-  Immunization: { kind: 'vaccines', toFhir: (r: RecordRows['vaccines']) => immunizationResource(r) },
-  Appointment: { kind: 'appointments', toFhir: (r: RecordRows['appointments']) => appointmentResource(r) },
-} as const;
-export type ClinicalType = keyof typeof CLINICAL_TYPES;
-
-const toFhir = (type: ClinicalType, row: RecordRows[RecordKind]): FhirResource =>
-  (CLINICAL_TYPES[type].toFhir as (r: RecordRows[RecordKind]) => FhirResource)(row);
 
 const resourceNotFound = (type: string, id: string): AppError => new AppError('NOT_FOUND', `${type}/${id} not found`);
 
@@ -201,85 +175,47 @@ export async function matchPatients(config: Config, call: FhirCall, body: unknow
   return searchset(call.base, 'Patient/$match', new URLSearchParams(), entries, { count: Math.max(count, 1), offset: 0 });
 }
 
-/** GET <Type>?patient=: the patient's list (live grant required), audited like the staff API's list. */
-export async function searchClinical(call: FhirCall, type: ClinicalType): Promise<FhirResource> {
-  const { values, page, params } = parseSearch(call.query, ['patient']);
+/**
+ * GET <Type>?patient=[&...]: the patient's resources of the type (live grant required), each kind's list audited
+ * like the staff API's list; a kind the search's values rule out (another category) is not read at all.
+ */
+export async function searchClinical(call: FhirCall, type: FhirResourceType): Promise<FhirResource> {
+  const { values, page, params } = parseSearch(call.query, ['patient', ...searchParamsOf(type).map((p) => p.name)]);
   const patient = values.get('patient');
   if (patient === undefined) throw unsupported(`Search ${type} by patient`, 'patient');
-  const rows = await listRecordItems(call.scope, CLINICAL_TYPES[type].kind, patientParam(patient));
+  const patientId = patientParam(patient);
+  const selected = kindsOf(type).map((k) => ({ k, keep: k.fhir.search ? k.fhir.search.select(values) : () => true }));
+  const resources: FhirResource[] = [];
+  for (const { k, keep } of selected) {
+    if (keep === null) continue;
+    const rows = await listRecordItems(call.scope, k.kind, patientId);
+    resources.push(...rows.flatMap((row) => k.resources(row)).filter(keep));
+  }
   return searchset(
     call.base,
     type,
     params,
-    rows.map((r) => ({ resource: toFhir(type, r) })),
+    resources.map((resource) => ({ resource })),
     page,
   );
 }
 
-/** GET <Type>/{id}: one item (live grant for its patient required), audited as VIEW. */
-export async function readClinical(scope: FhirScope, type: ClinicalType, id: number): Promise<FhirResource> {
-  try {
-    return toFhir(type, await readRecordItem(scope, CLINICAL_TYPES[type].kind, id));
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'RECORD_ENTRY_NOT_FOUND') throw resourceNotFound(type, String(id));
-    throw err;
+/** GET <Type>/{id}: one resource (live grant for its patient required), audited as VIEW of its row. */
+export async function readClinical(scope: FhirScope, type: FhirResourceType, id: string): Promise<FhirResource> {
+  for (const k of kindsOf(type)) {
+    const rowId = k.fhir.rowId(id);
+    if (rowId === null) continue;
+    let row: unknown;
+    try {
+      row = await readRecordItem(scope, k.kind, rowId);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'RECORD_ENTRY_NOT_FOUND') throw resourceNotFound(type, id);
+      throw err;
+    }
+    const found = k.resources(row).find((r) => r.id === id);
+    if (found) return found;
   }
-}
-
-const OBSERVATION_CODES: Record<string, VitalsPart> = {
-  [VITALS_LOINC.bloodPressure.code]: 'bp',
-  [VITALS_LOINC.temperature.code]: 'temperature',
-  [VITALS_LOINC.weight.code]: 'weight',
-};
-
-/** `8310-5` or `http://loinc.org|8310-5`: the part of a reading it names; 400 for any other code. */
-function observationPart(code: string): VitalsPart {
-  const [system, value] = code.includes('|') ? code.split('|', 2) : ['http://loinc.org', code];
-  const part = system === 'http://loinc.org' ? OBSERVATION_CODES[value!] : undefined;
-  if (!part) throw unsupported(`Unsupported Observation code: ${code} (vital signs: 85354-9, 8310-5, 29463-7)`, 'code');
-  return part;
-}
-
-/** GET Observation?patient=[&code=][&category=vital-signs]: the patient's vital signs as Observations. */
-export async function searchObservations(call: FhirCall): Promise<FhirResource> {
-  const { values, page, params } = parseSearch(call.query, ['patient', 'code', 'category']);
-  const patient = values.get('patient');
-  if (patient === undefined) throw unsupported('Search Observation by patient', 'patient');
-  const category = values.get('category');
-  if (
-    category !== undefined &&
-    !['vital-signs', 'http://terminology.hl7.org/CodeSystem/observation-category|vital-signs'].includes(category)
-  )
-    throw unsupported(`Unsupported Observation category: ${category}`, 'category');
-  const code = values.get('code');
-  const part = code === undefined ? null : observationPart(code);
-  const rows = await listRecordItems(call.scope, 'vitals', patientParam(patient));
-  const observations = rows.flatMap(vitalsObservations).filter((o) => part === null || o.id!.endsWith(`-${part}`));
-  return searchset(
-    call.base,
-    'Observation',
-    params,
-    observations.map((resource) => ({ resource })),
-    page,
-  );
-}
-
-const OBSERVATION_ID = new RegExp(`^([1-9]\\d{0,9})-(${VITALS_PARTS.join('|')})$`);
-
-/** GET Observation/{id}: one part of one reading (`<reading id>-bp|temperature|weight`). */
-export async function readObservation(scope: FhirScope, id: string): Promise<FhirResource> {
-  const m = OBSERVATION_ID.exec(id);
-  if (!m || Number(m[1]) > 2_147_483_647) throw resourceNotFound('Observation', id);
-  let row: RecordRows['vitals'];
-  try {
-    row = await readRecordItem(scope, 'vitals', Number(m[1]));
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'RECORD_ENTRY_NOT_FOUND') throw resourceNotFound('Observation', id);
-    throw err;
-  }
-  const found = vitalsObservations(row).find((o) => o.id === id);
-  if (!found) throw resourceNotFound('Observation', id);
-  return found;
+  throw resourceNotFound(type, id);
 }
 
 /** GET AuditEvent?patient=: who opened and changed the patient's record (audit.read), itself audited as VIEW AUDIT_LOG. */
@@ -298,16 +234,6 @@ export async function searchAuditEvents(call: FhirCall): Promise<FhirResource> {
   );
 }
 
-/** The IPS sections: LOINC section code, title, and the entries of the record that fill it. */
-const IPS_SECTIONS = [
-  { code: '11450-4', title: 'Problem list', types: ['Condition'] },
-  { code: '48765-2', title: 'Allergies and intolerances', types: ['AllergyIntolerance'] },
-  { code: '10160-0', title: 'Medication summary', types: ['MedicationStatement'] },
-  { code: '11369-6', title: 'History of immunizations', types: ['Immunization'] },
-  { code: '8716-3', title: 'Vital signs', types: ['Observation'] },
-  { code: '18776-5', title: 'Plan of care', types: ['Appointment'] },
-] as const;
-
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** GET Patient/{id}/$summary: an International Patient Summary document (Composition + the record), one audited read. */
@@ -316,28 +242,26 @@ export async function patientSummary(call: FhirCall, patientId: number): Promise
   const patient = patientResource(summary.patient);
   // A system client gets only the types its scopes allow (issue 21 item 4): a section it may not read is withheld.
   const mayRead = (type: FhirResourceType): boolean => clientMayAccess(call.scope.actor, type, 'read');
-  const resources: FhirResource[] = [
-    ...(mayRead('Condition') ? summary.diagnoses.map(conditionResource) : []),
-    ...(mayRead('AllergyIntolerance') ? summary.allergies.map(allergyResource) : []),
-    ...(mayRead('MedicationStatement') ? summary.medications.map(medicationResource) : []),
-    ...(mayRead('Immunization') ? summary.vaccines.map(immunizationResource) : []),
-    ...(mayRead('Observation') ? summary.vitals.flatMap(vitalsObservations) : []),
-    ...(mayRead('Appointment') ? summary.appointments.map(appointmentResource) : []),
-  ];
+  // One section per kind (its IPS section code and title), its resources from the record's lists.
+  const kinds = [...CLINICAL_TYPES.values()].flat();
+  const sections = kinds.map((k) => ({
+    ...k.fhir.ips,
+    withheld: !mayRead(k.fhir.type),
+    entries: mayRead(k.fhir.type) ? (summary[k.kind] as unknown[]).flatMap((row) => k.resources(row)) : [],
+  }));
+  const resources = sections.flatMap((s) => s.entries);
   const ref = (r: FhirResource) => ({ reference: `${r.resourceType}/${r.id}` });
   const now = call.scope.now.toISOString();
   const emptyReason = (code: 'nilknown' | 'withheld') => ({
     emptyReason: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/list-empty-reason', code }] },
   });
-  const sections = IPS_SECTIONS.map((s) => {
-    const withheld = !s.types.every(mayRead);
-    const entries = resources.filter((r) => (s.types as readonly string[]).includes(r.resourceType));
-    const text = withheld ? `${s.title}: withheld` : `${s.title}: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`;
+  const sectionsOut = sections.map((s) => {
+    const text = s.withheld ? `${s.title}: withheld` : `${s.title}: ${s.entries.length} ${s.entries.length === 1 ? 'entry' : 'entries'}`;
     return {
       title: s.title,
       code: { coding: [{ system: 'http://loinc.org', code: s.code }] },
       text: { status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml"><p>${escapeHtml(text)}</p></div>` },
-      ...(withheld ? emptyReason('withheld') : entries.length ? { entry: entries.map(ref) } : emptyReason('nilknown')),
+      ...(s.withheld ? emptyReason('withheld') : s.entries.length ? { entry: s.entries.map(ref) } : emptyReason('nilknown')),
     };
   });
   const composition: FhirResource = {
@@ -349,7 +273,7 @@ export async function patientSummary(call: FhirCall, patientId: number): Promise
     date: now,
     author: [{ display: 'National Health Records' }],
     title: `Patient summary: ${summary.patient.firstName} ${summary.patient.lastName}`,
-    section: sections,
+    section: sectionsOut,
   };
   const entry = [composition, patient, ...resources].map((resource) => ({
     fullUrl: `${call.base}/${resource.resourceType}/${resource.id}`,

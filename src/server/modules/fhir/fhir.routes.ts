@@ -13,23 +13,21 @@ import { countOrRefuse, staffLimit } from '../../http/rate-limit';
 import { fhirGuard } from './fhir-access';
 import { accessInputOf, confirmAccess } from './fhir-grant.service';
 import { capabilityStatement } from './fhir-capabilities';
-import { CREATABLE_TYPES, createResource } from './fhir-create.service';
+import { createResource } from './fhir-create.service';
+import { CLINICAL_TYPES, CREATABLE_TYPES, searchParamsOf } from './fhir-kinds';
 import {
   checkMatch,
   checkPatientSearch,
-  CLINICAL_TYPES,
   matchPatients,
   patientSummary,
   readClinical,
-  readObservation,
   readPatientResource,
   searchAuditEvents,
   searchClinical,
-  searchObservations,
   searchPatientResources,
-  type ClinicalType,
   type FhirCall,
 } from './fhir-read.service';
+import { confirmQuery } from '../../../contracts/record-warnings';
 
 export const FHIR_BASE_PATH = '/fhir/R4';
 
@@ -126,35 +124,19 @@ export function fhirRoutes({ db, config }: AppDeps) {
         send(reply, await confirmAccess(config, callOf(request).scope, numericId('Patient', request.params.id), request.body), 201),
     );
 
-    for (const type of Object.keys(CLINICAL_TYPES) as ClinicalType[]) {
+    for (const type of CLINICAL_TYPES.keys()) {
+      const params = ['patient', ...searchParamsOf(type).map((p) => p.name)];
       app.get(
         `${FHIR_BASE_PATH}/${type}`,
-        { onRequest: search(type), schema: { ...doc(`Search ${type} by patient`), querystring: searchQuery(['patient']) } },
+        { onRequest: search(type), schema: { ...doc(`Search ${type} by patient`), querystring: searchQuery(params) } },
         async (request, reply) => send(reply, await searchClinical(callOf(request), type)),
       );
       app.get<{ Params: { id: string } }>(
         `${FHIR_BASE_PATH}/${type}/:id`,
         { onRequest: fhirGuard('records.read', type, 'read'), schema: { ...doc(`Read ${type}`), params: idParams } },
-        async (request, reply) => send(reply, await readClinical(callOf(request).scope, type, numericId(type, request.params.id))),
+        async (request, reply) => send(reply, await readClinical(callOf(request).scope, type, request.params.id)),
       );
     }
-
-    app.get(
-      `${FHIR_BASE_PATH}/Observation`,
-      {
-        onRequest: search('Observation'),
-        schema: { ...doc('Search vital signs by patient'), querystring: searchQuery(['patient', 'code', 'category']) },
-      },
-      async (request, reply) => send(reply, await searchObservations(callOf(request))),
-    );
-    app.get<{ Params: { id: string } }>(
-      `${FHIR_BASE_PATH}/Observation/:id`,
-      {
-        onRequest: fhirGuard('records.read', 'Observation', 'read'),
-        schema: { ...doc('Read a vital-signs Observation'), params: idParams },
-      },
-      async (request, reply) => send(reply, await readObservation(callOf(request).scope, request.params.id)),
-    );
 
     app.get(
       `${FHIR_BASE_PATH}/AuditEvent`,
@@ -165,9 +147,13 @@ export function fhirRoutes({ db, config }: AppDeps) {
     for (const type of CREATABLE_TYPES) {
       app.post(
         `${FHIR_BASE_PATH}/${type}`,
-        { onRequest: fhirGuard('records.write', type, 'write'), schema: { ...doc(`Create ${type}`), body: resourceBody(type) } },
+        {
+          onRequest: fhirGuard('records.write', type, 'write'),
+          schema: { ...doc(`Create ${type}`), querystring: confirmQuery, body: resourceBody(type) },
+        },
         async (request, reply) => {
-          const created = await createResource(callOf(request).scope, type, request.body);
+          const { confirm } = confirmQuery.parse(request.query);
+          const created = await createResource(callOf(request).scope, type, request.body, confirm);
           reply.header('location', `${baseUrl()}/${created.resourceType}/${created.id}`);
           return send(reply, created, 201);
         },

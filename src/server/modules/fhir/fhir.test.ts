@@ -4,7 +4,7 @@
 // bad resources are 400 OperationOutcomes that change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { RECORD_KINDS } from '../../../contracts/record-rows';
+import { RECORD_KINDS } from '../../../contracts/kinds';
 import { expectValidFhir, validated } from '../../test/fhir-validator';
 import { signInAsClientCreator } from '../../test/api-client-fixtures';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';

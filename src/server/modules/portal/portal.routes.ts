@@ -19,7 +19,7 @@ import {
 import { passkeyAssertionInput } from '../../../contracts/passkeys';
 import { patientReauthInput } from '../../../contracts/portal-login';
 import { recordPatientPinProof } from '../auth/patient-reauth.service';
-import { recordIdParams } from '../../../contracts/record-rows';
+import { recordIdParams } from '../../../contracts/record-api';
 import { patientActor, patientScope, requirePortalPatient, requireStaff, staffActor } from '../../context/guards';
 import { endSession, startSession } from '../../context/session';
 import { zodRoutes, type AppDeps } from '../../deps';

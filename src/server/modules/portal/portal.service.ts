@@ -24,20 +24,7 @@ export async function loadPortalRecord(scope: RequestScope<PatientActor>): Promi
   const own = await unlessRemoved(readOwnRecord(scope));
   if (!own) return null;
   const { patient, lists } = own;
-  return {
-    patient: { ...patient, ncNumber: patient.idNumber },
-    medicalRecords: {
-      diagnoses: lists.diagnoses.map(({ patientId: _p, ...d }) => d),
-      appointments: lists.appointments.map(({ patientId: _p, ...a }) => a),
-      allergies: lists.allergies.map(({ patientId: _p, ...a }) => a),
-      medications: lists.medications.map(({ patientId: _p, name, prescribedBy, ...m }) => ({
-        ...m,
-        medication: name,
-        doctor: prescribedBy,
-      })),
-      vaccines: lists.vaccines.map(({ patientId: _p, ...v }) => v),
-    },
-  };
+  return { patient: { ...patient, ncNumber: patient.idNumber }, medicalRecords: lists };
 }
 
 const isVerdict = (v: string | null): v is ReviewVerdict => (REVIEW_VERDICTS as readonly (string | null)[]).includes(v);

@@ -14,7 +14,7 @@ import {
   volumeAlertPage,
   volumeAlertQuery,
 } from '../../../contracts/privacy-review';
-import { recordIdParams } from '../../../contracts/record-rows';
+import { recordIdParams } from '../../../contracts/record-api';
 import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { readVolumeAlerts } from './alerts.service';

@@ -4,7 +4,7 @@
 // withRow puts each row back in its place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareRecordRows, withRow } from '../../../contracts/record-order';
-import { RECORD_KINDS, type RecordKind, type RecordRows } from '../../../contracts/record-rows';
+import { RECORD_KINDS, type RecordKind, type RecordRows } from '../../../contracts/kinds';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
 import { signInAs } from '../../test/staff';

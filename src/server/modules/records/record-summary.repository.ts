@@ -2,12 +2,13 @@
 // lists and vital signs, and the VIEW PATIENT audit row naming how many rows of each were returned, in one round
 // trip as one named prepared statement. Nothing of the record and no audit row without a live grant.
 import { sql, type SQL } from 'drizzle-orm';
-import { RECORD_KINDS, type RecordSummary } from '../../../contracts/record-rows';
+import { RECORD_KINDS, type RecordLists } from '../../../contracts/kinds';
+import { type RecordSummary } from '../../../contracts/record-api';
 import type { RecordPatient } from '../../../contracts/access';
 import { auditAppendSql, sqlJson, type StatementAuditEntry } from '../../audit/audit-in-statement';
 import { preparedRows, type Db } from '../../db/client';
 import { patientWithGrantSql } from '../../db/patient-columns';
-import { listJson, type RecordLists } from './records.repository';
+import { listJson } from './records.repository';
 
 export type SummaryRead =
   | { found: false }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import type { Permission } from '../../../contracts/constants';
-import { RECORD_KINDS } from '../../../contracts/record-rows';
+import { RECORD_KINDS } from '../../../contracts/kinds';
 import { createSession } from '../../context/session';
 import { createPatient } from '../../test/patient-fixtures';
 import { ALL_ROLE_IDS, allows } from '../../test/permission-matrix';

@@ -3,7 +3,7 @@
 // values outside the SPEC ranges). The clock is fixed: "today" is 15 June 2025 in Windhoek.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { RECORD_KINDS, RECORD_LIST_KINDS, type RecordKind } from '../../../contracts/record-rows';
+import { RECORD_KINDS, RECORD_LIST_KINDS, type RecordKind } from '../../../contracts/kinds';
 import { testClock } from '../../test/clock';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { REQUIRED_FIELDS, SAMPLE_INPUTS } from '../../test/record-samples';

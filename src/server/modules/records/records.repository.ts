@@ -1,81 +1,56 @@
-// The clinical lists (diagnoses, appointments, allergies, medications, vaccines) and vital signs. Every read and
-// change of a patient's items takes a PatientScope: the data context of a transaction in which the access module
-// checked this user's live grant for that patient (docs/decisions/009-data-context.md).
+// The record's lists, one table per kind (modules/records/kinds). Every read and change of a patient's items takes
+// a PatientScope: the data context of a transaction in which the access module checked this user's live grant for
+// that patient (docs/decisions/009-data-context.md). Nothing here knows a kind: columns are mapped by their types.
 import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { RECORD_KINDS, type RecordKind, type RecordRows } from '../../../contracts/record-rows';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { kindContract, RECORD_KINDS, type RecordKind, type RecordLists, type RecordRows } from '../../../contracts/kinds';
 import type { Actor } from '../../context/actor';
 import type { DataContext } from '../../context/data-context';
 import type { DbOrTx } from '../../db/client';
-import { allergies, appointments, diagnoses, medications, vaccines, vitals } from '../../db/schema';
 import type { PatientScope } from '../access/patient-scope';
-
-interface TableSpec {
-  table: PgTable;
-  id: PgColumn;
-  patientId: PgColumn;
-  order: SQL[];
-}
-
-const SPECS: Record<RecordKind, TableSpec> = {
-  diagnoses: {
-    table: diagnoses,
-    id: diagnoses.id,
-    patientId: diagnoses.patientId,
-    order: [desc(diagnoses.diagnosedDate), desc(diagnoses.id)],
-  },
-  appointments: {
-    table: appointments,
-    id: appointments.id,
-    patientId: appointments.patientId,
-    order: [desc(appointments.date), desc(appointments.time), desc(appointments.id)],
-  },
-  allergies: {
-    table: allergies,
-    id: allergies.id,
-    patientId: allergies.patientId,
-    order: [desc(allergies.reportedDate), desc(allergies.id)],
-  },
-  medications: {
-    table: medications,
-    id: medications.id,
-    patientId: medications.patientId,
-    order: [desc(medications.prescribedDate), desc(medications.id)],
-  },
-  vaccines: { table: vaccines, id: vaccines.id, patientId: vaccines.patientId, order: [desc(vaccines.date), desc(vaccines.id)] },
-  vitals: { table: vitals, id: vitals.id, patientId: vitals.patientId, order: [desc(vitals.recordedAt), desc(vitals.id)] },
-};
+import { serverKind } from './kinds';
+import type { KindTable } from './kinds/server-kind';
 
 type Raw = Record<string, unknown>;
-const decimal = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-/** Database row -> API row: numeric columns arrive as text, timestamps as Date. The other kinds are already right. */
+const tableOf = (kind: RecordKind): KindTable => serverKind(kind).table;
+const columnsOf = (kind: RecordKind): Record<string, PgColumn> => getTableColumns(tableOf(kind)) as Record<string, PgColumn>;
+
+/** The list's ORDER BY: the kind's sort keys, each descending (the client sorts the same way: contracts/record-order.ts). */
+const orderOf = (kind: RecordKind): SQL[] => kindContract(kind).order.map((key) => desc(columnsOf(kind)[key]!));
+
+/** Database row -> API row: numeric columns arrive as text, timestamps as Date. */
 function toRow<K extends RecordKind>(kind: K, raw: Raw): RecordRows[K] {
-  if (kind !== 'vitals') return raw as unknown as RecordRows[K];
-  const v = raw as Raw & { recordedAt: Date };
-  return {
-    ...v,
-    temperature: decimal(v.temperature),
-    weight: decimal(v.weight),
-    recordedAt: v.recordedAt.toISOString(),
-  } as unknown as RecordRows[K];
+  const row: Raw = { ...raw };
+  for (const [key, column] of Object.entries(columnsOf(kind))) {
+    const v = row[key];
+    if (v === null || v === undefined) continue;
+    if (column.columnType === 'PgNumeric') row[key] = Number(v);
+    if (column.columnType === 'PgTimestamp' && v instanceof Date) row[key] = v.toISOString();
+  }
+  return row as RecordRows[K];
 }
 
-/** What an insert stores besides the patient: the parsed input (and, for vital signs, who and when). */
-export type NewRecordValues = Raw;
-
+/** API values -> column values: numbers for numeric columns as text (exact), ISO timestamps as Date. */
 function toValues(kind: RecordKind, values: Raw): Raw {
-  if (kind !== 'vitals') return values;
-  const num = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-  return { ...values, temperature: num(values.temperature), weight: num(values.weight) };
+  const out: Raw = {};
+  const columns = columnsOf(kind);
+  for (const [key, v] of Object.entries(values)) {
+    const column = columns[key];
+    if (!column) continue; // an input field that is not stored as such
+    if (column.columnType === 'PgNumeric' && typeof v === 'number') out[key] = String(v);
+    else if (column.columnType === 'PgTimestamp' && typeof v === 'string') out[key] = new Date(v);
+    else out[key] = v;
+  }
+  return out;
 }
 
 /**
- * A row as JSON in the contract's shape, built from the schema: camelCase keys, dates as YYYY-MM-DD, numeric as
+ * A row as JSON in the contract's shape, built from the table: camelCase keys, dates as YYYY-MM-DD, numeric as
  * numbers, timestamps as ISO 8601 UTC with milliseconds (what Date#toISOString gives for inserted rows).
  */
-function jsonRow(table: PgTable): SQL {
-  const fields = Object.entries(getTableColumns(table)).map(([key, column]) => {
+function jsonRow(kind: RecordKind): SQL {
+  const fields = Object.entries(columnsOf(kind)).map(([key, column]) => {
     let value: SQL = sql`${column}`;
     if (column.columnType === 'PgNumeric') value = sql`${column}::float8`;
     if (column.columnType === 'PgTimestamp') value = sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -86,35 +61,25 @@ function jsonRow(table: PgTable): SQL {
 
 /** One list as a JSON array (newest first): a scalar subquery, so several lists come back in one statement. */
 export function listJson(kind: RecordKind, patientId: number): SQL {
-  const s = SPECS[kind];
-  return sql`(SELECT coalesce(json_agg(${jsonRow(s.table)} ORDER BY ${sql.join(s.order, sql`, `)}), '[]'::json)
-    FROM ${s.table} WHERE ${s.patientId} = ${patientId})`;
+  const table = tableOf(kind);
+  return sql`(SELECT coalesce(json_agg(${jsonRow(kind)} ORDER BY ${sql.join(orderOf(kind), sql`, `)}), '[]'::json)
+    FROM ${table} WHERE ${table.patientId} = ${patientId})`;
 }
 
 /** The given lists of one patient in one round trip. */
-async function selectLists<K extends RecordKind>(
-  tx: DbOrTx,
-  kinds: readonly K[],
-  patientId: number,
-): Promise<{ [P in K]: RecordRows[P][] }> {
+async function selectLists<K extends RecordKind>(tx: DbOrTx, kinds: readonly K[], patientId: number): Promise<{ [P in K]: RecordRows[P][] }> {
   const columns = kinds.map((kind) => sql`${listJson(kind, patientId)} AS ${sql.identifier(kind)}`);
   const result = await tx.execute(sql`SELECT ${sql.join(columns, sql`, `)}`);
   return (result as unknown as { rows: { [P in K]: RecordRows[P][] }[] }).rows[0]!;
 }
 
-async function selectRows<K extends RecordKind>(tx: DbOrTx, kind: K, patientId: number): Promise<RecordRows[K][]> {
-  return (await selectLists(tx, [kind], patientId))[kind];
-}
-
-// Inserts and deletes go through the PgTable base type: Drizzle cannot type one statement over six tables, so
-// rows come back as Raw and toRow gives them their contract shape.
+// Statements go through the KindTable base type: Drizzle cannot type one statement over every kind's table, so rows
+// come back as Raw and toRow gives them their contract shape.
 
 /** One list of the scope's patient, newest first. */
 export async function selectList<K extends RecordKind>(scope: PatientScope<Actor>, kind: K): Promise<RecordRows[K][]> {
-  return selectRows(scope.tx, kind, scope.patientId);
+  return (await selectLists(scope.tx, [kind], scope.patientId))[kind];
 }
-
-export type RecordLists = { [K in RecordKind]: RecordRows[K][] };
 
 /** Every list of the scope's patient in one round trip. */
 export async function selectAllLists(scope: PatientScope<Actor>): Promise<RecordLists> {
@@ -122,29 +87,38 @@ export async function selectAllLists(scope: PatientScope<Actor>): Promise<Record
 }
 
 /** The given lists of the scope's patient in one round trip. */
-export async function selectListsOf<K extends RecordKind>(
-  scope: PatientScope<Actor>,
-  kinds: readonly K[],
-): Promise<{ [P in K]: RecordRows[P][] }> {
+export async function selectListsOf<K extends RecordKind>(scope: PatientScope<Actor>, kinds: readonly K[]): Promise<{ [P in K]: RecordRows[P][] }> {
   return selectLists(scope.tx, kinds, scope.patientId);
 }
 
 /** Inserts one item for the scope's patient; returns the stored row. */
-export async function insertItem<K extends RecordKind>(scope: PatientScope, kind: K, values: NewRecordValues): Promise<RecordRows[K]> {
+export async function insertItem<K extends RecordKind>(scope: PatientScope, kind: K, values: Raw): Promise<RecordRows[K]> {
   const [raw] = (await scope.tx
-    .insert(SPECS[kind].table)
+    .insert(tableOf(kind))
     .values(toValues(kind, { ...values, patientId: scope.patientId }))
     .returning()) as Raw[];
   return toRow(kind, raw!);
 }
 
+/** Replaces the stored fields of one item of the scope's patient; returns the stored row, or null when there is none. */
+export async function updateItem<K extends RecordKind>(scope: PatientScope, kind: K, id: number, values: Raw): Promise<RecordRows[K] | null> {
+  const table = tableOf(kind);
+  const { id: _id, patientId: _p, ...rest } = toValues(kind, values);
+  const [raw] = (await scope.tx
+    .update(table)
+    .set(rest)
+    .where(and(eq(table.id, id), eq(table.patientId, scope.patientId)))
+    .returning()) as Raw[];
+  return raw ? toRow(kind, raw) : null;
+}
+
 /**
- * The patient an item belongs to, its row locked until commit (so the grant check and the delete see the same
+ * The patient an item belongs to, its row locked until commit (so the grant check and the change see the same
  * item); null when there is no such item. Reads nothing else of the record.
  */
 export async function lockItemPatient(ctx: DataContext, kind: RecordKind, id: number): Promise<number | null> {
-  const s = SPECS[kind];
-  const [item] = (await ctx.tx.select({ patientId: s.patientId }).from(s.table).where(eq(s.id, id)).for('update')) as {
+  const table = tableOf(kind);
+  const [item] = (await ctx.tx.select({ patientId: table.patientId }).from(table).where(eq(table.id, id)).for('update')) as {
     patientId: number;
   }[];
   return item?.patientId ?? null;
@@ -152,27 +126,27 @@ export async function lockItemPatient(ctx: DataContext, kind: RecordKind, id: nu
 
 /** The patient an item belongs to, without a lock (for reads); null when there is no such item. */
 export async function itemPatient(ctx: DataContext, kind: RecordKind, id: number): Promise<number | null> {
-  const s = SPECS[kind];
-  const [item] = (await ctx.tx.select({ patientId: s.patientId }).from(s.table).where(eq(s.id, id))) as { patientId: number }[];
+  const table = tableOf(kind);
+  const [item] = (await ctx.tx.select({ patientId: table.patientId }).from(table).where(eq(table.id, id))) as { patientId: number }[];
   return item?.patientId ?? null;
 }
 
 /** One item of the scope's patient, or null when the patient has no such item. */
 export async function selectItem<K extends RecordKind>(scope: PatientScope<Actor>, kind: K, id: number): Promise<RecordRows[K] | null> {
-  const s = SPECS[kind];
+  const table = tableOf(kind);
   const [raw] = (await scope.tx
     .select()
-    .from(s.table)
-    .where(and(eq(s.id, id), eq(s.patientId, scope.patientId)))) as Raw[];
+    .from(table)
+    .where(and(eq(table.id, id), eq(table.patientId, scope.patientId)))) as Raw[];
   return raw ? toRow(kind, raw) : null;
 }
 
 /** Deletes one item of the scope's patient; returns the deleted row, or null when the patient has no such item. */
 export async function deleteItem<K extends RecordKind>(scope: PatientScope, kind: K, id: number): Promise<RecordRows[K] | null> {
-  const s = SPECS[kind];
+  const table = tableOf(kind);
   const [raw] = (await scope.tx
-    .delete(s.table)
-    .where(and(eq(s.id, id), eq(s.patientId, scope.patientId)))
+    .delete(table)
+    .where(and(eq(table.id, id), eq(table.patientId, scope.patientId)))
     .returning()) as Raw[];
   return raw ? toRow(kind, raw) : null;
 }

@@ -1,10 +1,12 @@
-// The clinical record API (SPEC §7 Patients; DESIGN.md §9): for each kind, GET and POST /api/patients/{id}/<kind>
-// and DELETE /api/<kind>/{id}; plus GET /api/patients/{id}/record-summary for the dashboard.
-// Reads need records.read, adds and deletes records.write, and all of them a live access grant (the service).
+// The clinical record API (SPEC §7 Patients; DESIGN.md §9): for each kind (contracts/kinds), GET and POST
+// /api/patients/{id}/<kind>, PATCH and DELETE /api/<kind>/{id}; plus GET /api/patients/{id}/record-summary for the
+// dashboard. Reads need records.read, changes records.write, and all of them a live access grant (the service).
+// An add or edit a kind's check warns about answers 409 CONFIRMATION_REQUIRED until `?confirm=` names its warnings.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { RECORD_KINDS, RECORD_ROW_SCHEMAS, recordIdParams, recordSummary, type RecordKind } from '../../../contracts/record-rows';
-import { recordInputs } from '../../../contracts/records';
+import { KIND_CONTRACTS, RECORD_KINDS, recordInputs, type RecordKind } from '../../../contracts/kinds';
+import { recordIdParams, recordSummary } from '../../../contracts/record-api';
+import { confirmQuery } from '../../../contracts/record-warnings';
 import { withConfirmedActor } from '../../context/actor-check';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
@@ -13,9 +15,13 @@ import {
   deleteRecordItem,
   listRecordItems,
   readRecordSummary,
+  updateRecordItem,
   type NewRecordItem,
   type RecordCaller,
 } from './records.service';
+
+/** An edit's body: any of the kind's input fields; the service checks the edited item whole, as an add. */
+const patchBody = z.record(z.string(), z.unknown());
 
 export function recordsRoutes({ db, config }: AppDeps) {
   const canRead = requireStaff('records.read');
@@ -28,10 +34,10 @@ export function recordsRoutes({ db, config }: AppDeps) {
     const r = zodRoutes(app);
     const tags = ['records'];
 
-    // Six kinds through one registration: the schemas are widened to ZodType (TypeScript cannot follow one
+    // Every kind through one registration: the schemas are widened to ZodType (TypeScript cannot follow one
     // generic kind through the type provider); the schemas themselves still validate and serialize each kind.
     const register = (kind: RecordKind): void => {
-      const row: z.ZodType = RECORD_ROW_SCHEMAS[kind];
+      const row: z.ZodType = KIND_CONTRACTS[kind].row;
       const body: z.ZodType = inputs[kind];
       r.get(
         `/api/patients/:id/${kind}`,
@@ -40,11 +46,22 @@ export function recordsRoutes({ db, config }: AppDeps) {
       );
       r.post(
         `/api/patients/:id/${kind}`,
-        { onRequest: canWrite, schema: { tags, params: recordIdParams, body, response: { 201: row } } },
+        { onRequest: canWrite, schema: { tags, params: recordIdParams, querystring: confirmQuery, body, response: { 201: row } } },
         async (request, reply) => {
-          const created = await addRecordItem(caller(request), kind, request.params.id, request.body as NewRecordItem<typeof kind>);
+          const created = await addRecordItem(
+            caller(request),
+            kind,
+            request.params.id,
+            request.body as NewRecordItem<typeof kind>,
+            request.query.confirm,
+          );
           return reply.status(201).send(created);
         },
+      );
+      r.patch(
+        `/api/${kind}/:id`,
+        { onRequest: canWrite, schema: { tags, params: recordIdParams, querystring: confirmQuery, body: patchBody, response: { 200: row } } },
+        async (request) => updateRecordItem(caller(request), kind, request.params.id, request.body, request.query.confirm),
       );
       r.delete(
         `/api/${kind}/:id`,

@@ -2,7 +2,7 @@
 // without one; every read, add and delete audited in the same transaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { RECORD_KINDS, RECORD_RESOURCE_TYPES, type RecordKind } from '../../../contracts/record-rows';
+import { RECORD_KINDS, RECORD_RESOURCE_TYPES, type RecordKind } from '../../../contracts/kinds';
 import { verifyAuditChain } from '../../audit/audit-verify';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { SAMPLE_INPUTS } from '../../test/record-samples';

@@ -2,7 +2,8 @@
 // the record summary) instead of fetching the list again: an add is one request and one audit row (issue 15 item 5).
 import { useMutation, useQueryClient, type QueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { withRow } from '../../../../contracts/record-order';
-import type { RecordKind, RecordRows, RecordSummary } from '../../../../contracts/record-rows';
+import type { RecordKind, RecordRows } from '../../../../contracts/kinds';
+import type { RecordSummary } from '../../../../contracts/record-api';
 import { apiJson, apiRequest } from '../../../lib/api-client';
 import { recordKeys } from './record-queries';
 

@@ -1,7 +1,8 @@
 // Reading the record (SPEC §7): one summary request when the record opens, then one query per list. The lists start
 // from the summary's data (no second request); an add or delete writes its answer into the cache (record-mutations.ts).
 import { queryOptions, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
-import type { RecordKind, RecordRows, RecordSummary } from '../../../../contracts/record-rows';
+import type { RecordKind, RecordRows } from '../../../../contracts/kinds';
+import type { RecordSummary } from '../../../../contracts/record-api';
 import { retryUnlessRefused } from '../../../lib/api-error';
 import { urlKey } from '../../../lib/query-keys';
 

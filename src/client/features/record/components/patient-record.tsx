@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { RecordPatient } from '../../../../contracts/access';
-import type { RecordKind } from '../../../../contracts/record-rows';
+import type { RecordKind } from '../../../../contracts/kinds';
 import { Button } from '../../../components/ui/button';
 import { asApiError } from '../../../lib/api-error';
 import { recordSummaryQueryOptions } from '../api/record-queries';

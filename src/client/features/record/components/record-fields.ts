@@ -1,6 +1,9 @@
 // The fields of each add dialog (SPEC §5), in order, with their defaults (SPEC §4: Active, Scheduled, Mild, Active).
-import { ALLERGY_SEVERITIES, APPOINTMENT_STATUSES, DIAGNOSIS_STATUSES, MEDICATION_STATUSES } from '../../../../contracts/records';
-import type { RecordKind } from '../../../../contracts/record-rows';
+import { ALLERGY_SEVERITIES } from '../../../../contracts/kinds/allergies';
+import { APPOINTMENT_STATUSES } from '../../../../contracts/kinds/appointments';
+import { DIAGNOSIS_STATUSES } from '../../../../contracts/kinds/diagnoses';
+import { MEDICATION_STATUSES } from '../../../../contracts/kinds/medications';
+import type { RecordKind } from '../../../../contracts/kinds';
 
 export type FieldControl = 'text' | 'textarea' | 'date' | 'time' | 'select' | 'number';
 

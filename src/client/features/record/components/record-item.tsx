@@ -1,7 +1,7 @@
 // How one entry of each list reads (SPEC §2): a title, a status or severity badge, and detail lines.
 // Active diagnoses and Severe allergies get the destructive badge (SPEC §4).
 import type { TFunction } from 'i18next';
-import type { RecordKind, RecordRows } from '../../../../contracts/record-rows';
+import type { RecordKind, RecordRows } from '../../../../contracts/kinds';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { statusTone, type StatusKind } from '../../../components/ui/status-tone';
 import { formatDate, formatDateTime } from '../../../lib/dates';

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Plus, Trash2 } from 'lucide-react';
-import type { RecordKind } from '../../../../contracts/record-rows';
+import type { RecordKind } from '../../../../contracts/kinds';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Dialog } from '../../../components/ui/dialog';

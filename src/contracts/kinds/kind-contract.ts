@@ -1,0 +1,44 @@
+// What every record kind declares once, for the client and the server alike (issue 22 item 1): its input and row
+// contracts, its order, its audit resource type, its codes and what the patient portal shows of it. The server adds
+// its table, FHIR mapping and checks (src/server/modules/records/kinds/), the client its form and list rendering
+// (src/client/features/record/kinds/); the registry (./index.ts) lists the kinds once.
+import type { z } from 'zod';
+import type { CatalogueName } from './coded';
+import type { Now } from './fields';
+
+export interface KindContract<
+  K extends string = string,
+  RT extends string = string,
+  Row extends z.ZodObject = z.ZodObject,
+  Input extends z.ZodType = z.ZodType,
+  Portal extends PortalView<Row> | null = PortalView<Row> | null,
+> {
+  kind: K;
+  /** The audit resource type of the kind's rows (SPEC §9 and DESIGN.md). */
+  resourceType: RT;
+  /** The English message of RECORD_ENTRY_NOT_FOUND for the kind (the client translates the code and `details.kind`). */
+  notFound: string;
+  /** The add (and edit) input, judged against `now`. */
+  input: (now: Now) => Input;
+  /** A row as the API answers it. */
+  row: Row;
+  /** The sort keys of the list, each compared descending, the id last (SPEC §2: newest first). */
+  order: readonly (keyof z.infer<Row> & string)[];
+  /** The text field a code stands for and the catalogue the codes come from; null for a kind without codes. */
+  coded: { field: keyof z.infer<Row> & string; catalogue: CatalogueName } | null;
+  /** What the patient portal shows of a row (SPEC §3); null when the portal does not show the kind. */
+  portal: Portal;
+}
+
+/** What the portal shows of a row: its schema, and how a row becomes it. */
+export interface PortalView<Row extends z.ZodObject, P extends z.ZodObject = z.ZodObject> {
+  row: P;
+  from: (row: z.infer<Row>) => z.infer<P>;
+}
+
+/** Declares a kind; the identity, so each definition keeps its own precise types. */
+export function defineKind<K extends string, RT extends string, Row extends z.ZodObject, Input extends z.ZodType, Portal extends PortalView<Row> | null>(
+  contract: KindContract<K, RT, Row, Input, Portal>,
+): KindContract<K, RT, Row, Input, Portal> {
+  return contract;
+}

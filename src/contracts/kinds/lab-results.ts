@@ -1,0 +1,98 @@
+// Laboratory results (issue 22 item 2): a test (LOINC when picked from the catalogue), its value (a number, or text
+// such as "Positive"), UCUM unit and reference range; the answer adds the abnormal flag computed from the range and
+// who entered the result.
+import { z } from 'zod';
+import { safeString } from '../fields';
+import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
+import { choice, day, requiredDate, requiredText, type Now } from './fields';
+import { defineKind } from './kind-contract';
+
+export const LAB_RESULT_STATUSES = ['final', 'preliminary', 'corrected'] as const;
+export type LabResultStatus = (typeof LAB_RESULT_STATUSES)[number];
+export const ABNORMAL_FLAGS = ['LL', 'L', 'H', 'HH'] as const;
+export type AbnormalFlag = (typeof ABNORMAL_FLAGS)[number];
+
+/** Values and range ends stay within what a laboratory reports. */
+const LAB_NUMBER_LIMIT = 1e9;
+/** A UCUM unit as written: printable ASCII, no spaces (mmol/L, 10*9/L, %, {copies}/mL). */
+export const UNIT_PATTERN = /^[!-~]{1,32}$/;
+
+const labNumber = (message: string) =>
+  z
+    .number({ error: message })
+    .refine(Number.isFinite, { error: message })
+    .refine((n) => Math.abs(n) < LAB_NUMBER_LIMIT, { error: message });
+
+const optionalLabNumber = (message: string) =>
+  labNumber(message)
+    .nullish()
+    .transform((v) => v ?? null);
+
+const input = (now: Now) =>
+  z
+    .strictObject({
+      name: requiredText(200, 'validation:labTestRequired').min(2, { error: 'validation:labTestLength' }),
+      ...codedInputShape,
+      /** A number, or text for a result that is not one ("Positive", "Not detected"). */
+      value: z.union([labNumber('validation:labValueInvalid'), requiredText(100, 'validation:labValueRequired')], {
+        error: (issue) => (issue.input === undefined || issue.input === null ? 'validation:labValueRequired' : 'validation:labValueInvalid'),
+      }),
+      unit: safeString('validation:unitInvalid')
+        .trim()
+        .nullish()
+        .refine((v) => !v || UNIT_PATTERN.test(v), { error: 'validation:unitInvalid' })
+        .transform((v) => (v ? v : null)),
+      referenceLow: optionalLabNumber('validation:referenceInvalid'),
+      referenceHigh: optionalLabNumber('validation:referenceInvalid'),
+      collectedDate: requiredDate(now, 'validation:dateRequired', 'past'),
+      status: choice(LAB_RESULT_STATUSES, 'validation:statusRequired'),
+      facility: requiredText(200, 'validation:facilityRequired'),
+    })
+    .refine(codePaired, CODE_PAIRED)
+    .refine((v) => v.referenceLow === null || v.referenceHigh === null || v.referenceLow <= v.referenceHigh, {
+      error: 'validation:referenceRangeInverted',
+      path: ['referenceLow'],
+    });
+
+/**
+ * The flag of a numeric value against its reference range: H above the high end, L below the low end; HH and LL when
+ * it lies further outside than the range is wide (or, with only one end known, beyond twice the high end or below
+ * half the low end). Null for text values, values in range, and results without a range.
+ */
+export function abnormalFlag(value: number | string, low: number | null, high: number | null): AbnormalFlag | null {
+  if (typeof value !== 'number') return null;
+  const width = low !== null && high !== null ? high - low : null;
+  if (high !== null && value > high) return value > (width !== null && width > 0 ? high + width : high * 2) ? 'HH' : 'H';
+  if (low !== null && value < low) return value < (width !== null && width > 0 ? low - width : low / 2) ? 'LL' : 'L';
+  return null;
+}
+
+const row = z.object({
+  id: z.number().int(),
+  patientId: z.number().int(),
+  name: z.string(),
+  ...codedRowShape,
+  value: z.union([z.number(), z.string()]),
+  unit: z.string().nullable(),
+  referenceLow: z.number().nullable(),
+  referenceHigh: z.number().nullable(),
+  collectedDate: day,
+  status: z.string(),
+  facility: z.string(),
+  abnormalFlag: z.enum(ABNORMAL_FLAGS).nullable(),
+  /** The name of the staff user who entered the result, and when (ISO 8601 UTC). */
+  enteredBy: z.string(),
+  enteredAt: z.string(),
+});
+
+export const labResults = defineKind({
+  kind: 'lab-results',
+  resourceType: 'LAB_RESULT',
+  notFound: 'Laboratory result not found',
+  input,
+  row,
+  order: ['collectedDate', 'id'],
+  coded: { field: 'name', catalogue: 'lab-results' },
+  portal: { row: row.omit({ patientId: true }), from: ({ patientId: _p, ...r }) => r },
+});
+export type LabResultRow = z.infer<typeof row>;

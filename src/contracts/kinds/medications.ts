@@ -1,0 +1,62 @@
+// Medications (SPEC §3, §5): a medicine, coded from the WHO ATC classification when picked from the catalogue.
+import { z } from 'zod';
+import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
+import { choice, day, notBefore, optionalDate, optionalDay, requiredDate, requiredText, type Now } from './fields';
+import { defineKind } from './kind-contract';
+
+export const MEDICATION_STATUSES = ['Active', 'Discontinued', 'Completed'] as const;
+export type MedicationStatus = (typeof MEDICATION_STATUSES)[number];
+/** SPEC §5 limits. */
+export const MEDICATION_LIMITS = { name: { min: 2, max: 100 }, dosage: { min: 1, max: 50 } } as const;
+
+const input = (now: Now) =>
+  z
+    .strictObject({
+      name: requiredText(MEDICATION_LIMITS.name.max, 'validation:medicationNameRequired').min(MEDICATION_LIMITS.name.min, {
+        error: 'validation:medicationNameLength',
+      }),
+      ...codedInputShape,
+      status: choice(MEDICATION_STATUSES, 'validation:statusRequired'),
+      dosage: requiredText(MEDICATION_LIMITS.dosage.max, 'validation:dosageRequired'),
+      frequency: requiredText(100, 'validation:frequencyRequired'),
+      purpose: requiredText(200, 'validation:purposeRequired'),
+      prescribedDate: requiredDate(now, 'validation:prescribedDateRequired', 'past'),
+      discontinuedDate: optionalDate(now, 'past'),
+      prescribedBy: requiredText(200, 'validation:prescribedByRequired'),
+      nextReview: optionalDate(now, 'any'),
+    })
+    .refine(codePaired, CODE_PAIRED)
+    .refine((v) => notBefore(v.discontinuedDate, v.prescribedDate), {
+      error: 'validation:discontinuedBeforePrescribed',
+      path: ['discontinuedDate'],
+    });
+
+const row = z.object({
+  id: z.number().int(),
+  patientId: z.number().int(),
+  name: z.string(),
+  ...codedRowShape,
+  dosage: z.string(),
+  frequency: z.string(),
+  purpose: z.string(),
+  status: z.string(),
+  prescribedDate: day,
+  discontinuedDate: optionalDay,
+  prescribedBy: z.string(),
+  nextReview: optionalDay,
+});
+
+/** SPEC §3: the portal shows the medication's name as `medication` and the prescriber as `doctor`. */
+const portalRow = row.omit({ patientId: true, name: true, prescribedBy: true }).extend({ medication: z.string(), doctor: z.string() });
+
+export const medications = defineKind({
+  kind: 'medications',
+  resourceType: 'MEDICATION',
+  notFound: 'Medication not found',
+  input,
+  row,
+  order: ['prescribedDate', 'id'],
+  coded: { field: 'name', catalogue: 'medications' },
+  portal: { row: portalRow, from: ({ patientId: _p, name, prescribedBy, ...m }) => ({ ...m, medication: name, doctor: prescribedBy }) },
+});
+export type MedicationRow = z.infer<typeof row>;

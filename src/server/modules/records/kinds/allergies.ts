@@ -1,0 +1,75 @@
+// Allergies on the server: the table, the duplicate warning, and FHIR AllergyIntolerance (coded by ATC class or
+// substance when picked from the catalogue).
+import { date, index, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
+import { allergies as contract } from '../../../../contracts/kinds/allergies';
+import { CATALOGUE_SYSTEMS } from '../../../../contracts/kinds/coded';
+import { patientRef } from '../../../db/schema';
+import { codedFrom, day, first, str, words } from '../../fhir/fhir-input';
+import { coding, concept, patientReference, rowIdOf, text } from '../../fhir/fhir-resources';
+import { codedColumns } from './coded-columns';
+import { duplicateEntryWarnings } from './duplicate-check';
+import { defineServerKind } from './server-kind';
+
+export const allergiesTable = pgTable(
+  'allergies',
+  {
+    id: serial('id').primaryKey(),
+    patientId: patientRef(),
+    allergen: varchar('allergen', { length: 200 }).notNull(),
+    ...codedColumns(),
+    reaction: varchar('reaction', { length: 500 }).notNull(),
+    severity: varchar('severity', { length: 16 }).notNull().default('Mild'),
+    reportedDate: date('reported_date', { mode: 'string' }).notNull(),
+  },
+  (t) => [index('allergies_patient_idx').on(t.patientId)],
+);
+
+const TO_SEVERITY: Record<string, string> = { Mild: 'mild', Moderate: 'moderate', Severe: 'severe' };
+const FROM_SEVERITY: Record<string, string> = { mild: 'Mild', moderate: 'Moderate', severe: 'Severe' };
+
+export const allergiesKind = defineServerKind<'allergies'>({
+  contract,
+  table: allergiesTable,
+  check: (scope, input, editing) => duplicateEntryWarnings(scope, allergiesTable, input, input.allergen, undefined, editing),
+  fhir: {
+    type: 'AllergyIntolerance',
+    rowId: rowIdOf,
+    resources: (a) => [
+      {
+        resourceType: 'AllergyIntolerance',
+        id: String(a.id),
+        clinicalStatus: coding('http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', 'active'),
+        verificationStatus: coding('http://terminology.hl7.org/CodeSystem/allergyintolerance-verification', 'confirmed'),
+        criticality: a.severity === 'Severe' ? 'high' : 'low',
+        code: concept(a.allergen, a),
+        patient: patientReference(a.patientId),
+        recordedDate: a.reportedDate,
+        reaction: [{ manifestation: [text(a.reaction)], severity: TO_SEVERITY[a.severity] ?? 'moderate' }],
+      },
+    ],
+    search: null,
+    create: {
+      patientField: 'patient',
+      accepts: () => true,
+      input: (r) => {
+        const reaction = first(r.reaction);
+        return {
+          allergen: words(r.code),
+          ...codedFrom(r.code, CATALOGUE_SYSTEMS.allergies),
+          reaction: words(first(reaction.manifestation)) ?? str(reaction.description),
+          severity: FROM_SEVERITY[str(reaction.severity) ?? ''] ?? (r.criticality === 'high' ? 'Severe' : str(reaction.severity)),
+          reportedDate: day(r.recordedDate) ?? day(r.onsetDateTime),
+        };
+      },
+      expressions: {
+        allergen: 'AllergyIntolerance.code',
+        code: 'AllergyIntolerance.code.coding',
+        codeSystem: 'AllergyIntolerance.code.coding',
+        reaction: 'AllergyIntolerance.reaction.manifestation',
+        severity: 'AllergyIntolerance.reaction.severity',
+        reportedDate: 'AllergyIntolerance.recordedDate',
+      },
+    },
+    ips: { code: '48765-2', title: 'Allergies and intolerances' },
+  },
+});

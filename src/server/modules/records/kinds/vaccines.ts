@@ -1,0 +1,84 @@
+// Vaccines on the server: the table, the duplicate warning (the same vaccine on the same day), and FHIR
+// Immunization (CVX coded when picked from the catalogue).
+import { date, index, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
+import { eq } from 'drizzle-orm';
+import { vaccines as contract } from '../../../../contracts/kinds/vaccines';
+import { CATALOGUE_SYSTEMS } from '../../../../contracts/kinds/coded';
+import { patientRef } from '../../../db/schema';
+import { validationFailed } from '../../../errors/app-error';
+import { codedFrom, day, first, obj, str, words } from '../../fhir/fhir-input';
+import { concept, named, patientReference, rowIdOf } from '../../fhir/fhir-resources';
+import { codedColumns } from './coded-columns';
+import { duplicateEntryWarnings } from './duplicate-check';
+import { defineServerKind } from './server-kind';
+
+export const vaccinesTable = pgTable(
+  'vaccines',
+  {
+    id: serial('id').primaryKey(),
+    patientId: patientRef(),
+    vaccine: varchar('vaccine', { length: 200 }).notNull(),
+    ...codedColumns(),
+    date: date('date', { mode: 'string' }).notNull(),
+    dose: varchar('dose', { length: 50 }).notNull(),
+    facility: varchar('facility', { length: 200 }).notNull(),
+    nextDue: date('next_due', { mode: 'string' }),
+    batchNumber: varchar('batch_number', { length: 64 }),
+  },
+  (t) => [index('vaccines_patient_idx').on(t.patientId)],
+);
+
+export const vaccinesKind = defineServerKind<'vaccines'>({
+  contract,
+  table: vaccinesTable,
+  check: (scope, input, editing) => duplicateEntryWarnings(scope, vaccinesTable, input, input.vaccine, eq(vaccinesTable.date, input.date), editing),
+  fhir: {
+    type: 'Immunization',
+    rowId: rowIdOf,
+    resources: (v) => [
+      {
+        resourceType: 'Immunization',
+        id: String(v.id),
+        status: 'completed',
+        vaccineCode: concept(v.vaccine, v),
+        patient: patientReference(v.patientId),
+        occurrenceDateTime: v.date,
+        primarySource: true,
+        location: named(v.facility),
+        ...(v.batchNumber ? { lotNumber: v.batchNumber } : {}),
+        protocolApplied: [{ doseNumberString: v.dose }],
+        ...(v.nextDue ? { note: [{ text: `Next dose due: ${v.nextDue}` }] } : {}),
+      },
+    ],
+    search: null,
+    create: {
+      patientField: 'patient',
+      accepts: () => true,
+      input: (r, by) => {
+        if (r.status !== 'completed')
+          throw validationFailed([{ path: 'Immunization.status', message: 'Only completed immunizations are recorded' }]);
+        const applied = first(r.protocolApplied);
+        return {
+          vaccine: words(r.vaccineCode),
+          ...codedFrom(r.vaccineCode, CATALOGUE_SYSTEMS.vaccines),
+          date: day(r.occurrenceDateTime),
+          dose:
+            str(applied.doseNumberString) ??
+            (Number.isInteger(applied.doseNumberPositiveInt) ? `Dose ${String(applied.doseNumberPositiveInt)}` : undefined),
+          facility: str(obj(r.location).display) ?? by.facility,
+          batchNumber: str(r.lotNumber) ?? null,
+        };
+      },
+      expressions: {
+        vaccine: 'Immunization.vaccineCode',
+        code: 'Immunization.vaccineCode.coding',
+        codeSystem: 'Immunization.vaccineCode.coding',
+        date: 'Immunization.occurrenceDateTime',
+        dose: 'Immunization.protocolApplied.doseNumberString',
+        facility: 'Immunization.location',
+        batchNumber: 'Immunization.lotNumber',
+      },
+    },
+    ips: { code: '11369-6', title: 'History of immunizations' },
+  },
+});
