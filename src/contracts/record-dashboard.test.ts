@@ -1,7 +1,16 @@
 // The Medical Dashboard computations (SPEC §2, §9) at their edges, with a fixed "today".
 import { describe, expect, it } from 'vitest';
-import { criticalAlerts, medicalDashboard, recentVisits, upcomingAppointments, type DashboardInput } from './record-dashboard';
-import type { AllergyRow, AppointmentRow, DiagnosisRow, MedicationRow, VitalsRow } from './kinds';
+import { medicalDashboard, type DashboardInput, type MedicalDashboard } from './record-dashboard';
+import type { AllergyRow, AppointmentRow, DiagnosisRow, LabResultRow, MedicationRow, VitalsRow } from './kinds';
+import { recentVisits, upcomingAppointments } from './kinds/appointments';
+import { criticalAlerts } from './kinds/vitals';
+
+const uncoded = { code: null, codeSystem: null, codeDisplay: null };
+/** The rows of one panel part (by its panel and heading). */
+const part = (d: MedicalDashboard, panel: string, heading: string | null = null): unknown[] =>
+  d.panels.find((p) => p.panel === panel)?.parts.find((x) => x.heading === heading)?.rows ?? [];
+const counters = (d: MedicalDashboard) => Object.fromEntries(d.counters.map((c) => [c.key, c.value]));
+const alertKeys = (d: MedicalDashboard) => d.alerts.map((a) => a.key);
 
 const TODAY = '2025-06-15';
 let nextId = 1;
@@ -21,6 +30,7 @@ const diagnosis = (status: string): DiagnosisRow => ({
   id: nextId++,
   patientId: 1,
   condition: `Condition ${status}`,
+  ...uncoded,
   status,
   diagnosedDate: '2024-01-01',
   resolvedDate: null,
@@ -32,6 +42,7 @@ const allergy = (allergen: string, severity: string): AllergyRow => ({
   id: nextId++,
   patientId: 1,
   allergen,
+  ...uncoded,
   reaction: 'Rash',
   severity,
   reportedDate: '2020-01-01',
@@ -40,6 +51,7 @@ const medication = (name: string, status: string, prescribedDate = '2024-01-01')
   id: nextId++,
   patientId: 1,
   name,
+  ...uncoded,
   dosage: '500mg daily',
   frequency: 'Daily',
   purpose: 'Test',
@@ -59,7 +71,7 @@ const vitals = (v: Partial<VitalsRow> & { recordedAt: string }): VitalsRow => ({
   recordedBy: 'Nurse Amutenya',
   ...v,
 });
-const empty: DashboardInput = { dateOfBirth: null, diagnoses: [], appointments: [], allergies: [], medications: [], vitals: [] };
+const empty: DashboardInput = { dateOfBirth: null };
 
 describe('recent visits (last 30 days)', () => {
   it('includes today and exactly 30 days ago; excludes 31 days ago, the future and cancelled visits', () => {
@@ -70,8 +82,8 @@ describe('recent visits (last 30 days)', () => {
   it('shows at most 3, newest first, and counts them all', () => {
     const list = ['2025-06-01', '2025-06-10', '2025-05-20', '2025-06-14', '2025-06-12'].map((d) => visit(d));
     const d = medicalDashboard({ ...empty, appointments: list }, TODAY);
-    expect(d.recentActivity.map((a) => a.date)).toEqual(['2025-06-14', '2025-06-12', '2025-06-10']);
-    expect(d.counters.recentVisits).toBe(5);
+    expect((part(d, 'recentActivity') as AppointmentRow[]).map((a) => a.date)).toEqual(['2025-06-14', '2025-06-12', '2025-06-10']);
+    expect(counters(d).recentVisits).toBe(5);
   });
 
   it('crosses month and year ends by calendar days', () => {
@@ -103,7 +115,7 @@ describe('upcoming appointments (next 30 days)', () => {
       visit('2025-06-16', 'Scheduled', '11:00'),
     ];
     const d = medicalDashboard({ ...empty, appointments: list }, TODAY);
-    expect(d.upcomingAppointments.map((a) => `${a.date} ${a.time}`)).toEqual([
+    expect((part(d, 'upcoming') as AppointmentRow[]).map((a) => `${a.date} ${a.time}`)).toEqual([
       '2025-06-16 11:00',
       '2025-06-18 09:15',
       '2025-06-18 14:30',
@@ -123,7 +135,12 @@ describe('counters and safety information', () => {
       },
       TODAY,
     );
-    expect(d.counters).toEqual({ activeConditions: 2, currentMedications: 1, recentVisits: 0, allergies: 2 });
+    expect(d.counters.map((c) => [c.key, c.value])).toEqual([
+      ['activeConditions', 2],
+      ['currentMedications', 1],
+      ['recentVisits', 0],
+      ['allergies', 2],
+    ]);
   });
 
   it('lists at most 3 allergies, most severe first, and at most 3 active medications with their dosage', () => {
@@ -141,14 +158,18 @@ describe('counters and safety information', () => {
       },
       TODAY,
     );
-    expect(d.criticalAllergies.map((a) => a.allergen)).toEqual(['Penicillin', 'Latex', 'Pollen']);
-    expect(d.safetyMedications.map((m) => m.name)).toEqual(['B', 'D', 'A']);
-    expect(d.safetyMedications[0]!.dosage).toBe('500mg daily');
+    expect((part(d, 'safety', 'criticalAllergies') as AllergyRow[]).map((a) => a.allergen)).toEqual(['Penicillin', 'Latex', 'Pollen']);
+    const medicines = part(d, 'safety', 'currentMedications') as MedicationRow[];
+    expect(medicines.map((m) => m.name)).toEqual(['B', 'D', 'A']);
+    expect(medicines[0]!.dosage).toBe('500mg daily');
+    expect(d.panels.find((p) => p.panel === 'safety')!.parts.map((p) => p.heading)).toEqual(['criticalAllergies', 'currentMedications']);
   });
 
   it('has nothing to show for an empty record', () => {
     const d = medicalDashboard(empty, TODAY);
-    expect([d.criticalAllergies, d.safetyMedications, d.recentActivity, d.upcomingAppointments, d.alerts]).toEqual([[], [], [], [], []]);
+    expect(d.panels.flatMap((p) => p.parts.flatMap((x) => x.rows))).toEqual([]);
+    expect(d.alerts).toEqual([]);
+    expect(d.panels.map((p) => p.panel)).toEqual(['recentActivity', 'safety', 'upcoming', 'latestVitals', 'recentResults']);
   });
 });
 
@@ -165,14 +186,14 @@ describe('critical alerts (SPEC §9)', () => {
   const at = (h: number) => `2025-06-15T${String(h).padStart(2, '0')}:00:00.000Z`;
 
   it('alerts for 185/95 and for 95/121, not for 180/120', () => {
-    expect(criticalAlerts([vitals({ systolic: 185, diastolic: 95, recordedAt: at(8) })])).toEqual(['hypertensiveCrisis']);
-    expect(criticalAlerts([vitals({ systolic: 160, diastolic: 121, recordedAt: at(8) })])).toEqual(['hypertensiveCrisis']);
+    expect(criticalAlerts([vitals({ systolic: 185, diastolic: 95, recordedAt: at(8) })])).toEqual([{ key: 'hypertensiveCrisis' }]);
+    expect(criticalAlerts([vitals({ systolic: 160, diastolic: 121, recordedAt: at(8) })])).toEqual([{ key: 'hypertensiveCrisis' }]);
     expect(criticalAlerts([vitals({ systolic: 180, diastolic: 120, recordedAt: at(8) })])).toEqual([]);
   });
 
   it('alerts for 39.6 °C and 34.9 °C, not for 39.5 °C or 35 °C', () => {
-    expect(criticalAlerts([vitals({ temperature: 39.6, recordedAt: at(8) })])).toEqual(['dangerousTemperature']);
-    expect(criticalAlerts([vitals({ temperature: 34.9, recordedAt: at(8) })])).toEqual(['dangerousTemperature']);
+    expect(criticalAlerts([vitals({ temperature: 39.6, recordedAt: at(8) })])).toEqual([{ key: 'dangerousTemperature' }]);
+    expect(criticalAlerts([vitals({ temperature: 34.9, recordedAt: at(8) })])).toEqual([{ key: 'dangerousTemperature' }]);
     expect(criticalAlerts([vitals({ temperature: 39.5, recordedAt: at(8) })])).toEqual([]);
     expect(criticalAlerts([vitals({ temperature: 35, recordedAt: at(8) })])).toEqual([]);
   });
@@ -181,10 +202,10 @@ describe('critical alerts (SPEC §9)', () => {
     const older = vitals({ systolic: 200, diastolic: 130, temperature: 40.1, recordedAt: at(6) });
     const newer = vitals({ systolic: 130, diastolic: 85, recordedAt: at(9) });
     // The newer reading brought the pressure down; the temperature was not measured again, so it still alerts.
-    expect(criticalAlerts([older, newer])).toEqual(['dangerousTemperature']);
-    expect(criticalAlerts([newer, older])).toEqual(['dangerousTemperature']);
+    expect(criticalAlerts([older, newer])).toEqual([{ key: 'dangerousTemperature' }]);
+    expect(criticalAlerts([newer, older])).toEqual([{ key: 'dangerousTemperature' }]);
     const both = vitals({ systolic: 185, diastolic: 95, temperature: 39.6, recordedAt: at(10) });
-    expect(medicalDashboard({ ...empty, vitals: [older, newer, both] }, TODAY).alerts).toEqual([
+    expect(alertKeys(medicalDashboard({ ...empty, vitals: [older, newer, both] }, TODAY))).toEqual([
       'hypertensiveCrisis',
       'dangerousTemperature',
     ]);
@@ -192,5 +213,54 @@ describe('critical alerts (SPEC §9)', () => {
 
   it('has no alerts without vital signs', () => {
     expect(criticalAlerts([])).toEqual([]);
+  });
+});
+
+describe('laboratory results on the dashboard', () => {
+  const result = (name: string, collectedDate: string, abnormalFlag: LabResultRow['abnormalFlag'], code: string | null = null): LabResultRow => ({
+    id: nextId++,
+    patientId: 1,
+    name,
+    ...uncoded,
+    code,
+    codeSystem: code ? 'http://loinc.org' : null,
+    value: 1,
+    unit: null,
+    referenceLow: null,
+    referenceHigh: null,
+    collectedDate,
+    status: 'final',
+    facility: 'Windhoek Central Hospital',
+    abnormalFlag,
+    enteredBy: 'Nurse Amutenya',
+    enteredAt: '2025-06-15T08:00:00.000Z',
+  });
+
+  it('alerts for a test whose latest result is critically low or high, not for H or L, nor for one since back in range', () => {
+    const d = medicalDashboard(
+      {
+        ...empty,
+        'lab-results': [
+          result('Potassium', '2025-06-14', 'HH', '2823-3'),
+          result('Haemoglobin', '2025-06-10', 'LL', '718-7'),
+          result('Haemoglobin', '2025-06-12', null, '718-7'),
+          result('Glucose', '2025-06-13', 'H', '2345-7'),
+        ],
+      },
+      TODAY,
+    );
+    expect(d.alerts).toEqual([{ key: 'criticalResultHigh', params: { name: 'Potassium' }, kind: 'lab-results' }]);
+  });
+
+  it('lists the latest 5 results, newest first', () => {
+    const rows = ['2025-06-01', '2025-06-09', '2025-06-03', '2025-06-05', '2025-06-07', '2025-06-02'].map((d) => result(`T ${d}`, d, null));
+    const d = medicalDashboard({ ...empty, 'lab-results': rows }, TODAY);
+    expect((part(d, 'recentResults') as LabResultRow[]).map((r) => r.collectedDate)).toEqual([
+      '2025-06-09',
+      '2025-06-07',
+      '2025-06-05',
+      '2025-06-03',
+      '2025-06-02',
+    ]);
   });
 });

@@ -19,6 +19,10 @@ const input = (now: Now) =>
     })
     .refine(codePaired, CODE_PAIRED);
 
+/** SPEC §9: the safety panel lists up to 3 allergies, most severe first. */
+export const SAFETY_ALLERGIES = 3;
+const SEVERITY_RANK: Record<string, number> = { Severe: 0, Moderate: 1, Mild: 2 };
+
 const row = z.object({
   id: z.number().int(),
   patientId: z.number().int(),
@@ -38,5 +42,20 @@ export const allergies = defineKind({
   order: ['reportedDate', 'id'],
   coded: { field: 'allergen', catalogue: 'allergies' },
   portal: { row: row.omit({ patientId: true }), from: ({ patientId: _p, ...a }) => a },
+  dashboard: {
+    counters: [{ key: 'allergies', position: 4, count: (rows) => rows.length }],
+    panels: [
+      {
+        panel: 'safety',
+        empty: 'noSafety',
+        position: 2.1,
+        heading: 'criticalAllergies',
+        rows: (rows) =>
+          [...rows]
+            .sort((a, b) => (SEVERITY_RANK[a.severity] ?? 3) - (SEVERITY_RANK[b.severity] ?? 3) || b.reportedDate.localeCompare(a.reportedDate))
+            .slice(0, SAFETY_ALLERGIES),
+      },
+    ],
+  },
 });
 export type AllergyRow = z.infer<typeof row>;

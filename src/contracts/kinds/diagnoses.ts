@@ -40,6 +40,9 @@ const row = z.object({
   facility: z.string(),
 });
 
+/** A diagnosis still being treated: Active, or Chronic (a chronic condition is an active one). */
+export const isActiveCondition = (d: { status: string }): boolean => d.status === 'Active' || d.status === 'Chronic';
+
 const portalRow = row.omit({ patientId: true });
 
 export const diagnoses = defineKind({
@@ -51,5 +54,8 @@ export const diagnoses = defineKind({
   order: ['diagnosedDate', 'id'],
   coded: { field: 'condition', catalogue: 'diagnoses' },
   portal: { row: portalRow, from: ({ patientId: _p, ...d }) => d },
+  dashboard: {
+    counters: [{ key: 'activeConditions', position: 1, count: (rows) => rows.filter(isActiveCondition).length }],
+  },
 });
 export type DiagnosisRow = z.infer<typeof row>;

@@ -28,6 +28,36 @@ export interface KindContract<
   coded: { field: keyof z.infer<Row> & string; catalogue: CatalogueName } | null;
   /** What the patient portal shows of a row (SPEC §3); null when the portal does not show the kind. */
   portal: Portal;
+  /** What the kind adds to the Medical Dashboard (SPEC §2, §9): counters, critical alerts, panel parts. */
+  dashboard?: KindDashboard<z.infer<Row>>;
+}
+
+/** A critical alert: an i18n key under record:alerts, with the values its text names. */
+export interface DashboardAlert {
+  key: string;
+  params?: Record<string, string | number>;
+}
+
+/**
+ * A kind's share of the Medical Dashboard. Counters and panels are placed by `position` (SPEC §9's order); parts of
+ * one panel (the safety panel holds allergies and medications) are shown together under the panel's title.
+ */
+export interface KindDashboard<Row> {
+  /** A counter: its label under record:dashboard.counters.<key> (and .<key>Hint when `hint`). */
+  counters?: readonly { key: string; position: number; hint?: boolean; count: (rows: readonly Row[], today: string) => number }[];
+  /** Critical alerts from the kind's rows, shown above everything else. */
+  alerts?: (rows: readonly Row[]) => DashboardAlert[];
+  /**
+   * Panel parts: the panel (record:dashboard.<panel> is its title, record:dashboard.<empty> its text when no part has
+   * rows), an optional heading of the part (record:dashboard.<heading>), and the rows the part lists.
+   */
+  panels?: readonly {
+    panel: string;
+    empty: string;
+    position: number;
+    heading?: string;
+    rows: (rows: readonly Row[], today: string) => Row[];
+  }[];
 }
 
 /** What the portal shows of a row: its schema, and how a row becomes it. */

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { safeString } from '../fields';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { choice, day, requiredDate, requiredText, type Now } from './fields';
-import { defineKind } from './kind-contract';
+import { defineKind, type DashboardAlert } from './kind-contract';
 
 export const LAB_RESULT_STATUSES = ['final', 'preliminary', 'corrected'] as const;
 export type LabResultStatus = (typeof LAB_RESULT_STATUSES)[number];
@@ -35,7 +35,10 @@ const input = (now: Now) =>
       ...codedInputShape,
       /** A number, or text for a result that is not one ("Positive", "Not detected"). */
       value: z.union([labNumber('validation:labValueInvalid'), requiredText(100, 'validation:labValueRequired')], {
-        error: (issue) => (issue.input === undefined || issue.input === null ? 'validation:labValueRequired' : 'validation:labValueInvalid'),
+        error: (issue) =>
+          issue.input === undefined || issue.input === null || (typeof issue.input === 'string' && issue.input.trim() === '')
+            ? 'validation:labValueRequired'
+            : 'validation:labValueInvalid',
       }),
       unit: safeString('validation:unitInvalid')
         .trim()
@@ -67,6 +70,26 @@ export function abnormalFlag(value: number | string, low: number | null, high: n
   return null;
 }
 
+/** SPEC §9 (as for vital signs): the dashboard lists the latest results, abnormal ones flagged. */
+export const RECENT_RESULTS = 5;
+const CRITICAL_FLAGS: readonly (AbnormalFlag | null)[] = ['LL', 'HH'];
+
+type Result = { id: number; name: string; code: string | null; collectedDate: string; abnormalFlag: AbnormalFlag | null };
+const latestFirst = <R extends Result>(rows: readonly R[]): R[] =>
+  [...rows].sort((a, b) => b.collectedDate.localeCompare(a.collectedDate) || b.id - a.id);
+
+/** A critical alert for each test whose latest result is critically low or high (LL, HH). */
+export function criticalResultAlerts(rows: readonly Result[]): DashboardAlert[] {
+  const latest = new Map<string, Result>();
+  for (const r of latestFirst(rows)) {
+    const test = r.code ?? r.name.trim().toLowerCase();
+    if (!latest.has(test)) latest.set(test, r);
+  }
+  return [...latest.values()]
+    .filter((r) => CRITICAL_FLAGS.includes(r.abnormalFlag))
+    .map((r) => ({ key: r.abnormalFlag === 'HH' ? 'criticalResultHigh' : 'criticalResultLow', params: { name: r.name } }));
+}
+
 const row = z.object({
   id: z.number().int(),
   patientId: z.number().int(),
@@ -94,5 +117,9 @@ export const labResults = defineKind({
   order: ['collectedDate', 'id'],
   coded: { field: 'name', catalogue: 'lab-results' },
   portal: { row: row.omit({ patientId: true }), from: ({ patientId: _p, ...r }) => r },
+  dashboard: {
+    alerts: criticalResultAlerts,
+    panels: [{ panel: 'recentResults', empty: 'noRecentResults', position: 5, rows: (rows) => latestFirst(rows).slice(0, RECENT_RESULTS) }],
+  },
 });
 export type LabResultRow = z.infer<typeof row>;

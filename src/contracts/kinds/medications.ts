@@ -46,6 +46,10 @@ const row = z.object({
   nextReview: optionalDay,
 });
 
+export const isCurrentMedication = (m: { status: string }): boolean => m.status === 'Active';
+/** SPEC §9: the safety panel lists up to 3 active medications, most recently prescribed first. */
+export const SAFETY_MEDICATIONS = 3;
+
 /** SPEC §3: the portal shows the medication's name as `medication` and the prescriber as `doctor`. */
 const portalRow = row.omit({ patientId: true, name: true, prescribedBy: true }).extend({ medication: z.string(), doctor: z.string() });
 
@@ -58,5 +62,21 @@ export const medications = defineKind({
   order: ['prescribedDate', 'id'],
   coded: { field: 'name', catalogue: 'medications' },
   portal: { row: portalRow, from: ({ patientId: _p, name, prescribedBy, ...m }) => ({ ...m, medication: name, doctor: prescribedBy }) },
+  dashboard: {
+    counters: [{ key: 'currentMedications', position: 2, count: (rows) => rows.filter(isCurrentMedication).length }],
+    panels: [
+      {
+        panel: 'safety',
+        empty: 'noSafety',
+        position: 2.2,
+        heading: 'currentMedications',
+        rows: (rows) =>
+          rows
+            .filter(isCurrentMedication)
+            .sort((a, b) => b.prescribedDate.localeCompare(a.prescribedDate) || b.id - a.id)
+            .slice(0, SAFETY_MEDICATIONS),
+      },
+    ],
+  },
 });
 export type MedicationRow = z.infer<typeof row>;

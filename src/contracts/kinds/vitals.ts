@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { DATE_WINDOW_YEARS, addYears, todayIso } from '../calendar';
 import { measure, type Now } from './fields';
-import { defineKind } from './kind-contract';
+import { defineKind, type DashboardAlert } from './kind-contract';
 
 /** The measures' ranges (SPEC §5 "defined but unused" limits, enforced here). */
 export const VITALS_LIMITS = {
@@ -41,6 +41,30 @@ const input = (now: Now) =>
       path: ['systolic'],
     });
 
+/** SPEC §9 critical thresholds: strictly above (or, for low temperature, strictly below) these. */
+export const CRITICAL_THRESHOLDS = {
+  systolicAbove: 180,
+  diastolicAbove: 120,
+  temperatureAbove: 39.5,
+  temperatureBelow: 35,
+} as const;
+
+type Reading = { id: number; recordedAt: string; systolic: number | null; diastolic: number | null; temperature: number | null };
+const newestFirst = <R extends Reading>(vitals: readonly R[]): R[] =>
+  [...vitals].sort((a, b) => b.recordedAt.localeCompare(a.recordedAt) || b.id - a.id);
+
+/** SPEC §9: systolic above 180 or diastolic above 120; temperature above 39.5 °C or below 35 °C (latest readings of each). */
+export function criticalAlerts(vitals: readonly Reading[]): DashboardAlert[] {
+  const sorted = newestFirst(vitals);
+  const bp = sorted.find((v) => v.systolic !== null && v.diastolic !== null);
+  const temperature = sorted.find((v) => v.temperature !== null)?.temperature ?? null;
+  const t = CRITICAL_THRESHOLDS;
+  const alerts: DashboardAlert[] = [];
+  if (bp && (bp.systolic! > t.systolicAbove || bp.diastolic! > t.diastolicAbove)) alerts.push({ key: 'hypertensiveCrisis' });
+  if (temperature !== null && (temperature > t.temperatureAbove || temperature < t.temperatureBelow)) alerts.push({ key: 'dangerousTemperature' });
+  return alerts;
+}
+
 const row = z.object({
   id: z.number().int(),
   patientId: z.number().int(),
@@ -64,5 +88,9 @@ export const vitals = defineKind({
   order: ['recordedAt', 'id'],
   coded: null,
   portal: null, // SPEC §3: the portal shows the five lists, not vital signs
+  dashboard: {
+    alerts: criticalAlerts,
+    panels: [{ panel: 'latestVitals', empty: 'noVitals', position: 4, rows: (rows) => newestFirst(rows).slice(0, 1) }],
+  },
 });
 export type VitalsRow = z.infer<typeof row>;

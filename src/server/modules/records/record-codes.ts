@@ -4,7 +4,7 @@
 import { kindContract, type RecordKind } from '../../../contracts/kinds';
 import { CATALOGUE_SYSTEMS, type CatalogueName } from '../../../contracts/kinds/coded';
 import { validationFailed } from '../../errors/app-error';
-import { checkCode } from '../codes/catalogue';
+import { checkCode } from '../codes/codes.service';
 import type { CodeEntry } from './kinds/server-kind';
 
 export function codeEntryOf(kind: RecordKind, input: { code?: string | null; codeSystem?: string | null }): CodeEntry | null {

@@ -4,7 +4,7 @@
 // withRow puts each row back in its place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareRecordRows, withRow } from '../../../contracts/record-order';
-import { RECORD_KINDS, type RecordKind, type RecordRows } from '../../../contracts/kinds';
+import { kindContract, RECORD_KINDS, type RecordKind, type RecordRows } from '../../../contracts/kinds';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
 import { signInAs } from '../../test/staff';
@@ -26,14 +26,7 @@ afterAll(async () => {
 /** Sample inputs whose sort keys differ and repeat: dates (and for appointments times, one missing). */
 function variants(kind: RecordKind): Record<string, unknown>[] {
   const dates = ['2024-05-02', '2023-01-10', '2024-05-02', '2025-02-01'];
-  const field = {
-    diagnoses: 'diagnosedDate',
-    appointments: 'date',
-    allergies: 'reportedDate',
-    medications: 'prescribedDate',
-    vaccines: 'date',
-    vitals: 'recordedAt',
-  }[kind];
+  const field = kindContract(kind).order[0]!; // each kind's first sort key is its date
   return dates.map((d, i) => {
     const input: Record<string, unknown> = { ...SAMPLE_INPUTS[kind], [field]: kind === 'vitals' ? `${d}T0${i}:00:00Z` : d };
     if (kind === 'appointments') {

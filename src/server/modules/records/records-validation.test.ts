@@ -3,7 +3,9 @@
 // values outside the SPEC ranges). The clock is fixed: "today" is 15 June 2025 in Windhoek.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { RECORD_KINDS, RECORD_LIST_KINDS, type RecordKind } from '../../../contracts/kinds';
+import { getTableName } from 'drizzle-orm';
+import { RECORD_KINDS, type RecordKind } from '../../../contracts/kinds';
+import { RECORD_TABLES } from './kinds';
 import { testClock } from '../../test/clock';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { REQUIRED_FIELDS, SAMPLE_INPUTS } from '../../test/record-samples';
@@ -30,8 +32,8 @@ const add = (kind: RecordKind, payload: unknown) =>
   t.app.inject({ method: 'POST', url: `/api/patients/${patient.id}/${kind}`, headers: { cookie }, payload: payload as object });
 const stored = async (): Promise<number[]> => {
   const counts: number[] = [];
-  for (const kind of [...RECORD_KINDS, 'audit_logs']) {
-    counts.push((await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(kind)}`))!.n);
+  for (const table of [...RECORD_TABLES.map(getTableName), 'audit_logs']) {
+    counts.push((await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))!.n);
   }
   return counts;
 };
@@ -52,7 +54,10 @@ const withoutField = (kind: RecordKind, field: string): Record<string, unknown> 
   return rest;
 };
 
-describe.each(RECORD_LIST_KINDS)('POST /api/patients/{id}/%s: required fields (SPEC §5)', (kind) => {
+/** The kinds with required fields (vital signs need any one measure instead). */
+const WITH_REQUIRED = RECORD_KINDS.filter((k) => Object.keys(REQUIRED_FIELDS[k]).length > 0);
+
+describe.each(WITH_REQUIRED)('POST /api/patients/{id}/%s: required fields (SPEC §5)', (kind) => {
   it.each(Object.entries(REQUIRED_FIELDS[kind]))('missing %s gives %s', async (field, message) => {
     const before = await stored();
     const res = await add(kind, withoutField(kind, field));
@@ -76,7 +81,7 @@ describe.each(RECORD_LIST_KINDS)('POST /api/patients/{id}/%s: required fields (S
   });
 
   it.each(Object.keys(REQUIRED_FIELDS[kind]))('refuses %s of the wrong type', async (field) => {
-    await expectRefused(kind, { [field]: 12345 });
+    if (typeof SAMPLE_INPUTS[kind][field] !== 'number') await expectRefused(kind, { [field]: 12345 }); // a lab value may be a number
     await expectRefused(kind, { [field]: ['a'] });
     await expectRefused(kind, { [field]: null });
   });

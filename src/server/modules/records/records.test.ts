@@ -2,7 +2,9 @@
 // without one; every read, add and delete audited in the same transaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { RECORD_KINDS, RECORD_RESOURCE_TYPES, type RecordKind } from '../../../contracts/kinds';
+import { getTableName } from 'drizzle-orm';
+import { kindContract, RECORD_KINDS, type RecordKind } from '../../../contracts/kinds';
+import { SERVER_KINDS } from './kinds';
 import { verifyAuditChain } from '../../audit/audit-verify';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
@@ -54,14 +56,15 @@ const lastAudit = () =>
   );
 const auditCount = async (): Promise<number> => (await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM audit_logs`))!.n;
 const rowCount = async (kind: RecordKind): Promise<number> =>
-  (await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(kind)}`))!.n;
+  (await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(getTableName(SERVER_KINDS[kind].table))}`))!.n;
 
 /** What the stored row holds for a sample body: '' optional values become null; vital signs gain who and when. */
 function expectedRow(kind: RecordKind): Record<string, unknown> {
   const body = Object.fromEntries(Object.entries(SAMPLE_INPUTS[kind]).map(([k, v]) => [k, v === '' ? null : v]));
   if (kind === 'vitals') return { ...body, recordedBy: 'Test Role3' };
-  if (kind === 'vaccines') return { batchNumber: null, ...body };
-  return body;
+  if (kind === 'lab-results') return { ...body, enteredBy: 'Test Role3', abnormalFlag: null, code: null, codeSystem: null, codeDisplay: null };
+  if (kind === 'vaccines') return { batchNumber: null, code: null, codeSystem: null, codeDisplay: null, ...body };
+  return kindContract(kind).coded ? { code: null, codeSystem: null, codeDisplay: null, ...body } : body;
 }
 
 describe.each(RECORD_KINDS)('%s', (kind) => {
@@ -79,7 +82,7 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
     expect(audit).toMatchObject({
       user_id: doctor.user.id,
       action: 'CREATE',
-      resource_type: RECORD_RESOURCE_TYPES[kind],
+      resource_type: kindContract(kind).resourceType,
       resource_id: String(createdId),
       patient_id: patient.id,
       old_values: null,
@@ -93,7 +96,7 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
     expect(res.json().find((r: { id: number }) => r.id === createdId)).toEqual(created);
     expect(await lastAudit()).toMatchObject({
       action: 'VIEW',
-      resource_type: RECORD_RESOURCE_TYPES[kind],
+      resource_type: kindContract(kind).resourceType,
       patient_id: patient.id,
       new_values: { list: kind, returned: res.json().length },
     });
@@ -125,7 +128,7 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
     const audit = await lastAudit();
     expect(audit).toMatchObject({
       action: 'DELETE',
-      resource_type: RECORD_RESOURCE_TYPES[kind],
+      resource_type: kindContract(kind).resourceType,
       resource_id: String(createdId),
       patient_id: patient.id,
     });
@@ -169,7 +172,7 @@ describe('list order and shapes', () => {
 });
 
 describe('GET /api/patients/{id}/record-summary', () => {
-  it('returns demographics, the five lists and vital signs, with one VIEW PATIENT audit row', async () => {
+  it('returns demographics and every list of the record, with one VIEW PATIENT audit row', async () => {
     const before = await auditCount();
     const res = await t.app.inject({
       method: 'GET',
@@ -178,7 +181,7 @@ describe('GET /api/patients/{id}/record-summary', () => {
     });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['allergies', 'appointments', 'diagnoses', 'medications', 'patient', 'vaccines', 'vitals']);
+    expect(Object.keys(body).sort()).toEqual([...RECORD_KINDS, 'patient'].sort());
     expect(body.patient).toMatchObject({ id: patient.id, idNumber: patient.idNumber, lastName: 'Hamutenya' });
     expect(body.diagnoses.length).toBeGreaterThanOrEqual(2);
     expect(body.vitals.length).toBe(2);
