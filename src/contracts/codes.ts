@@ -50,7 +50,10 @@ export type CodesQuery = z.output<typeof codesQuery>;
 
 /** A coded value as records carry it (additive to a kind's free-text field: the text stays what SPEC says). */
 export const codedValue = z.object({
-  code: safeString('validation:codeUnknown').trim().min(1, { error: 'validation:codeUnknown' }).max(CODE_MAX, { error: 'validation:tooLong' }),
+  code: safeString('validation:codeUnknown')
+    .trim()
+    .min(1, { error: 'validation:codeUnknown' })
+    .max(CODE_MAX, { error: 'validation:tooLong' }),
   codeSystem: safeString('validation:codeSystemUnknown')
     .trim()
     .min(1, { error: 'validation:codeSystemUnknown' })

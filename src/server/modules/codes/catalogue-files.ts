@@ -30,7 +30,13 @@ export function parseTsv(text: string): Row[] {
   });
 }
 
-const synonymsOf = (row: Row): string[] => (row.synonyms ? row.synonyms.split('|').map((s) => s.trim()).filter(Boolean) : []);
+const synonymsOf = (row: Row): string[] =>
+  row.synonyms
+    ? row.synonyms
+        .split('|')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 const numberOrNull = (cell: string | undefined): number | null => (cell ? Number(cell) : null);
 
 function required(row: Row, column: string): string {

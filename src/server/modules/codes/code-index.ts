@@ -9,7 +9,10 @@ export const fold = (text: string): string => text.normalize('NFD').replace(/\p{
 /** A code as compared: folded, letters and digits only ("E11.9" → "e119", "4548-4" → "45484"). */
 export const foldCode = (code: string): string => fold(code).replace(/[^a-z0-9]/g, '');
 /** The words of a text, folded. */
-export const wordsOf = (text: string): string[] => fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+export const wordsOf = (text: string): string[] =>
+  fold(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 interface Indexed {
   entry: CodeEntry;

@@ -1,6 +1,14 @@
 // Code look-up for the type-ahead and for coded inputs (issue 22 item 3). Each catalogue is read once, on first use,
 // into its CodeIndex; the catalogues are reference data (no patient data), so look-ups are neither scoped nor audited.
-import { CODE_KINDS, KIND_SYSTEMS, type CodeCheckFailure, type CodeEntry, type CodeKind, type CodesAnswer, type CodesQuery } from '../../../contracts/codes';
+import {
+  CODE_KINDS,
+  KIND_SYSTEMS,
+  type CodeCheckFailure,
+  type CodeEntry,
+  type CodeKind,
+  type CodesAnswer,
+  type CodesQuery,
+} from '../../../contracts/codes';
 import { readCatalogue } from './catalogue-files';
 import { CodeIndex } from './code-index';
 
