@@ -27,7 +27,7 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
-    files: ['scripts/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts'],
+    files: ['scripts/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts', 'catalogues/tools/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
   ...boundaryConfig(root),

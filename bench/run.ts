@@ -33,6 +33,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'opening a patient record over HTTP (grant check, five lists, vital signs, audit row) at 1 and 16 connections in a scratch database it seeds itself [env PATIENTS, WITH_RECORDS, OPENS, CONCURRENCY, GRANTED, SYNC_COMMIT=off]',
     run: (argv) => script('./record-open.ts', argv),
   },
+  codes: {
+    summary:
+      'code look-up GET /api/codes over HTTP (signed-in doctor, 1 connection) for many 3-letter prefixes of each catalogue: p50/p95/p99 per kind and overall against p95 <= 20 ms [--prefixes N --rounds R; env WORKERS, SERVER=inline]',
+    run: (argv) => script('./codes-lookup.ts', argv),
+  },
   auth: {
     summary: 'staff sign-in (argon2id) and an authenticated GET /api/auth/user over HTTP, sequential [env LOGINS, READS]',
     run: (argv) => script('./auth-latency.ts', argv),

@@ -28,6 +28,7 @@ import { privacyRoutes } from './modules/privacy/privacy.routes';
 import { registerAccessRefusalEvents } from './modules/access/access-refusals';
 import { accessRoutes } from './modules/access/access.routes';
 import { apiClientsRoutes } from './modules/api-clients/api-clients.routes';
+import { codesRoutes } from './modules/codes/codes.routes';
 import { recordsRoutes } from './modules/records/records.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
 import { usersRoutes } from './modules/users/users.routes';
@@ -99,6 +100,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(patientsRoutes(deps));
   await app.register(accessRoutes(deps));
   await app.register(recordsRoutes(deps));
+  await app.register(codesRoutes(deps));
   await app.register(privacyRoutes(deps));
   await app.register(fhirRoutes(deps));
   await app.register(apiClientsRoutes(deps));

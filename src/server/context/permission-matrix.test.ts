@@ -22,6 +22,12 @@ const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const ROUTES: GuardedRoute[] = [
   { route: 'GET /api/auth/user', permission: null, request: () => ({ method: 'GET', url: '/api/auth/user' }), allowedStatus: 200 },
   {
+    route: 'GET /api/codes',
+    permission: 'records.read',
+    request: () => ({ method: 'GET', url: '/api/codes?kind=medications&q=amox' }),
+    allowedStatus: 200,
+  },
+  {
     route: 'PATCH /api/users/{own id}',
     permission: null,
     request: (u) => ({

@@ -1,0 +1,96 @@
+// Coded entries from the catalogues shipped in catalogues/ (issue 22 item 3): the kinds, their code systems, the
+// look-up request and answer (GET /api/codes), and the check a coded input must pass.
+import { z } from 'zod';
+import { safeString, text } from './fields';
+
+export const CODE_KINDS = ['diagnoses', 'medications', 'vaccines', 'allergies', 'lab-results'] as const;
+export type CodeKind = (typeof CODE_KINDS)[number];
+
+/** ICD-10 (WHO), the FHIR URI of diagnoses. */
+export const ICD10_SYSTEM = 'http://hl7.org/fhir/sid/icd-10';
+/** WHO ATC: medicines, and drug classes and single drugs among the allergy substances. */
+export const ATC_SYSTEM = 'http://www.whocc.no/atc';
+/** CDC CVX: vaccines (their WHO ATC J07 code rides along as `atc`). */
+export const CVX_SYSTEM = 'http://hl7.org/fhir/sid/cvx';
+/** LOINC: laboratory tests. */
+export const LOINC_SYSTEM = 'http://loinc.org';
+/** Our own code system of food and environmental allergy substances (catalogues/allergies.SOURCE.md). */
+export const ALLERGY_SUBSTANCE_SYSTEM = 'https://nhr.health.gov.na/fhir/CodeSystem/allergy-substance';
+
+/** The code systems each kind's coded entries may use (the first is the kind's own). */
+export const KIND_SYSTEMS: Readonly<Record<CodeKind, readonly string[]>> = {
+  diagnoses: [ICD10_SYSTEM],
+  medications: [ATC_SYSTEM],
+  vaccines: [CVX_SYSTEM],
+  allergies: [ATC_SYSTEM, ALLERGY_SUBSTANCE_SYSTEM],
+  'lab-results': [LOINC_SYSTEM],
+};
+
+export const CODE_QUERY_MAX = 50;
+export const CODES_LIMIT_DEFAULT = 10;
+export const CODES_LIMIT_MAX = 25;
+/** Longest code and system URI a coded input may carry (the longest in the catalogues is far shorter). */
+export const CODE_MAX = 32;
+export const CODE_SYSTEM_MAX = 100;
+export const CODE_DISPLAY_MAX = 300;
+
+/** GET /api/codes?kind=&q=&limit= */
+export const codesQuery = z.strictObject({
+  kind: z.enum(CODE_KINDS, { error: 'validation:invalidChoice' }),
+  q: text(CODE_QUERY_MAX),
+  limit: z.coerce
+    .number({ error: 'validation:invalidNumber' })
+    .int({ error: 'validation:invalidNumber' })
+    .min(1, { error: 'validation:invalidNumber' })
+    .max(CODES_LIMIT_MAX, { error: 'validation:invalidNumber' })
+    .default(CODES_LIMIT_DEFAULT),
+});
+export type CodesQueryInput = z.input<typeof codesQuery>;
+export type CodesQuery = z.output<typeof codesQuery>;
+
+/** A coded value as records carry it (additive to a kind's free-text field: the text stays what SPEC says). */
+export const codedValue = z.object({
+  code: safeString('validation:codeUnknown')
+    .trim()
+    .min(1, { error: 'validation:codeUnknown' })
+    .max(CODE_MAX, { error: 'validation:tooLong' }),
+  codeSystem: safeString('validation:codeSystemUnknown')
+    .trim()
+    .min(1, { error: 'validation:codeSystemUnknown' })
+    .max(CODE_SYSTEM_MAX, { error: 'validation:tooLong' }),
+  display: z.string().max(CODE_DISPLAY_MAX),
+});
+export type CodedValue = z.infer<typeof codedValue>;
+
+/** One catalogue entry as the look-up answers it: the coded value plus what its kind adds. */
+export const codeEntry = codedValue.extend({
+  /** Other names it is known by (brand names, short names clinics use, e.g. "MR", "acetaminophen"). */
+  synonyms: z.array(z.string()),
+  /** lab-results: short name, UCUM unit, value type and an adult reference range a form may pre-fill. */
+  shortName: z.string().optional(),
+  unit: z.string().optional(),
+  valueType: z.enum(['numeric', 'text']).optional(),
+  referenceLow: z.number().nullable().optional(),
+  referenceHigh: z.number().nullable().optional(),
+  /** vaccines: the WHO ATC (J07) code, when one fits. */
+  atc: z.string().optional(),
+  /** allergies: the FHIR AllergyIntolerance category. */
+  category: z.enum(['medication', 'food', 'environment', 'biologic']).optional(),
+});
+export type CodeEntry = z.infer<typeof codeEntry>;
+
+export const codesAnswer = z.object({
+  kind: z.enum(CODE_KINDS),
+  query: z.string(),
+  results: z.array(codeEntry),
+});
+export type CodesAnswer = z.infer<typeof codesAnswer>;
+
+/** Why a coded input was refused: its system is not one of the kind's, or the code is not in the catalogue. */
+export type CodeCheckFailure = 'unknown-system' | 'unknown-code';
+
+/** The field message (i18n key) for each refusal, for a 400 VALIDATION_FAILED issue on `code` or `codeSystem`. */
+export const CODE_CHECK_MESSAGES: Readonly<Record<CodeCheckFailure, string>> = {
+  'unknown-system': 'validation:codeSystemUnknown',
+  'unknown-code': 'validation:codeUnknown',
+};
