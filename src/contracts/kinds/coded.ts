@@ -4,21 +4,32 @@
 // null when uncoded. Existing rows stay valid: they are uncoded.
 import { z } from 'zod';
 import { safeString } from '../fields';
+import {
+  ALLERGY_SUBSTANCE_SYSTEM,
+  ATC_SYSTEM,
+  CODE_MAX,
+  CODE_SYSTEM_MAX,
+  CVX_SYSTEM,
+  ICD10_SYSTEM,
+  KIND_SYSTEMS,
+  LOINC_SYSTEM,
+  type CodeKind,
+} from '../codes';
 
-/** The code systems of the catalogues, as FHIR names them. */
+/** The code systems of the catalogues (contracts/codes.ts), and UCUM for units, by short name. */
 export const CODE_SYSTEMS = {
-  icd10: 'http://hl7.org/fhir/sid/icd-10',
-  atc: 'http://www.whocc.no/atc',
-  cvx: 'http://hl7.org/fhir/sid/cvx',
-  loinc: 'http://loinc.org',
-  allergySubstance: 'https://nhr.health.gov.na/fhir/CodeSystem/allergy-substance',
+  icd10: ICD10_SYSTEM,
+  atc: ATC_SYSTEM,
+  cvx: CVX_SYSTEM,
+  loinc: LOINC_SYSTEM,
+  allergySubstance: ALLERGY_SUBSTANCE_SYSTEM,
   ucum: 'http://unitsofmeasure.org',
 } as const;
 
 /** The catalogue a kind's codes come from (the `kind` of GET /api/codes). */
-export type CatalogueName = 'diagnoses' | 'medications' | 'vaccines' | 'allergies' | 'lab-results';
+export type CatalogueName = CodeKind;
 
-export const CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9.\-]{0,31}$/;
+export const CODE_PATTERN = new RegExp(`^[A-Za-z0-9][A-Za-z0-9.\\-]{0,${CODE_MAX - 1}}$`);
 
 /** The input half: `code` and `codeSystem`, both or neither (missing, null or '' is none). */
 export const codedInputShape = {
@@ -29,7 +40,7 @@ export const codedInputShape = {
     .transform((v) => (v ? v : null)),
   codeSystem: safeString('validation:codeSystemInvalid')
     .trim()
-    .max(200, { error: 'validation:tooLong' })
+    .max(CODE_SYSTEM_MAX, { error: 'validation:tooLong' })
     .nullish()
     .transform((v) => (v ? v : null)),
 };
@@ -48,10 +59,4 @@ export const codedRowShape = {
 export type CodedRow = { code: string | null; codeSystem: string | null; codeDisplay: string | null };
 
 /** The code systems each catalogue's codes come from (an allergy is a drug class by ATC or a substance of ours). */
-export const CATALOGUE_SYSTEMS: Record<CatalogueName, readonly string[]> = {
-  diagnoses: [CODE_SYSTEMS.icd10],
-  medications: [CODE_SYSTEMS.atc],
-  vaccines: [CODE_SYSTEMS.cvx],
-  allergies: [CODE_SYSTEMS.atc, CODE_SYSTEMS.allergySubstance],
-  'lab-results': [CODE_SYSTEMS.loinc],
-};
+export const CATALOGUE_SYSTEMS: Readonly<Record<CatalogueName, readonly string[]>> = KIND_SYSTEMS;

@@ -152,7 +152,8 @@ export function fhirRoutes({ db, config }: AppDeps) {
           schema: { ...doc(`Create ${type}`), querystring: confirmQuery, body: resourceBody(type) },
         },
         async (request, reply) => {
-          const { confirm } = confirmQuery.parse(request.query);
+          // The querystring schema has already turned `confirm` into the warning codes (contracts/record-warnings.ts).
+          const { confirm } = request.query as { confirm: string[] };
           const created = await createResource(callOf(request).scope, type, request.body, confirm);
           reply.header('location', `${baseUrl()}/${created.resourceType}/${created.id}`);
           return send(reply, created, 201);

@@ -27,7 +27,7 @@ afterAll(async () => {
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
 describe('GET /api/patient-portal/me', () => {
-  it('returns the patient and the five lists in the portal field names, newest first', async () => {
+  it('returns the patient and the lists the portal shows in the portal field names (coded fields added), newest first', async () => {
     const res = await get('/api/patient-portal/me', { cookie });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -51,6 +51,9 @@ describe('GET /api/patient-portal/me', () => {
     expect(diagnoses[0]).toEqual({
       id: expect.any(Number),
       condition: `Condition ${tag}-1`,
+      code: null,
+      codeSystem: null,
+      codeDisplay: null,
       status: 'Resolved',
       diagnosedDate: '2011-02-11',
       resolvedDate: '2012-03-12',
@@ -72,6 +75,9 @@ describe('GET /api/patient-portal/me', () => {
     expect(medications[1]).toEqual({
       id: expect.any(Number),
       medication: `Medicine ${tag}-0`,
+      code: null,
+      codeSystem: null,
+      codeDisplay: null,
       dosage: '500mg',
       frequency: 'Twice daily',
       purpose: `Purpose ${tag}-0`,
@@ -84,6 +90,9 @@ describe('GET /api/patient-portal/me', () => {
     expect(vaccines[1]).toEqual({
       id: expect.any(Number),
       vaccine: `Vaccine ${tag}-0`,
+      code: null,
+      codeSystem: null,
+      codeDisplay: null,
       date: '2010-01-10',
       dose: 'Dose 1',
       facility: 'Rundu State Hospital',
@@ -95,7 +104,7 @@ describe('GET /api/patient-portal/me', () => {
   it('answers empty lists for a patient with no clinical rows', async () => {
     const bare = await insertPatient(t.db);
     const res = await get('/api/patient-portal/me', { cookie: await signInPatient(t, bare) });
-    expect(res.json().medicalRecords).toEqual({ diagnoses: [], appointments: [], allergies: [], medications: [], vaccines: [] });
+    expect(res.json().medicalRecords).toEqual({ diagnoses: [], appointments: [], allergies: [], medications: [], vaccines: [], 'lab-results': [] });
   });
 
   it('writes one audit row per load: VIEW PATIENT by the patient, with the session', async () => {
