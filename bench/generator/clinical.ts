@@ -1,6 +1,10 @@
-// A few plausible clinical rows per synthetic patient: diagnoses, appointments, allergies, medications, vaccines.
+// A few plausible clinical rows per synthetic patient: diagnoses, appointments, allergies, medications, vaccines and
+// laboratory results; most entries coded from the catalogues shipped with the app (catalogues/), some free text.
 import { FACILITIES } from '../../src/contracts/constants';
-import { ALLERGIES, ALLERGY_SEVERITIES, APPOINTMENT_TYPES, CONDITIONS, DOCTORS, FINDINGS, MEDICATIONS, VACCINES } from '../data/clinical';
+import { ALLERGY_SUBSTANCE_SYSTEM, ATC_SYSTEM, CVX_SYSTEM, ICD10_SYSTEM, LOINC_SYSTEM, type CodeKind } from '../../src/contracts/codes';
+import { abnormalFlag } from '../../src/contracts/kinds/lab-results';
+import { lookupCode } from '../../src/server/modules/codes/codes.service';
+import { ALLERGIES, ALLERGY_SEVERITIES, APPOINTMENT_TYPES, CONDITIONS, DOCTORS, FINDINGS, LAB_TESTS, MEDICATIONS, VACCINES } from '../data/clinical';
 import type { SyntheticPatient } from './people';
 import { Rng } from './random';
 
@@ -8,12 +12,15 @@ export type Cell = string | number | null;
 
 /** Column order of each clinical table as loaded (snake_case database names). */
 export const CLINICAL_COLUMNS = {
-  diagnoses: ['patient_id', 'condition', 'status', 'diagnosed_date', 'resolved_date', 'description', 'doctor', 'facility'],
+  diagnoses: ['patient_id', 'condition', 'code', 'code_system', 'code_display', 'status', 'diagnosed_date', 'resolved_date', 'description', 'doctor', 'facility'],
   appointments: ['patient_id', 'type', 'date', 'time', 'findings', 'status', 'doctor', 'facility'],
-  allergies: ['patient_id', 'allergen', 'reaction', 'severity', 'reported_date'],
+  allergies: ['patient_id', 'allergen', 'code', 'code_system', 'code_display', 'reaction', 'severity', 'reported_date'],
   medications: [
     'patient_id',
     'name',
+    'code',
+    'code_system',
+    'code_display',
     'dosage',
     'frequency',
     'purpose',
@@ -23,7 +30,24 @@ export const CLINICAL_COLUMNS = {
     'prescribed_by',
     'next_review',
   ],
-  vaccines: ['patient_id', 'vaccine', 'date', 'dose', 'facility', 'next_due', 'batch_number'],
+  vaccines: ['patient_id', 'vaccine', 'code', 'code_system', 'code_display', 'date', 'dose', 'facility', 'next_due', 'batch_number'],
+  lab_results: [
+    'patient_id',
+    'name',
+    'code',
+    'code_system',
+    'code_display',
+    'value',
+    'unit',
+    'reference_low',
+    'reference_high',
+    'collected_date',
+    'status',
+    'facility',
+    'abnormal_flag',
+    'entered_by',
+    'entered_at',
+  ],
 } as const;
 export type ClinicalTable = keyof typeof CLINICAL_COLUMNS;
 export const CLINICAL_TABLES = Object.keys(CLINICAL_COLUMNS) as ClinicalTable[];
@@ -59,6 +83,17 @@ function dayBetween(rng: Rng, patient: SyntheticPatient, asOf: string, backDays:
   return d < patient.dateOfBirth ? patient.dateOfBirth : d;
 }
 
+/** Share of entries stored with their catalogue code; the rest are free text, as clinicians also write. */
+const CODED_SHARE = 0.85;
+
+/** code, code_system, code_display of a catalogue entry (checked against the catalogue), or three nulls for free text. */
+function coded(rng: Rng, kind: CodeKind, system: string, code: string): Cell[] {
+  if (!rng.chance(CODED_SHARE)) return [null, null, null];
+  const entry = lookupCode(kind, system, code);
+  if (!entry) throw new Error(`seed data: ${system}|${code} is not in the ${kind} catalogue`);
+  return [entry.code, entry.codeSystem, entry.display];
+}
+
 /** Up to `max` rows, most patients having few. */
 function count(rng: Rng, weights: readonly number[]): number {
   let x = rng.next() * weights.reduce((a, b) => a + b, 0);
@@ -82,6 +117,7 @@ export function clinicalRows(patient: SyntheticPatient, seed: number, asOf: stri
     into.diagnoses.push([
       pid,
       c.condition,
+      ...coded(rng, 'diagnoses', ICD10_SYSTEM, c.code),
       status,
       diagnosed,
       resolved && resolved <= asOf ? resolved : null,
@@ -111,7 +147,15 @@ export function clinicalRows(patient: SyntheticPatient, seed: number, asOf: stri
 
   if (rng.chance(0.22)) {
     const a = rng.pick(ALLERGIES);
-    into.allergies.push([pid, a.allergen, a.reaction, rng.pick(ALLERGY_SEVERITIES), dayBetween(rng, patient, asOf, 5000)]);
+    const system = a.system === 'atc' ? ATC_SYSTEM : ALLERGY_SUBSTANCE_SYSTEM;
+    into.allergies.push([
+      pid,
+      a.allergen,
+      ...coded(rng, 'allergies', system, a.code),
+      a.reaction,
+      rng.pick(ALLERGY_SEVERITIES),
+      dayBetween(rng, patient, asOf, 5000),
+    ]);
   }
 
   for (let i = adult ? count(rng, [50, 30, 20]) : count(rng, [80, 20]); i > 0; i--) {
@@ -123,6 +167,7 @@ export function clinicalRows(patient: SyntheticPatient, seed: number, asOf: stri
     into.medications.push([
       pid,
       m.name,
+      ...coded(rng, 'medications', ATC_SYSTEM, m.code),
       m.dosage,
       m.frequency,
       m.purpose,
@@ -144,6 +189,7 @@ export function clinicalRows(patient: SyntheticPatient, seed: number, asOf: stri
     into.vaccines.push([
       pid,
       v.vaccine,
+      ...coded(rng, 'vaccines', CVX_SYSTEM, v.code),
       date > asOf ? asOf : date,
       v.dose,
       facility(rng, patient.region),
@@ -151,8 +197,42 @@ export function clinicalRows(patient: SyntheticPatient, seed: number, asOf: stri
       batch,
     ]);
   }
+
+  labResults(rng, patient, asOf, chronic.length > 0, into);
 }
 
 export function emptyClinicalRows(): ClinicalRows {
-  return { diagnoses: [], appointments: [], allergies: [], medications: [], vaccines: [] };
+  return { diagnoses: [], appointments: [], allergies: [], medications: [], vaccines: [], lab_results: [] };
+}
+
+/** Laboratory results: adults with a chronic condition have more; values spread around the range, so some are flagged. */
+function labResults(rng: Rng, patient: SyntheticPatient, asOf: string, chronic: boolean, into: ClinicalRows): void {
+  const n = count(rng, chronic ? [20, 30, 30, 20] : patient.ageYears >= 18 ? [55, 30, 15] : [80, 20]);
+  for (let i = 0; i < n; i++) {
+    const test = rng.pick(LAB_TESTS);
+    const collected = dayBetween(rng, patient, asOf, 1095);
+    let value: number | string;
+    if (Array.isArray(test.values)) value = rng.pick(test.values as readonly string[]);
+    else {
+      const v = test.values as { mean: number; spread: number; decimals: number };
+      const x = Math.max(0, v.mean + (rng.next() + rng.next() + rng.next() - 1.5) * 2 * v.spread);
+      value = Number(x.toFixed(v.decimals));
+    }
+    const enteredAt = `${collected}T${String(rng.int(8, 16)).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')}:00Z`;
+    into.lab_results.push([
+      patient.id,
+      test.name,
+      ...coded(rng, 'lab-results', LOINC_SYSTEM, test.code),
+      JSON.stringify(value),
+      test.unit,
+      test.low,
+      test.high,
+      collected,
+      rng.chance(0.95) ? 'final' : 'preliminary',
+      facility(rng, patient.region),
+      abnormalFlag(value, test.low, test.high),
+      rng.pick(DOCTORS),
+      enteredAt,
+    ]);
+  }
 }

@@ -45,8 +45,14 @@ describe('patient generator', () => {
     expect(groups.size).toBe(6);
     // Clinical dates never precede birth.
     const born = new Map(patients.map((p) => [p.id, p.dateOfBirth]));
-    for (const row of clinical.diagnoses) expect(String(row[3]) >= born.get(Number(row[0]))!).toBe(true);
+    for (const row of clinical.diagnoses) expect(String(row[6]) >= born.get(Number(row[0]))!).toBe(true);
     expect(clinical.vaccines.length).toBeGreaterThan(1000);
+    // Most entries coded from the catalogues, some free text; laboratory results with every kind of flag.
+    const codedShare = clinical.medications.filter((r) => r[2] !== null).length / clinical.medications.length;
+    expect(codedShare).toBeGreaterThan(0.75);
+    expect(codedShare).toBeLessThan(0.95);
+    expect(clinical.lab_results.length).toBeGreaterThan(1000);
+    expect(new Set(clinical.lab_results.map((r) => r[12]))).toEqual(new Set([null, 'L', 'H', 'LL', 'HH']));
   });
 });
 
@@ -80,7 +86,7 @@ describe('seeding a database', () => {
 
     await expect(seedPatients(database.handle, database.url, options)).rejects.toThrow(/already holds 250 patients/);
     await database.handle.db.execute(
-      sql`TRUNCATE patients, diagnoses, appointments, allergies, medications, vaccines, access_grants, vitals, patient_portal_credentials CASCADE`,
+      sql`TRUNCATE patients, diagnoses, appointments, allergies, medications, vaccines, lab_results, access_grants, vitals, patient_portal_credentials CASCADE`,
     );
     await seedPatients(database.handle, database.url, options);
     expect(await digest()).toEqual(first);

@@ -6,17 +6,6 @@ import { ageOn } from './calendar';
 import { kindContract, RECORD_KINDS, type RecordKind, type RecordLists } from './kinds';
 import type { DashboardAlert, KindDashboard } from './kinds/kind-contract';
 
-/** SPEC §9 windows and list sizes. */
-export const DASHBOARD_LIMITS = {
-  recentDays: 30,
-  upcomingDays: 30,
-  recentVisits: 3,
-  upcomingAppointments: 4,
-  safetyAllergies: 3,
-  safetyMedications: 3,
-  recentResults: 5,
-} as const;
-
 export type DashboardInput = Partial<RecordLists> & { dateOfBirth?: string | null };
 
 export interface DashboardCounter {
