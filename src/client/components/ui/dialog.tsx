@@ -17,6 +17,12 @@ export interface DialogProps {
   closeFocus?: () => HTMLElement | null;
 }
 
+/** WAI-ARIA combobox: Escape in a combobox whose list is open closes the list (code-typeahead.tsx), not the dialog. */
+function escapeBelongsToCombobox(): boolean {
+  const focused = document.activeElement;
+  return focused instanceof HTMLElement && focused.getAttribute('role') === 'combobox' && focused.getAttribute('aria-expanded') === 'true';
+}
+
 export function Dialog({
   open,
   onOpenChange,
@@ -38,6 +44,9 @@ export function Dialog({
             'fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl',
             size === 'md' ? 'max-w-md' : 'max-w-2xl',
           )}
+          onEscapeKeyDown={(e) => {
+            if (escapeBelongsToCombobox()) e.preventDefault();
+          }}
           onOpenAutoFocus={() => {
             opener.current = document.activeElement;
           }}
