@@ -83,7 +83,8 @@ export function AddRecordDialog({ kind, patientId, open, onOpenChange }: AddReco
       },
     );
 
-  const onSubmit = form.handleSubmit((values) => send(formPayload(kind, values)));
+  // The resolver hands over the schema's output: the body exactly as the server will judge it.
+  const onSubmit = form.handleSubmit((parsed) => send(parsed as Record<string, unknown>));
 
   const cancelWarnings = (): void => {
     setPending(null);

@@ -49,7 +49,7 @@ export function formPayload(kind: RecordKind, values: FormValues): Record<string
   const payload: Record<string, unknown> = { ...values };
   for (const f of view.fields) {
     if (f.control !== 'number') continue;
-    const v = (values[f.name] ?? '').trim();
+    const v = String(values[f.name] ?? '').trim();
     payload[f.name] = v === '' ? null : Number(v);
   }
   if (codedField(kind)) for (const name of CODE_FIELDS) payload[name] = values[name] ? values[name] : null;
