@@ -154,12 +154,13 @@ describe('Add dialog of a coded kind', () => {
 });
 
 describe('Add lab result dialog', () => {
-  it("fills in the picked test's unit and range, and sends a numeric result as a number", async () => {
+  it("fills in the picked test's short name, unit and range, and sends a numeric result as a number", async () => {
     await switchLanguage('en');
     const user = userEvent.setup();
     const { field, save, closed } = openDialog('lab-results');
     expect((field('labStatus') as HTMLSelectElement).value).toBe('final');
     await pick(user, field('labTest'), 'potass', /^Potassium \[Moles\/volume\] in Serum or Plasma/);
+    expect((field('labTest') as HTMLInputElement).value).toBe('Potassium');
     expect((field('unit') as HTMLInputElement).value).toBe('mmol/L');
     expect((field('referenceLow') as HTMLInputElement).value).toBe('3.5');
     expect((field('referenceHigh') as HTMLInputElement).value).toBe('5.1');
@@ -170,6 +171,7 @@ describe('Add lab result dialog', () => {
 
     await waitFor(() => expect(closed).toEqual([true]));
     expect(posts()[0]!.body).toMatchObject({
+      name: 'Potassium',
       code: '2823-3',
       codeSystem: CODE_SYSTEMS.loinc,
       value: 6.9,

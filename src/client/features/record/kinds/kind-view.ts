@@ -35,6 +35,8 @@ export interface PickedCode {
   code: string;
   codeSystem: string;
   display: string;
+  /** The name clinics use (lab tests: "Potassium" for LOINC's long name). */
+  shortName?: string | undefined;
   unit?: string | undefined;
   referenceLow?: number | null | undefined;
   referenceHigh?: number | null | undefined;

@@ -76,9 +76,12 @@ describe('what an add sends', () => {
     });
   });
 
-  it("fills in a picked test's unit and range, and nothing the entry does not carry", () => {
+  it("fills in a picked test's short name, unit and range, and nothing the entry does not carry", () => {
     const pick = KIND_VIEWS['lab-results'].onPick!;
-    expect(pick({ code: '2823-3', codeSystem: 'http://loinc.org', display: 'Potassium', unit: 'mmol/L', referenceLow: 3.5, referenceHigh: 5.1 })).toEqual({
+    expect(
+      pick({ code: '2823-3', codeSystem: 'http://loinc.org', display: 'Potassium [Moles/volume] in Serum or Plasma', shortName: 'Potassium', unit: 'mmol/L', referenceLow: 3.5, referenceHigh: 5.1 }),
+    ).toEqual({
+      name: 'Potassium',
       unit: 'mmol/L',
       referenceLow: '3.5',
       referenceHigh: '5.1',

@@ -1,5 +1,5 @@
 // Laboratory results on the client (issue 22 item 2): the test from the LOINC catalogue by type-ahead (a pick fills
-// in its unit and reference range), the value as a number when it reads as one and as text otherwise ("Positive"),
+// in its short name, unit and reference range), the value as a number when it reads as one and as text otherwise ("Positive"),
 // Final first. The abnormal flag the server computes is a badge: H and L amber, HH and LL destructive, read out in
 // words. On the dashboard an HH or LL among each test's latest result is a critical alert, and the latest results
 // have a panel; the portal shows the flags in plain words.
@@ -79,7 +79,9 @@ export const labResults: KindView<'lab-results'> = {
     { name: 'facility', control: 'text', required: true },
   ],
   toPayload: (payload) => ({ ...payload, value: labValue(payload.value) }),
+  // The test's short name reads better in lists and alerts than LOINC's long one; the code says exactly which test.
   onPick: (entry) => ({
+    ...(entry.shortName ? { name: entry.shortName } : {}),
     ...(entry.unit ? { unit: entry.unit } : {}),
     ...(entry.referenceLow !== undefined && entry.referenceLow !== null ? { referenceLow: String(entry.referenceLow) } : {}),
     ...(entry.referenceHigh !== undefined && entry.referenceHigh !== null ? { referenceHigh: String(entry.referenceHigh) } : {}),
