@@ -41,9 +41,17 @@ const PatientActivateScreen = lazy(async () => {
   const [m] = await Promise.all([import('../features/portal/components/patient-activate-screen'), loadNamespaces('portal')]);
   return { default: m.PatientActivateScreen };
 });
+// The portal's lists are the record kinds' (features/record/kinds), handed to the portal screen here.
 const PortalScreen = lazy(async () => {
-  const [m] = await Promise.all([import('../features/portal/components/portal-screen'), loadNamespaces('portal', 'privacy')]);
-  return { default: m.PortalScreen };
+  const [m, kinds] = await Promise.all([
+    import('../features/portal/components/portal-screen'),
+    import('../features/record/kinds'),
+    loadNamespaces('portal', 'privacy'),
+  ]);
+  const PortalWithLists = ({ passkeys }: { passkeys?: React.ReactNode }): React.JSX.Element => (
+    <m.PortalScreen lists={kinds.portalLists} passkeys={passkeys} />
+  );
+  return { default: PortalWithLists };
 });
 
 // The patient's passkeys card in the portal (decision 026), loaded with the tab; adding a passkey asks for the PIN

@@ -1,11 +1,12 @@
 // Overview (SPEC §2): full name, NC number, date of birth, sex, contact number, address, next of kin and their
-// contact, and the counts of diagnoses, appointments, medications and vaccines.
+// contact, and the counts of the lists the record kinds say are counted.
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PortalRecord } from '../../../../contracts/portal';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { accessSummaryQueryOptions } from '../api/portal-record';
 import { formatDate } from '../../../lib/dates';
+import type { PortalListView } from './record-tabs';
 
 /** The counter of emergency (break-the-glass) accesses to this record that no reviewer has checked yet. */
 function UnreviewedEmergencyAccesses(): React.JSX.Element | null {
@@ -24,9 +25,9 @@ function UnreviewedEmergencyAccesses(): React.JSX.Element | null {
   );
 }
 
-export function OverviewTab({ record }: { record: PortalRecord }): React.JSX.Element {
+export function OverviewTab({ record, lists }: { record: PortalRecord; lists: PortalListView[] }): React.JSX.Element {
   const { t } = useTranslation('portal');
-  const { patient, medicalRecords: r } = record;
+  const { patient } = record;
   const sexKey = patient.sex.trim().toLowerCase();
   const details: [string, string | null][] = [
     [t('overview.fullName'), `${patient.firstName} ${patient.lastName}`.trim()],
@@ -38,12 +39,7 @@ export function OverviewTab({ record }: { record: PortalRecord }): React.JSX.Ele
     [t('overview.nextOfKin'), patient.nextOfKin],
     [t('overview.nextOfKinContact'), patient.nextOfKinContact],
   ];
-  const counts: [string, number][] = [
-    [t('overview.diagnosesCount'), r.diagnoses.length],
-    [t('overview.appointmentsCount'), r.appointments.length],
-    [t('overview.medicationsCount'), r.medications.length],
-    [t('overview.vaccinesCount'), r.vaccines.length],
-  ];
+  const counts: [string, number][] = lists.filter((l) => l.counted).map((l) => [t(`overview.counts.${l.kind}`), l.items.length]);
   return (
     <div className="flex flex-col gap-4">
       <Card>
@@ -51,7 +47,7 @@ export function OverviewTab({ record }: { record: PortalRecord }): React.JSX.Ele
           <CardTitle>{t('overview.summaryTitle')}</CardTitle>
         </CardHeader>
         <CardContent>
-          <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+          <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
             {counts.map(([label, n]) => (
               <div key={label} className="flex flex-col-reverse rounded-md bg-brand-50 p-3">
                 <dt className="text-sm text-slate-600">{label}</dt>

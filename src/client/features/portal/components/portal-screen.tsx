@@ -1,6 +1,6 @@
-// The patient portal (SPEC §2): header with the welcome line and Logout; tabs Overview, Diagnoses, Appointments,
-// Allergies, Medications, Vaccines and Access history; the access error panel when the record cannot be loaded
-// (signed out, a staff session, or any failure). Mobile first: one column, tabs scroll sideways.
+// The patient portal (SPEC §2): header with the welcome line and Logout; tabs Overview, one per list of the record
+// (`lists`: the record kinds the portal shows, composed in app/) and Access history; the access error panel when the
+// record cannot be loaded (signed out, a staff session, or any failure). Mobile first: one column, tabs scroll sideways.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +16,7 @@ import { portalRecordQueryOptions } from '../api/portal-record';
 import { AccessHistoryTab } from './access-history-tab';
 import { OverviewTab } from './overview-tab';
 import { ResetNotice } from './reset-notice';
-import { AllergiesTab, AppointmentsTab, DiagnosesTab, MedicationsTab, VaccinesTab } from './record-tabs';
+import { RecordTab, type PortalLists } from './record-tabs';
 
 function AccessError(): React.JSX.Element {
   const { t } = useTranslation('portal');
@@ -38,8 +38,8 @@ function AccessError(): React.JSX.Element {
   );
 }
 
-/** `passkeys`: the patient's passkeys card (decision 026), composed in app/. */
-export function PortalScreen({ passkeys }: { passkeys?: React.ReactNode }): React.JSX.Element {
+/** `lists`: the record's lists as the portal shows them; `passkeys`: the patient's passkeys card (decision 026). Both composed in app/. */
+export function PortalScreen({ lists, passkeys }: { lists: PortalLists; passkeys?: React.ReactNode }): React.JSX.Element {
   const { t } = useTranslation(['portal', 'common']);
   const record = useQuery(portalRecordQueryOptions);
   const logout = usePatientLogout();
@@ -56,14 +56,11 @@ export function PortalScreen({ passkeys }: { passkeys?: React.ReactNode }): Reac
   }
   if (record.isError) return <AccessError />;
 
-  const { patient, medicalRecords: r } = record.data;
+  const { patient, medicalRecords } = record.data;
+  const shown = lists(medicalRecords, t);
   const items = [
-    { value: 'overview', label: t('tabs.overview'), content: <OverviewTab record={record.data} /> },
-    { value: 'diagnoses', label: t('tabs.diagnoses'), content: <DiagnosesTab items={r.diagnoses} /> },
-    { value: 'appointments', label: t('tabs.appointments'), content: <AppointmentsTab items={r.appointments} /> },
-    { value: 'allergies', label: t('tabs.allergies'), content: <AllergiesTab items={r.allergies} /> },
-    { value: 'medications', label: t('tabs.medications'), content: <MedicationsTab items={r.medications} /> },
-    { value: 'vaccines', label: t('tabs.vaccines'), content: <VaccinesTab items={r.vaccines} /> },
+    { value: 'overview', label: t('tabs.overview'), content: <OverviewTab record={record.data} lists={shown} /> },
+    ...shown.map((list) => ({ value: list.kind, label: t(`tabs.${list.kind}`), content: <RecordTab list={list} /> })),
     // Loaded only when opened: a fresh read (and audit row) each time the patient looks.
     { value: 'access', label: t('tabs.accessHistory'), content: tab === 'access' ? <AccessHistoryTab /> : null },
     ...(passkeys ? [{ value: 'passkeys', label: t('tabs.passkeys'), content: tab === 'passkeys' ? passkeys : null }] : []),

@@ -39,7 +39,7 @@ export function RecordItem({
   );
 }
 
-/** A list, or its empty message ('No diagnoses on record'). */
+/** A list, or its empty message ('Nothing on record'). */
 export function RecordList({ empty, children, count }: { empty: string; count: number; children: ReactNode }): React.JSX.Element {
   if (count === 0) return <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-slate-600">{empty}</p>;
   return <ul className="flex flex-col gap-3">{children}</ul>;

@@ -4,7 +4,9 @@ import { useMutation, useQueryClient, type QueryClient, type UseMutationResult }
 import { withRow } from '../../../../contracts/record-order';
 import type { RecordKind, RecordRows } from '../../../../contracts/kinds';
 import type { RecordSummary } from '../../../../contracts/record-api';
+import type { RecordWarning } from '../../../../contracts/record-warnings';
 import { apiJson, apiRequest } from '../../../lib/api-client';
+import { asApiError } from '../../../lib/api-error';
 import { recordKeys } from './record-queries';
 
 /** Writes `change` into the list's cache and into the record summary's copy of that list. */
@@ -20,14 +22,38 @@ function updateList<K extends RecordKind>(
   );
 }
 
+/** An add: the body, and the warnings (codes) the user confirmed after a 409 CONFIRMATION_REQUIRED named them. */
+export interface AddRecordRequest {
+  body: Record<string, unknown>;
+  confirm?: readonly string[];
+}
+
+/** The add's URL: `?confirm=A,B` names every confirmed warning (contracts/record-warnings.ts). */
+export const addRecordUrl = (kind: RecordKind, patientId: number, confirm: readonly string[] = []): string =>
+  `/api/patients/${patientId}/${kind}${confirm.length ? `?confirm=${confirm.map(encodeURIComponent).join(',')}` : ''}`;
+
 /** POST /api/patients/{id}/<kind>; resolves with the stored row, already in its place in the list. */
-export function useAddRecordItem<K extends RecordKind>(kind: K, patientId: number): UseMutationResult<RecordRows[K], Error, unknown> {
+export function useAddRecordItem<K extends RecordKind>(
+  kind: K,
+  patientId: number,
+): UseMutationResult<RecordRows[K], Error, AddRecordRequest> {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: unknown) => apiJson<RecordRows[K]>('POST', `/api/patients/${patientId}/${kind}`, input),
+    mutationFn: ({ body, confirm }: AddRecordRequest) => apiJson<RecordRows[K]>('POST', addRecordUrl(kind, patientId, confirm), body),
     retry: false, // an add is not idempotent: never send it twice
     onSuccess: (row) => updateList(queryClient, kind, patientId, (list) => withRow(kind, list, row)),
   });
+}
+
+/** The warnings of a 409 CONFIRMATION_REQUIRED (the body's `warnings`), or null for any other outcome. */
+export function warningsOf(error: unknown): RecordWarning[] | null {
+  const apiError = asApiError(error);
+  const warnings = apiError?.details.warnings;
+  if (apiError?.code !== 'CONFIRMATION_REQUIRED' || !Array.isArray(warnings)) return null;
+  const valid = warnings.filter(
+    (w): w is RecordWarning => typeof w === 'object' && w !== null && typeof (w as RecordWarning).code === 'string',
+  );
+  return valid.length > 0 ? valid : null;
 }
 
 /** DELETE /api/<kind>/{id}; gone from the list on success; on any failure the list is fetched again (the item may already be gone). */

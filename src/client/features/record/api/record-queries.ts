@@ -1,7 +1,7 @@
 // Reading the record (SPEC §7): one summary request when the record opens, then one query per list. The lists start
 // from the summary's data (no second request); an add or delete writes its answer into the cache (record-mutations.ts).
-import { queryOptions, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
-import type { RecordKind, RecordRows } from '../../../../contracts/kinds';
+import { queryOptions, useQueries, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { RECORD_KINDS, type RecordKind, type RecordLists, type RecordRows } from '../../../../contracts/kinds';
 import type { RecordSummary } from '../../../../contracts/record-api';
 import { retryUnlessRefused } from '../../../lib/api-error';
 import { urlKey } from '../../../lib/query-keys';
@@ -27,4 +27,18 @@ export function useRecordList<K extends RecordKind>(kind: K, patientId: number):
     initialData: () => queryClient.getQueryData(summaryKey)?.[kind] as RecordRows[K][] | undefined,
     initialDataUpdatedAt: () => queryClient.getQueryState(summaryKey)?.dataUpdatedAt,
   });
+}
+
+/** Every list of the record (each empty until loaded), seeded from the summary like useRecordList. */
+export function useRecordLists(patientId: number): RecordLists {
+  const queryClient = useQueryClient();
+  const summaryKey = recordSummaryQueryOptions(patientId).queryKey;
+  const results = useQueries({
+    queries: RECORD_KINDS.map((kind) => ({
+      ...recordListQueryOptions(kind, patientId),
+      initialData: () => queryClient.getQueryData(summaryKey)?.[kind] as RecordRows[RecordKind][] | undefined,
+      initialDataUpdatedAt: () => queryClient.getQueryState(summaryKey)?.dataUpdatedAt,
+    })),
+  });
+  return Object.fromEntries(RECORD_KINDS.map((kind, i) => [kind, results[i]?.data ?? []])) as RecordLists;
 }

@@ -1,105 +1,68 @@
-// How one entry of each list reads (SPEC §2): a title, a status or severity badge, and detail lines.
-// Active diagnoses and Severe allergies get the destructive badge (SPEC §4).
+// How one entry of a list reads (SPEC §2): the kind's own view (kinds/: a title, a badge, detail lines), and for a
+// kind whose entries can be coded, the code after the title (its system named for screen readers) or a subtle
+// "uncoded" for free text.
 import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { CODE_SYSTEMS } from '../../../../contracts/kinds/coded';
 import type { RecordKind, RecordRows } from '../../../../contracts/kinds';
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
-import { statusTone, type StatusKind } from '../../../components/ui/status-tone';
-import { formatDate, formatDateTime } from '../../../lib/dates';
+import { Badge } from '../../../components/ui/badge';
+import { codedField, kindView, type ItemView } from '../kinds';
 
-export interface ItemView {
-  title: string;
-  badge?: { text: string; tone: BadgeTone };
-  lines: string[];
+/** An entry's code, null when it is free text; absent for a kind without codes. */
+export interface EntryCode {
+  code: string;
+  codeSystem: string;
 }
 
-const present = (lines: (string | false | null | undefined)[]): string[] => lines.filter((l): l is string => Boolean(l));
-
-export function itemView<K extends RecordKind>(kind: K, row: RecordRows[K], t: TFunction): ItemView {
-  const status = (s: string, of: StatusKind) => ({ text: t(`record:status.${s}`, { defaultValue: s }), tone: statusTone(of, s) });
-  switch (kind) {
-    case 'diagnoses': {
-      const d = row as RecordRows['diagnoses'];
-      return {
-        title: d.condition,
-        badge: status(d.status, 'diagnosis'),
-        lines: present([
-          t('record:item.diagnosed', { date: formatDate(d.diagnosedDate) }),
-          d.resolvedDate && t('record:item.resolved', { date: formatDate(d.resolvedDate) }),
-          t('record:item.byAt', { doctor: d.doctor, facility: d.facility }),
-          d.description,
-        ]),
-      };
-    }
-    case 'appointments': {
-      const a = row as RecordRows['appointments'];
-      return {
-        title: a.type,
-        badge: status(a.status, 'appointment'),
-        lines: present([
-          `${formatDate(a.date)}${a.time ? ` ${a.time}` : ''}`,
-          t('record:item.byAt', { doctor: a.doctor, facility: a.facility }),
-          a.findings,
-        ]),
-      };
-    }
-    case 'allergies': {
-      const a = row as RecordRows['allergies'];
-      const severity = { text: t(`record:severity.${a.severity}`, { defaultValue: a.severity }), tone: statusTone('allergy', a.severity) };
-      return { title: a.allergen, badge: severity, lines: [a.reaction, t('record:item.reported', { date: formatDate(a.reportedDate) })] };
-    }
-    case 'medications': {
-      const m = row as RecordRows['medications'];
-      return {
-        title: `${m.name} - ${m.dosage}`,
-        badge: status(m.status, 'medication'),
-        lines: present([
-          `${m.frequency} · ${m.purpose}`,
-          t('record:item.prescribed', { date: formatDate(m.prescribedDate), doctor: m.prescribedBy }),
-          m.discontinuedDate && t('record:item.discontinued', { date: formatDate(m.discontinuedDate) }),
-          m.nextReview && t('record:item.nextReview', { date: formatDate(m.nextReview) }),
-        ]),
-      };
-    }
-    case 'vaccines': {
-      const v = row as RecordRows['vaccines'];
-      return {
-        title: v.vaccine,
-        lines: present([
-          formatDate(v.date),
-          t('record:item.doseAt', { dose: v.dose, facility: v.facility }),
-          v.nextDue && t('record:item.nextDue', { date: formatDate(v.nextDue) }),
-          v.batchNumber && t('record:item.batch', { batch: v.batchNumber }),
-        ]),
-      };
-    }
-    default: {
-      const v = row as RecordRows['vitals'];
-      return {
-        title: vitalsLine(v, t) || formatDateTime(v.recordedAt),
-        lines: [t('record:item.recordedBy', { date: formatDateTime(v.recordedAt), name: v.recordedBy })],
-      };
-    }
-  }
+export interface EntryView extends ItemView {
+  code?: EntryCode | null;
 }
 
-/** "128/84 mmHg · 36.8 °C · 72.5 kg": the measures a reading holds. */
-export function vitalsLine(v: RecordRows['vitals'], t: TFunction): string {
-  return present([
-    v.systolic !== null && v.diastolic !== null && t('record:item.bloodPressure', { systolic: v.systolic, diastolic: v.diastolic }),
-    v.temperature !== null && t('record:item.temperature', { value: v.temperature }),
-    v.weight !== null && t('record:item.weight', { value: v.weight }),
-  ]).join(' · ');
+export function itemView<K extends RecordKind>(kind: K, row: RecordRows[K], t: TFunction): EntryView {
+  const view = kindView(kind).item(row, t);
+  if (!codedField(kind)) return view;
+  const { code, codeSystem } = row as { code?: string | null; codeSystem?: string | null };
+  return { ...view, code: code && codeSystem ? { code, codeSystem } : null };
 }
 
-export function ItemBody({ view }: { view: ItemView }): React.JSX.Element {
+/** The short name of a code system (ICD-10, ATC...), translated; the URI itself when unknown. */
+function systemName(uri: string, t: TFunction): string {
+  const key = Object.entries(CODE_SYSTEMS).find(([, v]) => v === uri)?.[0];
+  return key ? t(`record:coded.systems.${key}`) : uri;
+}
+
+function CodeMark({ code }: { code: EntryCode | null }): React.JSX.Element {
+  const { t } = useTranslation('record');
+  if (code === null) return <span className="text-xs italic text-slate-500">{t('coded.uncoded')}</span>;
+  return (
+    <span className="font-mono text-xs text-slate-500">
+      <span className="sr-only">{t('coded.codeIn', { system: systemName(code.codeSystem, t) })} </span>
+      {code.code}
+    </span>
+  );
+}
+
+export function ItemBody({ view }: { view: EntryView }): React.JSX.Element {
   return (
     <div className="min-w-0 flex-1">
-      <div className="flex flex-wrap items-center gap-2">
-        <p className="font-semibold text-slate-900">{view.title}</p>
-        {view.badge ? <Badge tone={view.badge.tone}>{view.badge.text}</Badge> : null}
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+        <p className="break-words font-semibold text-slate-900">{view.title}</p>
+        {view.code !== undefined ? <CodeMark code={view.code} /> : null}
+        {view.badge ? (
+          <Badge tone={view.badge.tone} title={view.badge.label}>
+            {view.badge.label ? (
+              <>
+                <span aria-hidden="true">{view.badge.text}</span>
+                <span className="sr-only">{view.badge.label}</span>
+              </>
+            ) : (
+              view.badge.text
+            )}
+          </Badge>
+        ) : null}
       </div>
       {view.lines.map((line, i) => (
-        <p key={i} className="text-sm text-slate-600">
+        <p key={i} className="break-words text-sm text-slate-600">
           {line}
         </p>
       ))}

@@ -5,21 +5,15 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, ChevronDown } from 'lucide-react';
 import type { RecordPatient } from '../../../../contracts/access';
+import type { RecordKind } from '../../../../contracts/kinds';
 import { Button } from '../../../components/ui/button';
 import { MainHeading } from '../../../components/ui/main-heading';
 import { cn } from '../../../lib/cn';
+import { VIEW_KINDS } from '../kinds';
 
-export const RECORD_SECTIONS = [
-  'dashboard',
-  'demographics',
-  'diagnoses',
-  'appointments',
-  'allergies',
-  'medications',
-  'vaccines',
-  'vitals',
-] as const;
-export type RecordSection = (typeof RECORD_SECTIONS)[number];
+/** The dashboard, the demographics, then one section per record kind (kinds/), in the record's order. */
+export const RECORD_SECTIONS: readonly RecordSection[] = ['dashboard', 'demographics', ...VIEW_KINDS];
+export type RecordSection = 'dashboard' | 'demographics' | RecordKind;
 export type RecordMode = 'view' | 'edit';
 
 export interface RecordSidebarProps {

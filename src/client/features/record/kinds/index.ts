@@ -1,0 +1,96 @@
+// The client's record kinds, each listed once (issue 22 item 1), in the record's order (contracts/kinds): the add
+// dialog, the lists, the sidebar, the dashboard and the portal read everything kind-specific from here. Adding a kind
+// is its file beside this one and a line below.
+import type { TFunction } from 'i18next';
+import type { CatalogueName } from '../../../../contracts/kinds/coded';
+import { PORTAL_KINDS, RECORD_KINDS, kindContract, type PortalKind, type PortalRows, type RecordKind } from '../../../../contracts/kinds';
+import { allergies } from './allergies';
+import { appointments } from './appointments';
+import { diagnoses } from './diagnoses';
+import { labResults } from './lab-results';
+import { medications } from './medications';
+import { vaccines } from './vaccines';
+import { vitals } from './vitals';
+import type { DashboardCounter, DashboardPanelPart, FieldSpec, FormValues, KindView, PortalItemView, PortalView } from './kind-view';
+
+export const KIND_VIEWS: { [K in RecordKind]: KindView<K> } = {
+  diagnoses,
+  appointments,
+  allergies,
+  medications,
+  vaccines,
+  vitals,
+  'lab-results': labResults,
+};
+
+/** One kind's view, widened: for code that handles every kind alike. */
+export const kindView = (kind: RecordKind): KindView<RecordKind> => KIND_VIEWS[kind] as KindView<RecordKind>;
+
+/** The kinds in the record's order: the record's sections after the dashboard and demographics. */
+export const VIEW_KINDS: readonly RecordKind[] = RECORD_KINDS;
+
+/** The text field a code stands for and the catalogue to look it up in, for a kind whose entries can be coded. */
+export const codedField = (kind: RecordKind): { field: string; catalogue: CatalogueName } | null => kindContract(kind).coded as { field: string; catalogue: CatalogueName } | null;
+
+/** The hidden fields a pick from the type-ahead sets (and typing after a pick clears). */
+export const CODE_FIELDS = ['code', 'codeSystem'] as const;
+
+/** The empty add form of a kind: selects on their first value (SPEC §4 defaults), everything else blank. */
+export function formDefaults(kind: RecordKind): FormValues {
+  const defaults: FormValues = {};
+  for (const f of kindView(kind).fields) defaults[f.name] = f.options ? f.options[0]! : '';
+  if (codedField(kind)) for (const name of CODE_FIELDS) defaults[name] = '';
+  return defaults;
+}
+
+/** The add form's values as the API takes them: numbers for number fields (blank: null), no code unless picked. */
+export function formPayload(kind: RecordKind, values: FormValues): Record<string, unknown> {
+  const view = kindView(kind);
+  const payload: Record<string, unknown> = { ...values };
+  for (const f of view.fields) {
+    if (f.control !== 'number') continue;
+    const v = String(values[f.name] ?? '').trim();
+    payload[f.name] = v === '' ? null : Number(v);
+  }
+  if (codedField(kind)) for (const name of CODE_FIELDS) payload[name] = values[name] ? values[name] : null;
+  return view.toPayload ? view.toPayload(payload) : payload;
+}
+
+export const fieldsOf = (kind: RecordKind): readonly FieldSpec[] => kindView(kind).fields;
+
+/** Every kind's dashboard counters, in rank order. */
+export const DASHBOARD_COUNTERS: readonly DashboardCounter[] = VIEW_KINDS.flatMap((k) => kindView(k).dashboard?.counters ?? []).sort(
+  (a, b) => a.rank - b.rank,
+);
+
+/** Every kind's dashboard panel parts, grouped by panel, the panels and the parts in rank order. */
+export const DASHBOARD_PANELS: readonly { group: string; parts: DashboardPanelPart[] }[] = (() => {
+  const parts = VIEW_KINDS.flatMap((k) => kindView(k).dashboard?.panels ?? []).sort((a, b) => a.rank - b.rank);
+  const groups = new Map<string, DashboardPanelPart[]>();
+  for (const p of parts) groups.set(p.group, [...(groups.get(p.group) ?? []), p]);
+  return [...groups].map(([group, list]) => ({ group, parts: list }));
+})();
+
+/** Every kind's dashboard alerts. */
+export const DASHBOARD_ALERTS = VIEW_KINDS.flatMap((k) => {
+  const alerts = kindView(k).dashboard?.alerts;
+  return alerts ? [alerts] : [];
+});
+
+/** One portal list: its kind, whether the Overview counts it, and its entries as the portal shows them. */
+export interface PortalList {
+  kind: PortalKind;
+  counted: boolean;
+  items: { id: number; view: PortalItemView }[];
+}
+
+/** The portal's lists of a patient's record, in the record's order (passed to the portal by app/). */
+export function portalLists(records: PortalRows, t: TFunction): PortalList[] {
+  return PORTAL_KINDS.map((kind) => {
+    const portal = KIND_VIEWS[kind].portal as PortalView<PortalKind>;
+    const rows: PortalRows[PortalKind] = records[kind];
+    return { kind, counted: portal.counted, items: rows.map((row) => ({ id: row.id, view: portal.item(row, t) })) };
+  });
+}
+
+export type { FieldSpec, FormValues, ItemView, KindView, PickedCode, PortalItemView } from './kind-view';
