@@ -249,7 +249,7 @@ describe('laboratory results on the dashboard', () => {
       },
       TODAY,
     );
-    expect(d.alerts).toEqual([{ key: 'criticalResultHigh', params: { name: 'Potassium' }, kind: 'lab-results' }]);
+    expect(d.alerts).toEqual([{ key: 'criticalResult', params: { name: 'Potassium', value: '1', flag: 'HH' }, kind: 'lab-results' }]);
   });
 
   it('lists the latest 5 results, newest first', () => {

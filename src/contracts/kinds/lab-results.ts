@@ -74,11 +74,19 @@ export function abnormalFlag(value: number | string, low: number | null, high: n
 export const RECENT_RESULTS = 5;
 const CRITICAL_FLAGS: readonly (AbnormalFlag | null)[] = ['LL', 'HH'];
 
-type Result = { id: number; name: string; code: string | null; collectedDate: string; abnormalFlag: AbnormalFlag | null };
+type Result = {
+  id: number;
+  name: string;
+  code: string | null;
+  value: number | string;
+  unit: string | null;
+  collectedDate: string;
+  abnormalFlag: AbnormalFlag | null;
+};
 const latestFirst = <R extends Result>(rows: readonly R[]): R[] =>
   [...rows].sort((a, b) => b.collectedDate.localeCompare(a.collectedDate) || b.id - a.id);
 
-/** A critical alert for each test whose latest result is critically low or high (LL, HH). */
+/** A critical alert for each test whose latest result is critically low or high (LL, HH): its name, value and flag. */
 export function criticalResultAlerts(rows: readonly Result[]): DashboardAlert[] {
   const latest = new Map<string, Result>();
   for (const r of latestFirst(rows)) {
@@ -87,7 +95,7 @@ export function criticalResultAlerts(rows: readonly Result[]): DashboardAlert[] 
   }
   return [...latest.values()]
     .filter((r) => CRITICAL_FLAGS.includes(r.abnormalFlag))
-    .map((r) => ({ key: r.abnormalFlag === 'HH' ? 'criticalResultHigh' : 'criticalResultLow', params: { name: r.name } }));
+    .map((r) => ({ key: 'criticalResult', params: { name: r.name, value: r.unit ? `${r.value} ${r.unit}` : String(r.value), flag: r.abnormalFlag! } }));
 }
 
 const row = z.object({
@@ -119,7 +127,7 @@ export const labResults = defineKind({
   portal: { row: row.omit({ patientId: true }), from: ({ patientId: _p, ...r }) => r },
   dashboard: {
     alerts: criticalResultAlerts,
-    panels: [{ panel: 'recentResults', empty: 'noRecentResults', position: 5, rows: (rows) => latestFirst(rows).slice(0, RECENT_RESULTS) }],
+    panels: [{ panel: 'recentResults', empty: 'noResults', position: 5, rows: (rows) => latestFirst(rows).slice(0, RECENT_RESULTS) }],
   },
 });
 export type LabResultRow = z.infer<typeof row>;

@@ -1,6 +1,6 @@
 // The Medical Dashboard (SPEC §2, §9): critical alerts at the top, age, the counters, then the panels. What each kind
-// adds (an alert, a counter, a panel or part of one) is declared in its file (kinds/); the numbers come from the pure
-// functions in contracts/record-dashboard.ts, computed for the clinic's today.
+// adds (alerts, counters, the rows of a panel part) is decided by its contract and put in order by
+// contracts/record-dashboard.ts for the clinic's today; each kind's client file (kinds/) draws its parts.
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertTriangle } from 'lucide-react';
@@ -9,8 +9,7 @@ import { medicalDashboard } from '../../../../contracts/record-dashboard';
 import { todayIso } from '../../../../contracts/calendar';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { useRecordLists } from '../api/record-queries';
-import { DASHBOARD_ALERTS, DASHBOARD_COUNTERS, DASHBOARD_PANELS } from '../kinds';
-import type { DashboardData } from '../kinds/kind-view';
+import { kindView } from '../kinds';
 
 function Counter({ label, value, hint }: { label: string; value: number; hint?: string | undefined }): React.JSX.Element {
   return (
@@ -36,9 +35,8 @@ function Panel({ id, title, children }: { id: string; title: string; children: R
 export function MedicalDashboard({ patient, patientId }: { patient: RecordPatient | undefined; patientId: number }): React.JSX.Element {
   const { t } = useTranslation('record');
   const lists = useRecordLists(patientId);
-  const data: DashboardData = { lists, summary: medicalDashboard({ ...lists, dateOfBirth: patient?.dateOfBirth ?? null }, todayIso()) };
-  const alerts = DASHBOARD_ALERTS.flatMap((alertsOf) => alertsOf(data, t));
-  const age = data.summary.age;
+  const d = medicalDashboard({ ...lists, dateOfBirth: patient?.dateOfBirth ?? null }, todayIso());
+  const alerts = d.alerts.map((a) => kindView(a.kind).dashboard?.alert?.(a, t) ?? t(`alerts.${a.key}`, a.params ?? {}));
 
   return (
     <section aria-labelledby="record-dashboard" className="flex flex-col gap-4">
@@ -59,24 +57,31 @@ export function MedicalDashboard({ patient, patientId }: { patient: RecordPatien
         <h2 id="record-dashboard" className="text-xl font-semibold">
           {t('dashboard.title')}
         </h2>
-        {age !== null ? <p className="text-sm text-slate-600">{t('dashboard.age', { age })}</p> : null}
+        {d.age !== null ? <p className="text-sm text-slate-600">{t('dashboard.age', { age: d.age })}</p> : null}
       </div>
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        {DASHBOARD_COUNTERS.map((c) => (
-          <Counter key={c.label} label={t(c.label)} value={c.value(data)} hint={c.hint ? t(c.hint) : undefined} />
+        {d.counters.map((c) => (
+          <Counter
+            key={c.key}
+            label={t(`dashboard.counters.${c.key}`)}
+            value={c.value}
+            hint={c.hint ? t(`dashboard.counters.${c.key}Hint`) : undefined}
+          />
         ))}
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
-        {DASHBOARD_PANELS.map(({ group, parts }) => {
-          const shown = parts.map((p) => ({ key: `${p.rank}-${parts.indexOf(p)}`, node: p.render(data, t) })).filter((p) => p.node !== null);
+        {d.panels.map(({ panel, empty, parts }) => {
+          const shown = parts.filter((p) => p.rows.length > 0);
           return (
-            <Panel key={group} id={`dashboard-${group}`} title={t(parts[0]!.title)}>
+            <Panel key={panel} id={`dashboard-${panel}`} title={t(`dashboard.${panel}`)}>
               {shown.length === 0 ? (
-                <p className="text-sm text-slate-600">{t(parts[0]!.empty)}</p>
+                <p className="text-sm text-slate-600">{t(`dashboard.${empty}`)}</p>
               ) : (
                 <div className="flex flex-col gap-3 text-sm">
                   {shown.map((p) => (
-                    <div key={p.key}>{p.node}</div>
+                    <div key={`${p.kind}-${p.heading ?? ''}`}>
+                      {kindView(p.kind).dashboard?.part?.({ panel, heading: p.heading, rows: p.rows as never[] }, t)}
+                    </div>
                   ))}
                 </div>
               )}

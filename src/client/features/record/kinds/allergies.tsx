@@ -36,27 +36,17 @@ export const allergies: KindView<'allergies'> = {
     }),
   },
   dashboard: {
-    counters: [{ rank: 4, label: 'dashboard.counters.allergies', value: ({ summary }) => summary.counters.allergies }],
-    panels: [
-      {
-        group: 'safety',
-        rank: 2,
-        title: 'dashboard.safety',
-        empty: 'dashboard.noSafety',
-        render: ({ summary }, t) =>
-          summary.criticalAllergies.length === 0 ? null : (
-            <div>
-              <h3 className="font-semibold text-danger-600">{t('record:dashboard.criticalAllergies')}</h3>
-              <ul className="mt-1 flex flex-wrap gap-2">
-                {summary.criticalAllergies.map((a) => (
-                  <li key={a.id}>
-                    <Badge tone={a.severity === 'Severe' ? 'destructive' : 'red'}>{a.allergen}</Badge>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ),
-      },
-    ],
+    part: ({ heading, rows }, t) => (
+      <div>
+        <h3 className="font-semibold text-danger-600">{t(`record:dashboard.${heading}`)}</h3>
+        <ul className="mt-1 flex flex-wrap gap-2">
+          {rows.map((a) => (
+            <li key={a.id}>
+              <Badge tone={a.severity === 'Severe' ? 'destructive' : 'red'}>{a.allergen}</Badge>
+            </li>
+          ))}
+        </ul>
+      </div>
+    ),
   },
 };

@@ -41,54 +41,19 @@ export const appointments: KindView<'appointments'> = {
     }),
   },
   dashboard: {
-    counters: [
-      {
-        rank: 3,
-        label: 'dashboard.counters.recentVisits',
-        hint: 'dashboard.counters.recentVisitsHint',
-        value: ({ summary }) => summary.counters.recentVisits,
-      },
-    ],
-    panels: [
-      {
-        group: 'recent',
-        rank: 1,
-        title: 'dashboard.recentActivity',
-        empty: 'dashboard.noRecentActivity',
-        render: ({ summary }, t) =>
-          summary.recentActivity.length === 0 ? null : (
-            <ul className="flex flex-col gap-2 text-sm">
-              {summary.recentActivity.map((a) => (
-                <li key={a.id}>
-                  <p className="font-semibold">{a.type}</p>
-                  <p className="text-slate-600">
-                    {formatDate(a.date)} · {t('record:item.byAt', { doctor: a.doctor, facility: a.facility })}
-                  </p>
-                </li>
-              ))}
-            </ul>
-          ),
-      },
-      {
-        group: 'upcoming',
-        rank: 3,
-        title: 'dashboard.upcoming',
-        empty: 'dashboard.noUpcoming',
-        render: ({ summary }, t) =>
-          summary.upcomingAppointments.length === 0 ? null : (
-            <ul className="flex flex-col gap-2 text-sm">
-              {summary.upcomingAppointments.map((a) => (
-                <li key={a.id}>
-                  <p className="font-semibold">{a.type}</p>
-                  <p className="text-slate-600">
-                    {t('record:dashboard.provider', { name: a.doctor })} · {formatDate(a.date)}
-                    {a.time ? ` ${a.time}` : ''}
-                  </p>
-                </li>
-              ))}
-            </ul>
-          ),
-      },
-    ],
+    part: ({ panel, rows }, t) => (
+      <ul className="flex flex-col gap-2 text-sm">
+        {rows.map((a) => (
+          <li key={a.id}>
+            <p className="font-semibold">{a.type}</p>
+            <p className="text-slate-600">
+              {panel === 'upcoming'
+                ? `${t('record:dashboard.provider', { name: a.doctor })} · ${formatDate(a.date)}${a.time ? ` ${a.time}` : ''}`
+                : `${formatDate(a.date)} · ${t('record:item.byAt', { doctor: a.doctor, facility: a.facility })}`}
+            </p>
+          </li>
+        ))}
+      </ul>
+    ),
   },
 };

@@ -41,7 +41,4 @@ export const diagnoses: KindView<'diagnoses'> = {
       note: d.description,
     }),
   },
-  dashboard: {
-    counters: [{ rank: 1, label: 'dashboard.counters.activeConditions', value: ({ summary }) => summary.counters.activeConditions }],
-  },
 };

@@ -11,7 +11,7 @@ import { labResults } from './lab-results';
 import { medications } from './medications';
 import { vaccines } from './vaccines';
 import { vitals } from './vitals';
-import type { DashboardCounter, DashboardPanelPart, FieldSpec, FormValues, KindView, PortalItemView, PortalView } from './kind-view';
+import type { FieldSpec, FormValues, KindView, PortalItemView, PortalView } from './kind-view';
 
 export const KIND_VIEWS: { [K in RecordKind]: KindView<K> } = {
   diagnoses,
@@ -57,25 +57,6 @@ export function formPayload(kind: RecordKind, values: FormValues): Record<string
 }
 
 export const fieldsOf = (kind: RecordKind): readonly FieldSpec[] => kindView(kind).fields;
-
-/** Every kind's dashboard counters, in rank order. */
-export const DASHBOARD_COUNTERS: readonly DashboardCounter[] = VIEW_KINDS.flatMap((k) => kindView(k).dashboard?.counters ?? []).sort(
-  (a, b) => a.rank - b.rank,
-);
-
-/** Every kind's dashboard panel parts, grouped by panel, the panels and the parts in rank order. */
-export const DASHBOARD_PANELS: readonly { group: string; parts: DashboardPanelPart[] }[] = (() => {
-  const parts = VIEW_KINDS.flatMap((k) => kindView(k).dashboard?.panels ?? []).sort((a, b) => a.rank - b.rank);
-  const groups = new Map<string, DashboardPanelPart[]>();
-  for (const p of parts) groups.set(p.group, [...(groups.get(p.group) ?? []), p]);
-  return [...groups].map(([group, list]) => ({ group, parts: list }));
-})();
-
-/** Every kind's dashboard alerts. */
-export const DASHBOARD_ALERTS = VIEW_KINDS.flatMap((k) => {
-  const alerts = kindView(k).dashboard?.alerts;
-  return alerts ? [alerts] : [];
-});
 
 /** One portal list: its kind, whether the Overview counts it, and its entries as the portal shows them. */
 export interface PortalList {

@@ -3,8 +3,8 @@
 // adds to the Medical Dashboard. The generic screens (add dialog, list, sidebar, dashboard, portal) read only this.
 import type { ReactNode } from 'react';
 import type { TFunction } from 'i18next';
-import type { PortalKind, PortalRows, RecordKind, RecordLists, RecordRows } from '../../../../contracts/kinds';
-import type { MedicalDashboard } from '../../../../contracts/record-dashboard';
+import type { PortalKind, PortalRows, RecordKind, RecordRows } from '../../../../contracts/kinds';
+import type { DashboardAlert } from '../../../../contracts/kinds/kind-contract';
 import type { BadgeTone } from '../../../components/ui/badge';
 import { statusTone, type ToneTable } from '../../../components/ui/status-tone';
 import { formatDate } from '../../../lib/dates';
@@ -64,38 +64,16 @@ export interface PortalItemView {
   note?: string | null;
 }
 
-/** What the dashboard hands each kind: every list of the record and SPEC §9's numbers, for the clinic's today. */
-export interface DashboardData {
-  lists: RecordLists;
-  summary: MedicalDashboard;
-}
-
-/** A counter of the dashboard's row of four (`rank` orders them across kinds). */
-export interface DashboardCounter {
-  rank: number;
-  label: string;
-  hint?: string;
-  value: (data: DashboardData) => number;
-}
-
 /**
- * A part of one of the dashboard's panels. Parts of the same `group` share one panel, titled by the first part's
- * `title` (a record: key), which shows its `empty` text when every part renders nothing; `rank` orders the panels,
- * and the parts within one.
+ * How a kind shows its share of the Medical Dashboard. The contract (contracts/kinds/<kind>.ts `dashboard`) decides
+ * the numbers: which counters, which alerts, which rows each panel part lists; contracts/record-dashboard.ts puts
+ * them in order. The client only draws them.
  */
-export interface DashboardPanelPart {
-  group: string;
-  rank: number;
-  title: string;
-  empty: string;
-  render: (data: DashboardData, t: TFunction) => ReactNode | null;
-}
-
-export interface DashboardParts {
-  /** Critical alerts, already translated, shown at the top in red. */
-  alerts?: (data: DashboardData, t: TFunction) => string[];
-  counters?: DashboardCounter[];
-  panels?: DashboardPanelPart[];
+export interface KindDashboardView<K extends RecordKind> {
+  /** One of the kind's panel parts (its rows are never empty here). */
+  part?: (part: { panel: string; heading: string | null; rows: RecordRows[K][] }, t: TFunction) => ReactNode;
+  /** An alert's text when its values need translating; by default record:alerts.<key> with its values. */
+  alert?: (alert: DashboardAlert, t: TFunction) => string;
 }
 
 export interface KindView<K extends RecordKind> {
@@ -112,7 +90,7 @@ export interface KindView<K extends RecordKind> {
   item(row: RecordRows[K], t: TFunction): ItemView;
   /** What the portal shows; null for a kind the portal does not show. */
   portal: K extends PortalKind ? PortalView<K> : null;
-  dashboard?: DashboardParts;
+  dashboard?: KindDashboardView<K>;
 }
 
 export interface PortalView<K extends PortalKind> {

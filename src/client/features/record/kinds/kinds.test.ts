@@ -6,7 +6,8 @@ import type { TFunction } from 'i18next';
 import { KIND_CONTRACTS, RECORD_KINDS, type LabResultRow } from '../../../../contracts/kinds';
 import { statusTone } from '../../../components/ui/status-tone';
 import { KIND_VIEWS, formDefaults, formPayload, kindView } from '.';
-import { criticalResults, flagBadge, labValue, latestPerTest, rangeText } from './lab-results';
+import { criticalResultAlerts } from '../../../../contracts/kinds/lab-results';
+import { flagBadge, labValue, rangeText } from './lab-results';
 
 const t = ((key: string) => key) as unknown as TFunction;
 
@@ -157,7 +158,8 @@ describe('lab results', () => {
       row({ id: 2, abnormalFlag: 'HH', value: 7.9, collectedDate: '2024-03-02' }),
       row({ id: 1, name: 'HIV rapid test', code: null, codeSystem: null, value: 'Positive', abnormalFlag: null }),
     ];
-    expect(latestPerTest(rows).map((r) => r.id)).toEqual([4, 3, 1]);
-    expect(criticalResults(rows).map((r) => r.id)).toEqual([3]);
+    expect(criticalResultAlerts(rows)).toEqual([{ key: 'criticalResult', params: { name: 'Glucose', value: expect.any(String), flag: 'LL' } }]);
+    const alert = criticalResultAlerts(rows)[0]!;
+    expect(KIND_VIEWS['lab-results'].dashboard!.alert!(alert, t)).toBe('record:alerts.criticalResult');
   });
 });

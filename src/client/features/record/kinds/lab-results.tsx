@@ -10,9 +10,6 @@ import { Badge } from '../../../components/ui/badge';
 import { formatDate, formatDateTime } from '../../../lib/dates';
 import { day, present, type Badged, type KindView } from './kind-view';
 
-/** How many results the dashboard's panel lists. */
-export const RECENT_RESULTS = 5;
-
 const CRITICAL: ReadonlySet<string> = new Set<AbnormalFlag>(['HH', 'LL']);
 
 /** A number typed the usual ways ("5.4", "5,4", "-1", ".5"); anything else stays text. */
@@ -40,21 +37,6 @@ export function rangeText(low: number | null, high: number | null): string | nul
 export function flagBadge(flag: AbnormalFlag, t: TFunction): Badged {
   return { text: flag, label: t(`record:flags.${flag}`), tone: CRITICAL.has(flag) ? 'destructive' : 'yellow' };
 }
-
-/** The latest result of each test (by code, else by name), in the list's order (newest first). */
-export function latestPerTest(rows: readonly LabResultRow[]): LabResultRow[] {
-  const seen = new Set<string>();
-  return rows.filter((r) => {
-    const key = r.code ? `${r.codeSystem}|${r.code}` : r.name.trim().toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-/** The critically abnormal (HH, LL) among each test's latest result. */
-export const criticalResults = (rows: readonly LabResultRow[]): LabResultRow[] =>
-  latestPerTest(rows).filter((r) => r.abnormalFlag !== null && CRITICAL.has(r.abnormalFlag));
 
 function FlagBadge({ flag, t }: { flag: AbnormalFlag; t: TFunction }): React.JSX.Element {
   const b = flagBadge(flag, t);
@@ -117,35 +99,22 @@ export const labResults: KindView<'lab-results'> = {
     }),
   },
   dashboard: {
-    alerts: ({ lists }, t) =>
-      criticalResults(lists['lab-results']).map((r) =>
-        t('record:alerts.criticalResult', { name: r.name, value: valueWithUnit(r), flag: t(`record:flags.${r.abnormalFlag}`) }),
-      ),
-    panels: [
-      {
-        group: 'results',
-        rank: 5,
-        title: 'dashboard.recentResults',
-        empty: 'dashboard.noResults',
-        render: ({ lists }, t) => {
-          const recent = lists['lab-results'].slice(0, RECENT_RESULTS);
-          return recent.length === 0 ? null : (
-            <ul className="flex flex-col gap-2 text-sm">
-              {recent.map((r) => (
-                <li key={r.id} className="flex items-start justify-between gap-2">
-                  <div className="min-w-0">
-                    <p className="break-words font-semibold">{r.name}</p>
-                    <p className="text-slate-600">
-                      {valueWithUnit(r)} · {formatDate(r.collectedDate)}
-                    </p>
-                  </div>
-                  {r.abnormalFlag ? <FlagBadge flag={r.abnormalFlag} t={t} /> : null}
-                </li>
-              ))}
-            </ul>
-          );
-        },
-      },
-    ],
+    alert: ({ key, params }, t) =>
+      t(`record:alerts.${key}`, { ...params, flag: params?.flag ? t(`record:flags.${String(params.flag)}`) : '' }),
+    part: ({ rows }, t) => (
+      <ul className="flex flex-col gap-2 text-sm">
+        {rows.map((r) => (
+          <li key={r.id} className="flex items-start justify-between gap-2">
+            <div className="min-w-0">
+              <p className="break-words font-semibold">{r.name}</p>
+              <p className="text-slate-600">
+                {valueWithUnit(r)} · {formatDate(r.collectedDate)}
+              </p>
+            </div>
+            {r.abnormalFlag ? <FlagBadge flag={r.abnormalFlag} t={t} /> : null}
+          </li>
+        ))}
+      </ul>
+    ),
   },
 };

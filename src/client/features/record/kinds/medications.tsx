@@ -46,27 +46,17 @@ export const medications: KindView<'medications'> = {
     }),
   },
   dashboard: {
-    counters: [{ rank: 2, label: 'dashboard.counters.currentMedications', value: ({ summary }) => summary.counters.currentMedications }],
-    panels: [
-      {
-        group: 'safety',
-        rank: 2,
-        title: 'dashboard.safety',
-        empty: 'dashboard.noSafety',
-        render: ({ summary }, t) =>
-          summary.safetyMedications.length === 0 ? null : (
-            <div>
-              <h3 className="font-semibold">{t('record:dashboard.currentMedications')}</h3>
-              <ul className="mt-1 flex flex-col gap-1">
-                {summary.safetyMedications.map((m) => (
-                  <li key={m.id}>
-                    {m.name} <span className="text-slate-600">({m.dosage})</span>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ),
-      },
-    ],
+    part: ({ heading, rows }, t) => (
+      <div>
+        <h3 className="font-semibold">{t(`record:dashboard.${heading}`)}</h3>
+        <ul className="mt-1 flex flex-col gap-1">
+          {rows.map((m) => (
+            <li key={m.id}>
+              {m.name} <span className="text-slate-600">({m.dosage})</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+    ),
   },
 };

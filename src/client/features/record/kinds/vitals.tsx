@@ -27,23 +27,12 @@ export const vitals: KindView<'vitals'> = {
   item: (v, t) => ({ title: measuresLine(v, t) || formatDateTime(v.recordedAt), lines: [recordedBy(v, t)] }),
   portal: null,
   dashboard: {
-    alerts: ({ summary }, t) => summary.alerts.map((alert) => t(`record:alerts.${alert}`)),
-    panels: [
-      {
-        group: 'vitals',
-        rank: 4,
-        title: 'dashboard.latestVitals',
-        empty: 'dashboard.noVitals',
-        render: ({ lists }, t) => {
-          const latest = lists.vitals[0];
-          return latest ? (
-            <div className="text-sm">
-              <p className="font-semibold">{measuresLine(latest, t)}</p>
-              <p className="text-slate-600">{recordedBy(latest, t)}</p>
-            </div>
-          ) : null;
-        },
-      },
-    ],
+    part: ({ rows: [latest] }, t) =>
+      latest ? (
+        <div className="text-sm">
+          <p className="font-semibold">{measuresLine(latest, t)}</p>
+          <p className="text-slate-600">{recordedBy(latest, t)}</p>
+        </div>
+      ) : null,
   },
 };
