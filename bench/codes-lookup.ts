@@ -33,7 +33,7 @@ const INLINE = process.env.SERVER === 'inline' || !process.env.DATABASE_URL;
 /** Up to `n` distinct 3-character prefixes of a catalogue: word starts of its names and code starts, spread evenly. */
 function prefixesOf(kind: CodeKind, n: number): string[] {
   const all = new Set<string>();
-  for (const entry of readCatalogue(kind)) {
+  for (const { entry } of readCatalogue(kind)) {
     for (const word of [entry.display, ...entry.synonyms].flatMap(wordsOf))
       if (word.length >= 3 && /^\p{L}/u.test(word)) all.add(word.slice(0, 3));
     const code = foldCode(entry.code);

@@ -6,7 +6,8 @@
 // ICD-10-CM order file's header rows and first codes, "CODE,\"Title\"" per line, code without its dot. Kept: the codes
 // of WHO ICD-10's form (a 3-character category or a 4-character subcategory with a digit after the dot); dropped: every
 // longer code and the CM-only categories with a letter in place of a digit (C4A, M1A, Z3A, …). Then the hand-checked
-// rows of diagnoses-supplement.tsv beside this file are added (a supplement row never replaces a source row).
+// rows of diagnoses-supplement.tsv beside this file are added (a supplement row never replaces a source row), and the
+// codes listed in diagnoses-common.txt are marked `common` (the type-ahead lists them first).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -48,7 +49,15 @@ const fromSource = rows.size;
 for (const [code, title] of parseSupplement(readFileSync(here('./diagnoses-supplement.tsv'), 'utf8'))) {
   if (!rows.has(code)) rows.set(code, title);
 }
+const common = new Set(
+  readFileSync(here('./diagnoses-common.txt'), 'utf8')
+    .split(/\r?\n/)
+    .filter((line) => line && !line.startsWith('#')),
+);
+const missing = [...common].filter((code) => !rows.has(code));
+if (missing.length > 0) throw new Error(`diagnoses-common.txt names codes the catalogue lacks: ${missing.join(' ')}`);
 const codes = [...rows.keys()].sort();
-const out = ['code\tdisplay', ...codes.map((code) => `${code}\t${rows.get(code)}`)].join('\n') + '\n';
+const out =
+  ['code\tdisplay\tcommon', ...codes.map((code) => `${code}\t${rows.get(code)}\t${common.has(code) ? '1' : ''}`)].join('\n') + '\n';
 writeFileSync(here('../diagnoses.tsv'), out);
 console.log(`diagnoses.tsv: ${codes.length} codes (${fromSource} from the source, ${codes.length - fromSource} from the supplement)`);

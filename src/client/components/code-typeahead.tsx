@@ -156,12 +156,13 @@ export const CodeTypeahead = forwardRef<HTMLInputElement, CodeTypeaheadProps>(fu
           {marker}
         </span>
       ) : null}
+      {/* In the flow, not floating: inside a scrolling dialog on a phone it pushes the fields below instead of being cut off. */}
       <ul
         id={listId}
         role="listbox"
         aria-label={listLabel}
         hidden={!expanded}
-        className="absolute z-50 mt-1 max-h-64 w-full overflow-auto rounded-md border border-slate-200 bg-white py-1 shadow-lg"
+        className="mt-1 max-h-64 w-full overflow-auto rounded-md border border-slate-200 bg-white py-1 shadow-lg"
       >
         {results.map((entry, i) => (
           <li

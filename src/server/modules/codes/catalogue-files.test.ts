@@ -6,6 +6,8 @@ import { ALLERGY_SUBSTANCE_SYSTEM, ATC_SYSTEM, CODE_KINDS, KIND_SYSTEMS, type Co
 import { isSafeText } from '../../../contracts/safe-text';
 import { CATALOGUE_DIR, readCatalogue } from './catalogue-files';
 
+const entriesIn = (kind: CodeKind) => readCatalogue(kind).map((row) => row.entry);
+
 /** LOINC's mod-10 check digit of the digits before the dash (the Luhn scheme, from the right). */
 function loincCheckDigit(digits: string): number {
   let sum = 0;
@@ -32,7 +34,7 @@ const CODE_FORMS: Record<CodeKind, Record<string, RegExp>> = {
 const MINIMUM_SIZE: Record<CodeKind, number> = { diagnoses: 3000, medications: 200, vaccines: 20, allergies: 50, 'lab-results': 60 };
 
 describe.each(CODE_KINDS)('catalogues/%s.tsv', (kind) => {
-  const entries = readCatalogue(kind);
+  const entries = entriesIn(kind);
 
   it('parses, with enough entries', () => expect(entries.length).toBeGreaterThanOrEqual(MINIMUM_SIZE[kind]));
 
@@ -71,7 +73,7 @@ describe.each(CODE_KINDS)('catalogues/%s.tsv', (kind) => {
 });
 
 describe('lab-results', () => {
-  const entries = readCatalogue('lab-results');
+  const entries = entriesIn('lab-results');
 
   it('computes LOINC check digits (known codes)', () => {
     expect(loincCheckDigit('4548')).toBe(4);
@@ -101,11 +103,11 @@ describe('lab-results', () => {
 
 describe('vaccines', () => {
   it('every WHO ATC code is a vaccine (J07)', () => {
-    for (const e of readCatalogue('vaccines')) if (e.atc) expect(e.atc).toMatch(/^J07[A-Z]{2}(\d\d)?$/);
+    for (const e of entriesIn('vaccines')) if (e.atc) expect(e.atc).toMatch(/^J07[A-Z]{2}(\d\d)?$/);
   });
 
   it('carries the Namibian schedule under the names clinics use', () => {
-    const names = new Set(readCatalogue('vaccines').flatMap((e) => e.synonyms.map((s) => s.toLowerCase())));
+    const names = new Set(entriesIn('vaccines').flatMap((e) => e.synonyms.map((s) => s.toLowerCase())));
     for (const name of ['bcg', 'bopv', 'ipv', 'penta', 'pcv', 'rota', 'mr', 'mr1', 'mr2', 'hpv', 'td', 'tt', 'hepb-bd', 'covid-19', 'yf']) {
       expect(names.has(name), name).toBe(true);
     }
@@ -113,8 +115,16 @@ describe('vaccines', () => {
 });
 
 describe('diagnoses', () => {
+  it('marks the commonest as common, among them type 2 diabetes, hypertension and HIV', () => {
+    const common = readCatalogue('diagnoses')
+      .filter((row) => row.common)
+      .map((row) => row.entry.code);
+    expect(common.length).toBeGreaterThan(50);
+    expect(common).toEqual(expect.arrayContaining(['E11', 'I10', 'B20', 'J18.9', 'A15.0', 'B54']));
+  });
+
   it('has the categories and subcategories a clinic uses most', () => {
-    const codes = new Set(readCatalogue('diagnoses').map((e) => e.code));
+    const codes = new Set(entriesIn('diagnoses').map((e) => e.code));
     for (const code of ['A09', 'A15.0', 'B20', 'B50.9', 'E11', 'E11.9', 'I10', 'J18.9', 'N39.0', 'O80', 'U07.1', 'Z00.0']) {
       expect(codes.has(code), code).toBe(true);
     }

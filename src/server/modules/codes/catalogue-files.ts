@@ -45,44 +45,53 @@ function required(row: Row, column: string): string {
   return value;
 }
 
+/** A catalogue row: the entry as the API answers it, and whether the type-ahead lists it before other matches. */
+export interface CatalogueEntry {
+  entry: CodeEntry;
+  /** The `common` column: one of the entries a clinic records most. */
+  common: boolean;
+}
+
 /** One kind's rows as entries; throws on a malformed file (the catalogue tests read every file). */
-export function entriesOf(kind: CodeKind, rows: Row[]): CodeEntry[] {
-  return rows.map((row): CodeEntry => {
-    const base = { code: required(row, 'code'), display: required(row, 'display'), synonyms: synonymsOf(row) };
-    switch (kind) {
-      case 'diagnoses':
-        return { ...base, codeSystem: ICD10_SYSTEM };
-      case 'medications':
-        return { ...base, codeSystem: ATC_SYSTEM };
-      case 'vaccines':
-        return { ...base, codeSystem: CVX_SYSTEM, ...(row.atc ? { atc: row.atc } : {}) };
-      case 'allergies': {
-        const system = required(row, 'system');
-        if (system !== 'atc' && system !== 'local') throw new Error(`allergies: unknown system ${system}`);
-        const category = required(row, 'category');
-        if (category !== 'medication' && category !== 'food' && category !== 'environment' && category !== 'biologic') {
-          throw new Error(`allergies: unknown category ${category}`);
-        }
-        return { ...base, codeSystem: system === 'atc' ? ATC_SYSTEM : ALLERGY_SUBSTANCE_SYSTEM, category };
+export function entriesOf(kind: CodeKind, rows: Row[]): CatalogueEntry[] {
+  return rows.map((row) => ({ entry: entryOf(kind, row), common: row.common === '1' }));
+}
+
+function entryOf(kind: CodeKind, row: Row): CodeEntry {
+  const base = { code: required(row, 'code'), display: required(row, 'display'), synonyms: synonymsOf(row) };
+  switch (kind) {
+    case 'diagnoses':
+      return { ...base, codeSystem: ICD10_SYSTEM };
+    case 'medications':
+      return { ...base, codeSystem: ATC_SYSTEM };
+    case 'vaccines':
+      return { ...base, codeSystem: CVX_SYSTEM, ...(row.atc ? { atc: row.atc } : {}) };
+    case 'allergies': {
+      const system = required(row, 'system');
+      if (system !== 'atc' && system !== 'local') throw new Error(`allergies: unknown system ${system}`);
+      const category = required(row, 'category');
+      if (category !== 'medication' && category !== 'food' && category !== 'environment' && category !== 'biologic') {
+        throw new Error(`allergies: unknown category ${category}`);
       }
-      case 'lab-results': {
-        const valueType = required(row, 'valueType');
-        if (valueType !== 'numeric' && valueType !== 'text') throw new Error(`lab-results: unknown value type ${valueType}`);
-        return {
-          ...base,
-          codeSystem: LOINC_SYSTEM,
-          shortName: required(row, 'shortName'),
-          unit: row.unit ?? '',
-          valueType,
-          referenceLow: numberOrNull(row.referenceLow),
-          referenceHigh: numberOrNull(row.referenceHigh),
-        };
-      }
+      return { ...base, codeSystem: system === 'atc' ? ATC_SYSTEM : ALLERGY_SUBSTANCE_SYSTEM, category };
     }
-  });
+    case 'lab-results': {
+      const valueType = required(row, 'valueType');
+      if (valueType !== 'numeric' && valueType !== 'text') throw new Error(`lab-results: unknown value type ${valueType}`);
+      return {
+        ...base,
+        codeSystem: LOINC_SYSTEM,
+        shortName: required(row, 'shortName'),
+        unit: row.unit ?? '',
+        valueType,
+        referenceLow: numberOrNull(row.referenceLow),
+        referenceHigh: numberOrNull(row.referenceHigh),
+      };
+    }
+  }
 }
 
 /** Reads and parses one kind's catalogue file. */
-export function readCatalogue(kind: CodeKind): CodeEntry[] {
+export function readCatalogue(kind: CodeKind): CatalogueEntry[] {
   return entriesOf(kind, parseTsv(readFileSync(catalogueFile(kind), 'utf8')));
 }

@@ -2,7 +2,13 @@
 // entry's code (dots and dashes ignored) or every word of it begins a word of the entry's display, short name or
 // synonyms; case and accents do not matter. Sorted arrays of codes and words are searched by binary search, so a
 // 3-letter prefix costs a few comparisons plus the matches, whatever the catalogue's size.
+//
+// Order: an exact code or name first; then the catalogue's common entries (its `common` column: what a clinic records
+// most, so "diab" offers type 2 diabetes before diabetes due to an underlying condition), shorter codes first; then
+// the display starting with the query, a code starting with it, a synonym starting with it, and word starts; within
+// each, shorter codes (a category before its subcategories), then shorter names.
 import type { CodeEntry } from '../../../contracts/codes';
+import type { CatalogueEntry } from './catalogue-files';
 
 /** Lower case without accents: "Névirapine" → "nevirapine". */
 export const fold = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
@@ -16,6 +22,7 @@ export const wordsOf = (text: string): string[] =>
 
 interface Indexed {
   entry: CodeEntry;
+  common: boolean;
   code: string;
   display: string;
   /** Display, short name and synonyms, folded and with their words joined by single spaces. */
@@ -23,7 +30,7 @@ interface Indexed {
   words: string[];
 }
 
-/** Match tiers, best first (the brief of issue 22: exact code, then display starting with the query, then word starts). */
+/** Match tiers, best first. */
 const EXACT = 0;
 const DISPLAY_START = 1;
 const CODE_PREFIX = 2;
@@ -51,10 +58,17 @@ export class CodeIndex {
   private readonly byWord: { word: string; id: number }[];
   private readonly exact = new Map<string, CodeEntry>();
 
-  constructor(entries: readonly CodeEntry[]) {
-    this.items = entries.map((entry) => {
+  constructor(entries: readonly CatalogueEntry[]) {
+    this.items = entries.map(({ entry, common }) => {
       const names = [entry.display, ...(entry.shortName ? [entry.shortName] : []), ...entry.synonyms].map((n) => wordsOf(n).join(' '));
-      return { entry, code: foldCode(entry.code), display: names[0] ?? '', names, words: [...new Set(names.flatMap((n) => n.split(' ')))] };
+      return {
+        entry,
+        common,
+        code: foldCode(entry.code),
+        display: names[0] ?? '',
+        names,
+        words: [...new Set(names.flatMap((n) => n.split(' ')))],
+      };
     });
     this.byCode = this.items.map((item, id) => ({ code: item.code, id })).sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
     this.byWord = this.items
@@ -105,10 +119,13 @@ export class CodeIndex {
         else offer(id, WORD_START);
       }
     }
+    // Exact matches, then the common entries (among them the shorter code first, however they matched), then the rest by tier.
+    const rank = (id: number, tier: number): number => (tier === EXACT ? 0 : this.items[id]!.common ? 1 : 2);
     return [...tiers.entries()]
-      .sort(([a, ta], [b, tb]) => ta - tb || this.compare(this.items[a]!, this.items[b]!))
+      .map(([id, tier]) => ({ id, tier, rank: rank(id, tier) }))
+      .sort((a, b) => a.rank - b.rank || (a.rank === 1 ? 0 : a.tier - b.tier) || this.compare(this.items[a.id]!, this.items[b.id]!))
       .slice(0, limit)
-      .map(([id]) => this.items[id]!.entry);
+      .map(({ id }) => this.items[id]!.entry);
   }
 
   /** Shorter codes (a category before its subcategories), then shorter displays, then code order. */

@@ -87,6 +87,11 @@ describe('GET /api/codes finds each kind', () => {
     expect(body.results.slice(1).every((r) => r.code.startsWith('E11.'))).toBe(true);
   });
 
+  it('diagnoses: the common ones come first ("diab" → type 2 diabetes, "hyperten" → essential hypertension)', async () => {
+    expect(codesOf((await codes('kind=diagnoses&q=diab')).body).slice(0, 3)).toContain('E11');
+    expect(codesOf((await codes('kind=diagnoses&q=hyperten')).body)[0]).toBe('I10');
+  });
+
   it('diagnoses: words in any case and with or without the dot', async () => {
     expect(codesOf((await codes('kind=diagnoses&q=e11.9')).body)[0]).toBe('E11.9');
     expect(codesOf((await codes('kind=diagnoses&q=E119')).body)[0]).toBe('E11.9');
