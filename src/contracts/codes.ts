@@ -2,37 +2,23 @@
 // look-up request and answer (GET /api/codes), and the check a coded input must pass.
 import { z } from 'zod';
 import { safeString, text } from './fields';
+import { CODE_DISPLAY_MAX, CODE_MAX, CODE_SYSTEM_MAX } from './code-systems';
+import { CODED_KINDS, kindContract, type CodedKind } from './kinds';
 
-export const CODE_KINDS = ['diagnoses', 'medications', 'vaccines', 'allergies', 'lab-results'] as const;
-export type CodeKind = (typeof CODE_KINDS)[number];
+/** The kinds whose entries can be coded: each has a catalogue named after it (catalogues/<kind>.tsv). */
+export const CODE_KINDS = CODED_KINDS as [CodedKind, ...CodedKind[]];
+export type CodeKind = CodedKind;
 
-/** ICD-10 (WHO), the FHIR URI of diagnoses. */
-export const ICD10_SYSTEM = 'http://hl7.org/fhir/sid/icd-10';
-/** WHO ATC: medicines, and drug classes and single drugs among the allergy substances. */
-export const ATC_SYSTEM = 'http://www.whocc.no/atc';
-/** CDC CVX: vaccines (their WHO ATC J07 code rides along as `atc`). */
-export const CVX_SYSTEM = 'http://hl7.org/fhir/sid/cvx';
-/** LOINC: laboratory tests. */
-export const LOINC_SYSTEM = 'http://loinc.org';
-/** Our own code system of food and environmental allergy substances (catalogues/allergies.SOURCE.md). */
-export const ALLERGY_SUBSTANCE_SYSTEM = 'https://nhr.health.gov.na/fhir/CodeSystem/allergy-substance';
+/** The code systems each kind's coded entries may use (the first is the kind's own), from the kinds' contracts. */
+export const KIND_SYSTEMS = Object.fromEntries(CODE_KINDS.map((k) => [k, kindContract(k).coded!.systems])) as Readonly<
+  Record<CodeKind, readonly string[]>
+>;
 
-/** The code systems each kind's coded entries may use (the first is the kind's own). */
-export const KIND_SYSTEMS: Readonly<Record<CodeKind, readonly string[]>> = {
-  diagnoses: [ICD10_SYSTEM],
-  medications: [ATC_SYSTEM],
-  vaccines: [CVX_SYSTEM],
-  allergies: [ATC_SYSTEM, ALLERGY_SUBSTANCE_SYSTEM],
-  'lab-results': [LOINC_SYSTEM],
-};
+export * from './code-systems';
 
 export const CODE_QUERY_MAX = 50;
 export const CODES_LIMIT_DEFAULT = 10;
 export const CODES_LIMIT_MAX = 25;
-/** Longest code and system URI a coded input may carry (the longest in the catalogues is far shorter). */
-export const CODE_MAX = 32;
-export const CODE_SYSTEM_MAX = 100;
-export const CODE_DISPLAY_MAX = 300;
 
 /** GET /api/codes?kind=&q=&limit= */
 export const codesQuery = z.strictObject({

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { choice, day, requiredDate, requiredText, type Now } from './fields';
+import { ALLERGY_SUBSTANCE_SYSTEM, ATC_SYSTEM } from '../code-systems';
 import { defineKind } from './kind-contract';
 
 export const ALLERGY_SEVERITIES = ['Mild', 'Moderate', 'Severe'] as const;
@@ -40,7 +41,7 @@ export const allergies = defineKind({
   input,
   row,
   order: ['reportedDate', 'id'],
-  coded: { field: 'allergen', catalogue: 'allergies' },
+  coded: { field: 'allergen', systems: [ATC_SYSTEM, ALLERGY_SUBSTANCE_SYSTEM] },
   portal: { row: row.omit({ patientId: true }), from: ({ patientId: _p, ...a }) => a },
   dashboard: {
     counters: [{ key: 'allergies', position: 4, count: (rows) => rows.length }],

@@ -4,30 +4,7 @@
 // null when uncoded. Existing rows stay valid: they are uncoded.
 import { z } from 'zod';
 import { safeString } from '../fields';
-import {
-  ALLERGY_SUBSTANCE_SYSTEM,
-  ATC_SYSTEM,
-  CODE_MAX,
-  CODE_SYSTEM_MAX,
-  CVX_SYSTEM,
-  ICD10_SYSTEM,
-  KIND_SYSTEMS,
-  LOINC_SYSTEM,
-  type CodeKind,
-} from '../codes';
-
-/** The code systems of the catalogues (contracts/codes.ts), and UCUM for units, by short name. */
-export const CODE_SYSTEMS = {
-  icd10: ICD10_SYSTEM,
-  atc: ATC_SYSTEM,
-  cvx: CVX_SYSTEM,
-  loinc: LOINC_SYSTEM,
-  allergySubstance: ALLERGY_SUBSTANCE_SYSTEM,
-  ucum: 'http://unitsofmeasure.org',
-} as const;
-
-/** The catalogue a kind's codes come from (the `kind` of GET /api/codes). */
-export type CatalogueName = CodeKind;
+import { CODE_MAX, CODE_SYSTEM_MAX } from '../code-systems';
 
 export const CODE_PATTERN = new RegExp(`^[A-Za-z0-9][A-Za-z0-9.\\-]{0,${CODE_MAX - 1}}$`);
 
@@ -57,6 +34,3 @@ export const codedRowShape = {
   codeDisplay: z.string().nullable(),
 };
 export type CodedRow = { code: string | null; codeSystem: string | null; codeDisplay: string | null };
-
-/** The code systems each catalogue's codes come from (an allergy is a drug class by ATC or a substance of ours). */
-export const CATALOGUE_SYSTEMS: Readonly<Record<CatalogueName, readonly string[]>> = KIND_SYSTEMS;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { textOrNull } from '../fields';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { CONDITION_PATTERN, choice, day, notBefore, optionalDate, optionalDay, requiredDate, requiredText, type Now } from './fields';
+import { ICD10_SYSTEM } from '../code-systems';
 import { defineKind } from './kind-contract';
 
 export const DIAGNOSIS_STATUSES = ['Active', 'Resolved', 'Chronic'] as const;
@@ -52,7 +53,7 @@ export const diagnoses = defineKind({
   input,
   row,
   order: ['diagnosedDate', 'id'],
-  coded: { field: 'condition', catalogue: 'diagnoses' },
+  coded: { field: 'condition', systems: [ICD10_SYSTEM] },
   portal: { row: portalRow, from: ({ patientId: _p, ...d }) => d },
   dashboard: {
     counters: [{ key: 'activeConditions', position: 1, count: (rows) => rows.filter(isActiveCondition).length }],

@@ -37,8 +37,9 @@ export type PortalKind = { [K in RecordKind]: Contracts[K]['portal'] extends nul
 export const PORTAL_KINDS = RECORD_KINDS.filter((k) => KIND_CONTRACTS[k].portal !== null) as PortalKind[];
 export type PortalRows = { [K in PortalKind]: z.infer<NonNullable<Contracts[K]['portal']>['row']>[] };
 
-/** The kinds whose entries can carry a code. */
-export const CODED_KINDS = RECORD_KINDS.filter((k) => KIND_CONTRACTS[k].coded !== null);
+/** The kinds whose entries can carry a code (each has a catalogue named after it, catalogues/<kind>.tsv). */
+export type CodedKind = { [K in RecordKind]: Contracts[K]['coded'] extends null ? never : K }[RecordKind];
+export const CODED_KINDS = RECORD_KINDS.filter((k) => KIND_CONTRACTS[k].coded !== null) as CodedKind[];
 
 /** The contract of one kind, widened: for code that handles every kind alike. */
 export interface AnyKindContract {
@@ -48,7 +49,7 @@ export interface AnyKindContract {
   input: (now: Now) => z.ZodType;
   row: z.ZodObject;
   order: readonly string[];
-  coded: { field: string; catalogue: string } | null;
+  coded: { field: string; systems: readonly string[] } | null;
   portal: { row: z.ZodObject; from: (row: never) => unknown } | null;
 }
 export const kindContract = (kind: RecordKind): AnyKindContract => KIND_CONTRACTS[kind] as unknown as AnyKindContract;

@@ -3,7 +3,6 @@
 // its table, FHIR mapping and checks (src/server/modules/records/kinds/), the client its form and list rendering
 // (src/client/features/record/kinds/); the registry (./index.ts) lists the kinds once.
 import type { z } from 'zod';
-import type { CatalogueName } from './coded';
 import type { Now } from './fields';
 
 export interface KindContract<
@@ -12,6 +11,7 @@ export interface KindContract<
   Row extends z.ZodObject = z.ZodObject,
   Input extends z.ZodType = z.ZodType,
   Portal extends PortalView<Row> | null = PortalView<Row> | null,
+  Coded extends CodedSpec<Row> | null = CodedSpec<Row> | null,
 > {
   kind: K;
   /** The audit resource type of the kind's rows (SPEC §9 and DESIGN.md). */
@@ -24,8 +24,11 @@ export interface KindContract<
   row: Row;
   /** The sort keys of the list, each compared descending, the id last (SPEC §2: newest first). */
   order: readonly (keyof z.infer<Row> & string)[];
-  /** The text field a code stands for and the catalogue the codes come from; null for a kind without codes. */
-  coded: { field: keyof z.infer<Row> & string; catalogue: CatalogueName } | null;
+  /**
+   * The text field a code stands for, and the code systems its codes may come from (the first is the kind's own); the
+   * codes are those of the kind's catalogue, catalogues/<kind>.tsv. Null for a kind without codes.
+   */
+  coded: Coded;
   /** What the patient portal shows of a row (SPEC §3); null when the portal does not show the kind. */
   portal: Portal;
   /** What the kind adds to the Medical Dashboard (SPEC §2, §9): counters, critical alerts, panel parts. */
@@ -60,6 +63,12 @@ export interface KindDashboard<Row> {
   }[];
 }
 
+/** The text field a code stands for, and the code systems its codes may come from (the first is the kind's own). */
+export interface CodedSpec<Row extends z.ZodObject> {
+  field: keyof z.infer<Row> & string;
+  systems: readonly string[];
+}
+
 /** What the portal shows of a row: its schema, and how a row becomes it. */
 export interface PortalView<Row extends z.ZodObject, P extends z.ZodObject = z.ZodObject> {
   row: P;
@@ -67,8 +76,13 @@ export interface PortalView<Row extends z.ZodObject, P extends z.ZodObject = z.Z
 }
 
 /** Declares a kind; the identity, so each definition keeps its own precise types. */
-export function defineKind<K extends string, RT extends string, Row extends z.ZodObject, Input extends z.ZodType, Portal extends PortalView<Row> | null>(
-  contract: KindContract<K, RT, Row, Input, Portal>,
-): KindContract<K, RT, Row, Input, Portal> {
+export function defineKind<
+  K extends string,
+  RT extends string,
+  Row extends z.ZodObject,
+  Input extends z.ZodType,
+  Portal extends PortalView<Row> | null,
+  Coded extends CodedSpec<Row> | null,
+>(contract: KindContract<K, RT, Row, Input, Portal, Coded>): KindContract<K, RT, Row, Input, Portal, Coded> {
   return contract;
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { safeString } from '../fields';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { choice, day, requiredDate, requiredText, type Now } from './fields';
+import { LOINC_SYSTEM } from '../code-systems';
 import { defineKind, type DashboardAlert } from './kind-contract';
 
 export const LAB_RESULT_STATUSES = ['final', 'preliminary', 'corrected'] as const;
@@ -123,7 +124,7 @@ export const labResults = defineKind({
   input,
   row,
   order: ['collectedDate', 'id'],
-  coded: { field: 'name', catalogue: 'lab-results' },
+  coded: { field: 'name', systems: [LOINC_SYSTEM] },
   portal: { row: row.omit({ patientId: true }), from: ({ patientId: _p, ...r }) => r },
   dashboard: {
     alerts: criticalResultAlerts,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { choice, day, notBefore, optionalDate, optionalDay, requiredDate, requiredText, type Now } from './fields';
+import { ATC_SYSTEM } from '../code-systems';
 import { defineKind } from './kind-contract';
 
 export const MEDICATION_STATUSES = ['Active', 'Discontinued', 'Completed'] as const;
@@ -60,7 +61,7 @@ export const medications = defineKind({
   input,
   row,
   order: ['prescribedDate', 'id'],
-  coded: { field: 'name', catalogue: 'medications' },
+  coded: { field: 'name', systems: [ATC_SYSTEM] },
   portal: { row: portalRow, from: ({ patientId: _p, name, prescribedBy, ...m }) => ({ ...m, medication: name, doctor: prescribedBy }) },
   dashboard: {
     counters: [{ key: 'currentMedications', position: 2, count: (rows) => rows.filter(isCurrentMedication).length }],

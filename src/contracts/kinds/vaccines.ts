@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { textOrNull } from '../fields';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { day, optionalDate, optionalDay, requiredDate, requiredText, type Now } from './fields';
+import { CVX_SYSTEM } from '../code-systems';
 import { defineKind } from './kind-contract';
 
 const input = (now: Now) =>
@@ -37,7 +38,7 @@ export const vaccines = defineKind({
   input,
   row,
   order: ['date', 'id'],
-  coded: { field: 'vaccine', catalogue: 'vaccines' },
+  coded: { field: 'vaccine', systems: [CVX_SYSTEM] },
   portal: { row: row.omit({ patientId: true }), from: ({ patientId: _p, ...v }) => v },
 });
 export type VaccineRow = z.infer<typeof row>;

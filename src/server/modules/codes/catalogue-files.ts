@@ -2,15 +2,7 @@
 // <name>.SOURCE.md beside it), read from disk and parsed into entries. Nothing is fetched at run time.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  ALLERGY_SUBSTANCE_SYSTEM,
-  ATC_SYSTEM,
-  CVX_SYSTEM,
-  ICD10_SYSTEM,
-  LOINC_SYSTEM,
-  type CodeEntry,
-  type CodeKind,
-} from '../../../contracts/codes';
+import { codeEntry, KIND_SYSTEMS, SYSTEM_SHORT_NAMES, type CodeEntry, type CodeKind } from '../../../contracts/codes';
 
 /** The repository's catalogues/ folder (this file is src/server/modules/codes/, run from source by tsx). */
 export const CATALOGUE_DIR = fileURLToPath(new URL('../../../../catalogues/', import.meta.url));
@@ -57,38 +49,30 @@ export function entriesOf(kind: CodeKind, rows: Row[]): CatalogueEntry[] {
   return rows.map((row) => ({ entry: entryOf(kind, row), common: row.common === '1' }));
 }
 
+/** Columns beside code, display, synonyms, system and common that an entry carries when a catalogue has them. */
+const TEXT_COLUMNS = ['shortName', 'unit', 'valueType', 'atc', 'category'] as const;
+const NUMBER_COLUMNS = ['referenceLow', 'referenceHigh'] as const;
+
+/**
+ * One row as an entry: its system from the `system` column's short name (contracts/code-systems.ts) or else the
+ * kind's own; the extra columns as they are (numbers as numbers). The entry schema refuses a value outside its list
+ * (a category, a value type), so a malformed file fails loudly.
+ */
 function entryOf(kind: CodeKind, row: Row): CodeEntry {
-  const base = { code: required(row, 'code'), display: required(row, 'display'), synonyms: synonymsOf(row) };
-  switch (kind) {
-    case 'diagnoses':
-      return { ...base, codeSystem: ICD10_SYSTEM };
-    case 'medications':
-      return { ...base, codeSystem: ATC_SYSTEM };
-    case 'vaccines':
-      return { ...base, codeSystem: CVX_SYSTEM, ...(row.atc ? { atc: row.atc } : {}) };
-    case 'allergies': {
-      const system = required(row, 'system');
-      if (system !== 'atc' && system !== 'local') throw new Error(`allergies: unknown system ${system}`);
-      const category = required(row, 'category');
-      if (category !== 'medication' && category !== 'food' && category !== 'environment' && category !== 'biologic') {
-        throw new Error(`allergies: unknown category ${category}`);
-      }
-      return { ...base, codeSystem: system === 'atc' ? ATC_SYSTEM : ALLERGY_SUBSTANCE_SYSTEM, category };
-    }
-    case 'lab-results': {
-      const valueType = required(row, 'valueType');
-      if (valueType !== 'numeric' && valueType !== 'text') throw new Error(`lab-results: unknown value type ${valueType}`);
-      return {
-        ...base,
-        codeSystem: LOINC_SYSTEM,
-        shortName: required(row, 'shortName'),
-        unit: row.unit ?? '',
-        valueType,
-        referenceLow: numberOrNull(row.referenceLow),
-        referenceHigh: numberOrNull(row.referenceHigh),
-      };
-    }
-  }
+  const codeSystem = row.system ? SYSTEM_SHORT_NAMES[row.system] : KIND_SYSTEMS[kind][0];
+  if (!codeSystem || !KIND_SYSTEMS[kind].includes(codeSystem)) throw new Error(`${kind}: unknown system ${row.system}`);
+  const extras: Record<string, unknown> = {};
+  for (const column of TEXT_COLUMNS) if (column in row) extras[column] = row[column];
+  for (const column of NUMBER_COLUMNS) if (column in row) extras[column] = numberOrNull(row[column]);
+  const parsed = codeEntry.safeParse({
+    code: required(row, 'code'),
+    codeSystem,
+    display: required(row, 'display'),
+    synonyms: synonymsOf(row),
+    ...extras,
+  });
+  if (!parsed.success) throw new Error(`${kind}: ${JSON.stringify(row)}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  return parsed.data;
 }
 
 /** Reads and parses one kind's catalogue file. */

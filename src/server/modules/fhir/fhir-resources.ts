@@ -3,7 +3,8 @@
 // CodeableConcept, a coded entry adds its coding from the catalogue (no invented codes), people we know only by
 // name are references with a `display`, and the identifiers are named once here.
 import type { PatientDetails, PatientSummary } from '../../../contracts/patients';
-import { CODE_SYSTEMS, type CodedRow } from '../../../contracts/kinds/coded';
+import { LOINC_SYSTEM, UCUM_SYSTEM } from '../../../contracts/code-systems';
+import type { CodedRow } from '../../../contracts/kinds/coded';
 
 /** The NC number's identifier system (documented in README: FHIR API). */
 export const NC_NUMBER_SYSTEM = 'https://nhr.health.gov.na/fhir/sid/nc-number';
@@ -31,11 +32,11 @@ export const concept = (words: string, row: CodedRow) =>
     : { text: words };
 /** A LOINC CodeableConcept. */
 export const loinc = (c: { code: string; display: string }) => ({
-  coding: [{ system: CODE_SYSTEMS.loinc, code: c.code, display: c.display }],
+  coding: [{ system: LOINC_SYSTEM, code: c.code, display: c.display }],
   text: c.display,
 });
 /** A UCUM quantity. */
-export const quantity = (value: number, unit: string, code: string) => ({ value, unit, system: CODE_SYSTEMS.ucum, code });
+export const quantity = (value: number, unit: string, code: string) => ({ value, unit, system: UCUM_SYSTEM, code });
 /** The numeric id of a row as a FHIR id (most kinds: one resource per row). */
 export const rowIdOf = (id: string): number | null => (/^[1-9]\d{0,9}$/.test(id) && Number(id) <= 2_147_483_647 ? Number(id) : null);
 

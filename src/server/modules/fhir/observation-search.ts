@@ -1,7 +1,7 @@
 // Searching Observations (vital signs and laboratory results, two kinds of one FHIR type): by category, LOINC code
 // and date. Each Observation kind asks `observationFilter` which of its resources a search keeps; a value this API
 // cannot answer (another code system, another category, a malformed date) is a 400, never silently ignored.
-import { CODE_SYSTEMS } from '../../../contracts/kinds/coded';
+import { LOINC_SYSTEM } from '../../../contracts/code-systems';
 import type { FhirResource } from './fhir-resources';
 import { obj, type Json } from './fhir-input';
 import { OBSERVATION_CATEGORY } from './fhir-resources';
@@ -28,8 +28,8 @@ function categoryOf(value: string): ObservationCategory {
 }
 
 function codeOf(value: string): string {
-  const [system, code] = value.includes('|') ? value.split('|', 2) : [CODE_SYSTEMS.loinc, value];
-  if ((system !== CODE_SYSTEMS.loinc && system !== '') || !code) throw unsupported(`Unsupported Observation code: ${value} (LOINC only)`, 'code');
+  const [system, code] = value.includes('|') ? value.split('|', 2) : [LOINC_SYSTEM, value];
+  if ((system !== LOINC_SYSTEM && system !== '') || !code) throw unsupported(`Unsupported Observation code: ${value} (LOINC only)`, 'code');
   return code;
 }
 

@@ -76,7 +76,7 @@ describe.each(CODED_KINDS)('%s', (kind) => {
   });
 
   it('refuses a code from another system', async () => {
-    await refused({ ...coded(), codeSystem: c.foreign }, { path: 'codeSystem', message: 'validation:codeSystemWrong' });
+    await refused({ ...coded(), codeSystem: c.foreign }, { path: 'codeSystem', message: 'validation:codeSystemUnknown' });
   });
 
   it('refuses a code without its system, and a system without a code', async () => {

@@ -8,7 +8,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import type { RecordKind } from '../../../../contracts/kinds';
+import type { CodedKind, RecordKind } from '../../../../contracts/kinds';
 import { recordInputs } from '../../../../contracts/kinds';
 import type { RecordWarning } from '../../../../contracts/record-warnings';
 import { CodeTypeahead, type CodedText } from '../../../components/code-typeahead';
@@ -210,7 +210,7 @@ function CodedInput({
   'aria-describedby'?: string;
 }): React.JSX.Element {
   const { t } = useTranslation('record');
-  const catalogue = codedField(kind)!.catalogue;
+  const catalogue = kind as CodedKind; // a coded kind's catalogue is named after it
   const [code, codeSystem] = useWatch({ control: form.control, name: ['code', 'codeSystem'] });
   const setCode = (coded: { code: string; codeSystem: string } | null): void => {
     form.setValue('code', coded?.code ?? '');

@@ -3,7 +3,7 @@
 // "uncoded" for free text.
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { CODE_SYSTEMS } from '../../../../contracts/kinds/coded';
+import { SYSTEM_SHORT_NAMES } from '../../../../contracts/code-systems';
 import type { RecordKind, RecordRows } from '../../../../contracts/kinds';
 import { Badge } from '../../../components/ui/badge';
 import { codedField, kindView, type ItemView } from '../kinds';
@@ -27,7 +27,7 @@ export function itemView<K extends RecordKind>(kind: K, row: RecordRows[K], t: T
 
 /** The short name of a code system (ICD-10, ATC...), translated; the URI itself when unknown. */
 function systemName(uri: string, t: TFunction): string {
-  const key = Object.entries(CODE_SYSTEMS).find(([, v]) => v === uri)?.[0];
+  const key = Object.entries(SYSTEM_SHORT_NAMES).find(([, v]) => v === uri)?.[0];
   return key ? t(`record:coded.systems.${key}`) : uri;
 }
 

@@ -9,7 +9,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import i18n from 'i18next';
 import { sql } from 'drizzle-orm';
-import { CODE_SYSTEMS } from '../../../../contracts/kinds/coded';
+import { ATC_SYSTEM, LOINC_SYSTEM } from '../../../../contracts/code-systems';
 import type { RecordKind } from '../../../../contracts/kinds';
 import { createPatient, type TestPatient } from '../../../../server/test/patient-fixtures';
 import { signInAs } from '../../../../server/test/staff';
@@ -86,7 +86,7 @@ describe('Add dialog of a coded kind', () => {
 
     await waitFor(() => expect(closed).toEqual([true]));
     expect(posts().map((r) => [r.url, r.status])).toEqual([[`/api/patients/${patient.id}/medications`, 201]]);
-    expect(posts()[0]!.body).toMatchObject({ name: 'amoxicillin', code: 'J01CA04', codeSystem: CODE_SYSTEMS.atc });
+    expect(posts()[0]!.body).toMatchObject({ name: 'amoxicillin', code: 'J01CA04', codeSystem: ATC_SYSTEM });
     const rows = await queryRows<{ name: string; code: string | null }>(
       server.t.db,
       sql`SELECT name, code FROM medications WHERE patient_id = ${patient.id} ORDER BY id`,
@@ -173,7 +173,7 @@ describe('Add lab result dialog', () => {
     expect(posts()[0]!.body).toMatchObject({
       name: 'Potassium',
       code: '2823-3',
-      codeSystem: CODE_SYSTEMS.loinc,
+      codeSystem: LOINC_SYSTEM,
       value: 6.9,
       unit: 'mmol/L',
       referenceLow: 3.5,

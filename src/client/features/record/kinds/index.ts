@@ -2,7 +2,6 @@
 // dialog, the lists, the sidebar, the dashboard and the portal read everything kind-specific from here. Adding a kind
 // is its file beside this one and a line below.
 import type { TFunction } from 'i18next';
-import type { CatalogueName } from '../../../../contracts/kinds/coded';
 import { PORTAL_KINDS, RECORD_KINDS, kindContract, type PortalKind, type PortalRows, type RecordKind } from '../../../../contracts/kinds';
 import { allergies } from './allergies';
 import { appointments } from './appointments';
@@ -29,8 +28,8 @@ export const kindView = (kind: RecordKind): KindView<RecordKind> => KIND_VIEWS[k
 /** The kinds in the record's order: the record's sections after the dashboard and demographics. */
 export const VIEW_KINDS: readonly RecordKind[] = RECORD_KINDS;
 
-/** The text field a code stands for and the catalogue to look it up in, for a kind whose entries can be coded. */
-export const codedField = (kind: RecordKind): { field: string; catalogue: CatalogueName } | null => kindContract(kind).coded as { field: string; catalogue: CatalogueName } | null;
+/** The text field a code stands for and its code systems, for a kind whose entries can be coded (its catalogue is named after it). */
+export const codedField = (kind: RecordKind): { field: string; systems: readonly string[] } | null => kindContract(kind).coded;
 
 /** The hidden fields a pick from the type-ahead sets (and typing after a pick clears). */
 export const CODE_FIELDS = ['code', 'codeSystem'] as const;

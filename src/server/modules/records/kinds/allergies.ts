@@ -2,7 +2,6 @@
 // substance when picked from the catalogue).
 import { date, index, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
 import { allergies as contract } from '../../../../contracts/kinds/allergies';
-import { CATALOGUE_SYSTEMS } from '../../../../contracts/kinds/coded';
 import { patientRef } from '../../../db/schema';
 import { codedFrom, day, first, str, words } from '../../fhir/fhir-input';
 import { coding, concept, patientReference, rowIdOf, text } from '../../fhir/fhir-resources';
@@ -55,7 +54,7 @@ export const allergiesKind = defineServerKind<'allergies'>({
         const reaction = first(r.reaction);
         return {
           allergen: words(r.code),
-          ...codedFrom(r.code, CATALOGUE_SYSTEMS.allergies),
+          ...codedFrom(r.code, contract.coded.systems),
           reaction: words(first(reaction.manifestation)) ?? str(reaction.description),
           severity: FROM_SEVERITY[str(reaction.severity) ?? ''] ?? (r.criticality === 'high' ? 'Severe' : str(reaction.severity)),
           reportedDate: day(r.recordedDate) ?? day(r.onsetDateTime),

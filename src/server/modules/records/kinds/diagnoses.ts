@@ -2,7 +2,6 @@
 import { date, index, pgTable, serial, text as textColumn, varchar } from 'drizzle-orm/pg-core';
 import { ne } from 'drizzle-orm';
 import { diagnoses as contract } from '../../../../contracts/kinds/diagnoses';
-import { CATALOGUE_SYSTEMS } from '../../../../contracts/kinds/coded';
 import { patientRef } from '../../../db/schema';
 import { codedFrom, day, first, firstCode, obj, str, words } from '../../fhir/fhir-input';
 import { coding, concept, named, patientReference, rowIdOf } from '../../fhir/fhir-resources';
@@ -73,7 +72,7 @@ export const diagnosesKind = defineServerKind<'diagnoses'>({
       accepts: () => true,
       input: (r, by) => ({
         condition: words(r.code),
-        ...codedFrom(r.code, CATALOGUE_SYSTEMS.diagnoses),
+        ...codedFrom(r.code, contract.coded.systems),
         status: FROM_CLINICAL[firstCode(r.clinicalStatus) ?? ''] ?? firstCode(r.clinicalStatus),
         diagnosedDate: day(r.onsetDateTime) ?? day(r.recordedDate),
         resolvedDate: day(r.abatementDateTime) ?? null,

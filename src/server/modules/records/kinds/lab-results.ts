@@ -4,7 +4,7 @@
 import { date, index, jsonb, numeric, pgTable, serial, timestamp, varchar } from 'drizzle-orm/pg-core';
 import { eq } from 'drizzle-orm';
 import { abnormalFlag, labResults as contract, type LabResultRow } from '../../../../contracts/kinds/lab-results';
-import { CATALOGUE_SYSTEMS, CODE_SYSTEMS } from '../../../../contracts/kinds/coded';
+import { UCUM_SYSTEM } from '../../../../contracts/code-systems';
 import { patientRef } from '../../../db/schema';
 import { codedFrom, day, first, obj, str, words, type Json } from '../../fhir/fhir-input';
 import { isLaboratory, OBSERVATION_SEARCH_PARAMS, observationFilter } from '../../fhir/observation-search';
@@ -39,7 +39,7 @@ const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInte
 const ID = /^lab-([1-9]\d{0,9})$/;
 const STATUS_FROM_FHIR: Record<string, string> = { final: 'final', preliminary: 'preliminary', corrected: 'corrected', amended: 'corrected' };
 
-const ucum = (value: number, unit: string | null) => ({ value, ...(unit ? { unit, system: CODE_SYSTEMS.ucum, code: unit } : {}) });
+const ucum = (value: number, unit: string | null) => ({ value, ...(unit ? { unit, system: UCUM_SYSTEM, code: unit } : {}) });
 
 function observation(r: LabResultRow): FhirResource {
   const range =
@@ -74,7 +74,7 @@ function inputOf(r: Json, by: { facility: string | undefined }): Json {
   const num = (v: unknown): number | null => (typeof obj(v).value === 'number' ? (obj(v).value as number) : null);
   return {
     name: words(r.code),
-    ...codedFrom(r.code, CATALOGUE_SYSTEMS['lab-results']),
+    ...codedFrom(r.code, contract.coded.systems),
     value: typeof q.value === 'number' ? q.value : str(r.valueString),
     unit: str(q.code) ?? str(q.unit) ?? null,
     referenceLow: num(range.low),

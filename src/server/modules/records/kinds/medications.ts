@@ -3,7 +3,6 @@
 import { date, index, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
 import { eq } from 'drizzle-orm';
 import { medications as contract } from '../../../../contracts/kinds/medications';
-import { CATALOGUE_SYSTEMS } from '../../../../contracts/kinds/coded';
 import { patientRef } from '../../../db/schema';
 import { codedFrom, day, first, obj, str, words } from '../../fhir/fhir-input';
 import { concept, named, patientReference, rowIdOf, text } from '../../fhir/fhir-resources';
@@ -68,7 +67,7 @@ export const medicationsKind = defineServerKind<'medications'>({
         const period = obj(r.effectivePeriod);
         return {
           name: words(r.medicationCodeableConcept),
-          ...codedFrom(r.medicationCodeableConcept, CATALOGUE_SYSTEMS.medications),
+          ...codedFrom(r.medicationCodeableConcept, contract.coded.systems),
           status: FROM_STATUS[str(r.status) ?? ''] ?? str(r.status),
           dosage: split > 0 ? dosageText.slice(0, split) : dosageText,
           frequency: split > 0 ? dosageText.slice(split + 2) : words(obj(first(r.dosage).timing).code),

@@ -3,7 +3,6 @@
 import { date, index, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
 import { eq } from 'drizzle-orm';
 import { vaccines as contract } from '../../../../contracts/kinds/vaccines';
-import { CATALOGUE_SYSTEMS } from '../../../../contracts/kinds/coded';
 import { patientRef } from '../../../db/schema';
 import { validationFailed } from '../../../errors/app-error';
 import { codedFrom, day, first, obj, str, words } from '../../fhir/fhir-input';
@@ -60,7 +59,7 @@ export const vaccinesKind = defineServerKind<'vaccines'>({
         const applied = first(r.protocolApplied);
         return {
           vaccine: words(r.vaccineCode),
-          ...codedFrom(r.vaccineCode, CATALOGUE_SYSTEMS.vaccines),
+          ...codedFrom(r.vaccineCode, contract.coded.systems),
           date: day(r.occurrenceDateTime),
           dose:
             str(applied.doseNumberString) ??
