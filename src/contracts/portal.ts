@@ -73,7 +73,6 @@ export type PortalNotices = z.infer<typeof portalNotices>;
 /** How long an activation code is valid (decision 016). */
 export const ACTIVATION_CODE_TTL_HOURS = 72;
 
-
 /** The patient's personal details. idNumber is the NC number; the portal names it ncNumber (SPEC §3), so both are sent. */
 export const portalPatient = patientDetails.extend({ ncNumber: z.string() });
 export type PortalPatient = z.infer<typeof portalPatient>;

@@ -217,7 +217,12 @@ describe('critical alerts (SPEC §9)', () => {
 });
 
 describe('laboratory results on the dashboard', () => {
-  const result = (name: string, collectedDate: string, abnormalFlag: LabResultRow['abnormalFlag'], code: string | null = null): LabResultRow => ({
+  const result = (
+    name: string,
+    collectedDate: string,
+    abnormalFlag: LabResultRow['abnormalFlag'],
+    code: string | null = null,
+  ): LabResultRow => ({
     id: nextId++,
     patientId: 1,
     name,

@@ -28,12 +28,16 @@ export interface MedicalDashboard {
   panels: DashboardPanel[];
 }
 
-const dashboardOf = (kind: RecordKind): KindDashboard<unknown> => (kindContract(kind) as { dashboard?: KindDashboard<unknown> }).dashboard ?? {};
+const dashboardOf = (kind: RecordKind): KindDashboard<unknown> =>
+  (kindContract(kind) as { dashboard?: KindDashboard<unknown> }).dashboard ?? {};
 
 export function medicalDashboard(record: DashboardInput, today: string): MedicalDashboard {
   const rowsOf = (kind: RecordKind): readonly unknown[] => record[kind] ?? [];
   const counters = RECORD_KINDS.flatMap((kind) =>
-    (dashboardOf(kind).counters ?? []).map((c) => ({ position: c.position, counter: { kind, key: c.key, hint: c.hint ?? false, value: c.count(rowsOf(kind), today) } })),
+    (dashboardOf(kind).counters ?? []).map((c) => ({
+      position: c.position,
+      counter: { kind, key: c.key, hint: c.hint ?? false, value: c.count(rowsOf(kind), today) },
+    })),
   )
     .sort((a, b) => a.position - b.position)
     .map((c) => c.counter);

@@ -21,6 +21,13 @@ export const confirmQuery = z.object({
     .string()
     .max(1000, { error: 'validation:tooLong' })
     .optional()
-    .transform((v) => (v ? v.split(',').map((c) => c.trim()).filter(Boolean) : []))
+    .transform((v) =>
+      v
+        ? v
+            .split(',')
+            .map((c) => c.trim())
+            .filter(Boolean)
+        : [],
+    )
     .refine((codes) => codes.every((c) => WARNING_CODE_PATTERN.test(c)), { error: 'validation:confirmInvalid' }),
 });

@@ -53,7 +53,9 @@ export const allergies = defineKind({
         heading: 'criticalAllergies',
         rows: (rows) =>
           [...rows]
-            .sort((a, b) => (SEVERITY_RANK[a.severity] ?? 3) - (SEVERITY_RANK[b.severity] ?? 3) || b.reportedDate.localeCompare(a.reportedDate))
+            .sort(
+              (a, b) => (SEVERITY_RANK[a.severity] ?? 3) - (SEVERITY_RANK[b.severity] ?? 3) || b.reportedDate.localeCompare(a.reportedDate),
+            )
             .slice(0, SAFETY_ALLERGIES),
       },
     ],

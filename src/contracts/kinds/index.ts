@@ -60,7 +60,9 @@ export const RECORD_RESOURCE_TYPES = RECORD_KINDS.map((k) => KIND_CONTRACTS[k].r
 
 /** The input schema of every kind, judged against `now` (the server passes its clock; the client the real one). */
 export const recordInputs = (now: Now = () => new Date()) =>
-  Object.fromEntries(RECORD_KINDS.map((k) => [k, KIND_CONTRACTS[k].input(now)])) as { [K in RecordKind]: ReturnType<Contracts[K]['input']> };
+  Object.fromEntries(RECORD_KINDS.map((k) => [k, KIND_CONTRACTS[k].input(now)])) as {
+    [K in RecordKind]: ReturnType<Contracts[K]['input']>;
+  };
 
 export type { DiagnosisRow } from './diagnoses';
 export type { AppointmentRow } from './appointments';

@@ -96,7 +96,10 @@ export function criticalResultAlerts(rows: readonly Result[]): DashboardAlert[] 
   }
   return [...latest.values()]
     .filter((r) => CRITICAL_FLAGS.includes(r.abnormalFlag))
-    .map((r) => ({ key: 'criticalResult', params: { name: r.name, value: r.unit ? `${r.value} ${r.unit}` : String(r.value), flag: r.abnormalFlag! } }));
+    .map((r) => ({
+      key: 'criticalResult',
+      params: { name: r.name, value: r.unit ? `${r.value} ${r.unit}` : String(r.value), flag: r.abnormalFlag! },
+    }));
 }
 
 const row = z.object({

@@ -61,7 +61,8 @@ export function criticalAlerts(vitals: readonly Reading[]): DashboardAlert[] {
   const t = CRITICAL_THRESHOLDS;
   const alerts: DashboardAlert[] = [];
   if (bp && (bp.systolic! > t.systolicAbove || bp.diastolic! > t.diastolicAbove)) alerts.push({ key: 'hypertensiveCrisis' });
-  if (temperature !== null && (temperature > t.temperatureAbove || temperature < t.temperatureBelow)) alerts.push({ key: 'dangerousTemperature' });
+  if (temperature !== null && (temperature > t.temperatureAbove || temperature < t.temperatureBelow))
+    alerts.push({ key: 'dangerousTemperature' });
   return alerts;
 }
 

@@ -1,6 +1,8 @@
 // The record endpoints as a test calls them through the real app: add (with `?confirm=`), edit, list, delete.
 import { sql } from 'drizzle-orm';
 import type { RecordKind } from '../../contracts/kinds';
+import { createPatient, type TestPatient } from './patient-fixtures';
+import { signInAs } from './staff';
 import { queryOne } from './sql';
 import type { TestApp } from './test-app';
 
@@ -8,20 +10,39 @@ export function recordApi(t: TestApp, cookie: string) {
   const confirmOf = (confirm?: string[]) => (confirm?.length ? `?confirm=${confirm.join(',')}` : '');
   return {
     add: (kind: RecordKind, patientId: number, payload: unknown, confirm?: string[]) =>
-      t.app.inject({ method: 'POST', url: `/api/patients/${patientId}/${kind}${confirmOf(confirm)}`, headers: { cookie }, payload: payload as object }),
+      t.app.inject({
+        method: 'POST',
+        url: `/api/patients/${patientId}/${kind}${confirmOf(confirm)}`,
+        headers: { cookie },
+        payload: payload as object,
+      }),
     edit: (kind: RecordKind, id: number, payload: unknown, confirm?: string[]) =>
       t.app.inject({ method: 'PATCH', url: `/api/${kind}/${id}${confirmOf(confirm)}`, headers: { cookie }, payload: payload as object }),
-    list: (kind: RecordKind, patientId: number) => t.app.inject({ method: 'GET', url: `/api/patients/${patientId}/${kind}`, headers: { cookie } }),
+    list: (kind: RecordKind, patientId: number) =>
+      t.app.inject({ method: 'GET', url: `/api/patients/${patientId}/${kind}`, headers: { cookie } }),
     remove: (kind: RecordKind, id: number) => t.app.inject({ method: 'DELETE', url: `/api/${kind}/${id}`, headers: { cookie } }),
   };
 }
 
 /** Grants the signed-in user access to the patient's record (consent). */
 export async function confirmAccess(t: TestApp, cookie: string, patientId: number): Promise<void> {
-  const res = await t.app.inject({ method: 'POST', url: `/api/patients/${patientId}/access`, headers: { cookie }, payload: { consent: true } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/patients/${patientId}/access`,
+    headers: { cookie },
+    payload: { consent: true },
+  });
   if (res.statusCode !== 201) throw new Error(`access not confirmed: ${res.statusCode} ${res.body}`);
 }
 
 /** How many rows the audit log holds: a refused change adds none. */
 export const auditCount = async (t: TestApp): Promise<number> =>
   (await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM audit_logs`))!.n;
+
+/** A doctor signed in, and a new patient whose record the doctor may open (consent confirmed). */
+export async function doctorWithRecord(t: TestApp): Promise<{ cookie: string; patient: TestPatient }> {
+  const { cookie } = await signInAs(t, 3);
+  const patient = await createPatient(t.db);
+  await confirmAccess(t, cookie, patient.id);
+  return { cookie, patient };
+}

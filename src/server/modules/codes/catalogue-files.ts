@@ -71,7 +71,8 @@ function entryOf(kind: CodeKind, row: Row): CodeEntry {
     synonyms: synonymsOf(row),
     ...extras,
   });
-  if (!parsed.success) throw new Error(`${kind}: ${JSON.stringify(row)}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(`${kind}: ${JSON.stringify(row)}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
   return parsed.data;
 }
 

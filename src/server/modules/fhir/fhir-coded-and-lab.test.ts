@@ -22,7 +22,12 @@ const get = async (url: string) => {
   return { status: res.statusCode, body: res.json<Json>() };
 };
 const post = async (url: string, body: unknown) => {
-  const res = await t.app.inject({ method: 'POST', url, headers: { cookie, 'content-type': 'application/fhir+json' }, payload: JSON.stringify(body) });
+  const res = await t.app.inject({
+    method: 'POST',
+    url,
+    headers: { cookie, 'content-type': 'application/fhir+json' },
+    payload: JSON.stringify(body),
+  });
   return { status: res.statusCode, body: res.json<Json>() };
 };
 const entries = (bundle: Json) => ((bundle.entry as { resource: Json }[] | undefined) ?? []).map((e) => e.resource);
@@ -110,13 +115,28 @@ describe('laboratory Observations', () => {
     const all = await get(`/fhir/R4/Observation?patient=${patient.id}`);
     expect(all.status).toBe(200);
     expectValidFhir(all.body);
-    const idsOf = (b: Json) => entries(b).map((r) => r.id).sort();
-    expect(idsOf(all.body)).toEqual([`${ids.vitals}-bp`, `${ids.vitals}-temperature`, `${ids.vitals}-weight`, `lab-${ids.hba1c}`, `lab-${ids.hiv}`].sort());
-    expect(idsOf((await get(`/fhir/R4/Observation?patient=${patient.id}&category=laboratory`)).body)).toEqual([`lab-${ids.hba1c}`, `lab-${ids.hiv}`].sort());
-    expect(idsOf((await get(`/fhir/R4/Observation?patient=${patient.id}&code=http://loinc.org|4548-4`)).body)).toEqual([`lab-${ids.hba1c}`]);
-    expect(idsOf((await get(`/fhir/R4/Observation?patient=${patient.id}&category=laboratory&date=ge2024-06-01`)).body)).toEqual([`lab-${ids.hiv}`]);
-    expect(idsOf((await get(`/fhir/R4/Observation?patient=${patient.id}&date=lt2024-06-01&category=laboratory`)).body)).toEqual([`lab-${ids.hba1c}`]);
-    expect(idsOf((await get(`/fhir/R4/Observation?patient=${patient.id}&category=vital-signs&code=8310-5`)).body)).toEqual([`${ids.vitals}-temperature`]);
+    const idsOf = (b: Json) =>
+      entries(b)
+        .map((r) => r.id)
+        .sort();
+    expect(idsOf(all.body)).toEqual(
+      [`${ids.vitals}-bp`, `${ids.vitals}-temperature`, `${ids.vitals}-weight`, `lab-${ids.hba1c}`, `lab-${ids.hiv}`].sort(),
+    );
+    expect(idsOf((await get(`/fhir/R4/Observation?patient=${patient.id}&category=laboratory`)).body)).toEqual(
+      [`lab-${ids.hba1c}`, `lab-${ids.hiv}`].sort(),
+    );
+    expect(idsOf((await get(`/fhir/R4/Observation?patient=${patient.id}&code=http://loinc.org|4548-4`)).body)).toEqual([
+      `lab-${ids.hba1c}`,
+    ]);
+    expect(idsOf((await get(`/fhir/R4/Observation?patient=${patient.id}&category=laboratory&date=ge2024-06-01`)).body)).toEqual([
+      `lab-${ids.hiv}`,
+    ]);
+    expect(idsOf((await get(`/fhir/R4/Observation?patient=${patient.id}&date=lt2024-06-01&category=laboratory`)).body)).toEqual([
+      `lab-${ids.hba1c}`,
+    ]);
+    expect(idsOf((await get(`/fhir/R4/Observation?patient=${patient.id}&category=vital-signs&code=8310-5`)).body)).toEqual([
+      `${ids.vitals}-temperature`,
+    ]);
   });
 
   it('refuses an unsupported category, a code of another system and a malformed date with 400', async () => {
@@ -150,7 +170,10 @@ describe('laboratory Observations', () => {
     const before = await auditCount(t);
     const text = await post('/fhir/R4/Observation', { ...body, valueQuantity: undefined, valueString: 'low' });
     expect(text.status).toBe(400); // haemoglobin reports a number
-    const unknown = await post('/fhir/R4/Observation', { ...body, code: { coding: [{ system: LOINC_SYSTEM, code: '0000-0' }], text: 'X' } });
+    const unknown = await post('/fhir/R4/Observation', {
+      ...body,
+      code: { coding: [{ system: LOINC_SYSTEM, code: '0000-0' }], text: 'X' },
+    });
     expect(unknown.status).toBe(400);
     expect(await auditCount(t)).toBe(before);
   });
@@ -161,7 +184,9 @@ describe('the IPS $summary', () => {
     const res = await get(`/fhir/R4/Patient/${patient.id}/$summary`);
     expect(res.status).toBe(200);
     expectValidFhir(res.body);
-    const composition = entries(res.body)[0] as unknown as { section: { title: string; code: { coding: { code: string }[] }; entry?: { reference: string }[] }[] };
+    const composition = entries(res.body)[0] as unknown as {
+      section: { title: string; code: { coding: { code: string }[] }; entry?: { reference: string }[] }[];
+    };
     const results = composition.section.find((s) => s.code.coding[0]!.code === '30954-2');
     expect(results?.title).toBe('Results');
     const refs = results?.entry?.map((e) => e.reference) ?? [];

@@ -21,7 +21,12 @@ function patientOf(type: string, field: 'subject' | 'patient', r: Record<string,
 }
 
 /** POST <Type>[?confirm=]: the stored item as a resource (for a reading of vital signs, the Observation the request described). */
-export async function createResource(scope: FhirScope, type: FhirResourceType, body: unknown, confirmed: readonly string[]): Promise<FhirResource> {
+export async function createResource(
+  scope: FhirScope,
+  type: FhirResourceType,
+  body: unknown,
+  confirmed: readonly string[],
+): Promise<FhirResource> {
   const r = obj(body);
   if (r.resourceType !== type) throw validationFailed([{ path: 'resourceType', message: `The body must be a ${type}` }]);
   const taker = kindsOf(type).find((k) => k.fhir.create?.accepts(r));

@@ -66,4 +66,3 @@ export function patientResource(p: PatientSummary | PatientDetails): FhirResourc
       : {}),
   };
 }
-

@@ -82,7 +82,16 @@ describe('metadata and errors', () => {
     expectValidFhir(res.body);
     const types = (res.body.rest as { resource: { type: string }[] }[])[0]!.resource.map((r) => r.type);
     expect([...types].sort()).toEqual(
-      ['Patient', 'Condition', 'AllergyIntolerance', 'MedicationStatement', 'Immunization', 'Appointment', 'Observation', 'AuditEvent'].sort(),
+      [
+        'Patient',
+        'Condition',
+        'AllergyIntolerance',
+        'MedicationStatement',
+        'Immunization',
+        'Appointment',
+        'Observation',
+        'AuditEvent',
+      ].sort(),
     );
   });
 

@@ -23,7 +23,8 @@ export const OBSERVATION_SEARCH_PARAMS = [
 function categoryOf(value: string): ObservationCategory {
   const [system, code] = value.includes('|') ? value.split('|', 2) : [OBSERVATION_CATEGORY, value];
   const found = OBSERVATION_CATEGORIES.find((c) => c === code);
-  if (!found || (system !== OBSERVATION_CATEGORY && system !== '')) throw unsupported(`Unsupported Observation category: ${value}`, 'category');
+  if (!found || (system !== OBSERVATION_CATEGORY && system !== ''))
+    throw unsupported(`Unsupported Observation category: ${value}`, 'category');
   return found;
 }
 
@@ -38,7 +39,8 @@ const DATE_PARAM = /^(eq|ge|le|gt|lt)?(\d{4}-\d{2}-\d{2})$/;
 /** `date=ge2025-01-01`: a test of a resource's day (YYYY-MM-DD). */
 function dateTest(value: string): (day: string) => boolean {
   const m = DATE_PARAM.exec(value);
-  if (!m || Number.isNaN(Date.parse(m[2]!))) throw unsupported(`Unsupported date: ${value} (YYYY-MM-DD, prefix eq, ge, le, gt or lt)`, 'date');
+  if (!m || Number.isNaN(Date.parse(m[2]!)))
+    throw unsupported(`Unsupported date: ${value} (YYYY-MM-DD, prefix eq, ge, le, gt or lt)`, 'date');
   const d = m[2]!;
   switch (m[1] ?? 'eq') {
     case 'ge':
@@ -76,5 +78,7 @@ export function observationFilter(values: Map<string, string>, category: Observa
 /** Whether an Observation a client sends says it is a laboratory result (category laboratory). */
 export function isLaboratory(r: Json): boolean {
   const categories = (Array.isArray(r.category) ? r.category : []) as unknown[];
-  return categories.some((c) => ((Array.isArray(obj(c).coding) ? obj(c).coding : []) as unknown[]).some((x) => obj(x).code === 'laboratory'));
+  return categories.some((c) =>
+    ((Array.isArray(obj(c).coding) ? obj(c).coding : []) as unknown[]).some((x) => obj(x).code === 'laboratory'),
+  );
 }

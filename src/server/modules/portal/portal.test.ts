@@ -104,7 +104,14 @@ describe('GET /api/patient-portal/me', () => {
   it('answers empty lists for a patient with no clinical rows', async () => {
     const bare = await insertPatient(t.db);
     const res = await get('/api/patient-portal/me', { cookie: await signInPatient(t, bare) });
-    expect(res.json().medicalRecords).toEqual({ diagnoses: [], appointments: [], allergies: [], medications: [], vaccines: [], 'lab-results': [] });
+    expect(res.json().medicalRecords).toEqual({
+      diagnoses: [],
+      appointments: [],
+      allergies: [],
+      medications: [],
+      vaccines: [],
+      'lab-results': [],
+    });
   });
 
   it('writes one audit row per load: VIEW PATIENT by the patient, with the session', async () => {

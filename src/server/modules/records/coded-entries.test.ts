@@ -5,11 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ALLERGY_SUBSTANCE_SYSTEM, ATC_SYSTEM, CVX_SYSTEM, ICD10_SYSTEM, LOINC_SYSTEM } from '../../../contracts/codes';
 import { CODED_KINDS, kindContract, type RecordKind } from '../../../contracts/kinds';
-import { createPatient, type TestPatient } from '../../test/patient-fixtures';
-import { auditCount, confirmAccess, recordApi } from '../../test/record-api';
+import type { TestPatient } from '../../test/patient-fixtures';
+import { auditCount, doctorWithRecord, recordApi } from '../../test/record-api';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
 import { queryOne } from '../../test/sql';
-import { signInAs } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { SERVER_KINDS } from './kinds';
 import { getTableName } from 'drizzle-orm';
@@ -20,10 +19,9 @@ let patient: TestPatient;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const doctor = await signInAs(t, 3);
+  const doctor = await doctorWithRecord(t);
   api = recordApi(t, doctor.cookie);
-  patient = await createPatient(t.db);
-  await confirmAccess(t, doctor.cookie, patient.id);
+  patient = doctor.patient;
 });
 afterAll(async () => {
   await t?.close();
@@ -31,11 +29,29 @@ afterAll(async () => {
 
 /** A code of each coded kind's catalogue, its display, and a code of another system. */
 const CODES: Partial<Record<RecordKind, { code: string; codeSystem: string; display: string; text: string; foreign: string }>> = {
-  diagnoses: { code: 'E11.9', codeSystem: ICD10_SYSTEM, display: 'Type 2 diabetes mellitus without complications', text: 'Type 2 diabetes', foreign: LOINC_SYSTEM },
-  allergies: { code: 'J01C', codeSystem: ATC_SYSTEM, display: 'Penicillins (beta-lactam antibacterials, penicillins)', text: 'Penicillin', foreign: ICD10_SYSTEM },
+  diagnoses: {
+    code: 'E11.9',
+    codeSystem: ICD10_SYSTEM,
+    display: 'Type 2 diabetes mellitus without complications',
+    text: 'Type 2 diabetes',
+    foreign: LOINC_SYSTEM,
+  },
+  allergies: {
+    code: 'J01C',
+    codeSystem: ATC_SYSTEM,
+    display: 'Penicillins (beta-lactam antibacterials, penicillins)',
+    text: 'Penicillin',
+    foreign: ICD10_SYSTEM,
+  },
   medications: { code: 'J01CA04', codeSystem: ATC_SYSTEM, display: 'amoxicillin', text: 'Amoxicillin', foreign: CVX_SYSTEM },
   vaccines: { code: '04', codeSystem: CVX_SYSTEM, display: 'Measles and rubella vaccine, live', text: 'MR1', foreign: ATC_SYSTEM },
-  'lab-results': { code: '4548-4', codeSystem: LOINC_SYSTEM, display: 'Hemoglobin A1c/Hemoglobin.total in Blood', text: 'HbA1c', foreign: ICD10_SYSTEM },
+  'lab-results': {
+    code: '4548-4',
+    codeSystem: LOINC_SYSTEM,
+    display: 'Hemoglobin A1c/Hemoglobin.total in Blood',
+    text: 'HbA1c',
+    foreign: ICD10_SYSTEM,
+  },
 };
 
 const rows = async (kind: RecordKind): Promise<number> =>
@@ -90,7 +106,12 @@ describe.each(CODED_KINDS)('%s', (kind) => {
 });
 
 it('takes an allergy substance of our own system, and an edit can code an uncoded entry', async () => {
-  const peanut = await api.add('allergies', patient.id, { ...SAMPLE_INPUTS.allergies, allergen: 'Peanuts', code: 'food-peanut', codeSystem: ALLERGY_SUBSTANCE_SYSTEM });
+  const peanut = await api.add('allergies', patient.id, {
+    ...SAMPLE_INPUTS.allergies,
+    allergen: 'Peanuts',
+    code: 'food-peanut',
+    codeSystem: ALLERGY_SUBSTANCE_SYSTEM,
+  });
   expect(peanut.statusCode, peanut.body).toBe(201);
   expect(peanut.json()).toMatchObject({ codeDisplay: 'Peanut' });
   const free = (await api.add('medications', patient.id, { ...SAMPLE_INPUTS.medications, name: 'Metformin 500' })).json();

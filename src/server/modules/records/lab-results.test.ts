@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { LOINC_SYSTEM } from '../../../contracts/codes';
 import { testClock } from '../../test/clock';
-import { createPatient, type TestPatient } from '../../test/patient-fixtures';
-import { auditCount, confirmAccess, recordApi } from '../../test/record-api';
+import type { TestPatient } from '../../test/patient-fixtures';
+import { auditCount, doctorWithRecord, recordApi } from '../../test/record-api';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
 import { queryOne } from '../../test/sql';
 import { signInAs } from '../../test/staff';
@@ -20,10 +20,9 @@ let patient: TestPatient;
 
 beforeAll(async () => {
   t = await createTestApp({ now: clock.now });
-  const doctor = await signInAs(t, 3);
+  const doctor = await doctorWithRecord(t);
   api = recordApi(t, doctor.cookie);
-  patient = await createPatient(t.db);
-  await confirmAccess(t, doctor.cookie, patient.id);
+  patient = doctor.patient;
 });
 afterAll(async () => {
   await t?.close();
@@ -44,7 +43,13 @@ describe('the abnormal flag, from the value and the reference range', () => {
   ] as const)('%s g/dL in 12-16 is flagged %s', async (value, flag) => {
     const res = await api.add('lab-results', patient.id, { ...haemoglobin, value, collectedDate: '2025-06-01' }, ['DUPLICATE_ENTRY']);
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ value, abnormalFlag: flag, code: '718-7', codeSystem: LOINC_SYSTEM, codeDisplay: 'Hemoglobin [Mass/volume] in Blood' });
+    expect(res.json()).toMatchObject({
+      value,
+      abnormalFlag: flag,
+      code: '718-7',
+      codeSystem: LOINC_SYSTEM,
+      codeDisplay: 'Hemoglobin [Mass/volume] in Blood',
+    });
   });
 
   it('flags against one end when only one is known (HH beyond twice the high end, LL below half the low end)', async () => {
@@ -57,11 +62,24 @@ describe('the abnormal flag, from the value and the reference range', () => {
   });
 
   it('has no flag for a text value or a result without a range', async () => {
-    const hiv = { name: 'HIV rapid test', code: '68961-2', codeSystem: LOINC_SYSTEM, value: 'Negative', collectedDate: '2025-06-10', status: 'final', facility: 'Okuryangava Clinic' };
+    const hiv = {
+      name: 'HIV rapid test',
+      code: '68961-2',
+      codeSystem: LOINC_SYSTEM,
+      value: 'Negative',
+      collectedDate: '2025-06-10',
+      status: 'final',
+      facility: 'Okuryangava Clinic',
+    };
     const res = await api.add('lab-results', patient.id, hiv);
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ value: 'Negative', unit: null, referenceLow: null, referenceHigh: null, abnormalFlag: null });
-    const noRange = await api.add('lab-results', patient.id, { ...SAMPLE_INPUTS['lab-results'], referenceLow: null, referenceHigh: null, value: 99 });
+    const noRange = await api.add('lab-results', patient.id, {
+      ...SAMPLE_INPUTS['lab-results'],
+      referenceLow: null,
+      referenceHigh: null,
+      value: 99,
+    });
     expect(noRange.json().abnormalFlag).toBeNull();
   });
 
@@ -74,7 +92,7 @@ describe('the abnormal flag, from the value and the reference range', () => {
   });
 });
 
-describe('bad input: a clear 400 in the user\'s language and nothing changed', () => {
+describe("bad input: a clear 400 in the user's language and nothing changed", () => {
   async function refused(payload: Record<string, unknown>, issue: { path: string; message: string }): Promise<void> {
     const before = [await results(), await auditCount(t)];
     const res = await api.add('lab-results', patient.id, payload);
@@ -89,7 +107,10 @@ describe('bad input: a clear 400 in the user\'s language and nothing changed', (
   });
 
   it('refuses a range whose low end is above its high end', async () => {
-    await refused({ ...haemoglobin, referenceLow: 16, referenceHigh: 12 }, { path: 'referenceLow', message: 'validation:referenceRangeInverted' });
+    await refused(
+      { ...haemoglobin, referenceLow: 16, referenceHigh: 12 },
+      { path: 'referenceLow', message: 'validation:referenceRangeInverted' },
+    );
   });
 
   it('refuses a missing or blank value, a value that is neither number nor text, and an absurd number', async () => {
@@ -103,8 +124,14 @@ describe('bad input: a clear 400 in the user\'s language and nothing changed', (
   it('refuses an unknown status, a unit with spaces, a future collection date and a non-numeric range end', async () => {
     await refused({ ...SAMPLE_INPUTS['lab-results'], status: 'amended' }, { path: 'status', message: 'validation:invalidChoice' });
     await refused({ ...SAMPLE_INPUTS['lab-results'], unit: 'g per dL' }, { path: 'unit', message: 'validation:unitInvalid' });
-    await refused({ ...SAMPLE_INPUTS['lab-results'], collectedDate: '2025-06-16' }, { path: 'collectedDate', message: 'validation:dateFuture' });
-    await refused({ ...SAMPLE_INPUTS['lab-results'], referenceHigh: '16' }, { path: 'referenceHigh', message: 'validation:referenceInvalid' });
+    await refused(
+      { ...SAMPLE_INPUTS['lab-results'], collectedDate: '2025-06-16' },
+      { path: 'collectedDate', message: 'validation:dateFuture' },
+    );
+    await refused(
+      { ...SAMPLE_INPUTS['lab-results'], referenceHigh: '16' },
+      { path: 'referenceHigh', message: 'validation:referenceInvalid' },
+    );
   });
 });
 

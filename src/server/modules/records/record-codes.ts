@@ -12,7 +12,10 @@ export function codeEntryOf(kind: RecordKind, input: { code?: string | null; cod
   const found = checkCode(kind as CodedKind, { code: input.code, codeSystem: input.codeSystem });
   if (!found.ok) {
     const path = found.reason === 'unknown-system' ? 'codeSystem' : 'code';
-    throw validationFailed([{ path, message: CODE_CHECK_MESSAGES[found.reason] }], `Unknown code ${input.codeSystem}|${input.code} for ${kind}`);
+    throw validationFailed(
+      [{ path, message: CODE_CHECK_MESSAGES[found.reason] }],
+      `Unknown code ${input.codeSystem}|${input.code} for ${kind}`,
+    );
   }
   const { code, codeSystem, display, ...extra } = found.entry;
   return { code, codeSystem, display, extra };

@@ -4,8 +4,8 @@
 // duplicate; a malformed confirm is a 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATC_SYSTEM, CVX_SYSTEM } from '../../../contracts/codes';
-import { createPatient, type TestPatient } from '../../test/patient-fixtures';
-import { auditCount, confirmAccess, recordApi } from '../../test/record-api';
+import type { TestPatient } from '../../test/patient-fixtures';
+import { auditCount, doctorWithRecord, recordApi } from '../../test/record-api';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
 import { signInAs } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
@@ -16,10 +16,9 @@ let patient: TestPatient;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const doctor = await signInAs(t, 3);
+  const doctor = await doctorWithRecord(t);
   api = recordApi(t, doctor.cookie);
-  patient = await createPatient(t.db);
-  await confirmAccess(t, doctor.cookie, patient.id);
+  patient = doctor.patient;
 });
 afterAll(async () => {
   await t?.close();

@@ -67,7 +67,11 @@ export function listJson(kind: RecordKind, patientId: number): SQL {
 }
 
 /** The given lists of one patient in one round trip. */
-async function selectLists<K extends RecordKind>(tx: DbOrTx, kinds: readonly K[], patientId: number): Promise<{ [P in K]: RecordRows[P][] }> {
+async function selectLists<K extends RecordKind>(
+  tx: DbOrTx,
+  kinds: readonly K[],
+  patientId: number,
+): Promise<{ [P in K]: RecordRows[P][] }> {
   const columns = kinds.map((kind) => sql`${listJson(kind, patientId)} AS ${sql.identifier(kind)}`);
   const result = await tx.execute(sql`SELECT ${sql.join(columns, sql`, `)}`);
   return (result as unknown as { rows: { [P in K]: RecordRows[P][] }[] }).rows[0]!;
@@ -87,7 +91,10 @@ export async function selectAllLists(scope: PatientScope<Actor>): Promise<Record
 }
 
 /** The given lists of the scope's patient in one round trip. */
-export async function selectListsOf<K extends RecordKind>(scope: PatientScope<Actor>, kinds: readonly K[]): Promise<{ [P in K]: RecordRows[P][] }> {
+export async function selectListsOf<K extends RecordKind>(
+  scope: PatientScope<Actor>,
+  kinds: readonly K[],
+): Promise<{ [P in K]: RecordRows[P][] }> {
   return selectLists(scope.tx, kinds, scope.patientId);
 }
 
@@ -101,7 +108,12 @@ export async function insertItem<K extends RecordKind>(scope: PatientScope, kind
 }
 
 /** Replaces the stored fields of one item of the scope's patient; returns the stored row, or null when there is none. */
-export async function updateItem<K extends RecordKind>(scope: PatientScope, kind: K, id: number, values: Raw): Promise<RecordRows[K] | null> {
+export async function updateItem<K extends RecordKind>(
+  scope: PatientScope,
+  kind: K,
+  id: number,
+  values: Raw,
+): Promise<RecordRows[K] | null> {
   const table = tableOf(kind);
   const { id: _id, patientId: _p, ...rest } = toValues(kind, values);
   const [raw] = (await scope.tx

@@ -60,7 +60,10 @@ export function recordsRoutes({ db, config }: AppDeps) {
       );
       r.patch(
         `/api/${kind}/:id`,
-        { onRequest: canWrite, schema: { tags, params: recordIdParams, querystring: confirmQuery, body: patchBody, response: { 200: row } } },
+        {
+          onRequest: canWrite,
+          schema: { tags, params: recordIdParams, querystring: confirmQuery, body: patchBody, response: { 200: row } },
+        },
         async (request) => updateRecordItem(caller(request), kind, request.params.id, request.body, request.query.confirm),
       );
       r.delete(

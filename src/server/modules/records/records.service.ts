@@ -3,7 +3,16 @@
 // record through the access module's grant check (a PatientScope) and writes its audit row: reads VIEW, adds CREATE
 // with newValues, edits UPDATE with oldValues and newValues, deletes DELETE with oldValues.
 import type { z } from 'zod';
-import { kindContract, KIND_CONTRACTS, PORTAL_KINDS, type NewRecordItems, type PortalKind, type PortalRows, type RecordKind, type RecordRows } from '../../../contracts/kinds';
+import {
+  kindContract,
+  KIND_CONTRACTS,
+  PORTAL_KINDS,
+  type NewRecordItems,
+  type PortalKind,
+  type PortalRows,
+  type RecordKind,
+  type RecordRows,
+} from '../../../contracts/kinds';
 import type { RecordSummary } from '../../../contracts/record-api';
 import type { RecordWarning } from '../../../contracts/record-warnings';
 import { staffDisplayName, type ActorCheck, type PatientActor, type StaffActor } from '../../context/actor';

@@ -62,7 +62,8 @@ const rowCount = async (kind: RecordKind): Promise<number> =>
 function expectedRow(kind: RecordKind): Record<string, unknown> {
   const body = Object.fromEntries(Object.entries(SAMPLE_INPUTS[kind]).map(([k, v]) => [k, v === '' ? null : v]));
   if (kind === 'vitals') return { ...body, recordedBy: 'Test Role3' };
-  if (kind === 'lab-results') return { ...body, enteredBy: 'Test Role3', abnormalFlag: null, code: null, codeSystem: null, codeDisplay: null };
+  if (kind === 'lab-results')
+    return { ...body, enteredBy: 'Test Role3', abnormalFlag: null, code: null, codeSystem: null, codeDisplay: null };
   if (kind === 'vaccines') return { batchNumber: null, code: null, codeSystem: null, codeDisplay: null, ...body };
   return kindContract(kind).coded ? { code: null, codeSystem: null, codeDisplay: null, ...body } : body;
 }

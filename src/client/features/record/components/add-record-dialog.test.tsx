@@ -7,8 +7,8 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { sql } from 'drizzle-orm';
-import { createPatient, type TestPatient } from '../../../../server/test/patient-fixtures';
-import { signInAs } from '../../../../server/test/staff';
+import type { TestPatient } from '../../../../server/test/patient-fixtures';
+import { doctorWithRecord } from '../../../../server/test/record-api';
 import { queryOne } from '../../../../server/test/sql';
 import { realServer } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
@@ -18,15 +18,8 @@ import { AddRecordDialog } from './add-record-dialog';
 let patient: TestPatient;
 
 const server = realServer(async (t) => {
-  const doctor = await signInAs(t, 3);
-  patient = await createPatient(t.db);
-  const grant = await t.app.inject({
-    method: 'POST',
-    url: `/api/patients/${patient.id}/access`,
-    headers: { cookie: doctor.cookie },
-    payload: { consent: true },
-  });
-  expect(grant.statusCode).toBe(201);
+  const doctor = await doctorWithRecord(t);
+  patient = doctor.patient;
   return doctor.cookie;
 });
 

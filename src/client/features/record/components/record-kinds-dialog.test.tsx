@@ -11,8 +11,8 @@ import i18n from 'i18next';
 import { sql } from 'drizzle-orm';
 import { ATC_SYSTEM, LOINC_SYSTEM } from '../../../../contracts/code-systems';
 import type { RecordKind } from '../../../../contracts/kinds';
-import { createPatient, type TestPatient } from '../../../../server/test/patient-fixtures';
-import { signInAs } from '../../../../server/test/staff';
+import type { TestPatient } from '../../../../server/test/patient-fixtures';
+import { doctorWithRecord } from '../../../../server/test/record-api';
 import { queryRows } from '../../../../server/test/sql';
 import { realServer } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
@@ -23,15 +23,8 @@ let patient: TestPatient;
 let cookie: string;
 
 const server = realServer(async (t) => {
-  const doctor = await signInAs(t, 3);
-  patient = await createPatient(t.db);
-  const grant = await t.app.inject({
-    method: 'POST',
-    url: `/api/patients/${patient.id}/access`,
-    headers: { cookie: doctor.cookie },
-    payload: { consent: true },
-  });
-  expect(grant.statusCode).toBe(201);
+  const doctor = await doctorWithRecord(t);
+  patient = doctor.patient;
   cookie = doctor.cookie;
   return doctor.cookie;
 });
@@ -205,12 +198,23 @@ describe('Add lab result dialog', () => {
       method: 'POST',
       url: `/api/patients/${patient.id}/lab-results`,
       headers: { cookie },
-      payload: { name: 'Potassium', value: 5.6, unit: 'mmol/L', referenceLow: 3.5, referenceHigh: 5.1, collectedDate: '2024-03-03', status: 'corrected', facility: 'Katutura State Hospital' },
+      payload: {
+        name: 'Potassium',
+        value: 5.6,
+        unit: 'mmol/L',
+        referenceLow: 3.5,
+        referenceHigh: 5.1,
+        collectedDate: '2024-03-03',
+        status: 'corrected',
+        facility: 'Katutura State Hospital',
+      },
     });
     expect(add.statusCode).toBe(201);
     for (const lang of ['en', 'af'] as const) {
       await switchLanguage(lang);
-      renderWithApp(<RecordListSection kind="lab-results" patientId={patient.id} editing={false} addOpen={false} onAddOpenChange={() => {}} />);
+      renderWithApp(
+        <RecordListSection kind="lab-results" patientId={patient.id} editing={false} addOpen={false} onAddOpenChange={() => {}} />,
+      );
       const list = await screen.findByRole('list', { name: i18n.t('record:sections.lab-results') });
       const items = within(list).getAllByRole('listitem');
       expect(items).toHaveLength(3);

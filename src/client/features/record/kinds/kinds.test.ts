@@ -19,7 +19,9 @@ describe('the registry', () => {
 
   it('gives a coded kind a type-ahead for the field its contract codes, and no other kind one', () => {
     for (const kind of RECORD_KINDS) {
-      const coded = kindView(kind).fields.filter((f) => f.control === 'coded').map((f) => f.name);
+      const coded = kindView(kind)
+        .fields.filter((f) => f.control === 'coded')
+        .map((f) => f.name);
       expect(coded, kind).toEqual(KIND_CONTRACTS[kind].coded ? [KIND_CONTRACTS[kind].coded!.field] : []);
     }
   });
@@ -58,7 +60,12 @@ describe('what an add sends', () => {
   it('sends no code for free text, and the picked code with its system', () => {
     const free = formPayload('medications', { ...formDefaults('medications'), name: 'Amoxil syrup' });
     expect(free).toMatchObject({ name: 'Amoxil syrup', code: null, codeSystem: null });
-    const picked = formPayload('medications', { ...formDefaults('medications'), name: 'amoxicillin', code: 'J01CA04', codeSystem: 'http://www.whocc.no/atc' });
+    const picked = formPayload('medications', {
+      ...formDefaults('medications'),
+      name: 'amoxicillin',
+      code: 'J01CA04',
+      codeSystem: 'http://www.whocc.no/atc',
+    });
     expect(picked).toMatchObject({ code: 'J01CA04', codeSystem: 'http://www.whocc.no/atc' });
   });
 
@@ -80,7 +87,15 @@ describe('what an add sends', () => {
   it("fills in a picked test's short name, unit and range, and nothing the entry does not carry", () => {
     const pick = KIND_VIEWS['lab-results'].onPick!;
     expect(
-      pick({ code: '2823-3', codeSystem: 'http://loinc.org', display: 'Potassium [Moles/volume] in Serum or Plasma', shortName: 'Potassium', unit: 'mmol/L', referenceLow: 3.5, referenceHigh: 5.1 }),
+      pick({
+        code: '2823-3',
+        codeSystem: 'http://loinc.org',
+        display: 'Potassium [Moles/volume] in Serum or Plasma',
+        shortName: 'Potassium',
+        unit: 'mmol/L',
+        referenceLow: 3.5,
+        referenceHigh: 5.1,
+      }),
     ).toEqual({
       name: 'Potassium',
       unit: 'mmol/L',
@@ -95,8 +110,16 @@ describe('status colours (SPEC §4)', () => {
   const tone = (kind: 'diagnoses' | 'medications' | 'allergies' | 'appointments', value: string) => {
     const view = KIND_VIEWS[kind].item as (row: never, tt: TFunction) => { badge?: { tone: string } };
     const field = kind === 'allergies' ? 'severity' : 'status';
-    return view({ [field]: value, diagnosedDate: '2024-01-01', reportedDate: '2024-01-01', prescribedDate: '2024-01-01', date: '2024-01-01' } as never, t).badge
-      ?.tone;
+    return view(
+      {
+        [field]: value,
+        diagnosedDate: '2024-01-01',
+        reportedDate: '2024-01-01',
+        prescribedDate: '2024-01-01',
+        date: '2024-01-01',
+      } as never,
+      t,
+    ).badge?.tone;
   };
 
   it('marks an active diagnosis destructive, and an active medication differently', () => {
@@ -158,7 +181,9 @@ describe('lab results', () => {
       row({ id: 2, abnormalFlag: 'HH', value: 7.9, collectedDate: '2024-03-02' }),
       row({ id: 1, name: 'HIV rapid test', code: null, codeSystem: null, value: 'Positive', abnormalFlag: null }),
     ];
-    expect(criticalResultAlerts(rows)).toEqual([{ key: 'criticalResult', params: { name: 'Glucose', value: expect.any(String), flag: 'LL' } }]);
+    expect(criticalResultAlerts(rows)).toEqual([
+      { key: 'criticalResult', params: { name: 'Glucose', value: expect.any(String), flag: 'LL' } },
+    ]);
     const alert = criticalResultAlerts(rows)[0]!;
     expect(KIND_VIEWS['lab-results'].dashboard!.alert!(alert, t)).toBe('record:alerts.criticalResult');
   });

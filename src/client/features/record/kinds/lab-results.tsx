@@ -75,9 +75,10 @@ export const labResults: KindView<'lab-results'> = {
       ...(r.abnormalFlag ? { badge: flagBadge(r.abnormalFlag, t) } : {}),
       lines: present([
         [valueWithUnit(r), range && t('record:item.referenceRange', { range })].filter(Boolean).join(' · '),
-        [t('record:item.collected', { date: formatDate(r.collectedDate) }), t(`record:status.${r.status}`, { defaultValue: r.status })].join(
-          ' · ',
-        ),
+        [
+          t('record:item.collected', { date: formatDate(r.collectedDate) }),
+          t(`record:status.${r.status}`, { defaultValue: r.status }),
+        ].join(' · '),
         t('record:item.enteredBy', { name: r.enteredBy, facility: r.facility, date: formatDateTime(r.enteredAt) }),
       ]),
     };

@@ -14,7 +14,8 @@ export function measuresLine(v: VitalsRow, t: TFunction): string {
   ]).join(' · ');
 }
 
-const recordedBy = (v: VitalsRow, t: TFunction): string => t('record:item.recordedBy', { date: formatDateTime(v.recordedAt), name: v.recordedBy });
+const recordedBy = (v: VitalsRow, t: TFunction): string =>
+  t('record:item.recordedBy', { date: formatDateTime(v.recordedAt), name: v.recordedBy });
 
 export const vitals: KindView<'vitals'> = {
   kind: 'vitals',

@@ -6,7 +6,7 @@ import { patientRef } from '../../../db/schema';
 import { codedFrom, day, first, str, words } from '../../fhir/fhir-input';
 import { coding, concept, patientReference, rowIdOf, text } from '../../fhir/fhir-resources';
 import { codedColumns } from './coded-columns';
-import { duplicateEntryWarnings } from './duplicate-check';
+import { duplicateEntryWarnings } from './duplicate-check.repository';
 import { defineServerKind } from './server-kind';
 
 export const allergiesTable = pgTable(

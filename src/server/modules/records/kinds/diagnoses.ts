@@ -6,7 +6,7 @@ import { patientRef } from '../../../db/schema';
 import { codedFrom, day, first, firstCode, obj, str, words } from '../../fhir/fhir-input';
 import { coding, concept, named, patientReference, rowIdOf } from '../../fhir/fhir-resources';
 import { codedColumns } from './coded-columns';
-import { duplicateEntryWarnings } from './duplicate-check';
+import { duplicateEntryWarnings } from './duplicate-check.repository';
 import { defineServerKind } from './server-kind';
 
 export const diagnosesTable = pgTable(
@@ -42,7 +42,14 @@ export const diagnosesKind = defineServerKind<'diagnoses'>({
   table: diagnosesTable,
   // The same condition still open on the record.
   check: (scope, input, editing) =>
-    duplicateEntryWarnings(scope, diagnosesTable, input, input.condition, input.status === 'Resolved' ? undefined : ne(diagnosesTable.status, 'Resolved'), editing),
+    duplicateEntryWarnings(
+      scope,
+      diagnosesTable,
+      input,
+      input.condition,
+      input.status === 'Resolved' ? undefined : ne(diagnosesTable.status, 'Resolved'),
+      editing,
+    ),
   fhir: {
     type: 'Condition',
     rowId: rowIdOf,
@@ -61,7 +68,9 @@ export const diagnosesKind = defineServerKind<'diagnoses'>({
         asserter: named(d.doctor),
         note: [
           {
-            text: [d.status === 'Chronic' ? 'Chronic condition.' : '', d.description ?? '', `Facility: ${d.facility}`].filter(Boolean).join(' '),
+            text: [d.status === 'Chronic' ? 'Chronic condition.' : '', d.description ?? '', `Facility: ${d.facility}`]
+              .filter(Boolean)
+              .join(' '),
           },
         ],
       },

@@ -10,7 +10,7 @@ import { codedFrom, day, first, obj, str, words, type Json } from '../../fhir/fh
 import { isLaboratory, OBSERVATION_SEARCH_PARAMS, observationFilter } from '../../fhir/observation-search';
 import { coding, concept, named, OBSERVATION_CATEGORY, patientReference, type FhirResource } from '../../fhir/fhir-resources';
 import { codedColumns } from './coded-columns';
-import { duplicateEntryWarnings } from './duplicate-check';
+import { duplicateEntryWarnings } from './duplicate-check.repository';
 import { defineServerKind } from './server-kind';
 
 export const labResultsTable = pgTable(
@@ -37,7 +37,12 @@ export const labResultsTable = pgTable(
 
 const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
 const ID = /^lab-([1-9]\d{0,9})$/;
-const STATUS_FROM_FHIR: Record<string, string> = { final: 'final', preliminary: 'preliminary', corrected: 'corrected', amended: 'corrected' };
+const STATUS_FROM_FHIR: Record<string, string> = {
+  final: 'final',
+  preliminary: 'preliminary',
+  corrected: 'corrected',
+  amended: 'corrected',
+};
 
 const ucum = (value: number, unit: string | null) => ({ value, ...(unit ? { unit, system: UCUM_SYSTEM, code: unit } : {}) });
 
@@ -98,7 +103,8 @@ export const labResultsKind = defineServerKind<'lab-results'>({
     code?.extra.valueType === 'numeric' && typeof input.value !== 'number'
       ? [{ path: 'value', message: 'validation:labValueNumberRequired' }]
       : [],
-  check: (scope, input, editing) => duplicateEntryWarnings(scope, labResultsTable, input, input.name, eq(labResultsTable.collectedDate, input.collectedDate), editing),
+  check: (scope, input, editing) =>
+    duplicateEntryWarnings(scope, labResultsTable, input, input.name, eq(labResultsTable.collectedDate, input.collectedDate), editing),
   fhir: {
     type: 'Observation',
     rowId: (id) => {

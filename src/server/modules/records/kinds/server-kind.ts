@@ -41,7 +41,10 @@ export interface KindFhir<Row> {
    * Searches beyond `patient`: the parameters, and which resources to keep for the given values; null when these
    * values ask for nothing of this kind (another category). Throws unsupported() for a value it cannot answer.
    */
-  search: { params: readonly { name: string; type: string; documentation: string }[]; select(values: Map<string, string>): ((r: FhirResource) => boolean) | null } | null;
+  search: {
+    params: readonly { name: string; type: string; documentation: string }[];
+    select(values: Map<string, string>): ((r: FhirResource) => boolean) | null;
+  } | null;
   /** Creating an item from a resource (POST <type>); null when the kind cannot be created through FHIR. */
   create: {
     /** Where the resource names its patient. */

@@ -8,7 +8,7 @@ import { validationFailed } from '../../../errors/app-error';
 import { codedFrom, day, first, obj, str, words } from '../../fhir/fhir-input';
 import { concept, named, patientReference, rowIdOf } from '../../fhir/fhir-resources';
 import { codedColumns } from './coded-columns';
-import { duplicateEntryWarnings } from './duplicate-check';
+import { duplicateEntryWarnings } from './duplicate-check.repository';
 import { defineServerKind } from './server-kind';
 
 export const vaccinesTable = pgTable(
@@ -30,7 +30,8 @@ export const vaccinesTable = pgTable(
 export const vaccinesKind = defineServerKind<'vaccines'>({
   contract,
   table: vaccinesTable,
-  check: (scope, input, editing) => duplicateEntryWarnings(scope, vaccinesTable, input, input.vaccine, eq(vaccinesTable.date, input.date), editing),
+  check: (scope, input, editing) =>
+    duplicateEntryWarnings(scope, vaccinesTable, input, input.vaccine, eq(vaccinesTable.date, input.date), editing),
   fhir: {
     type: 'Immunization',
     rowId: rowIdOf,

@@ -23,8 +23,8 @@ export async function duplicateEntryWarnings(
   const [found] = await scope.tx
     .select({ n: count() })
     .from(table)
-    .where(and(eq(table.patientId, scope.patientId), eq(table.code, input.code), same, editing === null ? undefined : ne(table.id, editing)));
-  return (found?.n ?? 0) > 0
-    ? [{ code: 'DUPLICATE_ENTRY', message: `${label} is already on this record`, params: { name: label } }]
-    : [];
+    .where(
+      and(eq(table.patientId, scope.patientId), eq(table.code, input.code), same, editing === null ? undefined : ne(table.id, editing)),
+    );
+  return (found?.n ?? 0) > 0 ? [{ code: 'DUPLICATE_ENTRY', message: `${label} is already on this record`, params: { name: label } }] : [];
 }
