@@ -4,7 +4,17 @@ import { FACILITIES } from '../../src/contracts/constants';
 import { ALLERGY_SUBSTANCE_SYSTEM, ATC_SYSTEM, CVX_SYSTEM, ICD10_SYSTEM, LOINC_SYSTEM, type CodeKind } from '../../src/contracts/codes';
 import { abnormalFlag } from '../../src/contracts/kinds/lab-results';
 import { lookupCode } from '../../src/server/modules/codes/codes.service';
-import { ALLERGIES, ALLERGY_SEVERITIES, APPOINTMENT_TYPES, CONDITIONS, DOCTORS, FINDINGS, LAB_TESTS, MEDICATIONS, VACCINES } from '../data/clinical';
+import {
+  ALLERGIES,
+  ALLERGY_SEVERITIES,
+  APPOINTMENT_TYPES,
+  CONDITIONS,
+  DOCTORS,
+  FINDINGS,
+  LAB_TESTS,
+  MEDICATIONS,
+  VACCINES,
+} from '../data/clinical';
 import type { SyntheticPatient } from './people';
 import { Rng } from './random';
 
@@ -12,7 +22,19 @@ export type Cell = string | number | null;
 
 /** Column order of each clinical table as loaded (snake_case database names). */
 export const CLINICAL_COLUMNS = {
-  diagnoses: ['patient_id', 'condition', 'code', 'code_system', 'code_display', 'status', 'diagnosed_date', 'resolved_date', 'description', 'doctor', 'facility'],
+  diagnoses: [
+    'patient_id',
+    'condition',
+    'code',
+    'code_system',
+    'code_display',
+    'status',
+    'diagnosed_date',
+    'resolved_date',
+    'description',
+    'doctor',
+    'facility',
+  ],
   appointments: ['patient_id', 'type', 'date', 'time', 'findings', 'status', 'doctor', 'facility'],
   allergies: ['patient_id', 'allergen', 'code', 'code_system', 'code_display', 'reaction', 'severity', 'reported_date'],
   medications: [
