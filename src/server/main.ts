@@ -1,5 +1,6 @@
 // Starts the server: open the database, apply migrations, listen, and shut down cleanly on SIGTERM/SIGINT.
 import { buildApp } from './app';
+import { loadAllCatalogues } from './modules/codes/codes.service';
 import { startAuditDigests } from './audit/audit-digest-schedule';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
@@ -46,6 +47,8 @@ async function shutdown(signal: string): Promise<void> {
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
+// The code catalogues are indexed before the first request, so the first type-ahead of the day is as quick as the rest.
+loadAllCatalogues();
 await app.listen({ port: config.port, host: config.host });
 stopDigests = startAuditDigests(handle.db, config, app.log);
 app.log.info(`National Health Records on http://localhost:${config.port} (${handle.kind} database)`);
