@@ -3,19 +3,38 @@
 // signed-in user the dashboard's code starts loading as soon as that answer says so.
 import { currentUserQueryOptions } from '../features/auth/api/current-user';
 import { setupStatusQueryOptions } from '../features/setup/api/setup';
+import { preloadNamespaces } from '../lib/i18n';
 import { queryClient } from '../lib/query-client';
-import { PATIENT_PATHS } from './router';
+import { DASHBOARD_NAMESPACES, PATIENT_PATHS, PORTAL_NAMESPACES } from './router';
 
 export function startFirstRequests(path: string, search = ''): void {
   void queryClient.prefetchQuery(setupStatusQueryOptions);
-  if (PATIENT_PATHS.has(path)) return;
+  if (PATIENT_PATHS.has(path)) {
+    // The patient's screen and its translations, which the router would ask for only after the setup status.
+    if (path === '/patient-portal') {
+      void import('../features/portal/components/portal-screen');
+      preloadNamespaces(...PORTAL_NAMESPACES);
+    } else {
+      void import(
+        path === '/patient-login'
+          ? '../features/portal/components/patient-login-screen'
+          : '../features/portal/components/patient-activate-screen'
+      );
+      preloadNamespaces('portal');
+    }
+    return;
+  }
   queryClient.fetchQuery(currentUserQueryOptions).then(
     (user) => {
-      // Its code only (and the record's, for a record's link): their translations load with them as the router
-      // renders them, once the language is known.
+      // Its code and translations (and the record's, for a record's link), side by side instead of the
+      // translations after the code: the router's lazy screens then find them loaded or on the way.
       if (!user) return;
       void import('./dashboard-screen');
-      if (/[?&]patient=/.test(search)) void import('../features/record/components/patient-record');
+      preloadNamespaces(...DASHBOARD_NAMESPACES);
+      if (/[?&]patient=/.test(search)) {
+        void import('../features/record/components/patient-record');
+        preloadNamespaces('record');
+      }
     },
     () => undefined, // the router asks again and shows what went wrong
   );
