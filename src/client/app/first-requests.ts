@@ -1,7 +1,9 @@
 // The first page's requests start with the script, beside the translations, instead of one after another (issue 21
 // item 18: each round trip costs on a slow link): the setup status and, on staff pages, the signed-in user; for a
-// signed-in user the dashboard's code starts loading as soon as that answer says so.
+// signed-in user the dashboard's code and translations start loading as soon as that answer says so; on the
+// patient's pages, their screen's code and translations (and on the portal, the patient's record) at once.
 import { currentUserQueryOptions } from '../features/auth/api/current-user';
+import { portalRecordQueryOptions } from '../features/portal/api/portal-record';
 import { setupStatusQueryOptions } from '../features/setup/api/setup';
 import { preloadNamespaces } from '../lib/i18n';
 import { queryClient } from '../lib/query-client';
@@ -12,14 +14,13 @@ export function startFirstRequests(path: string, search = ''): void {
   if (PATIENT_PATHS.has(path)) {
     // The patient's screen and its translations, which the router would ask for only after the setup status.
     if (path === '/patient-portal') {
+      // The patient's record too (one read, which the screen then shares: no second request, no second audit row).
+      void queryClient.prefetchQuery(portalRecordQueryOptions);
       void import('../features/portal/components/portal-screen');
       preloadNamespaces(...PORTAL_NAMESPACES);
     } else {
-      void import(
-        path === '/patient-login'
-          ? '../features/portal/components/patient-login-screen'
-          : '../features/portal/components/patient-activate-screen'
-      );
+      if (path === '/patient-login') void import('../features/portal/components/patient-login-screen');
+      else void import('../features/portal/components/patient-activate-screen');
       preloadNamespaces('portal');
     }
     return;
