@@ -5,19 +5,23 @@ import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { LanguageSelector } from '../components/language-selector';
 import { loadNamespaces } from '../lib/i18n';
+import { STAFF_NAMESPACES } from '../locales';
 import { currentUserQueryOptions, type CurrentUser } from '../features/auth/api/current-user';
 import { LoginScreen, type SecondStepView } from '../features/auth/components/login-screen';
 import { setupStatusQueryOptions } from '../features/setup/api/setup';
 import type { DashboardView } from './dashboard-screen';
 import { StaffFrame, StatusScreen } from './status-screen';
 
+/** The dashboard's translations: the staff bundle and privacy's (review counts, the reviewers' tab). */
+export const DASHBOARD_NAMESPACES = [...STAFF_NAMESPACES, 'privacy'] as const;
+
+/** The portal's translations: its own and privacy's (the patient's access history). */
+export const PORTAL_NAMESPACES = ['portal', 'privacy'] as const;
+
 const SetupScreen = lazy(() => import('../features/setup/components/setup-screen').then((m) => ({ default: m.SetupScreen })));
 // Each screen's translations load with its JavaScript (DESIGN.md §10 first-page budget).
 const DashboardScreen = lazy(async () => {
-  const [m] = await Promise.all([
-    import('./dashboard-screen'),
-    loadNamespaces('dashboard', 'profile', 'users', 'audit', 'search', 'patients', 'privacy', 'security'),
-  ]);
+  const [m] = await Promise.all([import('./dashboard-screen'), loadNamespaces(...DASHBOARD_NAMESPACES)]);
   return { default: m.DashboardScreen };
 });
 const SecondFactorStep = lazy(async () => {
@@ -46,7 +50,7 @@ const PortalScreen = lazy(async () => {
   const [m, kinds] = await Promise.all([
     import('../features/portal/components/portal-screen'),
     import('../features/record/kinds'),
-    loadNamespaces('portal', 'privacy'),
+    loadNamespaces(...PORTAL_NAMESPACES),
   ]);
   const PortalWithLists = ({ passkeys }: { passkeys?: React.ReactNode }): React.JSX.Element => (
     <m.PortalScreen lists={kinds.portalLists} passkeys={passkeys} />

@@ -37,8 +37,16 @@ const activeLanguage = (): LanguageCode => {
   return isLanguage(code) ? code : 'en';
 };
 
+/** startI18n's work, once: preloadNamespaces waits for it (the language must be known first). */
+let started: Promise<void> | undefined;
+
 /** Detects the language, downloads its core translations, and starts i18next; awaited before the first render. */
-export async function startI18n(): Promise<void> {
+export function startI18n(): Promise<void> {
+  started ??= start();
+  return started;
+}
+
+async function start(): Promise<void> {
   await i18n
     .use(LanguageDetector)
     .use(initReactI18next)
@@ -79,6 +87,15 @@ export async function startI18n(): Promise<void> {
 export async function loadNamespaces(...names: LazyNamespace[]): Promise<void> {
   for (const ns of names) wanted.add(ns);
   await ensure(activeLanguage(), names);
+}
+
+/**
+ * Starts downloading a screen's translations before the screen is rendered (first-requests.ts: as soon as the
+ * signed-in user is known), once the language is known; a failure is left to the screen's own loadNamespaces.
+ */
+export function preloadNamespaces(...names: LazyNamespace[]): void {
+  if (!started) return;
+  started.then(() => loadNamespaces(...names)).catch(() => undefined);
 }
 
 export async function loadNamespace(ns: LazyNamespace): Promise<void> {

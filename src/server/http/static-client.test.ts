@@ -1,0 +1,78 @@
+// The built client as the real app serves it (issue 21 item 18): hashed assets are cached for a year without the
+// document headers (CSP and the rest of helmet's), pre-compressed when the browser accepts it; the page itself,
+// for every app route, keeps its CSP and is never cached.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/test-app';
+
+const SCRIPT = 'console.log("nhr");\n'.repeat(50);
+let t: TestApp;
+let clientDir: string;
+
+beforeAll(async () => {
+  clientDir = mkdtempSync(path.join(tmpdir(), 'nhr-static-client-'));
+  mkdirSync(path.join(clientDir, 'assets'));
+  writeFileSync(
+    path.join(clientDir, 'index.html'),
+    '<!doctype html><title>NHR</title><script type="module" src="/assets/index-AbC123.js"></script>',
+  );
+  writeFileSync(path.join(clientDir, 'assets', 'index-AbC123.js'), SCRIPT);
+  writeFileSync(path.join(clientDir, 'assets', 'index-AbC123.js.br'), brotliCompressSync(SCRIPT));
+  t = await createTestApp({ clientDir });
+});
+afterAll(async () => {
+  await t?.close();
+  if (clientDir) rmSync(clientDir, { recursive: true, force: true });
+});
+
+describe('the built client', () => {
+  it('serves a hashed asset immutable for a year, without the document headers, keeping nosniff', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/assets/index-AbC123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    for (const header of [
+      'content-security-policy',
+      'strict-transport-security',
+      'x-frame-options',
+      'referrer-policy',
+      'cross-origin-opener-policy',
+      'origin-agent-cluster',
+      'x-dns-prefetch-control',
+      'x-download-options',
+      'x-permitted-cross-domain-policies',
+      'x-xss-protection',
+    ]) {
+      expect(res.headers[header], header).toBeUndefined();
+    }
+  });
+
+  it('serves the uncompressed asset to a client that accepts no encoding', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/assets/index-AbC123.js', headers: { 'accept-encoding': 'identity' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body).toBe(SCRIPT);
+  });
+
+  it('serves the page for app routes with its CSP and frame policy, never cached', async () => {
+    for (const url of ['/login', '/', '/patient-portal', '/?patient=1']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/text\/html/);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.headers['content-security-policy'], url).toContain("script-src 'self'");
+      expect(res.headers['content-security-policy'], url).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+    }
+  });
+
+  it('keeps the document headers on the API', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+});
