@@ -1,7 +1,7 @@
 // The record's left sidebar (SPEC §2): name and NC number, Back to Search, the View/Edit toggle (Edit only with
 // records.write) and the sections. On a phone it sits above the section as a compact bar: the section list is
 // collapsed behind a 'Record sections' button, so the critical alerts and the dashboard are in the first screen.
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, ChevronDown } from 'lucide-react';
 import type { RecordPatient } from '../../../../contracts/access';
@@ -39,6 +39,7 @@ export function RecordSidebar({
   // Phones only (below md): whether the section list is shown. From md up it always is.
   const [sectionsOpen, setSectionsOpen] = useState(false);
   const listId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
   return (
     <aside className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm md:sticky md:top-20 md:gap-4 md:self-start">
       <div>
@@ -74,6 +75,7 @@ export function RecordSidebar({
         )}
       </div>
       <button
+        ref={toggle}
         type="button"
         aria-expanded={sectionsOpen}
         aria-controls={listId}
@@ -95,6 +97,9 @@ export function RecordSidebar({
                 aria-current={section === s ? 'page' : undefined}
                 onClick={() => {
                   onSectionChange(s);
+                  // On a phone the list closes under the focused button: focus goes back to the toggle (which names
+                  // the new section), not to the page body.
+                  if (sectionsOpen) toggle.current?.focus();
                   setSectionsOpen(false);
                 }}
                 className={cn(
