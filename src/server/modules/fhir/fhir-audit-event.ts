@@ -1,6 +1,6 @@
 // A patient's access history as FHIR AuditEvents (issue 14 item 2): one per audit row, who did what to which record.
 import type { AuditLogEntry } from '../../../contracts/audit';
-import { patientReference, type FhirResource } from './fhir-resources';
+import { patientReference, type FhirResource } from '../../fhir/resources';
 
 const DCM = 'http://dicom.nema.org/resources/ontology/DCM';
 const ACTION: Record<string, string> = { CREATE: 'C', VIEW: 'R', UPDATE: 'U', DELETE: 'D' };

@@ -1,5 +1,5 @@
 // Searchset Bundles (issue 14 item 2): `total`, and paging links that repeat the search with `_offset`.
-import type { FhirResource } from './fhir-resources';
+import type { FhirResource } from '../../fhir/resources';
 
 export const DEFAULT_COUNT = 50;
 export const MAX_COUNT = 200;

@@ -1,6 +1,6 @@
 // GET /fhir/R4/metadata (issue 14 item 1): exactly what this server supports, built from the same tables the routes
 // are registered from, so the statement cannot drift from the routes.
-import type { FhirResource } from './fhir-resources';
+import type { FhirResource } from '../../fhir/resources';
 import { CLINICAL_TYPES, CREATABLE_TYPES, searchParamsOf } from './fhir-kinds';
 
 export interface ResourceCapability {

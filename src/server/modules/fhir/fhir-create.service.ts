@@ -8,8 +8,8 @@ import { staffDisplayName } from '../../context/actor';
 import { validationFailed } from '../../errors/app-error';
 import { addRecordItem, type NewRecordItem } from '../records/records.service';
 import { kindsOf } from './fhir-kinds';
-import { obj, str } from './fhir-input';
-import type { FhirResource } from './fhir-resources';
+import { obj, str } from '../../fhir/input';
+import type { FhirResource } from '../../fhir/resources';
 import type { FhirScope } from './fhir-read.service';
 
 /** The patient a new resource is about (`subject` or `patient`: Patient/<id>); 400 otherwise. */

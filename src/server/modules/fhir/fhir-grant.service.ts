@@ -6,7 +6,7 @@ import { validationFailed } from '../../errors/app-error';
 import { staffLimit } from '../../http/rate-limit';
 import { grantLimitsOf, grantRecordAccess } from '../access/access.service';
 import { noteGrantVolume } from '../privacy/alerts.service';
-import type { FhirResource } from './fhir-resources';
+import type { FhirResource } from '../../fhir/resources';
 import type { FhirScope } from './fhir-read.service';
 
 /** The grant's input from a Parameters body: `consent` (valueBoolean) and, without consent, `reason` (valueString). */

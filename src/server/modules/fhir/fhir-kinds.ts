@@ -5,7 +5,7 @@ import type { FhirResourceType } from '../../../contracts/fhir-scopes';
 import { RECORD_KINDS, type RecordKind } from '../../../contracts/kinds';
 import { serverKind } from '../records/kinds';
 import type { KindFhir } from '../records/kinds/server-kind';
-import type { FhirResource } from './fhir-resources';
+import type { FhirResource } from '../../fhir/resources';
 
 export interface FhirKind {
   kind: RecordKind;

@@ -10,7 +10,7 @@ import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { signInAs } from '../../test/staff';
 import { signInAsClientCreator } from '../../test/api-client-fixtures';
 import { createTestApp, testConfig, type TestApp } from '../../test/test-app';
-import { NC_NUMBER_SYSTEM } from './fhir-resources';
+import { NC_NUMBER_SYSTEM } from '../../fhir/resources';
 
 const PUBLIC_URL = 'https://records.health.test.na';
 const SEARCH_MAX = 3;

@@ -16,9 +16,10 @@ import { searchRecorded } from '../patients/registry.service';
 import { listRecordItems, readRecordItem, readRecordSummary } from '../records/records.service';
 import { auditEventResource } from './fhir-audit-event';
 import { searchset, type SearchEntry } from './fhir-bundle';
-import { NC_NUMBER_SYSTEM, patientResource, type FhirResource } from './fhir-resources';
+import { NC_NUMBER_SYSTEM, patientResource, type FhirResource } from '../../fhir/resources';
 import { CLINICAL_TYPES, kindsOf, searchParamsOf } from './fhir-kinds';
-import { parseSearch, patientParam, unsupported } from './fhir-search-params';
+import { parseSearch, patientParam } from './fhir-search-params';
+import { unsupported } from '../../fhir/unsupported';
 
 export type FhirScope = RequestScope<StaffActor>;
 

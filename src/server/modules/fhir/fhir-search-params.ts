@@ -1,13 +1,10 @@
 // Search parameters of the FHIR API: each search declares what it supports; anything else is a 400 OperationOutcome,
 // never silently ignored (issue 14 item 4). `_count` and `_offset` page; `_format` may only ask for JSON.
-import { AppError } from '../../errors/app-error';
 import { DEFAULT_COUNT, MAX_COUNT, type Page } from './fhir-bundle';
+import { unsupported } from '../../fhir/unsupported';
 
 const PAGING = ['_count', '_offset'];
 const FORMATS = new Set(['json', 'application/json', 'application/fhir+json']);
-
-export const unsupported = (message: string, path?: string): AppError =>
-  new AppError('UNSUPPORTED_SEARCH_PARAMETER', message, path ? { issues: [{ path, message }] } : {});
 
 export interface ParsedSearch {
   /** The supported parameters, each given once. */

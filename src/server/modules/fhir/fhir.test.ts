@@ -12,7 +12,7 @@ import { SAMPLE_INPUTS } from '../../test/record-samples';
 import { queryOne, queryRows } from '../../test/sql';
 import { signInAs, type StaffUser } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { NC_NUMBER_SYSTEM } from './fhir-resources';
+import { NC_NUMBER_SYSTEM } from '../../fhir/resources';
 
 let t: TestApp;
 let doctor: { cookie: string; user: StaffUser };

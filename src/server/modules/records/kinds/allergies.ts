@@ -3,8 +3,8 @@
 import { date, index, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
 import { allergies as contract } from '../../../../contracts/kinds/allergies';
 import { patientRef } from '../../../db/schema';
-import { codedFrom, day, first, str, words } from '../../fhir/fhir-input';
-import { coding, concept, patientReference, rowIdOf, text } from '../../fhir/fhir-resources';
+import { codedFrom, day, first, str, words } from '../../../fhir/input';
+import { coding, concept, patientReference, rowIdOf, text } from '../../../fhir/resources';
 import { codedColumns } from './coded-columns';
 import { duplicateEntryWarnings } from './duplicate-check.repository';
 import { defineServerKind } from './server-kind';

@@ -2,7 +2,7 @@
 import { date, index, pgTable, serial, text as textColumn, varchar } from 'drizzle-orm/pg-core';
 import { appointments as contract } from '../../../../contracts/kinds/appointments';
 import { patientRef } from '../../../db/schema';
-import { LOCAL_OFFSET, named, patientReference, rowIdOf, text } from '../../fhir/fhir-resources';
+import { LOCAL_OFFSET, named, patientReference, rowIdOf, text } from '../../../fhir/resources';
 import { defineServerKind } from './server-kind';
 
 export const appointmentsTable = pgTable(

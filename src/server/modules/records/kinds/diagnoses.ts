@@ -3,8 +3,8 @@ import { date, index, pgTable, serial, text as textColumn, varchar } from 'drizz
 import { ne } from 'drizzle-orm';
 import { diagnoses as contract } from '../../../../contracts/kinds/diagnoses';
 import { patientRef } from '../../../db/schema';
-import { codedFrom, day, first, firstCode, obj, str, words } from '../../fhir/fhir-input';
-import { coding, concept, named, patientReference, rowIdOf } from '../../fhir/fhir-resources';
+import { codedFrom, day, first, firstCode, obj, str, words } from '../../../fhir/input';
+import { coding, concept, named, patientReference, rowIdOf } from '../../../fhir/resources';
 import { codedColumns } from './coded-columns';
 import { duplicateEntryWarnings } from './duplicate-check.repository';
 import { defineServerKind } from './server-kind';

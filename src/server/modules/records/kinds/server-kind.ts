@@ -7,7 +7,7 @@ import type { KIND_CONTRACTS, NewRecordItems, RecordKind, RecordRows } from '../
 import type { RecordWarning } from '../../../../contracts/record-warnings';
 import type { FhirResourceType } from '../../../../contracts/fhir-scopes';
 import type { PatientScope } from '../../access/patient-scope';
-import type { FhirResource } from '../../fhir/fhir-resources';
+import type { FhirResource } from '../../../fhir/resources';
 
 /** A record table: an id, the patient it belongs to, and the kind's columns (named as the row's fields). */
 export type KindTable = PgTable & { id: PgColumn; patientId: PgColumn };

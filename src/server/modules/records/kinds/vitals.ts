@@ -4,9 +4,9 @@ import { index, integer, numeric, pgTable, serial, timestamp, varchar } from 'dr
 import { vitals as contract, type VitalsRow } from '../../../../contracts/kinds/vitals';
 import { patientRef } from '../../../db/schema';
 import { validationFailed } from '../../../errors/app-error';
-import { firstCode, obj, str, type Json } from '../../fhir/fhir-input';
-import { isLaboratory, OBSERVATION_SEARCH_PARAMS, observationFilter } from '../../fhir/observation-search';
-import { coding, loinc, named, OBSERVATION_CATEGORY, patientReference, quantity, type FhirResource } from '../../fhir/fhir-resources';
+import { firstCode, obj, str, type Json } from '../../../fhir/input';
+import { isLaboratory, OBSERVATION_SEARCH_PARAMS, observationFilter } from '../../../fhir/observation-search';
+import { coding, loinc, named, OBSERVATION_CATEGORY, patientReference, quantity, type FhirResource } from '../../../fhir/resources';
 import { defineServerKind } from './server-kind';
 
 export const vitalsTable = pgTable(

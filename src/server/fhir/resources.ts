@@ -2,9 +2,9 @@
 // (src/server/modules/records/kinds/). Only what the record holds is said: free text goes in `text` of a
 // CodeableConcept, a coded entry adds its coding from the catalogue (no invented codes), people we know only by
 // name are references with a `display`, and the identifiers are named once here.
-import type { PatientDetails, PatientSummary } from '../../../contracts/patients';
-import { LOINC_SYSTEM, UCUM_SYSTEM } from '../../../contracts/code-systems';
-import type { CodedRow } from '../../../contracts/kinds/coded';
+import type { PatientDetails, PatientSummary } from '../../contracts/patients';
+import { LOINC_SYSTEM, UCUM_SYSTEM } from '../../contracts/code-systems';
+import type { CodedRow } from '../../contracts/kinds/coded';
 
 /** The NC number's identifier system (documented in README: FHIR API). */
 export const NC_NUMBER_SYSTEM = 'https://nhr.health.gov.na/fhir/sid/nc-number';

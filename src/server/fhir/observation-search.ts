@@ -1,11 +1,11 @@
 // Searching Observations (vital signs and laboratory results, two kinds of one FHIR type): by category, LOINC code
 // and date. Each Observation kind asks `observationFilter` which of its resources a search keeps; a value this API
 // cannot answer (another code system, another category, a malformed date) is a 400, never silently ignored.
-import { LOINC_SYSTEM } from '../../../contracts/code-systems';
-import type { FhirResource } from './fhir-resources';
-import { obj, type Json } from './fhir-input';
-import { OBSERVATION_CATEGORY } from './fhir-resources';
-import { unsupported } from './fhir-search-params';
+import { LOINC_SYSTEM } from '../../contracts/code-systems';
+import type { FhirResource } from './resources';
+import { obj, type Json } from './input';
+import { OBSERVATION_CATEGORY } from './resources';
+import { unsupported } from './unsupported';
 
 export const OBSERVATION_CATEGORIES = ['vital-signs', 'laboratory'] as const;
 export type ObservationCategory = (typeof OBSERVATION_CATEGORIES)[number];
