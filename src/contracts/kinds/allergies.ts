@@ -1,6 +1,7 @@
 // Allergies (SPEC §3, §5): an allergen, coded as a substance or class (ATC drug classes, food and environment
 // categories) when picked from the catalogue.
 import { z } from 'zod';
+import { versionedRowShape } from './versioned';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { choice, day, requiredDate, requiredText, type Now } from './fields';
 import { ALLERGY_SUBSTANCE_SYSTEM, ATC_SYSTEM } from '../code-systems';
@@ -27,6 +28,7 @@ const SEVERITY_RANK: Record<string, number> = { Severe: 0, Moderate: 1, Mild: 2 
 const row = z.object({
   id: z.number().int(),
   patientId: z.number().int(),
+  ...versionedRowShape,
   allergen: z.string(),
   ...codedRowShape,
   reaction: z.string(),

@@ -1,5 +1,6 @@
 // Appointments (SPEC §3, §5; DESIGN.md §9: with an optional time, HH:mm).
 import { z } from 'zod';
+import { versionedRowShape } from './versioned';
 import { textOrNull } from '../fields';
 import { addDays } from '../calendar';
 import { choice, day, optionalTime, requiredDate, requiredText, type Now } from './fields';
@@ -41,6 +42,7 @@ export function upcomingAppointments<V extends Visit>(appointments: readonly V[]
 const row = z.object({
   id: z.number().int(),
   patientId: z.number().int(),
+  ...versionedRowShape,
   type: z.string(),
   date: day,
   /** HH:mm, when known. */

@@ -1,5 +1,6 @@
 // Diagnoses (SPEC §3, §5): a condition, coded from ICD-10 when picked from the catalogue.
 import { z } from 'zod';
+import { versionedRowShape } from './versioned';
 import { textOrNull } from '../fields';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { CONDITION_PATTERN, choice, day, notBefore, optionalDate, optionalDay, requiredDate, requiredText, type Now } from './fields';
@@ -31,6 +32,7 @@ const input = (now: Now) =>
 const row = z.object({
   id: z.number().int(),
   patientId: z.number().int(),
+  ...versionedRowShape,
   condition: z.string(),
   ...codedRowShape,
   status: z.string(),

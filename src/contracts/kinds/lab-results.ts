@@ -2,6 +2,7 @@
 // such as "Positive"), UCUM unit and reference range; the answer adds the abnormal flag computed from the range and
 // who entered the result.
 import { z } from 'zod';
+import { versionedRowShape } from './versioned';
 import { safeString } from '../fields';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { choice, day, requiredDate, requiredText, type Now } from './fields';
@@ -105,6 +106,7 @@ export function criticalResultAlerts(rows: readonly Result[]): DashboardAlert[] 
 const row = z.object({
   id: z.number().int(),
   patientId: z.number().int(),
+  ...versionedRowShape,
   name: z.string(),
   ...codedRowShape,
   value: z.union([z.number(), z.string()]),

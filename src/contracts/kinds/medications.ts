@@ -1,5 +1,6 @@
 // Medications (SPEC §3, §5): a medicine, coded from the WHO ATC classification when picked from the catalogue.
 import { z } from 'zod';
+import { versionedRowShape } from './versioned';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { choice, day, notBefore, optionalDate, optionalDay, requiredDate, requiredText, type Now } from './fields';
 import { ATC_SYSTEM } from '../code-systems';
@@ -35,6 +36,7 @@ const input = (now: Now) =>
 const row = z.object({
   id: z.number().int(),
   patientId: z.number().int(),
+  ...versionedRowShape,
   name: z.string(),
   ...codedRowShape,
   dosage: z.string(),

@@ -1,5 +1,6 @@
 // Vaccines (SPEC §3, §5): a dose given, coded (CVX) when the vaccine is picked from the Namibian schedule's catalogue.
 import { z } from 'zod';
+import { versionedRowShape } from './versioned';
 import { textOrNull } from '../fields';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { day, optionalDate, optionalDay, requiredDate, requiredText, type Now } from './fields';
@@ -22,6 +23,7 @@ const input = (now: Now) =>
 const row = z.object({
   id: z.number().int(),
   patientId: z.number().int(),
+  ...versionedRowShape,
   vaccine: z.string(),
   ...codedRowShape,
   date: day,

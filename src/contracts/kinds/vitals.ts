@@ -1,6 +1,7 @@
 // Vital signs (DESIGN.md §9): blood pressure as both numbers or neither, at least one measure; recorded by the
 // signed-in user, now unless the reading is dated. The source of the dashboard's critical alerts.
 import { z } from 'zod';
+import { versionedRowShape } from './versioned';
 import { DATE_WINDOW_YEARS, addYears, todayIso } from '../calendar';
 import { measure, type Now } from './fields';
 import { defineKind, type DashboardAlert } from './kind-contract';
@@ -69,6 +70,7 @@ export function criticalAlerts(vitals: readonly Reading[]): DashboardAlert[] {
 const row = z.object({
   id: z.number().int(),
   patientId: z.number().int(),
+  ...versionedRowShape,
   systolic: z.number().int().nullable(),
   diastolic: z.number().int().nullable(),
   /** °C, one decimal. */

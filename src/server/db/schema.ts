@@ -620,3 +620,42 @@ export const staffNameChanges = pgTable(
     check('staff_name_changes_status_check', sql`${t.status} IN ('pending', 'approved', 'rejected')`),
   ],
 );
+
+/**
+ * Every version of every clinical row (issue 23 item 1, migration 0042): the row as it was after each add, edit and
+ * entered-in-error, what was done, by whom and which fields changed. The record's history reads it (through the
+ * records presenter); a stale edit's 409 names the fields changed since the version it was made from.
+ */
+export const recordVersions = pgTable(
+  'record_versions',
+  {
+    kind: varchar('kind', { length: 32 }).notNull(),
+    itemId: integer('item_id').notNull(),
+    version: integer('version').notNull(),
+    patientId: patientRef(),
+    action: varchar('action', { length: 16 }).notNull(),
+    /** Null for the first version of a row stored before versions existed. */
+    at: timestamp('at', { withTimezone: true }),
+    by: varchar('by', { length: 200 }),
+    changed: text('changed').array().notNull(),
+    row: jsonb('row').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.itemId, t.version] }), index('record_versions_patient_idx').on(t.patientId)],
+);
+
+/**
+ * The Idempotency-Keys of record adds (issue 23 item 2, migration 0042): per staff member, the key, a hash of what was
+ * asked (kind, patient, body) and the row it created, so the same add sent again answers with that row.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: text('user_id').notNull(),
+    key: varchar('key', { length: 36 }).notNull(),
+    requestHash: varchar('request_hash', { length: 64 }).notNull(),
+    kind: varchar('kind', { length: 32 }).notNull(),
+    itemId: integer('item_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);

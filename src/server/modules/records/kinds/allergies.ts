@@ -1,6 +1,6 @@
 // Allergies on the server: the table, the duplicate warning, and FHIR AllergyIntolerance (coded by ATC class or
 // substance when picked from the catalogue).
-import { date, index, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
+import { date, index, uniqueIndex, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
 import { allergies as contract } from '../../../../contracts/kinds/allergies';
 import { patientRef } from '../../../db/schema';
 import { codedFrom, day, first, str, words } from '../../../fhir/input';
@@ -8,19 +8,21 @@ import { coding, concept, patientReference, rowIdOf, text } from '../../../fhir/
 import { codedColumns } from './coded-columns';
 import { duplicateEntryWarnings } from './duplicate-check.repository';
 import { defineServerKind } from './server-kind';
+import { versionedColumns } from './versioned-columns';
 
 export const allergiesTable = pgTable(
   'allergies',
   {
     id: serial('id').primaryKey(),
     patientId: patientRef(),
+    ...versionedColumns(),
     allergen: varchar('allergen', { length: 200 }).notNull(),
     ...codedColumns(),
     reaction: varchar('reaction', { length: 500 }).notNull(),
     severity: varchar('severity', { length: 16 }).notNull().default('Mild'),
     reportedDate: date('reported_date', { mode: 'string' }).notNull(),
   },
-  (t) => [index('allergies_patient_idx').on(t.patientId)],
+  (t) => [index('allergies_patient_idx').on(t.patientId), uniqueIndex('allergies_uuid_idx').on(t.uuid)],
 );
 
 const TO_SEVERITY: Record<string, string> = { Mild: 'mild', Moderate: 'moderate', Severe: 'severe' };

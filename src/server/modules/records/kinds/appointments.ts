@@ -1,15 +1,17 @@
 // Appointments on the server: the table and FHIR Appointment (read and search; not created through FHIR).
-import { date, index, pgTable, serial, text as textColumn, varchar } from 'drizzle-orm/pg-core';
+import { date, index, uniqueIndex, pgTable, serial, text as textColumn, varchar } from 'drizzle-orm/pg-core';
 import { appointments as contract } from '../../../../contracts/kinds/appointments';
 import { patientRef } from '../../../db/schema';
 import { LOCAL_OFFSET, named, patientReference, rowIdOf, text } from '../../../fhir/resources';
 import { defineServerKind } from './server-kind';
+import { versionedColumns } from './versioned-columns';
 
 export const appointmentsTable = pgTable(
   'appointments',
   {
     id: serial('id').primaryKey(),
     patientId: patientRef(),
+    ...versionedColumns(),
     type: varchar('type', { length: 200 }).notNull(),
     date: date('date', { mode: 'string' }).notNull(),
     time: varchar('time', { length: 5 }),
@@ -18,7 +20,7 @@ export const appointmentsTable = pgTable(
     doctor: varchar('doctor', { length: 200 }).notNull(),
     facility: varchar('facility', { length: 200 }).notNull(),
   },
-  (t) => [index('appointments_patient_idx').on(t.patientId)],
+  (t) => [index('appointments_patient_idx').on(t.patientId), uniqueIndex('appointments_uuid_idx').on(t.uuid)],
 );
 
 const STATUS: Record<string, string> = { Scheduled: 'booked', Completed: 'fulfilled', Cancelled: 'cancelled' };

@@ -1,5 +1,5 @@
 // Diagnoses on the server: the table, the duplicate warning, and FHIR Condition (problem-list item, ICD-10 coded).
-import { date, index, pgTable, serial, text as textColumn, varchar } from 'drizzle-orm/pg-core';
+import { date, index, uniqueIndex, pgTable, serial, text as textColumn, varchar } from 'drizzle-orm/pg-core';
 import { ne } from 'drizzle-orm';
 import { diagnoses as contract } from '../../../../contracts/kinds/diagnoses';
 import { patientRef } from '../../../db/schema';
@@ -8,12 +8,14 @@ import { coding, concept, named, patientReference, rowIdOf } from '../../../fhir
 import { codedColumns } from './coded-columns';
 import { duplicateEntryWarnings } from './duplicate-check.repository';
 import { defineServerKind } from './server-kind';
+import { versionedColumns } from './versioned-columns';
 
 export const diagnosesTable = pgTable(
   'diagnoses',
   {
     id: serial('id').primaryKey(),
     patientId: patientRef(),
+    ...versionedColumns(),
     condition: varchar('condition', { length: 200 }).notNull(),
     ...codedColumns(),
     status: varchar('status', { length: 16 }).notNull().default('Active'),
@@ -23,7 +25,7 @@ export const diagnosesTable = pgTable(
     doctor: varchar('doctor', { length: 200 }).notNull(),
     facility: varchar('facility', { length: 200 }).notNull(),
   },
-  (t) => [index('diagnoses_patient_idx').on(t.patientId)],
+  (t) => [index('diagnoses_patient_idx').on(t.patientId), uniqueIndex('diagnoses_uuid_idx').on(t.uuid)],
 );
 
 const CLINICAL = 'http://terminology.hl7.org/CodeSystem/condition-clinical';

@@ -1,7 +1,7 @@
 // Laboratory results on the server: the table, the abnormal flag and who entered the result, the catalogue's value
 // type (a test that reports a number takes only a number), the duplicate warning (the same test on the same day),
 // and FHIR Observation (category laboratory, LOINC coded), `lab-<id>`.
-import { date, index, jsonb, numeric, pgTable, serial, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { date, index, uniqueIndex, jsonb, numeric, pgTable, serial, timestamp, varchar } from 'drizzle-orm/pg-core';
 import { eq } from 'drizzle-orm';
 import { abnormalFlag, labResults as contract, type LabResultRow } from '../../../../contracts/kinds/lab-results';
 import { UCUM_SYSTEM } from '../../../../contracts/code-systems';
@@ -12,12 +12,14 @@ import { coding, concept, named, OBSERVATION_CATEGORY, patientReference, type Fh
 import { codedColumns } from './coded-columns';
 import { duplicateEntryWarnings } from './duplicate-check.repository';
 import { defineServerKind } from './server-kind';
+import { versionedColumns } from './versioned-columns';
 
 export const labResultsTable = pgTable(
   'lab_results',
   {
     id: serial('id').primaryKey(),
     patientId: patientRef(),
+    ...versionedColumns(),
     name: varchar('name', { length: 200 }).notNull(),
     ...codedColumns(),
     /** A number or a text, as JSON: the API's `value` as it was sent. */
@@ -32,7 +34,7 @@ export const labResultsTable = pgTable(
     enteredBy: varchar('entered_by', { length: 200 }).notNull(),
     enteredAt: timestamp('entered_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('lab_results_patient_idx').on(t.patientId, t.collectedDate)],
+  (t) => [index('lab_results_patient_idx').on(t.patientId, t.collectedDate), uniqueIndex('lab_results_uuid_idx').on(t.uuid)],
 );
 
 const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';

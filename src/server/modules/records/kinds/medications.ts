@@ -1,6 +1,6 @@
 // Medications on the server: the table, the duplicate warning (the same medicine still active), and FHIR
 // MedicationStatement (ATC coded when picked from the catalogue).
-import { date, index, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
+import { date, index, uniqueIndex, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
 import { eq } from 'drizzle-orm';
 import { medications as contract } from '../../../../contracts/kinds/medications';
 import { patientRef } from '../../../db/schema';
@@ -9,12 +9,14 @@ import { concept, named, patientReference, rowIdOf, text } from '../../../fhir/r
 import { codedColumns } from './coded-columns';
 import { duplicateEntryWarnings } from './duplicate-check.repository';
 import { defineServerKind } from './server-kind';
+import { versionedColumns } from './versioned-columns';
 
 export const medicationsTable = pgTable(
   'medications',
   {
     id: serial('id').primaryKey(),
     patientId: patientRef(),
+    ...versionedColumns(),
     name: varchar('name', { length: 100 }).notNull(),
     ...codedColumns(),
     dosage: varchar('dosage', { length: 50 }).notNull(),
@@ -26,7 +28,7 @@ export const medicationsTable = pgTable(
     prescribedBy: varchar('prescribed_by', { length: 200 }).notNull(),
     nextReview: date('next_review', { mode: 'string' }),
   },
-  (t) => [index('medications_patient_idx').on(t.patientId)],
+  (t) => [index('medications_patient_idx').on(t.patientId), uniqueIndex('medications_uuid_idx').on(t.uuid)],
 );
 
 const TO_STATUS: Record<string, string> = { Active: 'active', Discontinued: 'stopped', Completed: 'completed' };

@@ -9,8 +9,19 @@ import type { FhirResourceType } from '../../../../contracts/fhir-scopes';
 import type { PatientScope } from '../../access/patient-scope';
 import type { FhirResource } from '../../../fhir/resources';
 
-/** A record table: an id, the patient it belongs to, and the kind's columns (named as the row's fields). */
-export type KindTable = PgTable & { id: PgColumn; patientId: PgColumn };
+/**
+ * A record table: an id, the patient it belongs to, the version columns (versioned-columns.ts) and the kind's columns
+ * (named as the row's fields).
+ */
+export type KindTable = PgTable & {
+  id: PgColumn;
+  patientId: PgColumn;
+  uuid: PgColumn;
+  version: PgColumn;
+  enteredInErrorAt: PgColumn;
+  sealed: PgColumn;
+  changeXid: PgColumn;
+};
 
 /** Who stores an item and when (the server's clock). */
 export interface StoredBy {

@@ -1,6 +1,6 @@
 // Vaccines on the server: the table, the duplicate warning (the same vaccine on the same day), and FHIR
 // Immunization (CVX coded when picked from the catalogue).
-import { date, index, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
+import { date, index, uniqueIndex, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
 import { eq } from 'drizzle-orm';
 import { vaccines as contract } from '../../../../contracts/kinds/vaccines';
 import { patientRef } from '../../../db/schema';
@@ -10,12 +10,14 @@ import { concept, named, patientReference, rowIdOf } from '../../../fhir/resourc
 import { codedColumns } from './coded-columns';
 import { duplicateEntryWarnings } from './duplicate-check.repository';
 import { defineServerKind } from './server-kind';
+import { versionedColumns } from './versioned-columns';
 
 export const vaccinesTable = pgTable(
   'vaccines',
   {
     id: serial('id').primaryKey(),
     patientId: patientRef(),
+    ...versionedColumns(),
     vaccine: varchar('vaccine', { length: 200 }).notNull(),
     ...codedColumns(),
     date: date('date', { mode: 'string' }).notNull(),
@@ -24,7 +26,7 @@ export const vaccinesTable = pgTable(
     nextDue: date('next_due', { mode: 'string' }),
     batchNumber: varchar('batch_number', { length: 64 }),
   },
-  (t) => [index('vaccines_patient_idx').on(t.patientId)],
+  (t) => [index('vaccines_patient_idx').on(t.patientId), uniqueIndex('vaccines_uuid_idx').on(t.uuid)],
 );
 
 export const vaccinesKind = defineServerKind<'vaccines'>({

@@ -1,6 +1,6 @@
 // Vital signs on the server: the table, who recorded them and when, and FHIR: one reading is up to three
 // vital-signs Observations (blood pressure panel, temperature, weight), `<reading id>-bp|temperature|weight`.
-import { index, integer, numeric, pgTable, serial, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { index, uniqueIndex, integer, numeric, pgTable, serial, timestamp, varchar } from 'drizzle-orm/pg-core';
 import { vitals as contract, type VitalsRow } from '../../../../contracts/kinds/vitals';
 import { patientRef } from '../../../db/schema';
 import { validationFailed } from '../../../errors/app-error';
@@ -8,12 +8,14 @@ import { firstCode, obj, str, type Json } from '../../../fhir/input';
 import { isLaboratory, OBSERVATION_SEARCH_PARAMS, observationFilter } from '../../../fhir/observation-search';
 import { coding, loinc, named, OBSERVATION_CATEGORY, patientReference, quantity, type FhirResource } from '../../../fhir/resources';
 import { defineServerKind } from './server-kind';
+import { versionedColumns } from './versioned-columns';
 
 export const vitalsTable = pgTable(
   'vitals',
   {
     id: serial('id').primaryKey(),
     patientId: patientRef(),
+    ...versionedColumns(),
     systolic: integer('systolic'),
     diastolic: integer('diastolic'),
     temperature: numeric('temperature', { precision: 4, scale: 1 }),
@@ -21,7 +23,7 @@ export const vitalsTable = pgTable(
     recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
     recordedBy: varchar('recorded_by', { length: 200 }).notNull(),
   },
-  (t) => [index('vitals_patient_time_idx').on(t.patientId, t.recordedAt)],
+  (t) => [index('vitals_patient_time_idx').on(t.patientId, t.recordedAt), uniqueIndex('vitals_uuid_idx').on(t.uuid)],
 );
 
 /** The LOINC codes of the vital signs we record (FHIR vital signs profile). */
