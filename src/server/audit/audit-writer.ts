@@ -25,6 +25,7 @@ export interface AuditEntry {
   newValues?: unknown;
   /** e.g. { type: 'BREAK_GLASS', reason } or { type: 'CONSENT' } (DESIGN.md §4). */
   complianceFlags?: unknown;
+  payload?: { oldValues?: unknown; newValues?: unknown };
 }
 
 export function auditActorOf(actor: Actor): { userId: string; userName: string; facility: string | null } {
