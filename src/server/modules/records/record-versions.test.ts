@@ -16,6 +16,7 @@ import { createTestApp, type TestApp } from '../../test/test-app';
 
 let t: TestApp;
 let api: ReturnType<typeof recordApi>;
+let doctorCookie: string;
 let other: ReturnType<typeof recordApi>;
 let patient: TestPatient;
 let ungranted: TestPatient;
@@ -24,6 +25,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const doctor = await signInAs(t, 3);
   api = recordApi(t, doctor.cookie);
+  doctorCookie = doctor.cookie;
   patient = await createPatient(t.db);
   ungranted = await createPatient(t.db, { lastName: 'Kambonde' });
   await confirmAccess(t, doctor.cookie, patient.id);
@@ -147,6 +149,39 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
     expect(bad.json().code).toBe('INVALID_IDEMPOTENCY_KEY');
     expect(await state(kind)).toEqual(before);
   });
+});
+
+describe('hostile version and key headers', () => {
+  it.each(['*', '"0"', 'W/"-1"', '"1", "2"', '1e3', 'x'.repeat(5000), "1' OR 1=1 --"])(
+    'If-Match %j is 428 and changes nothing',
+    async (ifMatch) => {
+      const row = (await api.add('medications', patient.id, SAMPLE_INPUTS.medications)).json();
+      const before = await state('medications');
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/medications/${row.id}`,
+        headers: { cookie: doctorCookie, 'if-match': ifMatch },
+        payload: { dosage: '1g daily' },
+      });
+      expect(res.statusCode).toBe(428);
+      expect(await state('medications')).toEqual(before);
+    },
+  );
+
+  it.each(['', ' ', 'x'.repeat(5000), "'; DROP TABLE diagnoses; --", '00000000-0000-0000-0000-00000000000g'])(
+    'Idempotency-Key %j is 400 and stores nothing',
+    async (key) => {
+      const before = await state('medications');
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/patients/${patient.id}/medications`,
+        headers: { cookie: doctorCookie, 'idempotency-key': key },
+        payload: SAMPLE_INPUTS.medications,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(await state('medications')).toEqual(before);
+    },
+  );
 });
 
 describe('idempotent adds sent at the same moment', () => {
