@@ -7,7 +7,7 @@ import { RECORD_RESOURCE_TYPES } from './kinds';
 export const AUDIT_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'VIEW', 'SEARCH'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** SPEC §9 resource types, plus the ones DESIGN.md adds: each record kind's (contracts/kinds), the audit log and reports themselves, users. */
+/** SPEC §9 resource types, plus the ones DESIGN.md adds: each record kind's (contracts/kinds), the audit log, its payloads and reports themselves, users. */
 export const AUDIT_RESOURCE_TYPES = [
   'PATIENT',
   ...RECORD_RESOURCE_TYPES,
@@ -15,6 +15,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'COMPLIANCE_REPORT',
   'USER',
   'ACCESS_REVIEW',
+  // The shredding of an audit row's payload (decision 042).
+  'AUDIT_PAYLOAD',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
