@@ -95,6 +95,11 @@ export const auditLogEntry = z.object({
   sessionId: z.string().nullable(),
   facility: z.string().nullable(),
   complianceFlags: z.unknown(),
+  /**
+   * Only for a row whose payload is kept out of the hash chain (decision 042): oldValues and newValues above are that
+   * payload (or `{ shredded: true }`), and these are the small event details the chained row itself carries.
+   */
+  eventValues: z.object({ oldValues: z.unknown(), newValues: z.unknown() }).optional(),
 });
 export type AuditLogEntry = z.infer<typeof auditLogEntry>;
 export const auditLogList = z.array(auditLogEntry);
