@@ -63,20 +63,31 @@ interface Problem {
 type Rows<T> = { rows: T[] };
 
 // bigint columns come back as strings from node-postgres; float8 is exact below 2^53 and a number everywhere.
-async function fetchBatch(db: DbOrTx, afterId: number, limit: number): Promise<StoredRow[]> {
+// `payloads` false: a database not yet migrated to 0043 (no payload_hash, no audit_payloads), checked as before.
+async function fetchBatch(db: DbOrTx, afterId: number, limit: number, payloads: boolean): Promise<StoredRow[]> {
+  const payloadColumns = payloads
+    ? sql`payload_hash AS "payloadHash", p.audit_id IS NOT NULL AS "payloadRow", p.salt, p.ciphertext`
+    : sql`NULL AS "payloadHash", false AS "payloadRow", NULL AS salt, NULL AS ciphertext`;
+  const payloadJoin = payloads
+    ? sql`LEFT JOIN audit_payloads p ON audit_logs.payload_hash IS NOT NULL AND p.audit_id = audit_logs.id`
+    : sql``;
   const result = await db.execute(sql`
     SELECT id::float8 AS id, chain, chain_seq::float8 AS "chainSeq", user_id AS "userId", user_name AS "userName",
       action, resource_type AS "resourceType", resource_id AS "resourceId", patient_id AS "patientId",
       old_values AS "oldValues", new_values AS "newValues", ip_address AS "ipAddress", user_agent AS "userAgent",
       ${auditTimestampText(sql`"timestamp"`)} AS "timestamp", session_id AS "sessionId", facility,
-      compliance_flags AS "complianceFlags", payload_hash AS "payloadHash", prev_hash AS "prevHash", hash,
-      p.audit_id IS NOT NULL AS "payloadRow", p.salt, p.ciphertext
-    FROM audit_logs
-    LEFT JOIN audit_payloads p ON audit_logs.payload_hash IS NOT NULL AND p.audit_id = audit_logs.id
+      compliance_flags AS "complianceFlags", prev_hash AS "prevHash", hash, ${payloadColumns}
+    FROM audit_logs ${payloadJoin}
     WHERE audit_logs.id > ${afterId}
     ORDER BY audit_logs.id -- the column, not the float8 output alias (that would sort every remaining row)
     LIMIT ${limit}`);
   return (result as unknown as Rows<StoredRow>).rows;
+}
+
+/** Whether the database has audit payloads (migration 0043). */
+async function hasPayloads(db: DbOrTx): Promise<boolean> {
+  const result = await db.execute(sql`SELECT to_regclass('audit_payloads') IS NOT NULL AS "has"`);
+  return (result as unknown as Rows<{ has: boolean }>).rows[0]?.has === true;
 }
 
 /** Payload rows whose audit row has no payload hash, or no longer exists (inserted, or their row deleted): the lowest id. */
@@ -267,12 +278,13 @@ async function walk(db: DbOrTx, options: VerifyOptions): Promise<AuditVerifyResu
   };
 
   const payloads = new PayloadCheck(options.payloadKey === undefined ? auditPayloadBox() : options.payloadKey);
+  const withPayloads = await hasPayloads(db);
   let checked = 0;
-  let pending = fetchBatch(db, 0, batchSize);
+  let pending = fetchBatch(db, 0, batchSize, withPayloads);
   for (;;) {
     const batch = await pending;
     if (batch.length === 0) break;
-    pending = fetchBatch(db, batch[batch.length - 1]!.id, batchSize); // fetched while this batch is hashed
+    pending = fetchBatch(db, batch[batch.length - 1]!.id, batchSize, withPayloads); // fetched while this batch is hashed
     for (const row of batch) {
       payloads.check(row);
       const w = walkOf(row.chain);
@@ -291,7 +303,7 @@ async function walk(db: DbOrTx, options: VerifyOptions): Promise<AuditVerifyResu
     if (problem) problems.push(problem);
   }
   if (payloads.problem) problems.push(payloads.problem);
-  const stray = await strayPayload(db);
+  const stray = withPayloads ? await strayPayload(db) : null;
   if (stray !== null) problems.push({ id: stray, reason: `the payload row of audit id ${stray} belongs to no row with a payload hash (inserted)` });
   if (problems.length > 0) {
     const first = problems.reduce((a, b) => (b.id < a.id ? b : a));
