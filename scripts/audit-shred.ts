@@ -30,7 +30,11 @@ async function main(): Promise<number> {
       console.log(`Audit row ${auditId} has no payload (none, or written before payloads existed): nothing shredded.`);
       return 1;
     }
-    console.log(outcome === 'SHREDDED' ? `Shredded the payload of audit row ${auditId}.` : `The payload of audit row ${auditId} was already shredded.`);
+    console.log(
+      outcome === 'SHREDDED'
+        ? `Shredded the payload of audit row ${auditId}.`
+        : `The payload of audit row ${auditId} was already shredded.`,
+    );
     return 0;
   } finally {
     await handle.close();

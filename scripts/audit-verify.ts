@@ -92,7 +92,9 @@ async function main(): Promise<number> {
     if (stored > 0) {
       console.log(
         `Payloads: ${stored} (${shredded} shredded)${
-          opened ? ', each opened and matching its hash' : `; NOT opened: no payload key (${config.auditPayloadKey.name} or its file), only their presence was checked`
+          opened
+            ? ', each opened and matching its hash'
+            : `; NOT opened: no payload key (${config.auditPayloadKey.name} or its file), only their presence was checked`
         }`,
       );
     }

@@ -75,7 +75,10 @@ describe('writing an audit row with a payload', () => {
     );
     expect(row!.payload_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(row!.new_values).toEqual({ changed: ['frequency', 'notes'], version: 2 });
-    const [stored] = await query<{ salt: string; ciphertext: string }>(db, sql`SELECT salt, ciphertext FROM audit_payloads WHERE audit_id = ${id}`);
+    const [stored] = await query<{ salt: string; ciphertext: string }>(
+      db,
+      sql`SELECT salt, ciphertext FROM audit_payloads WHERE audit_id = ${id}`,
+    );
     expect(stored!.ciphertext).toMatch(/^v1\./);
     expect(stored!.salt).toMatch(/^v1\./);
     const dump = await query<{ t: string }>(
@@ -108,7 +111,11 @@ describe('writing an audit row with a payload', () => {
 
   it('names a changed payload_hash, also when the chain was rehashed around it', async () => {
     const changed = sql`UPDATE audit_logs SET payload_hash = ${'f'.repeat(64)} WHERE id = ${id}`;
-    expect(await verifyTampered(changed)).toMatchObject({ ok: false, firstBadId: id, reason: `row ${id} does not match its hash (changed)` });
+    expect(await verifyTampered(changed)).toMatchObject({
+      ok: false,
+      firstBadId: id,
+      reason: `row ${id} does not match its hash (changed)`,
+    });
     let rehashed: Awaited<ReturnType<typeof verifyAuditChain>> | undefined;
     await db
       .transaction(async (tx) => {
@@ -129,7 +136,11 @@ describe('writing an audit row with a payload', () => {
       reason: `the payload of row ${id} is missing (deleted)`,
     });
     const inserted = await verifyTampered(sql`INSERT INTO audit_payloads (audit_id, salt, ciphertext) VALUES (${id - 1}, 'v1.a', 'v1.b')`);
-    expect(inserted).toMatchObject({ ok: false, firstBadId: id - 1, reason: expect.stringMatching(/belongs to no row with a payload hash/) });
+    expect(inserted).toMatchObject({
+      ok: false,
+      firstBadId: id - 1,
+      reason: expect.stringMatching(/belongs to no row with a payload hash/),
+    });
   });
 
   it('refuses to store a payload without a key, and writes no row', async () => {
@@ -181,9 +192,15 @@ describe('shredding a payload', () => {
     expect(verified.ok).toBe(true);
     const stored = verified.ok ? verified.payloads.stored : 0;
     expect(await shredAuditPayload(db, id, { by: auditor, reason: 'erasure request 2026-114' })).toBe('SHREDDED');
-    const [row] = await query(db, sql`SELECT salt, ciphertext, shredded_by, shred_reason, shredded_at IS NOT NULL AS at FROM audit_payloads WHERE audit_id = ${id}`);
+    const [row] = await query(
+      db,
+      sql`SELECT salt, ciphertext, shredded_by, shred_reason, shredded_at IS NOT NULL AS at FROM audit_payloads WHERE audit_id = ${id}`,
+    );
     expect(row).toEqual({ salt: null, ciphertext: null, shredded_by: 'auditor-1', shred_reason: 'erasure request 2026-114', at: true });
-    const [event] = await query(db, sql`SELECT action, resource_type, resource_id, user_id, new_values FROM audit_logs ORDER BY id DESC LIMIT 1`);
+    const [event] = await query(
+      db,
+      sql`SELECT action, resource_type, resource_id, user_id, new_values FROM audit_logs ORDER BY id DESC LIMIT 1`,
+    );
     expect(event).toEqual({
       action: 'UPDATE',
       resource_type: 'AUDIT_PAYLOAD',
@@ -213,9 +230,9 @@ describe('shredding a payload', () => {
     };
     expect(await refused(sql`DELETE FROM audit_payloads WHERE audit_id = ${id}`)).toBe('42501');
     expect(await refused(sql`TRUNCATE audit_payloads`)).toBe('42501');
-    expect(await refused(sql`UPDATE audit_payloads SET ciphertext = 'v1.x', salt = 'v1.y', shredded_at = NULL WHERE audit_id = ${id}`)).toBe(
-      '42501',
-    );
+    expect(
+      await refused(sql`UPDATE audit_payloads SET ciphertext = 'v1.x', salt = 'v1.y', shredded_at = NULL WHERE audit_id = ${id}`),
+    ).toBe('42501');
     expect(await refused(sql`UPDATE audit_payloads SET ciphertext = 'v1.x' WHERE audit_id = ${live}`)).toBe('42501');
     expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
   });

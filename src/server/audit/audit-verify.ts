@@ -20,8 +20,7 @@ export interface PayloadSummary {
 }
 
 export type AuditVerifyResult =
-  | { ok: true; rows: number; anchor: string; payloads: PayloadSummary }
-  | { ok: false; firstBadId: number; reason: string };
+  { ok: true; rows: number; anchor: string; payloads: PayloadSummary } | { ok: false; firstBadId: number; reason: string };
 
 export interface VerifyOptions {
   /** Called after each batch with the number of rows checked so far and the total to check. */
@@ -122,7 +121,10 @@ class PayloadCheck {
     if (!this.key) return;
     const opened = openStoredPayload(stored, this.key);
     if (opened.state !== 'open') {
-      this.problem = { id: row.id, reason: `the payload of row ${row.id} does not open with the audit payload key (changed, or sealed under another key)` };
+      this.problem = {
+        id: row.id,
+        reason: `the payload of row ${row.id} does not open with the audit payload key (changed, or sealed under another key)`,
+      };
     } else if (payloadHashOf(opened.saltHex, opened.canonical) !== row.payloadHash) {
       this.problem = { id: row.id, reason: `the payload of row ${row.id} does not match its payload hash (changed)` };
     }
@@ -304,7 +306,8 @@ async function walk(db: DbOrTx, options: VerifyOptions): Promise<AuditVerifyResu
   }
   if (payloads.problem) problems.push(payloads.problem);
   const stray = withPayloads ? await strayPayload(db) : null;
-  if (stray !== null) problems.push({ id: stray, reason: `the payload row of audit id ${stray} belongs to no row with a payload hash (inserted)` });
+  if (stray !== null)
+    problems.push({ id: stray, reason: `the payload row of audit id ${stray} belongs to no row with a payload hash (inserted)` });
   if (problems.length > 0) {
     const first = problems.reduce((a, b) => (b.id < a.id ? b : a));
     return { ok: false, firstBadId: first.id, reason: first.reason };

@@ -77,7 +77,9 @@ async function modificationReport(): Promise<Map<number, Entry>> {
 async function auditEventDetails(): Promise<Map<number, Record<string, unknown>>> {
   const res = await get(`/fhir/R4/AuditEvent?patient=${patientId}`);
   expect(res.statusCode).toBe(200);
-  const bundle = expectValidFhir(res.json() as { entry: { resource: { id: string; entity: { detail?: { type: string; valueString: string }[] }[] } }[] });
+  const bundle = expectValidFhir(
+    res.json() as { entry: { resource: { id: string; entity: { detail?: { type: string; valueString: string }[] }[] } }[] },
+  );
   return new Map(
     bundle.entry.map(({ resource }) => [
       Number(resource.id),
@@ -109,7 +111,8 @@ describe('a row with a payload', () => {
     await t.db.execute(sql`UPDATE medications SET sealed = true WHERE id = ${medicationId}`);
     try {
       const log = await auditLog();
-      for (const id of [withPayload, legacy]) expect(log.get(id)).toMatchObject({ oldValues: { withheld: true }, newValues: { withheld: true } });
+      for (const id of [withPayload, legacy])
+        expect(log.get(id)).toMatchObject({ oldValues: { withheld: true }, newValues: { withheld: true } });
       expect((await modificationReport()).get(withPayload)).toMatchObject({ newValues: { withheld: true } });
       expect((await auditEventDetails()).get(withPayload)).toEqual({ oldValues: { withheld: true }, newValues: { withheld: true } });
     } finally {

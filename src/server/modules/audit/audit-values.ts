@@ -44,6 +44,15 @@ type StoredOnly = Exclude<keyof StoredAuditValues, 'resourceType'>;
 
 /** `row` with its stored value columns replaced by what a reader sees. */
 export function withPresentedValues<T extends StoredAuditValues>(row: T): Omit<T, StoredOnly> & PresentedAuditValues {
-  const { oldValues: _o, newValues: _n, payloadHash: _h, payloadRow: _r, payloadSalt: _s, payloadCiphertext: _c, sealed: _x, ...rest } = row;
+  const {
+    oldValues: _o,
+    newValues: _n,
+    payloadHash: _h,
+    payloadRow: _r,
+    payloadSalt: _s,
+    payloadCiphertext: _c,
+    sealed: _x,
+    ...rest
+  } = row;
   return { ...rest, ...presentAuditValues(row) };
 }
