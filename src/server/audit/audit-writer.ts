@@ -35,7 +35,6 @@ export interface AuditEntry {
   payload?: AuditPayload;
   /** e.g. { type: 'BREAK_GLASS', reason } or { type: 'CONSENT' } (DESIGN.md §4). */
   complianceFlags?: unknown;
-  payload?: { oldValues?: unknown; newValues?: unknown };
 }
 
 export function auditActorOf(actor: Actor): { userId: string; userName: string; facility: string | null } {

@@ -3,7 +3,7 @@
 // detail list reads its payloads in the same query) and whether the clinical row is sealed (sealedFlagSql).
 import { and, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { auditLogs, auditPayloads } from '../../db/schema';
-import { sealedFlagSql } from '../records/present';
+import { sealedFlagSql } from '../records/sealed-flag.repository';
 
 /** For a select on audit_logs with auditPayloadJoin: the columns of StoredAuditValues. */
 export const auditValueColumns = () => ({

@@ -4,9 +4,7 @@
 // stored row carries a per-row flag, `sealed`; until sealing is designed (who may open a sealed item and how), a
 // sealed row is withheld from every reader: lists leave it out, a read of it finds nothing, an audit payload of it
 // shows { withheld: true }.
-import { sql, type SQL } from 'drizzle-orm';
 import { KIND_CONTRACTS, RECORD_KINDS, type RecordKind, type RecordRows } from '../../../contracts/kinds';
-import { serverKind } from './kinds';
 
 type Stored = Record<string, unknown>;
 
@@ -41,22 +39,10 @@ export const WITHHELD = { withheld: true } as const;
 
 /**
  * An audit payload (old or new values) as an auditor sees it: for a clinical resource, WITHHELD when its row is
- * sealed (`sealed`, from sealedFlagSql in the same read), else its values without internal columns.
+ * sealed (`sealed`, from sealedFlagSql in sealed-flag.repository.ts, in the same read), else its values without internal columns.
  */
 export function presentPayload(resourceType: string, values: unknown, sealed: boolean): unknown {
   const kind = kindOfResource(resourceType);
   if (!kind || values === null || typeof values !== 'object' || Array.isArray(values)) return values;
   return presentRow(kind, { ...(values as Stored), sealed }) ?? WITHHELD;
-}
-
-/**
- * A boolean SQL expression: whether the clinical row an audit row names (its resource type and resource id
- * columns) is sealed now. False for every other resource.
- */
-export function sealedFlagSql(resourceType: SQL | unknown, resourceId: SQL | unknown): SQL<boolean> {
-  const cases = RECORD_KINDS.map((k) => {
-    const table = serverKind(k).table;
-    return sql`WHEN ${KIND_CONTRACTS[k].resourceType} THEN EXISTS (SELECT 1 FROM ${table} WHERE ${table.id}::text = ${resourceId} AND ${table.sealed})`;
-  });
-  return sql<boolean>`(CASE ${resourceType} ${sql.join(cases, sql` `)} ELSE false END)`;
 }

@@ -9,10 +9,12 @@ import { signInPatient } from '../../test/portal-fixtures';
 import { confirmAccess, recordApi } from '../../test/record-api';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
 import { signInAs } from '../../test/staff';
+import { ROLE_IDS } from '../../../contracts/constants';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
 let t: TestApp;
 let staff: string;
+let auditor: string;
 let portal: string;
 let patient: TestPatient;
 let id: number;
@@ -21,6 +23,7 @@ const MARKER = `Presenter marker ${randomUUID().slice(0, 8)}`;
 beforeAll(async () => {
   t = await createTestApp();
   staff = (await signInAs(t, 3)).cookie;
+  auditor = (await signInAs(t, ROLE_IDS.auditor)).cookie;
   patient = await createPatient(t.db);
   await confirmAccess(t, staff, patient.id);
   const api = recordApi(t, staff);
@@ -44,7 +47,20 @@ const READS: [string, () => Promise<string>][] = [
   ['FHIR $summary', () => body(staff, `/fhir/R4/Patient/${patient.id}/$summary`)],
   ['history', () => body(staff, `/api/diagnoses/${id}/history`)],
   ['delta read', () => body(staff, `/api/patients/${patient.id}/changes`)],
+  ['audit log (payloads of the add and the edit)', () => body(auditor, `/api/audit-logs?patientId=${patient.id}&resourceType=DIAGNOSIS`)],
+  ['DATA_MODIFICATION report', () => report()],
+  ['FHIR AuditEvent', () => body(auditor, `/fhir/R4/AuditEvent?patient=${patient.id}`)],
 ];
+
+async function report(): Promise<string> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/compliance-reports/generate',
+    headers: { cookie: auditor },
+    payload: { reportType: 'DATA_MODIFICATION', title: 'Changes', dateFrom: '2020-01-01', dateTo: '2099-12-31' },
+  });
+  return `${res.statusCode} ${res.body}`;
+}
 
 async function body(cookie: string, url: string, remoteAddress = '127.0.0.1'): Promise<string> {
   const res = await t.app.inject({ method: 'GET', url, headers: { cookie }, remoteAddress });

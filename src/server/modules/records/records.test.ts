@@ -98,6 +98,16 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
       old_values: null,
     });
     expect(audit!.new_values).toEqual({ version: 1, changed: [] });
+    // The row itself is the audit row's payload: sealed outside the chain, chained as its hash (decision 042).
+    const payload = await queryOne<{ hash: string | null; ciphertext: string | null }>(
+      t.db,
+      sql`SELECT a.payload_hash AS hash, p.ciphertext FROM audit_logs a JOIN audit_payloads p ON p.audit_id = a.id
+           WHERE a.action = 'CREATE' AND a.resource_id = ${String(createdId)} AND a.resource_type = ${kindContract(kind).resourceType}`,
+    );
+    expect(payload!.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(payload!.ciphertext).not.toContain(
+      String(Object.values(SAMPLE_INPUTS[kind]).find((v) => typeof v === 'string' && v.length > 3)),
+    );
   });
 
   it('reads the list with the new item (the same shape as the add returned), audited as VIEW for that patient', async () => {
