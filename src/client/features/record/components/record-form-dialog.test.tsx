@@ -13,7 +13,7 @@ import { queryOne } from '../../../../server/test/sql';
 import { realServer } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
 import { recordKeys, recordListQueryOptions } from '../api/record-queries';
-import { AddRecordDialog } from './add-record-dialog';
+import { RecordFormDialog } from './record-form-dialog';
 
 let patient: TestPatient;
 
@@ -28,7 +28,7 @@ const count = async (table: string): Promise<number> =>
 
 function openDialog() {
   const closed: boolean[] = [];
-  const view = renderWithApp(<AddRecordDialog kind="diagnoses" patientId={patient.id} open onOpenChange={(open) => closed.push(!open)} />);
+  const view = renderWithApp(<RecordFormDialog kind="diagnoses" patientId={patient.id} open onOpenChange={(open) => closed.push(!open)} />);
   const dialog = screen.getByRole('dialog');
   // A label reads "<name> *" when the field is required: match the name exactly.
   const field = (key: string) => {
