@@ -67,255 +67,269 @@ function tr(lang: Lang, key: string, values: Record<string, string> = {}): strin
 }
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-describe.skipIf(!run)('versioned record journey: edit a medication, mark a diagnosis entered in error, by keyboard at 375 px, in en/af/ng', () => {
-  let app: RunningApp;
-  let browser: Browser;
-  let page: Page;
-  let consoleErrors: string[];
-  let patients: Record<Lang, TestPatient>;
-  /** Each patient's seeded medication and diagnosis (their ids). */
-  const seeded = {} as Record<Lang, { medication: number; diagnosis: number }>;
+describe.skipIf(!run)(
+  'versioned record journey: edit a medication, mark a diagnosis entered in error, by keyboard at 375 px, in en/af/ng',
+  () => {
+    let app: RunningApp;
+    let browser: Browser;
+    let page: Page;
+    let consoleErrors: string[];
+    let patients: Record<Lang, TestPatient>;
+    /** Each patient's seeded medication and diagnosis (their ids). */
+    const seeded = {} as Record<Lang, { medication: number; diagnosis: number }>;
 
-  beforeAll(async () => {
-    const started = await startSeededApp(async (db) => {
-      await createStaffUser(db, { roleId: 3, ...DOCTOR });
-      const made = {} as Record<Lang, TestPatient>;
-      for (const lang of LANGS) made[lang] = await createPatient(db, NAMES[lang]);
-      return made;
-    });
-    app = started.app;
-    patients = started.seeded;
-    browser = await launchBrowser();
-    page = await browser.newPage({ locale: 'en-GB', viewport: PHONE, isMobile: true, hasTouch: true });
-    page.setDefaultTimeout(15_000);
-    consoleErrors = watchConsole(page);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
-
-  // ---- keyboard only -------------------------------------------------------------------------------------------
-  const isFocused = (target: Locator): Promise<boolean> => target.evaluate((el) => el === document.activeElement);
-  /**
-   * Presses Tab until `target` has focus, or Shift+Tab when it comes before the focused element in the page: it must
-   * be reachable by keyboard, within a sensible number of presses.
-   */
-  async function tabTo(target: Locator, max = 30): Promise<void> {
-    await target.waitFor();
-    const back = await target.evaluate((el) => {
-      const from = document.activeElement;
-      return !!from && from !== document.body && (from.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING) !== 0;
-    });
-    for (let i = 0; i <= max; i++) {
-      if (await isFocused(target)) return;
-      await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-    }
-    throw new Error(`${back ? 'Shift+Tab' : 'Tab'} did not reach ${String(target)} in ${max} presses`);
-  }
-  async function press(target: Locator, key: 'Enter' | 'Space'): Promise<void> {
-    await tabTo(target);
-    await page.keyboard.press(key);
-  }
-  async function typeInto(target: Locator, text: string): Promise<void> {
-    await tabTo(target);
-    await page.keyboard.type(text);
-  }
-  const focused = () =>
-    page.evaluate(() => {
-      const el = document.activeElement;
-      return { tag: el?.tagName.toLowerCase() ?? '', role: el?.getAttribute('role') ?? '', text: (el?.textContent ?? '').trim() };
-    });
-  // ---- the screen ----------------------------------------------------------------------------------------------
-  const dialog = () => page.getByRole('dialog');
-  /** A form field by its label, exactly ("Result" is not "Result status"); the required mark is not part of it. */
-  const field = (lang: Lang, key: string) => dialog().getByLabel(new RegExp(`^${escape(tr(lang, `record:fields.${key}`))}( \\*)?$`));
-  const sectionList = (lang: Lang, kind: string) => page.getByRole('list', { name: tr(lang, `record:sections.${kind}`), exact: true });
-  async function noHorizontalScroll(where: string): Promise<void> {
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(width, `${where}: page ${width} px wide`).toBeLessThanOrEqual(PHONE.width);
-    if ((await dialog().count()) > 0) {
-      const inner = await dialog().evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
-      expect(inner.scroll, `${where}: the dialog scrolls sideways`).toBeLessThanOrEqual(inner.client);
-    }
-  }
-  async function noViolations(where: string): Promise<void> {
-    expect(await axeViolations(page), where).toEqual([]);
-  }
-  /** The phone's collapsed section list: back to its toggle, open it, Enter on the section. */
-  async function openSection(lang: Lang, kind: string): Promise<void> {
-    const toggle = page.getByRole('button', { name: new RegExp(`^${escape(tr(lang, 'record:sections.label'))}`) });
-    await press(toggle, 'Enter');
-    const nav = page.getByRole('navigation', { name: tr(lang, 'record:sections.label') });
-    await press(nav.getByRole('button', { name: tr(lang, `record:sections.${kind}`), exact: true }), 'Enter');
-    await expect.poll(async () => toggle.textContent()).toContain(tr(lang, `record:sections.${kind}`));
-    // The list closed under the focused button: focus is back on the toggle, never on the page body.
-    expect(await isFocused(toggle)).toBe(true);
-  }
-  const listItem = (lang: Lang, kind: string, text: string) => sectionList(lang, kind).getByRole('listitem').filter({ hasText: text });
-  /** A record API call made as the signed-in doctor (the page's own session), for setting up and checking. */
-  const api = {
-    history: async (kind: string, id: number) => {
-      const res = await page.request.get(`${app.baseUrl}/api/${kind}/${id}/history`);
-      expect(res.status()).toBe(200);
-      return (await res.json()) as { version: number; action: string; changed: string[]; row: Record<string, unknown> }[];
-    },
-    list: async (kind: string, patientId: number) => {
-      const res = await page.request.get(`${app.baseUrl}/api/patients/${patientId}/${kind}`);
-      expect(res.status()).toBe(200);
-      return (await res.json()) as { id: number; version: number; dosage?: string }[];
-    },
-  };
-
-  it('signs in by keyboard; access to the patients is confirmed; each has a medication and a diagnosis', async () => {
-    await page.goto(`${app.baseUrl}/login`);
-    await typeInto(page.getByLabel(tr('en', 'auth:login.email'), { exact: true }), DOCTOR.email);
-    await typeInto(page.getByLabel(new RegExp(`^${tr('en', 'auth:login.password')}`)), DOCTOR.password);
-    await press(page.getByRole('button', { name: tr('en', 'auth:login.signIn'), exact: true }), 'Enter');
-    await page.getByRole('button', { name: tr('en', 'dashboard:userMenu', { name: `${DOCTOR.firstName} ${DOCTOR.lastName}` }) }).waitFor();
-    for (const lang of LANGS) {
-      const id = patients[lang].id;
-      const grant = await page.request.post(`${app.baseUrl}/api/patients/${id}/access`, { data: { consent: true } });
-      expect(grant.status()).toBe(201);
-      const medication = await page.request.post(`${app.baseUrl}/api/patients/${id}/medications`, {
-        data: MEDICATION,
-        headers: { 'idempotency-key': crypto.randomUUID() },
+    beforeAll(async () => {
+      const started = await startSeededApp(async (db) => {
+        await createStaffUser(db, { roleId: 3, ...DOCTOR });
+        const made = {} as Record<Lang, TestPatient>;
+        for (const lang of LANGS) made[lang] = await createPatient(db, NAMES[lang]);
+        return made;
       });
-      const diagnosis = await page.request.post(`${app.baseUrl}/api/patients/${id}/diagnoses`, {
-        data: DIAGNOSIS,
-        headers: { 'idempotency-key': crypto.randomUUID() },
-      });
-      expect([medication.status(), diagnosis.status()]).toEqual([201, 201]);
-      seeded[lang] = { medication: ((await medication.json()) as { id: number }).id, diagnosis: ((await diagnosis.json()) as { id: number }).id };
-    }
-  });
+      app = started.app;
+      patients = started.seeded;
+      browser = await launchBrowser();
+      page = await browser.newPage({ locale: 'en-GB', viewport: PHONE, isMobile: true, hasTouch: true });
+      page.setDefaultTimeout(15_000);
+      consoleErrors = watchConsole(page);
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await app?.stop();
+    });
 
-  for (const lang of LANGS) {
-    it(`${lang}: edits the medication in place, reads its history, and marks the diagnosis entered in error`, async () => {
-      if (lang !== 'en') {
-        // The header's language selector, by keyboard: Enter opens it on the current language, ArrowDown to the new one.
-        const before = LANGS[LANGS.indexOf(lang) - 1]!;
-        const selector = page.getByRole('button', { name: tr(before, 'common:language.choose', { language: NATIVE[before] }) });
-        await press(selector, 'Enter');
-        const choice = page.locator(`button[lang="${lang}"]`);
-        for (let i = 0; i < LANGS.length && !(await isFocused(choice)); i++) await page.keyboard.press('ArrowDown');
-        await page.keyboard.press('Enter');
-        await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(lang);
-        await page.getByRole('button', { name: tr(lang, 'common:language.choose', { language: NATIVE[lang] }) }).waitFor();
+    // ---- keyboard only -------------------------------------------------------------------------------------------
+    const isFocused = (target: Locator): Promise<boolean> => target.evaluate((el) => el === document.activeElement);
+    /**
+     * Presses Tab until `target` has focus, or Shift+Tab when it comes before the focused element in the page: it must
+     * be reachable by keyboard, within a sensible number of presses.
+     */
+    async function tabTo(target: Locator, max = 30): Promise<void> {
+      await target.waitFor();
+      const back = await target.evaluate((el) => {
+        const from = document.activeElement;
+        return !!from && from !== document.body && (from.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING) !== 0;
+      });
+      for (let i = 0; i <= max; i++) {
+        if (await isFocused(target)) return;
+        await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
       }
-      const patient = patients[lang];
-      const ids = seeded[lang];
-      await page.goto(`${app.baseUrl}/?patient=${patient.id}`);
-      await page.getByRole('heading', { name: tr(lang, 'record:dashboard.title') }).waitFor();
-      await press(page.getByRole('button', { name: tr(lang, 'record:mode.edit'), exact: true }), 'Space');
-      expect(await page.getByRole('button', { name: tr(lang, 'record:mode.edit'), exact: true }).getAttribute('aria-pressed')).toBe('true');
-
-      // ---- Edit the medication: the add form, filled from it ----
-      await openSection(lang, 'medications');
-      const editButton = sectionList(lang, 'medications').getByRole('button', {
-        name: tr(lang, 'record:actions.editLabel', { name: 'Metformin - 500mg' }),
+      throw new Error(`${back ? 'Shift+Tab' : 'Tab'} did not reach ${String(target)} in ${max} presses`);
+    }
+    async function press(target: Locator, key: 'Enter' | 'Space'): Promise<void> {
+      await tabTo(target);
+      await page.keyboard.press(key);
+    }
+    async function typeInto(target: Locator, text: string): Promise<void> {
+      await tabTo(target);
+      await page.keyboard.type(text);
+    }
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        return { tag: el?.tagName.toLowerCase() ?? '', role: el?.getAttribute('role') ?? '', text: (el?.textContent ?? '').trim() };
       });
-      await press(editButton, 'Enter');
-      await page.getByRole('dialog', { name: tr(lang, 'record:edit.medications') }).waitFor();
-      expect(await field(lang, 'name').inputValue()).toBe('Metformin');
-      expect(await field(lang, 'dosage').inputValue()).toBe('500mg');
-      expect(await field(lang, 'prescribedDate').inputValue()).toBe('01/02/2024');
-      await tabTo(field(lang, 'dosage'));
-      await page.keyboard.press('Control+A');
-      await page.keyboard.type('1000mg');
-      await noHorizontalScroll(`${lang} edit dialog`);
-      if (lang === 'en') await noViolations('edit dialog');
+    // ---- the screen ----------------------------------------------------------------------------------------------
+    const dialog = () => page.getByRole('dialog');
+    /** A form field by its label, exactly ("Result" is not "Result status"); the required mark is not part of it. */
+    const field = (lang: Lang, key: string) => dialog().getByLabel(new RegExp(`^${escape(tr(lang, `record:fields.${key}`))}( \\*)?$`));
+    const sectionList = (lang: Lang, kind: string) => page.getByRole('list', { name: tr(lang, `record:sections.${kind}`), exact: true });
+    async function noHorizontalScroll(where: string): Promise<void> {
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, `${where}: page ${width} px wide`).toBeLessThanOrEqual(PHONE.width);
+      if ((await dialog().count()) > 0) {
+        const inner = await dialog().evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+        expect(inner.scroll, `${where}: the dialog scrolls sideways`).toBeLessThanOrEqual(inner.client);
+      }
+    }
+    async function noViolations(where: string): Promise<void> {
+      expect(await axeViolations(page), where).toEqual([]);
+    }
+    /** The phone's collapsed section list: back to its toggle, open it, Enter on the section. */
+    async function openSection(lang: Lang, kind: string): Promise<void> {
+      const toggle = page.getByRole('button', { name: new RegExp(`^${escape(tr(lang, 'record:sections.label'))}`) });
+      await press(toggle, 'Enter');
+      const nav = page.getByRole('navigation', { name: tr(lang, 'record:sections.label') });
+      await press(nav.getByRole('button', { name: tr(lang, `record:sections.${kind}`), exact: true }), 'Enter');
+      await expect.poll(async () => toggle.textContent()).toContain(tr(lang, `record:sections.${kind}`));
+      // The list closed under the focused button: focus is back on the toggle, never on the page body.
+      expect(await isFocused(toggle)).toBe(true);
+    }
+    const listItem = (lang: Lang, kind: string, text: string) => sectionList(lang, kind).getByRole('listitem').filter({ hasText: text });
+    /** A record API call made as the signed-in doctor (the page's own session), for setting up and checking. */
+    const api = {
+      history: async (kind: string, id: number) => {
+        const res = await page.request.get(`${app.baseUrl}/api/${kind}/${id}/history`);
+        expect(res.status()).toBe(200);
+        return (await res.json()) as { version: number; action: string; changed: string[]; row: Record<string, unknown> }[];
+      },
+      list: async (kind: string, patientId: number) => {
+        const res = await page.request.get(`${app.baseUrl}/api/patients/${patientId}/${kind}`);
+        expect(res.status()).toBe(200);
+        return (await res.json()) as { id: number; version: number; dosage?: string }[];
+      },
+    };
 
-      if (lang === 'af') {
-        // Someone else saves the medication meanwhile: this Save is refused, in Afrikaans, and changes nothing.
-        const other = await page.request.patch(`${app.baseUrl}/api/medications/${ids.medication}`, {
-          data: { ...MEDICATION, dosage: '850mg' },
-          headers: { 'if-match': '"1"' },
+    it('signs in by keyboard; access to the patients is confirmed; each has a medication and a diagnosis', async () => {
+      await page.goto(`${app.baseUrl}/login`);
+      await typeInto(page.getByLabel(tr('en', 'auth:login.email'), { exact: true }), DOCTOR.email);
+      await typeInto(page.getByLabel(new RegExp(`^${tr('en', 'auth:login.password')}`)), DOCTOR.password);
+      await press(page.getByRole('button', { name: tr('en', 'auth:login.signIn'), exact: true }), 'Enter');
+      await page
+        .getByRole('button', { name: tr('en', 'dashboard:userMenu', { name: `${DOCTOR.firstName} ${DOCTOR.lastName}` }) })
+        .waitFor();
+      for (const lang of LANGS) {
+        const id = patients[lang].id;
+        const grant = await page.request.post(`${app.baseUrl}/api/patients/${id}/access`, { data: { consent: true } });
+        expect(grant.status()).toBe(201);
+        const medication = await page.request.post(`${app.baseUrl}/api/patients/${id}/medications`, {
+          data: MEDICATION,
+          headers: { 'idempotency-key': crypto.randomUUID() },
         });
-        expect(other.status()).toBe(200);
-        await press(dialog().getByRole('button', { name: tr(lang, 'record:form.save'), exact: true }), 'Enter');
-        const alert = dialog().getByRole('alert', { name: tr(lang, 'record:conflict.title') });
-        await alert.waitFor();
-        await expect.poll(focused).toMatchObject({ role: 'alert' });
-        await alert.getByText(`${tr(lang, 'record:fields.dosage')}:`).waitFor();
-        await alert.getByText('850mg', { exact: true }).waitFor();
-        expect(await api.list('medications', patient.id)).toMatchObject([{ id: ids.medication, version: 2, dosage: '850mg' }]);
-        await noHorizontalScroll(`${lang} conflict`);
-        await noViolations(`${lang} conflict`);
-        await screenshot(page, 'versioned-record-375-af-conflict');
-        await press(alert.getByRole('button', { name: tr(lang, 'record:conflict.load'), exact: true }), 'Enter');
-        await dialog().getByText(tr(lang, 'record:conflict.loaded')).waitFor();
-        expect(await field(lang, 'dosage').inputValue()).toBe('850mg');
+        const diagnosis = await page.request.post(`${app.baseUrl}/api/patients/${id}/diagnoses`, {
+          data: DIAGNOSIS,
+          headers: { 'idempotency-key': crypto.randomUUID() },
+        });
+        expect([medication.status(), diagnosis.status()]).toEqual([201, 201]);
+        seeded[lang] = {
+          medication: ((await medication.json()) as { id: number }).id,
+          diagnosis: ((await diagnosis.json()) as { id: number }).id,
+        };
+      }
+    });
+
+    for (const lang of LANGS) {
+      it(`${lang}: edits the medication in place, reads its history, and marks the diagnosis entered in error`, async () => {
+        if (lang !== 'en') {
+          // The header's language selector, by keyboard: Enter opens it on the current language, ArrowDown to the new one.
+          const before = LANGS[LANGS.indexOf(lang) - 1]!;
+          const selector = page.getByRole('button', { name: tr(before, 'common:language.choose', { language: NATIVE[before] }) });
+          await press(selector, 'Enter');
+          const choice = page.locator(`button[lang="${lang}"]`);
+          for (let i = 0; i < LANGS.length && !(await isFocused(choice)); i++) await page.keyboard.press('ArrowDown');
+          await page.keyboard.press('Enter');
+          await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(lang);
+          await page.getByRole('button', { name: tr(lang, 'common:language.choose', { language: NATIVE[lang] }) }).waitFor();
+        }
+        const patient = patients[lang];
+        const ids = seeded[lang];
+        await page.goto(`${app.baseUrl}/?patient=${patient.id}`);
+        await page.getByRole('heading', { name: tr(lang, 'record:dashboard.title') }).waitFor();
+        await press(page.getByRole('button', { name: tr(lang, 'record:mode.edit'), exact: true }), 'Space');
+        expect(await page.getByRole('button', { name: tr(lang, 'record:mode.edit'), exact: true }).getAttribute('aria-pressed')).toBe(
+          'true',
+        );
+
+        // ---- Edit the medication: the add form, filled from it ----
+        await openSection(lang, 'medications');
+        const editButton = sectionList(lang, 'medications').getByRole('button', {
+          name: tr(lang, 'record:actions.editLabel', { name: 'Metformin - 500mg' }),
+        });
+        await press(editButton, 'Enter');
+        await page.getByRole('dialog', { name: tr(lang, 'record:edit.medications') }).waitFor();
+        expect(await field(lang, 'name').inputValue()).toBe('Metformin');
+        expect(await field(lang, 'dosage').inputValue()).toBe('500mg');
+        expect(await field(lang, 'prescribedDate').inputValue()).toBe('01/02/2024');
         await tabTo(field(lang, 'dosage'));
         await page.keyboard.press('Control+A');
         await page.keyboard.type('1000mg');
-      }
-      await press(dialog().getByRole('button', { name: tr(lang, 'record:form.save'), exact: true }), 'Enter');
-      await page.getByText(tr(lang, 'record:toast.edited.medications'), { exact: true }).first().waitFor();
-      await dialog().waitFor({ state: 'detached' });
-      await listItem(lang, 'medications', 'Metformin - 1000mg').waitFor();
-      expect(await listItem(lang, 'medications', 'Metformin - 500mg').count()).toBe(0);
-      // Focus is back on the Edit button it was opened from (its row is the same entry).
-      await expect.poll(focused).toMatchObject({ tag: 'button', text: tr(lang, 'record:actions.edit') });
-      const versions = lang === 'af' ? 3 : 2;
-      expect(await api.list('medications', patient.id)).toMatchObject([{ id: ids.medication, version: versions, dosage: '1000mg' }]);
+        await noHorizontalScroll(`${lang} edit dialog`);
+        if (lang === 'en') await noViolations('edit dialog');
 
-      // ---- Its history: every version, what changed ----
-      const historyButton = sectionList(lang, 'medications').getByRole('button', {
-        name: tr(lang, 'record:actions.historyLabel', { name: 'Metformin - 1000mg' }),
+        if (lang === 'af') {
+          // Someone else saves the medication meanwhile: this Save is refused, in Afrikaans, and changes nothing.
+          const other = await page.request.patch(`${app.baseUrl}/api/medications/${ids.medication}`, {
+            data: { ...MEDICATION, dosage: '850mg' },
+            headers: { 'if-match': '"1"' },
+          });
+          expect(other.status()).toBe(200);
+          await press(dialog().getByRole('button', { name: tr(lang, 'record:form.save'), exact: true }), 'Enter');
+          const alert = dialog().getByRole('alert', { name: tr(lang, 'record:conflict.title') });
+          await alert.waitFor();
+          await expect.poll(focused).toMatchObject({ role: 'alert' });
+          await alert.getByText(`${tr(lang, 'record:fields.dosage')}:`).waitFor();
+          await alert.getByText('850mg', { exact: true }).waitFor();
+          expect(await api.list('medications', patient.id)).toMatchObject([{ id: ids.medication, version: 2, dosage: '850mg' }]);
+          await noHorizontalScroll(`${lang} conflict`);
+          await noViolations(`${lang} conflict`);
+          await screenshot(page, 'versioned-record-375-af-conflict');
+          await press(alert.getByRole('button', { name: tr(lang, 'record:conflict.load'), exact: true }), 'Enter');
+          await dialog().getByText(tr(lang, 'record:conflict.loaded')).waitFor();
+          expect(await field(lang, 'dosage').inputValue()).toBe('850mg');
+          await tabTo(field(lang, 'dosage'));
+          await page.keyboard.press('Control+A');
+          await page.keyboard.type('1000mg');
+        }
+        await press(dialog().getByRole('button', { name: tr(lang, 'record:form.save'), exact: true }), 'Enter');
+        await page.getByText(tr(lang, 'record:toast.edited.medications'), { exact: true }).first().waitFor();
+        await dialog().waitFor({ state: 'detached' });
+        await listItem(lang, 'medications', 'Metformin - 1000mg').waitFor();
+        expect(await listItem(lang, 'medications', 'Metformin - 500mg').count()).toBe(0);
+        // Focus is back on the Edit button it was opened from (its row is the same entry).
+        await expect.poll(focused).toMatchObject({ tag: 'button', text: tr(lang, 'record:actions.edit') });
+        const versions = lang === 'af' ? 3 : 2;
+        expect(await api.list('medications', patient.id)).toMatchObject([{ id: ids.medication, version: versions, dosage: '1000mg' }]);
+
+        // ---- Its history: every version, what changed ----
+        const historyButton = sectionList(lang, 'medications').getByRole('button', {
+          name: tr(lang, 'record:actions.historyLabel', { name: 'Metformin - 1000mg' }),
+        });
+        await press(historyButton, 'Enter');
+        const history = page.getByRole('dialog', { name: tr(lang, 'record:history.title') });
+        const entries = history.getByRole('list', { name: tr(lang, 'record:history.versions') }).getByRole('listitem');
+        await expect.poll(() => entries.count()).toBe(versions);
+        await entries
+          .first()
+          .getByText(`${tr(lang, 'record:history.version', { version: '1' })} · ${tr(lang, 'record:history.actions.created')}`)
+          .waitFor();
+        const last = entries.last();
+        await last
+          .getByText(`${tr(lang, 'record:history.version', { version: String(versions) })} · ${tr(lang, 'record:history.actions.edited')}`)
+          .waitFor();
+        await last.getByText(tr(lang, 'record:history.changed', { fields: tr(lang, 'record:fields.dosage') })).waitFor();
+        await last.getByText(`${DOCTOR.firstName} ${DOCTOR.lastName}`, { exact: false }).waitFor();
+        await noHorizontalScroll(`${lang} history`);
+        if (lang === 'en') await noViolations('history dialog');
+        await screenshot(page, `versioned-record-375-${lang}-history`);
+        await page.keyboard.press('Escape');
+        await history.waitFor({ state: 'detached' });
+        expect(await isFocused(historyButton)).toBe(true);
+
+        // ---- The diagnosis entered in error, with a reason ----
+        await openSection(lang, 'diagnoses');
+        await press(
+          sectionList(lang, 'diagnoses').getByRole('button', {
+            name: tr(lang, 'record:actions.enteredInErrorLabel', { name: 'Tuberculosis' }),
+          }),
+          'Enter',
+        );
+        const marking = page.getByRole('dialog', { name: tr(lang, 'record:enteredInError.title') });
+        await marking.getByText(tr(lang, 'record:enteredInError.description', { name: 'Tuberculosis' })).waitFor();
+        const confirm = marking.getByRole('button', { name: tr(lang, 'record:enteredInError.confirm'), exact: true });
+        // No reason yet: asked for in the user's language, nothing sent.
+        await press(confirm, 'Enter');
+        await marking.getByText(tr(lang, 'validation:enteredInErrorReasonRequired')).waitFor();
+        expect(await api.list('diagnoses', patient.id)).toHaveLength(1);
+        await typeInto(marking.getByLabel(new RegExp(`^${escape(tr(lang, 'record:enteredInError.reason'))}`)), REASON);
+        await noHorizontalScroll(`${lang} entered in error`);
+        if (lang === 'en') await noViolations('entered in error dialog');
+        await screenshot(page, `versioned-record-375-${lang}-entered-in-error`);
+        await press(confirm, 'Enter');
+        await page.getByText(tr(lang, 'record:toast.enteredInError.diagnoses'), { exact: true }).first().waitFor();
+        await marking.waitFor({ state: 'detached' });
+        await page.getByText(tr(lang, 'record:empty.diagnoses'), { exact: true }).waitFor();
+        // Its row and button are gone: focus is on the section's heading, never on the page body.
+        await expect.poll(focused).toMatchObject({ text: tr(lang, 'record:sections.diagnoses') });
+        expect(await api.list('diagnoses', patient.id)).toEqual([]);
+        const kept = await api.history('diagnoses', ids.diagnosis);
+        expect(kept.map((e) => e.action)).toEqual(['created', 'entered-in-error']);
+        expect(kept[1]!.row.enteredInErrorReason).toBe(REASON);
+        await noHorizontalScroll(`${lang} diagnoses after`);
+        await screenshot(page, `versioned-record-375-${lang}`);
       });
-      await press(historyButton, 'Enter');
-      const history = page.getByRole('dialog', { name: tr(lang, 'record:history.title') });
-      const entries = history.getByRole('list', { name: tr(lang, 'record:history.versions') }).getByRole('listitem');
-      await expect.poll(() => entries.count()).toBe(versions);
-      await entries
-        .first()
-        .getByText(`${tr(lang, 'record:history.version', { version: '1' })} · ${tr(lang, 'record:history.actions.created')}`)
-        .waitFor();
-      const last = entries.last();
-      await last.getByText(`${tr(lang, 'record:history.version', { version: String(versions) })} · ${tr(lang, 'record:history.actions.edited')}`).waitFor();
-      await last.getByText(tr(lang, 'record:history.changed', { fields: tr(lang, 'record:fields.dosage') })).waitFor();
-      await last.getByText(`${DOCTOR.firstName} ${DOCTOR.lastName}`, { exact: false }).waitFor();
-      await noHorizontalScroll(`${lang} history`);
-      if (lang === 'en') await noViolations('history dialog');
-      await screenshot(page, `versioned-record-375-${lang}-history`);
-      await page.keyboard.press('Escape');
-      await history.waitFor({ state: 'detached' });
-      expect(await isFocused(historyButton)).toBe(true);
+    }
 
-      // ---- The diagnosis entered in error, with a reason ----
-      await openSection(lang, 'diagnoses');
-      await press(
-        sectionList(lang, 'diagnoses').getByRole('button', { name: tr(lang, 'record:actions.enteredInErrorLabel', { name: 'Tuberculosis' }) }),
-        'Enter',
-      );
-      const marking = page.getByRole('dialog', { name: tr(lang, 'record:enteredInError.title') });
-      await marking.getByText(tr(lang, 'record:enteredInError.description', { name: 'Tuberculosis' })).waitFor();
-      const confirm = marking.getByRole('button', { name: tr(lang, 'record:enteredInError.confirm'), exact: true });
-      // No reason yet: asked for in the user's language, nothing sent.
-      await press(confirm, 'Enter');
-      await marking.getByText(tr(lang, 'validation:enteredInErrorReasonRequired')).waitFor();
-      expect(await api.list('diagnoses', patient.id)).toHaveLength(1);
-      await typeInto(marking.getByLabel(new RegExp(`^${escape(tr(lang, 'record:enteredInError.reason'))}`)), REASON);
-      await noHorizontalScroll(`${lang} entered in error`);
-      if (lang === 'en') await noViolations('entered in error dialog');
-      await screenshot(page, `versioned-record-375-${lang}-entered-in-error`);
-      await press(confirm, 'Enter');
-      await page.getByText(tr(lang, 'record:toast.enteredInError.diagnoses'), { exact: true }).first().waitFor();
-      await marking.waitFor({ state: 'detached' });
-      await page.getByText(tr(lang, 'record:empty.diagnoses'), { exact: true }).waitFor();
-      // Its row and button are gone: focus is on the section's heading, never on the page body.
-      await expect.poll(focused).toMatchObject({ text: tr(lang, 'record:sections.diagnoses') });
-      expect(await api.list('diagnoses', patient.id)).toEqual([]);
-      const kept = await api.history('diagnoses', ids.diagnosis);
-      expect(kept.map((e) => e.action)).toEqual(['created', 'entered-in-error']);
-      expect(kept[1]!.row.enteredInErrorReason).toBe(REASON);
-      await noHorizontalScroll(`${lang} diagnoses after`);
-      await screenshot(page, `versioned-record-375-${lang}`);
+    it('left the console clean (a 401 before sign-in and the one 409 of the stale edit aside)', () => {
+      expect(consoleErrors.filter((e) => !/status of 40[19]/.test(e))).toEqual([]);
     });
-  }
-
-  it('left the console clean (a 401 before sign-in and the one 409 of the stale edit aside)', () => {
-    expect(consoleErrors.filter((e) => !/status of 40[19]/.test(e))).toEqual([]);
-  });
-});
+  },
+);

@@ -50,7 +50,6 @@ export function WarningsAlert({
   );
 }
 
-
 /** One changed field: its translated label and its value as stored now (null: blank). */
 export interface ChangedField {
   label: string;

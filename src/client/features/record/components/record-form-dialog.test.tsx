@@ -147,9 +147,7 @@ describe('Add diagnosis dialog', () => {
     await user.type(field('facility'), 'Onandjokwe Hospital');
   }
   const diagnosesOfPatient = async (): Promise<number> =>
-    Number(
-      (await queryOne<{ n: number }>(server.t.db, sql`SELECT count(*)::int AS n FROM diagnoses WHERE patient_id = ${patient.id}`))!.n,
-    );
+    Number((await queryOne<{ n: number }>(server.t.db, sql`SELECT count(*)::int AS n FROM diagnoses WHERE patient_id = ${patient.id}`))!.n);
 
   it('sends an Idempotency-Key; when the answer is lost the add is retried with the same key and stores one row', async () => {
     await switchLanguage('en');

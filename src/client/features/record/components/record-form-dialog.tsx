@@ -197,7 +197,12 @@ export function RecordFormDialog({ kind, patientId, open, onOpenChange, row = nu
           />
         ) : null}
         {conflict ? (
-          <ConflictAlert changed={conflict.changed} loading={reloading} onLoad={() => void loadCurrent()} onCancel={() => onOpenChange(false)} />
+          <ConflictAlert
+            changed={conflict.changed}
+            loading={reloading}
+            onLoad={() => void loadCurrent()}
+            onCancel={() => onOpenChange(false)}
+          />
         ) : null}
         <div className="flex justify-end gap-2 sm:col-span-2">
           <Button variant="secondary" onClick={() => onOpenChange(false)}>

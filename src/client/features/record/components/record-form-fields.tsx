@@ -13,7 +13,15 @@ import { NativeSelect } from '../../../components/ui/native-select';
 import { Textarea } from '../../../components/ui/textarea';
 import { kindView, type FieldSpec, type FormValues, type PickedCode } from '../kinds';
 
-export function RecordField({ kind, field, form }: { kind: RecordKind; field: FieldSpec; form: UseFormReturn<FormValues> }): React.JSX.Element {
+export function RecordField({
+  kind,
+  field,
+  form,
+}: {
+  kind: RecordKind;
+  field: FieldSpec;
+  form: UseFormReturn<FormValues>;
+}): React.JSX.Element {
   const { t } = useTranslation(['record', 'validation']);
   const message = form.formState.errors[field.name]?.message;
   const label = t(`fields.${field.label ?? field.name}`);

@@ -102,8 +102,12 @@ describe('History', () => {
     const versions = await within(dialog).findByRole('list', { name: i18n.t('record:history.versions') });
     const items = within(versions).getAllByRole('listitem');
     expect(items).toHaveLength(2);
-    expect(items[0]!.textContent).toContain(`${i18n.t('record:history.version', { version: 1 })} · ${i18n.t('record:history.actions.created')}`);
-    expect(items[1]!.textContent).toContain(`${i18n.t('record:history.version', { version: 2 })} · ${i18n.t('record:history.actions.edited')}`);
+    expect(items[0]!.textContent).toContain(
+      `${i18n.t('record:history.version', { version: 1 })} · ${i18n.t('record:history.actions.created')}`,
+    );
+    expect(items[1]!.textContent).toContain(
+      `${i18n.t('record:history.version', { version: 2 })} · ${i18n.t('record:history.actions.edited')}`,
+    );
     const changed = items[1]!.textContent ?? '';
     expect(changed).toContain(i18n.t('record:fields.status'));
     expect(changed).toContain(i18n.t('record:fields.resolvedDate'));

@@ -66,7 +66,12 @@ export function RecordListSection({ kind, patientId, editing, addOpen, onAddOpen
               <ItemBody view={view} />
               <div className="-ml-2 flex flex-wrap gap-1 sm:ml-0 sm:shrink-0">
                 {editing ? (
-                  <ItemAction icon={Pencil} text={t('actions.edit')} label={t('actions.editLabel', { name: view.title })} onClick={() => setEditingRow(row)} />
+                  <ItemAction
+                    icon={Pencil}
+                    text={t('actions.edit')}
+                    label={t('actions.editLabel', { name: view.title })}
+                    onClick={() => setEditingRow(row)}
+                  />
                 ) : null}
                 <ItemAction
                   icon={History}
