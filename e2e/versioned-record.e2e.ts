@@ -286,7 +286,9 @@ describe.skipIf(!run)(
           .getByText(`${tr(lang, 'record:history.version', { version: String(versions) })} · ${tr(lang, 'record:history.actions.edited')}`)
           .waitFor();
         await last.getByText(tr(lang, 'record:history.changed', { fields: tr(lang, 'record:fields.dosage') })).waitFor();
-        await last.getByText(`${DOCTOR.firstName} ${DOCTOR.lastName}`, { exact: false }).waitFor();
+        // When (dd/MM/yyyy HH:mm) and by whom.
+        const whenBy = escape(tr(lang, 'record:history.whenBy', { when: 'WHEN', name: `${DOCTOR.firstName} ${DOCTOR.lastName}` }));
+        await last.getByText(new RegExp(`^${whenBy.replace('WHEN', '\\d{2}/\\d{2}/\\d{4} \\d{2}:\\d{2}')}$`)).waitFor();
         await noHorizontalScroll(`${lang} history`);
         if (lang === 'en') await noViolations('history dialog');
         await screenshot(page, `versioned-record-375-${lang}-history`);
