@@ -7,6 +7,8 @@
 // and truncated chains are named. A digest whose signature does not hold is refused (exit 1). Without --digest, the
 // newest digest of --digest-dir, else of AUDIT_DIGEST_COPY_DIR, is used. With no outside reference at all (no digest
 // and no anchor) the result can only say the database agrees with itself: a loud warning says so (issue 21 item 11).
+// Rows with a payload (decision 042) are checked against their sealed payload with AUDIT_PAYLOAD_KEY (or its file, which
+// this never creates); without the key only each payload's presence is checked, and the output says so.
 // Exit 2: the check could not run. With the embedded database, stop the app first: PGlite allows one
 // process per data directory.
 import { parseArgs } from 'node:util';
@@ -14,6 +16,7 @@ import { readFile } from 'node:fs/promises';
 import type { Checkpoint } from '../src/server/audit/audit-checkpoint';
 import { checkpointOfDigest, DigestRefused, loadVerifyKey } from '../src/server/audit/audit-digest';
 import { latestDigestIn } from '../src/server/audit/audit-digest-copy';
+import { configureAuditPayloadsIfKeyExists } from '../src/server/audit/audit-payload';
 import { parseAnchor, verifyAuditChain } from '../src/server/audit/audit-verify';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
@@ -64,6 +67,7 @@ async function main(): Promise<number> {
       return 1;
     }
   }
+  configureAuditPayloadsIfKeyExists(config.auditPayloadKey);
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
   try {
     let lastReport = Date.now();
@@ -84,6 +88,16 @@ async function main(): Promise<number> {
       return 1;
     }
     console.log(`OK: ${result.rows} rows${checkpoint ? `, consistent with ${checkpoint.label}` : ''}`);
+    const { stored, shredded, opened } = result.payloads;
+    if (stored > 0) {
+      console.log(
+        `Payloads: ${stored} (${shredded} shredded)${
+          opened
+            ? ', each opened and matching its hash'
+            : `; NOT opened: no payload key (${config.auditPayloadKey.name} or its file), only their presence was checked`
+        }`,
+      );
+    }
     // Kept outside the database, the anchor lets a later run prove these rows were not rebuilt.
     if (result.rows > 0) console.log(`Anchor for later runs: --anchor ${result.anchor}`);
     if (!checkpoint && !anchor) console.log(NO_OUTSIDE_REFERENCE);

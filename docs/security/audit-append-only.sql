@@ -24,12 +24,13 @@ GRANT SELECT ON audit_logs, audit_chain_head TO :"app_role";
 REVOKE ALL ON SEQUENCE audit_logs_id_seq FROM PUBLIC, :"app_role";
 -- The function runs with its owner's rights, so the application needs no INSERT on audit_logs and no
 -- UPDATE on the chain heads: it cannot write a row that skips the chain, or move a head.
+-- (Its signature since migration 0043: the payload hash, sealed salt and sealed payload at the end.)
 ALTER FUNCTION nhr_audit_append(text, text, text, text, text, text, text, text, text, text, integer, jsonb, jsonb,
-  text, text, text, text, jsonb) SECURITY DEFINER SET search_path = public, pg_temp;
+  text, text, text, text, jsonb, text, text, text) SECURITY DEFINER SET search_path = public, pg_temp;
 REVOKE ALL ON FUNCTION nhr_audit_append(text, text, text, text, text, text, text, text, text, text, integer, jsonb,
-  jsonb, text, text, text, text, jsonb) FROM PUBLIC;
+  jsonb, text, text, text, text, jsonb, text, text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION nhr_audit_append(text, text, text, text, text, text, text, text, text, text, integer, jsonb,
-  jsonb, text, text, text, text, jsonb) TO :"app_role";
+  jsonb, text, text, text, text, jsonb, text, text, text) TO :"app_role";
 -- The same for the append inside a read's or change's own statement (migration 0023).
 ALTER FUNCTION nhr_audit_append_sql(text, text, text, text, text, text, text, text, integer, text, text, text, text,
   text, jsonb, text, text, text, text, jsonb) SECURITY DEFINER SET search_path = public, pg_temp;
@@ -37,6 +38,11 @@ REVOKE ALL ON FUNCTION nhr_audit_append_sql(text, text, text, text, text, text, 
   text, text, jsonb, text, text, text, text, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION nhr_audit_append_sql(text, text, text, text, text, text, text, text, integer, text, text,
   text, text, text, jsonb, text, text, text, text, jsonb) TO :"app_role";
+
+-- Audit payloads (migration 0043, decision 042): rows enter only through nhr_audit_append; the application may read
+-- them and shred one (UPDATE, which migration 0043's trigger limits to shredding), never insert or delete.
+REVOKE INSERT, DELETE, TRUNCATE, REFERENCES, TRIGGER ON audit_payloads FROM PUBLIC, :"app_role";
+GRANT SELECT, UPDATE ON audit_payloads TO :"app_role";
 
 -- Security events and compliance reports are records too: insert and read only.
 REVOKE UPDATE, DELETE, TRUNCATE ON security_events, compliance_reports, compliance_report_archives, audit_checkpoints FROM PUBLIC, :"app_role";

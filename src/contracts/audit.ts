@@ -7,7 +7,7 @@ import { RECORD_RESOURCE_TYPES } from './kinds';
 export const AUDIT_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'VIEW', 'SEARCH'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** SPEC §9 resource types, plus the ones DESIGN.md adds: each record kind's (contracts/kinds), the audit log and reports themselves, users. */
+/** SPEC §9 resource types, plus the ones DESIGN.md adds: each record kind's (contracts/kinds), the audit log, its payloads and reports themselves, users. */
 export const AUDIT_RESOURCE_TYPES = [
   'PATIENT',
   ...RECORD_RESOURCE_TYPES,
@@ -15,6 +15,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'COMPLIANCE_REPORT',
   'USER',
   'ACCESS_REVIEW',
+  // The shredding of an audit row's payload (decision 042).
+  'AUDIT_PAYLOAD',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
@@ -93,6 +95,11 @@ export const auditLogEntry = z.object({
   sessionId: z.string().nullable(),
   facility: z.string().nullable(),
   complianceFlags: z.unknown(),
+  /**
+   * Only for a row whose payload is kept out of the hash chain (decision 042): oldValues and newValues above are that
+   * payload (or `{ shredded: true }`), and these are the small event details the chained row itself carries.
+   */
+  eventValues: z.object({ oldValues: z.unknown(), newValues: z.unknown() }).optional(),
 });
 export type AuditLogEntry = z.infer<typeof auditLogEntry>;
 export const auditLogList = z.array(auditLogEntry);

@@ -93,11 +93,15 @@ export interface AccessLogReportData extends ReportDataBase {
   entries: Capped<ReportAuditEvent & { newValues: unknown; complianceFlags: unknown }>;
 }
 
-/** Every CREATE, UPDATE and DELETE in the period, oldest first, with old and new values. */
+/**
+ * Every CREATE, UPDATE and DELETE in the period, oldest first, with old and new values. For an event whose payload is
+ * kept out of the hash chain (decision 042) those are its payload (`{ shredded: true }` once shredded) and eventValues
+ * the small details its chained row carries.
+ */
 export interface DataModificationReportData extends ReportDataBase {
   reportType: 'DATA_MODIFICATION';
   summary: ActivitySummary;
-  entries: Capped<ReportAuditEvent & { oldValues: unknown; newValues: unknown }>;
+  entries: Capped<ReportAuditEvent & { oldValues: unknown; newValues: unknown; eventValues?: { oldValues: unknown; newValues: unknown } }>;
 }
 
 export type ReportData = HipaaReportData | AccessLogReportData | DataModificationReportData;

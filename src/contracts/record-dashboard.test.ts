@@ -5,6 +5,17 @@ import type { AllergyRow, AppointmentRow, DiagnosisRow, LabResultRow, Medication
 import { recentVisits, upcomingAppointments } from './kinds/appointments';
 import { criticalAlerts } from './kinds/vitals';
 
+/** The version fields of a row stored once and never changed. */
+const v1 = {
+  uuid: '00000000-0000-4000-8000-000000000001',
+  version: 1,
+  updatedAt: '2025-01-01T00:00:00.000Z',
+  updatedBy: 'Dr. Shikongo',
+  enteredInErrorAt: null,
+  enteredInErrorBy: null,
+  enteredInErrorReason: null,
+};
+
 const uncoded = { code: null, codeSystem: null, codeDisplay: null };
 /** The rows of one panel part (by its panel and heading). */
 const part = (d: MedicalDashboard, panel: string, heading: string | null = null): unknown[] =>
@@ -18,6 +29,7 @@ let nextId = 1;
 const visit = (date: string, status = 'Completed', time: string | null = '10:00'): AppointmentRow => ({
   id: nextId++,
   patientId: 1,
+  ...v1,
   type: `Visit ${date}`,
   date,
   time,
@@ -29,6 +41,7 @@ const visit = (date: string, status = 'Completed', time: string | null = '10:00'
 const diagnosis = (status: string): DiagnosisRow => ({
   id: nextId++,
   patientId: 1,
+  ...v1,
   condition: `Condition ${status}`,
   ...uncoded,
   status,
@@ -41,6 +54,7 @@ const diagnosis = (status: string): DiagnosisRow => ({
 const allergy = (allergen: string, severity: string): AllergyRow => ({
   id: nextId++,
   patientId: 1,
+  ...v1,
   allergen,
   ...uncoded,
   reaction: 'Rash',
@@ -50,6 +64,7 @@ const allergy = (allergen: string, severity: string): AllergyRow => ({
 const medication = (name: string, status: string, prescribedDate = '2024-01-01'): MedicationRow => ({
   id: nextId++,
   patientId: 1,
+  ...v1,
   name,
   ...uncoded,
   dosage: '500mg daily',
@@ -64,6 +79,7 @@ const medication = (name: string, status: string, prescribedDate = '2024-01-01')
 const vitals = (v: Partial<VitalsRow> & { recordedAt: string }): VitalsRow => ({
   id: nextId++,
   patientId: 1,
+  ...v1,
   systolic: null,
   diastolic: null,
   temperature: null,
@@ -225,6 +241,7 @@ describe('laboratory results on the dashboard', () => {
   ): LabResultRow => ({
     id: nextId++,
     patientId: 1,
+    ...v1,
     name,
     ...uncoded,
     code,

@@ -1,8 +1,8 @@
 // Versions, entered in error, idempotent adds and the delta read (issue 23 items 1-3; decision 041). Shared by the
 // server's routes and the client:
 // - an edit (PATCH /api/<kind>/{id}) names the version it was made from in `If-Match` (`3`, `"3"` or `W/"3"`): none is
-//   428 VERSION_REQUIRED, another than the stored one 409 VERSION_CONFLICT with the stored row and the fields that
-//   changed since; answers carry `ETag: "<version>"`;
+//   428 VERSION_REQUIRED, another than the stored one 409 VERSION_CONFLICT whose body carries `current` (the stored
+//   row) and `changed` (the fields changed since), beside `code` and `message`; answers carry `ETag: "<version>"`;
 // - DELETE /api/<kind>/{id} marks the row entered in error, with an optional `reason` (the client always asks);
 // - an add (POST /api/patients/{id}/<kind>) may carry `Idempotency-Key: <uuid>`: the same add sent again answers
 //   what the first did, without a second row or audit row; the same key with another body is 409
@@ -45,7 +45,7 @@ export const enteredInErrorBody = z
   .nullish()
   .transform((v) => ({ reason: v?.reason ?? null }));
 
-/** 409 VERSION_CONFLICT's details: the row as stored now and the fields changed since the version the edit named. */
+/** 409 VERSION_CONFLICT's body (beside code and message): the row as stored now and the fields changed since the version the edit named. */
 export interface VersionConflict<Row = unknown> {
   current: Row;
   changed: string[];

@@ -8,6 +8,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { AppDeps } from './deps';
+import { configureAuditPayloads } from './audit/audit-payload';
 import { requireStaff } from './context/guards';
 import { registerRequestContext } from './context/request-context';
 import { registerErrorHandler, registerNotFoundHandler } from './errors/error-handler';
@@ -42,6 +43,8 @@ export interface BuildAppOptions {
 }
 
 export async function buildApp({ db, config, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
+  // The key of the audit payloads this process writes and reads (decision 042): writeAudit has only a transaction.
+  configureAuditPayloads(config.auditPayloadKey);
   const app = Fastify({
     logger,
     bodyLimit: BODY_LIMIT,

@@ -42,6 +42,12 @@ export interface Config {
    * bytes), else the file MFA_SECRET_KEY_FILE (default DATA_DIR/mfa-secret.key, created on first use, mode 0600).
    */
   mfaSecretKey: { value: string | undefined; file: string };
+  /**
+   * The key that seals audit payloads at rest (docs/decisions/042-audit-payloads-out-of-the-chain.md), a key of its own:
+   * AUDIT_PAYLOAD_KEY (base64 of 32 bytes), else the file AUDIT_PAYLOAD_KEY_FILE (default DATA_DIR/audit-payload.key,
+   * created on first use, mode 0600).
+   */
+  auditPayloadKey: { value: string | undefined; file: string; name: string };
   auditDigestHours: number;
   /**
    * Where each digest is also sent, so a copy is off the server without anyone remembering (issue 21 item 11):
@@ -213,6 +219,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mfaSecretKey: {
       value: env.MFA_SECRET_KEY?.trim() || undefined,
       file: path.resolve(env.MFA_SECRET_KEY_FILE ?? path.join(env.DATA_DIR ?? './data', 'mfa-secret.key')),
+    },
+    auditPayloadKey: {
+      value: env.AUDIT_PAYLOAD_KEY?.trim() || undefined,
+      file: path.resolve(env.AUDIT_PAYLOAD_KEY_FILE ?? path.join(env.DATA_DIR ?? './data', 'audit-payload.key')),
+      name: 'AUDIT_PAYLOAD_KEY',
     },
     webauthn: {
       rpId: env.WEBAUTHN_RP_ID?.trim() || 'localhost',

@@ -1,7 +1,7 @@
 // Allergies (SPEC §3, §5): an allergen, coded as a substance or class (ATC drug classes, food and environment
 // categories) when picked from the catalogue.
 import { z } from 'zod';
-import { versionedRowShape } from './versioned';
+import { PORTAL_HIDDEN, versionedRowShape } from './versioned';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { choice, day, requiredDate, requiredText, type Now } from './fields';
 import { ALLERGY_SUBSTANCE_SYSTEM, ATC_SYSTEM } from '../code-systems';
@@ -44,7 +44,7 @@ export const allergies = defineKind({
   row,
   order: ['reportedDate', 'id'],
   coded: { field: 'allergen', systems: [ATC_SYSTEM, ALLERGY_SUBSTANCE_SYSTEM] },
-  portal: { row: row.omit({ patientId: true }), from: ({ patientId: _p, ...a }) => a },
+  portal: { row: row.omit({ patientId: true, ...PORTAL_HIDDEN }), from: ({ patientId: _p, ...a }) => a },
   dashboard: {
     counters: [{ key: 'allergies', position: 4, count: (rows) => rows.length }],
     panels: [

@@ -1,6 +1,6 @@
 // Appointments (SPEC §3, §5; DESIGN.md §9: with an optional time, HH:mm).
 import { z } from 'zod';
-import { versionedRowShape } from './versioned';
+import { PORTAL_HIDDEN, versionedRowShape } from './versioned';
 import { textOrNull } from '../fields';
 import { addDays } from '../calendar';
 import { choice, day, optionalTime, requiredDate, requiredText, type Now } from './fields';
@@ -61,7 +61,7 @@ export const appointments = defineKind({
   row,
   order: ['date', 'time', 'id'],
   coded: null,
-  portal: { row: row.omit({ patientId: true }), from: ({ patientId: _p, ...a }) => a },
+  portal: { row: row.omit({ patientId: true, ...PORTAL_HIDDEN }), from: ({ patientId: _p, ...a }) => a },
   dashboard: {
     counters: [{ key: 'recentVisits', position: 3, hint: true, count: (rows, today) => recentVisits(rows, today).length }],
     panels: [

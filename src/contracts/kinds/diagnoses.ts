@@ -1,6 +1,6 @@
 // Diagnoses (SPEC §3, §5): a condition, coded from ICD-10 when picked from the catalogue.
 import { z } from 'zod';
-import { versionedRowShape } from './versioned';
+import { PORTAL_HIDDEN, versionedRowShape } from './versioned';
 import { textOrNull } from '../fields';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { CONDITION_PATTERN, choice, day, notBefore, optionalDate, optionalDay, requiredDate, requiredText, type Now } from './fields';
@@ -46,7 +46,7 @@ const row = z.object({
 /** A diagnosis still being treated: Active, or Chronic (a chronic condition is an active one). */
 export const isActiveCondition = (d: { status: string }): boolean => d.status === 'Active' || d.status === 'Chronic';
 
-const portalRow = row.omit({ patientId: true });
+const portalRow = row.omit({ patientId: true, ...PORTAL_HIDDEN });
 
 export const diagnoses = defineKind({
   kind: 'diagnoses',

@@ -2,7 +2,7 @@
 // such as "Positive"), UCUM unit and reference range; the answer adds the abnormal flag computed from the range and
 // who entered the result.
 import { z } from 'zod';
-import { versionedRowShape } from './versioned';
+import { PORTAL_HIDDEN, versionedRowShape } from './versioned';
 import { safeString } from '../fields';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { choice, day, requiredDate, requiredText, type Now } from './fields';
@@ -130,7 +130,7 @@ export const labResults = defineKind({
   row,
   order: ['collectedDate', 'id'],
   coded: { field: 'name', systems: [LOINC_SYSTEM] },
-  portal: { row: row.omit({ patientId: true }), from: ({ patientId: _p, ...r }) => r },
+  portal: { row: row.omit({ patientId: true, ...PORTAL_HIDDEN }), from: ({ patientId: _p, ...r }) => r },
   dashboard: {
     alerts: criticalResultAlerts,
     panels: [{ panel: 'recentResults', empty: 'noResults', position: 5, rows: (rows) => latestFirst(rows).slice(0, RECENT_RESULTS) }],

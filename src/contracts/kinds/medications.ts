@@ -1,6 +1,6 @@
 // Medications (SPEC §3, §5): a medicine, coded from the WHO ATC classification when picked from the catalogue.
 import { z } from 'zod';
-import { versionedRowShape } from './versioned';
+import { PORTAL_HIDDEN, versionedRowShape } from './versioned';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { choice, day, notBefore, optionalDate, optionalDay, requiredDate, requiredText, type Now } from './fields';
 import { ATC_SYSTEM } from '../code-systems';
@@ -54,7 +54,9 @@ export const isCurrentMedication = (m: { status: string }): boolean => m.status 
 export const SAFETY_MEDICATIONS = 3;
 
 /** SPEC §3: the portal shows the medication's name as `medication` and the prescriber as `doctor`. */
-const portalRow = row.omit({ patientId: true, name: true, prescribedBy: true }).extend({ medication: z.string(), doctor: z.string() });
+const portalRow = row
+  .omit({ patientId: true, name: true, prescribedBy: true, ...PORTAL_HIDDEN })
+  .extend({ medication: z.string(), doctor: z.string() });
 
 export const medications = defineKind({
   kind: 'medications',

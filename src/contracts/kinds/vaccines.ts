@@ -1,6 +1,6 @@
 // Vaccines (SPEC §3, §5): a dose given, coded (CVX) when the vaccine is picked from the Namibian schedule's catalogue.
 import { z } from 'zod';
-import { versionedRowShape } from './versioned';
+import { PORTAL_HIDDEN, versionedRowShape } from './versioned';
 import { textOrNull } from '../fields';
 import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
 import { day, optionalDate, optionalDay, requiredDate, requiredText, type Now } from './fields';
@@ -41,6 +41,6 @@ export const vaccines = defineKind({
   row,
   order: ['date', 'id'],
   coded: { field: 'vaccine', systems: [CVX_SYSTEM] },
-  portal: { row: row.omit({ patientId: true }), from: ({ patientId: _p, ...v }) => v },
+  portal: { row: row.omit({ patientId: true, ...PORTAL_HIDDEN }), from: ({ patientId: _p, ...v }) => v },
 });
 export type VaccineRow = z.infer<typeof row>;

@@ -19,3 +19,6 @@ export type VersionedRow = { [K in keyof typeof versionedRowShape]: z.infer<(typ
 
 /** The fields of a row the server keeps itself: an edit never sets them, and "what changed" never names them. */
 export const VERSION_FIELDS = ['id', 'patientId', ...Object.keys(versionedRowShape)] as const;
+
+/** What the patient portal leaves out of a row: the version fields only staff need (lists hold no entered-in-error rows). */
+export const PORTAL_HIDDEN = { updatedBy: true, enteredInErrorAt: true, enteredInErrorBy: true, enteredInErrorReason: true } as const;

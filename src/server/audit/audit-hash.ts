@@ -26,6 +26,11 @@ export interface AuditRowFields {
   sessionId: string | null;
   facility: string | null;
   complianceFlags: JsonValue;
+  /**
+   * sha256(salt hex || canonical payload) when the row's payload is in audit_payloads (decision 042). Chained only
+   * when not null: rows without one (every row written before migration 0043) hash exactly as before.
+   */
+  payloadHash?: string | null;
 }
 
 export interface AuditChainRow extends AuditRowFields {
@@ -52,13 +57,14 @@ export function hashedFields(f: AuditRowFields): Record<string, JsonValue> {
     sessionId: f.sessionId,
     facility: f.facility,
     complianceFlags: f.complianceFlags,
+    ...(f.payloadHash === undefined || f.payloadHash === null ? {} : { payloadHash: f.payloadHash }),
   };
 }
 
 // The hashed keys of a chain row in canonical (sorted) order, each with its JSON key prefix: building the
 // canonical text directly is what keeps verifying a million rows fast.
 const CHAIN_ROW_KEYS = [
-  ...Object.keys(hashedFields({} as AuditRowFields)),
+  ...Object.keys(hashedFields({ payloadHash: '' } as AuditRowFields)),
   'id',
   'chain',
   'chainSeq',
@@ -66,10 +72,16 @@ const CHAIN_ROW_KEYS = [
 ].sort() as (keyof AuditChainRow)[];
 const KEY_PREFIXES = CHAIN_ROW_KEYS.map((k, i) => `${i === 0 ? '{' : ','}${JSON.stringify(k)}:`);
 
-/** canonicalJson of the row's hashed fields (every column but prev_hash and hash). */
+/** canonicalJson of the row's hashed fields (every column but prev_hash and hash; payloadHash only when not null). */
 export function auditRowCanonical(row: AuditChainRow): string {
   let out = '';
-  for (let i = 0; i < CHAIN_ROW_KEYS.length; i++) out += KEY_PREFIXES[i]! + canonicalJson(row[CHAIN_ROW_KEYS[i]!] as JsonValue);
+  for (let i = 0; i < CHAIN_ROW_KEYS.length; i++) {
+    const key = CHAIN_ROW_KEYS[i]!;
+    const value = row[key];
+    // Never the first key ('action' is), so leaving it out keeps the '{' of the first prefix.
+    if (key === 'payloadHash' && (value === null || value === undefined)) continue;
+    out += KEY_PREFIXES[i]! + canonicalJson(value as JsonValue);
+  }
   return `${out}}`;
 }
 

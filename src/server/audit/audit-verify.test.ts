@@ -101,7 +101,12 @@ describe('verifyAuditChain', () => {
       'DELETE FROM audit_logs',
       `UPDATE audit_chain_head SET last_seq = 0, last_id = NULL, last_hash = repeat('0', 64)`,
     ]);
-    expect(result).toEqual({ ok: true, rows: 0, anchor: Array(16).fill('0').join('.') });
+    expect(result).toEqual({
+      ok: true,
+      rows: 0,
+      anchor: Array(16).fill('0').join('.'),
+      payloads: { stored: 0, shredded: 0, opened: false },
+    });
   });
 
   it('names a row whose id was changed by the id it had', async () => {

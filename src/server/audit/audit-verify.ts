@@ -1,13 +1,26 @@
 // Walks every audit hash chain, reading the log once in id order (ids rise with positions within a chain:
 // nhr_audit_append takes the id under the chain's lock), in batches (memory stays flat at any size), on one
-// snapshot, and names the first row (lowest id) that was changed, inserted or deleted.
+// snapshot, and names the first row (lowest id) that was changed, inserted or deleted. A row with a payload hash
+// (decision 042) must have its payload row; unless shredded, its payload must open with the payload key and hash to
+// the chained payload_hash. Without the key only the payloads' presence is checked, and the result says so.
 import { sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client';
 import { missingAgainstCheckpoint, readLatestCheckpoint, type Checkpoint } from './audit-checkpoint';
+import type { SecretBox } from '../security/secret-box';
 import { auditRowHash, auditTimestampText, GENESIS_HASH, type AuditChainRow } from './audit-hash';
+import { auditPayloadBox, openStoredPayload, payloadHashOf, type StoredPayload } from './audit-payload';
 
-export type AuditVerifyResult = { ok: true; rows: number; anchor: string } | { ok: false; firstBadId: number; reason: string };
+/** The payloads of the rows checked: how many rows have one, how many of those were shredded, whether they were opened. */
+export interface PayloadSummary {
+  stored: number;
+  shredded: number;
+  /** False when no payload key was available: only the presence of each payload row was checked. */
+  opened: boolean;
+}
+
+export type AuditVerifyResult =
+  { ok: true; rows: number; anchor: string; payloads: PayloadSummary } | { ok: false; firstBadId: number; reason: string };
 
 export interface VerifyOptions {
   /** Called after each batch with the number of rows checked so far and the total to check. */
@@ -24,11 +37,17 @@ export interface VerifyOptions {
    * must still carry the recorded hash.
    */
   checkpoint?: Checkpoint | null;
+  /** The key that opens the payloads; by default this process's (configureAuditPayloads), null for none. */
+  payloadKey?: SecretBox | null;
 }
 
 interface StoredRow extends AuditChainRow {
   prevHash: string;
   hash: string;
+  /** Whether audit_payloads has a row for this id (read only for rows with a payload hash). */
+  payloadRow: boolean;
+  salt: string | null;
+  ciphertext: string | null;
 }
 interface Head {
   chain: number;
@@ -43,18 +62,77 @@ interface Problem {
 type Rows<T> = { rows: T[] };
 
 // bigint columns come back as strings from node-postgres; float8 is exact below 2^53 and a number everywhere.
-async function fetchBatch(db: DbOrTx, afterId: number, limit: number): Promise<StoredRow[]> {
+// `payloads` false: a database not yet migrated to 0043 (no payload_hash, no audit_payloads), checked as before.
+async function fetchBatch(db: DbOrTx, afterId: number, limit: number, payloads: boolean): Promise<StoredRow[]> {
+  const payloadColumns = payloads
+    ? sql`payload_hash AS "payloadHash", p.audit_id IS NOT NULL AS "payloadRow", p.salt, p.ciphertext`
+    : sql`NULL AS "payloadHash", false AS "payloadRow", NULL AS salt, NULL AS ciphertext`;
+  const payloadJoin = payloads
+    ? sql`LEFT JOIN audit_payloads p ON audit_logs.payload_hash IS NOT NULL AND p.audit_id = audit_logs.id`
+    : sql``;
   const result = await db.execute(sql`
     SELECT id::float8 AS id, chain, chain_seq::float8 AS "chainSeq", user_id AS "userId", user_name AS "userName",
       action, resource_type AS "resourceType", resource_id AS "resourceId", patient_id AS "patientId",
       old_values AS "oldValues", new_values AS "newValues", ip_address AS "ipAddress", user_agent AS "userAgent",
       ${auditTimestampText(sql`"timestamp"`)} AS "timestamp", session_id AS "sessionId", facility,
-      compliance_flags AS "complianceFlags", prev_hash AS "prevHash", hash
-    FROM audit_logs
+      compliance_flags AS "complianceFlags", prev_hash AS "prevHash", hash, ${payloadColumns}
+    FROM audit_logs ${payloadJoin}
     WHERE audit_logs.id > ${afterId}
     ORDER BY audit_logs.id -- the column, not the float8 output alias (that would sort every remaining row)
     LIMIT ${limit}`);
   return (result as unknown as Rows<StoredRow>).rows;
+}
+
+/** Whether the database has audit payloads (migration 0043). */
+async function hasPayloads(db: DbOrTx): Promise<boolean> {
+  const result = await db.execute(sql`SELECT to_regclass('audit_payloads') IS NOT NULL AS "has"`);
+  return (result as unknown as Rows<{ has: boolean }>).rows[0]?.has === true;
+}
+
+/** Payload rows whose audit row has no payload hash, or no longer exists (inserted, or their row deleted): the lowest id. */
+async function strayPayload(db: DbOrTx): Promise<number | null> {
+  const result = await db.execute(sql`
+    SELECT min(p.audit_id)::float8 AS id FROM audit_payloads p
+    WHERE NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.id = p.audit_id AND a.payload_hash IS NOT NULL)`);
+  return (result as unknown as Rows<{ id: number | null }>).rows[0]?.id ?? null;
+}
+
+/** The payload checks of the rows, in id order: counts, and the first problem. */
+class PayloadCheck {
+  stored = 0;
+  shredded = 0;
+  problem: Problem | null = null;
+
+  constructor(readonly key: SecretBox | null) {}
+
+  check(row: StoredRow): void {
+    if (row.payloadHash === null || row.payloadHash === undefined) return;
+    this.stored++;
+    const stored: StoredPayload | null = row.payloadRow ? { salt: row.salt, ciphertext: row.ciphertext } : null;
+    if (stored && (stored.ciphertext === null || stored.salt === null)) {
+      this.shredded++;
+      return;
+    }
+    if (this.problem) return; // rows come in id order: the first is the lowest
+    if (!stored) {
+      this.problem = { id: row.id, reason: `the payload of row ${row.id} is missing (deleted)` };
+      return;
+    }
+    if (!this.key) return;
+    const opened = openStoredPayload(stored, this.key);
+    if (opened.state !== 'open') {
+      this.problem = {
+        id: row.id,
+        reason: `the payload of row ${row.id} does not open with the audit payload key (changed, or sealed under another key)`,
+      };
+    } else if (payloadHashOf(opened.saltHex, opened.canonical) !== row.payloadHash) {
+      this.problem = { id: row.id, reason: `the payload of row ${row.id} does not match its payload hash (changed)` };
+    }
+  }
+
+  summary(): PayloadSummary {
+    return { stored: this.stored, shredded: this.shredded, opened: this.key !== null };
+  }
 }
 
 async function readHeads(db: DbOrTx): Promise<Head[]> {
@@ -201,13 +279,16 @@ async function walk(db: DbOrTx, options: VerifyOptions): Promise<AuditVerifyResu
     return w;
   };
 
+  const payloads = new PayloadCheck(options.payloadKey === undefined ? auditPayloadBox() : options.payloadKey);
+  const withPayloads = await hasPayloads(db);
   let checked = 0;
-  let pending = fetchBatch(db, 0, batchSize);
+  let pending = fetchBatch(db, 0, batchSize, withPayloads);
   for (;;) {
     const batch = await pending;
     if (batch.length === 0) break;
-    pending = fetchBatch(db, batch[batch.length - 1]!.id, batchSize); // fetched while this batch is hashed
+    pending = fetchBatch(db, batch[batch.length - 1]!.id, batchSize, withPayloads); // fetched while this batch is hashed
     for (const row of batch) {
+      payloads.check(row);
       const w = walkOf(row.chain);
       // After a chain's first problem only rows beyond its head still count (they may be lower ids).
       const problem = w.failed ? w.checkBeyondHead(row) : w.check(row);
@@ -223,11 +304,15 @@ async function walk(db: DbOrTx, options: VerifyOptions): Promise<AuditVerifyResu
     const problem = walkOf(h.chain).finish();
     if (problem) problems.push(problem);
   }
+  if (payloads.problem) problems.push(payloads.problem);
+  const stray = withPayloads ? await strayPayload(db) : null;
+  if (stray !== null)
+    problems.push({ id: stray, reason: `the payload row of audit id ${stray} belongs to no row with a payload hash (inserted)` });
   if (problems.length > 0) {
     const first = problems.reduce((a, b) => (b.id < a.id ? b : a));
     return { ok: false, firstBadId: first.id, reason: first.reason };
   }
-  return { ok: true, rows: total, anchor: formatAnchor(heads) };
+  return { ok: true, rows: total, anchor: formatAnchor(heads), payloads: payloads.summary() };
 }
 
 /** Checks every chain up to its head. Given the database, reads on one REPEATABLE READ snapshot. */

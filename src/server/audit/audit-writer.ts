@@ -5,6 +5,7 @@ import type { AuditAction, AuditResourceType } from '../../contracts/audit';
 import { staffDisplayName, type Actor, type RequestMeta } from '../context/actor';
 import { preparedRows, type Db, type DbOrTx } from '../db/client';
 import { hashedFields, type AuditRowFields } from './audit-hash';
+import { sealAuditPayload, type AuditPayload } from './audit-payload';
 import { canonicalSegments, storableText, toJsonValue, type JsonValue } from './canonical-json';
 
 /** Who did it, as the audit row names them. */
@@ -21,10 +22,20 @@ export interface AuditEntry {
   resourceType: AuditResourceType;
   resourceId?: string | number | null;
   patientId?: number | null;
+  /**
+   * Small event details kept in the chain (e.g. `{ changed: ['dosage'], version: 3 }`), never clinical content: that
+   * goes in `payload`.
+   */
   oldValues?: unknown;
   newValues?: unknown;
+  /**
+   * The clinical content of a change (the row before and after): kept out of the chain, sealed in audit_payloads,
+   * chained as its salted hash, and shreddable (decision 042).
+   */
+  payload?: AuditPayload;
   /** e.g. { type: 'BREAK_GLASS', reason } or { type: 'CONSENT' } (DESIGN.md §4). */
   complianceFlags?: unknown;
+  payload?: { oldValues?: unknown; newValues?: unknown };
 }
 
 export function auditActorOf(actor: Actor): { userId: string; userName: string; facility: string | null } {
@@ -80,19 +91,24 @@ export function jsonText(value: JsonValue): string | null {
  * Under REPEATABLE READ or SERIALIZABLE a concurrent writer on the same chain makes this fail with a
  * serialization error (retry the transaction); a chain never forks.
  */
-export async function writeAudit(tx: DbOrTx, entry: AuditEntry): Promise<void> {
-  const f = auditRowFields(entry);
+export async function writeAudit(tx: DbOrTx, entry: AuditEntry): Promise<number> {
+  // The payload, when there is one, is sealed and hashed here; nhr_audit_append chains the hash and stores the sealed
+  // payload in the same call (migration 0043), so the two never exist apart.
+  const sealed = entry.payload ? sealAuditPayload(entry.payload) : null;
+  const f: AuditRowFields = { ...auditRowFields(entry), payloadHash: sealed?.hash ?? null };
   const { segments, holes } = canonicalSegments(hashedFields(f), DATABASE_HOLES);
   if (holes.join() !== DATABASE_HOLES.join()) throw new Error(`audit hash holes out of order: ${holes.join()}`);
   const [s0, s1, s2, s3, s4] = segments;
-  // A named statement: each connection plans the append once (issue 11).
-  await preparedRows(
+  // A named statement: each connection plans the append once (issue 11). Named anew with migration 0043's signature.
+  const [row] = await preparedRows<{ id: string | number }>(
     tx,
-    'nhr_audit_append',
+    'nhr_audit_append_0043',
     sql`SELECT nhr_audit_append(${s0}, ${s1}, ${s2}, ${s3}, ${s4}, ${f.userId}, ${f.userName},
     ${f.action}, ${f.resourceType}, ${f.resourceId}, ${f.patientId}, ${jsonText(f.oldValues)}, ${jsonText(f.newValues)},
-    ${f.ipAddress}, ${f.userAgent}, ${f.sessionId}, ${f.facility}, ${jsonText(f.complianceFlags)})`,
+    ${f.ipAddress}, ${f.userAgent}, ${f.sessionId}, ${f.facility}, ${jsonText(f.complianceFlags)},
+    ${sealed?.hash ?? null}, ${sealed?.salt ?? null}, ${sealed?.ciphertext ?? null}) AS id`,
   );
+  return Number(row!.id);
 }
 
 /**

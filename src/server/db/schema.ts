@@ -283,6 +283,9 @@ export const auditLogs = pgTable(
     sessionId: varchar('session_id', { length: 64 }),
     facility: varchar('facility', { length: 200 }),
     complianceFlags: jsonb('compliance_flags'),
+    // sha256(salt hex || canonical JSON of the payload) of a row whose payload is in audit_payloads (decision 042);
+    // chained only when not null, so the rows written before it existed hash as they always did.
+    payloadHash: varchar('payload_hash', { length: 64 }),
     // Tamper evidence (DESIGN.md §6): hash = sha256(prev_hash || canonical JSON of the row). The log is
     // AUDIT_CHAINS parallel hash chains (see audit_chain_head); chain_seq is the row's position in its chain.
     chain: smallint('chain').notNull(),
@@ -305,6 +308,30 @@ export const auditLogs = pgTable(
     index('audit_logs_review_idx')
       .on(t.resourceId, t.timestamp)
       .where(sql`${t.resourceType} = 'ACCESS_REVIEW'`),
+  ],
+);
+
+/**
+ * The payloads of audit rows (decision 042): the old and new values of a change, out of the hash chain. salt and
+ * ciphertext are sealed (security/secret-box.ts) with AUDIT_PAYLOAD_KEY; shredding sets both to NULL and names when, who
+ * and why. The row itself is kept (migration 0043's trigger refuses DELETE and any other UPDATE), so a missing payload
+ * is detectable. No foreign key: audit_logs is to be partitioned by month; the verifier checks that each row is there.
+ */
+export const auditPayloads = pgTable(
+  'audit_payloads',
+  {
+    auditId: bigint('audit_id', { mode: 'number' }).primaryKey(),
+    salt: text('salt'),
+    ciphertext: text('ciphertext'),
+    shreddedAt: timestamp('shredded_at', { withTimezone: true }),
+    shreddedBy: text('shredded_by'),
+    shredReason: varchar('shred_reason', { length: 500 }),
+  },
+  (t) => [
+    check(
+      'audit_payloads_sealed_or_shredded',
+      sql`(${t.salt} IS NULL) = (${t.ciphertext} IS NULL) AND (${t.ciphertext} IS NULL) = (${t.shreddedAt} IS NOT NULL)`,
+    ),
   ],
 );
 

@@ -2,16 +2,19 @@
 // staff TOTP seeds are sealed with AES-256-GCM under a key kept outside the database (MFA_SECRET_KEY, else the file
 // MFA_SECRET_KEY_FILE, default DATA_DIR/mfa-secret.key, created on first use with mode 0600). A database dump or a
 // DBA's query shows `v1.<iv>.<tag>.<ciphertext>`, not a seed. Values written before sealing existed (no `v1.` prefix)
-// are read as they are; the next enrolment seals them.
+// are read as they are; the next enrolment seals them. The audit payloads (decision 042) are sealed the same way under
+// a key of their own (AUDIT_PAYLOAD_KEY, else DATA_DIR/audit-payload.key): each spec names its key for the messages.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface SecretKeySpec {
-  /** Base64 of 32 bytes, from MFA_SECRET_KEY. */
+  /** Base64 of 32 bytes, from the key's variable (MFA_SECRET_KEY, AUDIT_PAYLOAD_KEY). */
   value: string | undefined;
   /** The key file, used when no value is given. */
   file: string;
+  /** The variable that gives the key, named in errors (default MFA_SECRET_KEY). */
+  name?: string;
 }
 
 export interface SecretBox {
@@ -25,8 +28,14 @@ const b64 = (b: Buffer): string => b.toString('base64url');
 function keyOf(spec: SecretKeySpec): Buffer {
   const text = spec.value ?? readOrCreate(spec.file);
   const key = Buffer.from(text.trim(), 'base64');
-  if (key.length !== 32) throw new Error('MFA secret key: expected 32 bytes in base64 (MFA_SECRET_KEY or its file)');
+  const name = spec.name ?? 'MFA_SECRET_KEY';
+  if (key.length !== 32) throw new Error(`${name}: expected 32 bytes in base64 (${name} or its file)`);
   return key;
+}
+
+/** Whether the key can be had without creating it: a value is given or its file exists (a checker must not make one). */
+export function secretKeyExists(spec: SecretKeySpec): boolean {
+  return spec.value !== undefined || (spec.file !== '' && existsSync(spec.file));
 }
 
 function readOrCreate(file: string): string {
@@ -47,6 +56,9 @@ function readOrCreate(file: string): string {
     return text;
   }
 }
+
+/** Whether `stored` is in the sealed format (a reader that must never take plain text checks this first). */
+export const isSealed = (stored: string): boolean => stored.startsWith(PREFIX);
 
 export function secretBox(spec: SecretKeySpec): SecretBox {
   const key = keyOf(spec);

@@ -36,7 +36,7 @@ const chainRows = (tx: DbOrTx): Promise<StoredRow[]> =>
     sql`SELECT id::float8 AS id, chain, chain_seq::float8 AS "chainSeq", user_id AS "userId", user_name AS "userName",
       action, resource_type AS "resourceType", resource_id AS "resourceId", patient_id AS "patientId",
       old_values AS "oldValues", new_values AS "newValues", ip_address AS "ipAddress", user_agent AS "userAgent",
-      session_id AS "sessionId", facility, compliance_flags AS "complianceFlags", hash,
+      session_id AS "sessionId", facility, compliance_flags AS "complianceFlags", payload_hash AS "payloadHash", hash,
       to_char("timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "timestamp"
       FROM audit_logs ORDER BY chain, chain_seq`,
   );

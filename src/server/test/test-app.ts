@@ -14,6 +14,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+// One audit payload key per test process: every app a test file builds reads the payloads the others wrote (the key is
+// process-wide, decision 042), and no key file is written into the working tree.
+const AUDIT_PAYLOAD_KEY = { value: randomBytes(32).toString('base64'), file: '', name: 'AUDIT_PAYLOAD_KEY' };
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const base = loadConfig({});
   // Tests make many requests as one user; a test of a limit sets its own (src/server/http/rate-limit.test.ts).
@@ -31,7 +35,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   const mfaSecretKey = { value: randomBytes(32).toString('base64'), file: '' };
   // Failed patient sign-ins across numbers (decision 032): a test of those limits sets its own (portal-sign-in-spray.test.ts).
   const portalSignIn = { failuresPerIp: 100_000, failuresPerMinute: 100_000 };
-  return { ...base, clientDir: '/nonexistent', rateLimits, mfaSecretKey, portalSignIn, ...overrides };
+  return { ...base, clientDir: '/nonexistent', rateLimits, mfaSecretKey, auditPayloadKey: AUDIT_PAYLOAD_KEY, portalSignIn, ...overrides };
 }
 
 /**

@@ -1,7 +1,9 @@
 // Audit log reads (SPEC §7). Rows are only ever written through src/server/audit/audit-writer.
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { auditLogs } from '../../db/schema';
+import { auditLogs, auditPayloads } from '../../db/schema';
+import type { StoredAuditValues } from './audit-values';
+import { auditPayloadJoin, auditValueColumns } from './audit-values.repository';
 
 export interface AuditLogCriteria {
   userId?: string | undefined;
@@ -17,16 +19,14 @@ export interface AuditLogCriteria {
   limit: number;
 }
 
-export interface AuditLogRow {
+/** A stored row: its values as stored (the service presents them, audit-values.ts). */
+export interface AuditLogRow extends StoredAuditValues {
   id: number;
   userId: string;
   userName: string;
   action: string;
-  resourceType: string;
   resourceId: string | null;
   patientId: number | null;
-  oldValues: unknown;
-  newValues: unknown;
   ipAddress: string | null;
   userAgent: string | null;
   timestamp: Date;
@@ -55,11 +55,9 @@ export async function selectAuditLogs(db: DbOrTx, c: AuditLogCriteria): Promise<
       userId: auditLogs.userId,
       userName: auditLogs.userName,
       action: auditLogs.action,
-      resourceType: auditLogs.resourceType,
       resourceId: auditLogs.resourceId,
       patientId: auditLogs.patientId,
-      oldValues: auditLogs.oldValues,
-      newValues: auditLogs.newValues,
+      ...auditValueColumns(),
       ipAddress: auditLogs.ipAddress,
       userAgent: auditLogs.userAgent,
       timestamp: auditLogs.timestamp,
@@ -68,6 +66,7 @@ export async function selectAuditLogs(db: DbOrTx, c: AuditLogCriteria): Promise<
       complianceFlags: auditLogs.complianceFlags,
     })
     .from(auditLogs)
+    .leftJoin(auditPayloads, auditPayloadJoin())
     .where(and(...conditions))
     .orderBy(desc(auditLogs.timestamp), desc(auditLogs.id))
     .limit(c.limit);

@@ -3,6 +3,7 @@ import { auditLogQuery, type AuditLogEntry, type AuditLogFilters, type AuditLogQ
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { Db } from '../../db/client';
 import { selectAuditLogs, type AuditLogCriteria, type AuditLogRow } from './audit.repository';
+import { withPresentedValues } from './audit-values';
 import { parseOr400 } from './parse';
 import { endOfDay, startOfDay } from './period';
 
@@ -23,7 +24,11 @@ function criteriaOf(f: AuditLogFilters): AuditLogCriteria {
   };
 }
 
-const toEntry = (row: AuditLogRow): AuditLogEntry => ({ ...row, timestamp: row.timestamp.toISOString() });
+/** The row as the API shows it: old and new values through the presenter (audit-values.ts). */
+const toEntry = (row: AuditLogRow): AuditLogEntry => {
+  const { timestamp, ...rest } = withPresentedValues(row);
+  return { ...rest, timestamp: timestamp.toISOString() };
+};
 
 /** Newest first, at most `limit` (default 100, capped at 1,000). Not audited: for internal use. */
 export async function listAuditLogs(db: Db, filters: AuditLogQueryInput): Promise<AuditLogEntry[]> {

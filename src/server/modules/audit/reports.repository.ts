@@ -4,7 +4,9 @@ import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, sql, 
 import { AUDIT_ACTIONS, type AuditAction } from '../../../contracts/audit';
 import type { ActionCounts, HipaaReportData, ReportAuditEvent } from '../../../contracts/compliance-report-data';
 import type { Db, DbOrTx } from '../../db/client';
-import { auditLogs, complianceReportArchives, complianceReports, securityEvents } from '../../db/schema';
+import { auditLogs, auditPayloads, complianceReportArchives, complianceReports, securityEvents } from '../../db/schema';
+import type { StoredAuditValues } from './audit-values';
+import { auditPayloadJoin, auditValueColumns } from './audit-values.repository';
 
 /** [from, before) as instants. */
 export interface Period {
@@ -177,18 +179,19 @@ export async function activityCounts(
     .groupBy(auditLogs.action, auditLogs.resourceType);
 }
 
-export type ActivityEntry = ReportAuditEvent & { oldValues: unknown; newValues: unknown; complianceFlags: unknown };
+/** An event with its values as stored (the service presents them, audit-values.ts). */
+export type ActivityEntry = ReportAuditEvent & StoredAuditValues & { complianceFlags: unknown };
 
-/** The events themselves, oldest first, at most `limit`. */
+/** The events themselves, oldest first, at most `limit`, with their payloads read in the same query. */
 export async function activityEntries(db: DbOrTx, p: Period, actions: readonly AuditAction[], limit: number): Promise<ActivityEntry[]> {
   const rows = await db
     .select({
       ...eventColumns,
-      oldValues: auditLogs.oldValues,
-      newValues: auditLogs.newValues,
+      ...auditValueColumns(),
       complianceFlags: auditLogs.complianceFlags,
     })
     .from(auditLogs)
+    .leftJoin(auditPayloads, auditPayloadJoin())
     .where(and(inPeriod(p), inArray(auditLogs.action, [...actions])))
     .orderBy(asc(auditLogs.timestamp), asc(auditLogs.id))
     .limit(limit);

@@ -15,6 +15,7 @@ import { auditActorOf } from '../../audit/audit-writer';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../errors/app-error';
+import { withPresentedValues } from './audit-values';
 import { parseOr400 } from './parse';
 import { endOfDay, startOfDay } from './period';
 import * as reports from './reports.repository';
@@ -62,7 +63,10 @@ async function reportBody(tx: DbOrTx, type: ReportType, p: Period, limit: number
       summary,
       entries: capped(
         summary.total,
-        rows.map(({ oldValues: _old, ...r }) => r),
+        rows.map((row) => {
+          const { oldValues: _old, eventValues: _event, ...r } = withPresentedValues(row);
+          return r;
+        }),
         limit,
       ),
     };
@@ -74,7 +78,7 @@ async function reportBody(tx: DbOrTx, type: ReportType, p: Period, limit: number
     summary,
     entries: capped(
       summary.total,
-      rows.map(({ complianceFlags: _flags, ...r }) => r),
+      rows.map(({ complianceFlags: _flags, ...row }) => withPresentedValues(row)),
       limit,
     ),
   };

@@ -42,6 +42,6 @@ export async function createResource(
       `Invalid ${type}`,
     );
   }
-  const row = await addRecordItem(scope, kind, patientId, parsed.data as NewRecordItem<typeof kind>, confirmed);
+  const { row } = await addRecordItem(scope, kind, patientId, parsed.data as NewRecordItem<typeof kind>, confirmed);
   return taker.resources(row)[0]!;
 }

@@ -10,6 +10,9 @@ import { queryOne, queryRows } from '../../test/sql';
 import { createStaffUser, signInAs } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
+/** The version fields the portal shows of a row stored once (additive: uuid, version, when it last changed). */
+const version1 = { uuid: expect.any(String), version: 1, updatedAt: expect.any(String) };
+
 let t: TestApp;
 let patient: SeededPatient;
 let cookie: string;
@@ -50,6 +53,7 @@ describe('GET /api/patient-portal/me', () => {
     const tag = `P${patient.id}`;
     expect(diagnoses[0]).toEqual({
       id: expect.any(Number),
+      ...version1,
       condition: `Condition ${tag}-1`,
       code: null,
       codeSystem: null,
@@ -63,6 +67,7 @@ describe('GET /api/patient-portal/me', () => {
     });
     expect(appointments[1]).toEqual({
       id: expect.any(Number),
+      ...version1,
       type: `Check-up ${tag}-0`,
       date: '2010-01-10',
       time: '09:30',
@@ -74,6 +79,7 @@ describe('GET /api/patient-portal/me', () => {
     expect(allergies.map((a: { severity: string }) => a.severity)).toEqual(['Severe', 'Moderate', 'Mild']);
     expect(medications[1]).toEqual({
       id: expect.any(Number),
+      ...version1,
       medication: `Medicine ${tag}-0`,
       code: null,
       codeSystem: null,
@@ -89,6 +95,7 @@ describe('GET /api/patient-portal/me', () => {
     });
     expect(vaccines[1]).toEqual({
       id: expect.any(Number),
+      ...version1,
       vaccine: `Vaccine ${tag}-0`,
       code: null,
       codeSystem: null,

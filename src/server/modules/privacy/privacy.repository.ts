@@ -3,6 +3,8 @@
 // rows themselves (resource_type ACCESS_REVIEW, resource_id = the reviewed row's id), written by the audit writer.
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import type { StoredAuditValues } from '../audit/audit-values';
+import { auditValueSql } from '../audit/audit-values.repository';
 
 const rowsOf = async <T>(db: DbOrTx, query: SQL): Promise<T[]> => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 const iso = (column: SQL): SQL => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -129,14 +131,12 @@ export async function selectBreakGlass(db: DbOrTx, c: QueueCriteria, bulkMinutes
   );
 }
 
-export interface ActivityRow {
+/** An audit row of the grant's activity, its values as stored (the service presents them: modules/audit/audit-values.ts). */
+export interface ActivityRow extends StoredAuditValues {
   id: number;
   at: string;
   action: string;
-  resourceType: string;
   resourceId: string | null;
-  oldValues: unknown;
-  newValues: unknown;
 }
 
 /** The user's audit rows about the patient from the grant until it expired (or now), oldest first, at most `limit`. */
@@ -144,11 +144,13 @@ export async function selectGrantActivity(
   db: DbOrTx,
   q: { userId: string; patientId: number; from: string; until: string; excludeId: number; limit: number },
 ): Promise<ActivityRow[]> {
+  // The shared select list of audit values (payload and sealed flag included), not a call of the audit module.
+  const values = auditValueSql('a');
   return rowsOf<ActivityRow>(
     db,
-    sql`SELECT a.id::int AS "id", ${iso(sql`a.timestamp`)} AS "at", a.action AS "action", a.resource_type AS "resourceType",
-        a.resource_id AS "resourceId", a.old_values AS "oldValues", a.new_values AS "newValues"
-      FROM audit_logs a
+    sql`SELECT a.id::int AS "id", ${iso(sql`a.timestamp`)} AS "at", a.action AS "action", a.resource_id AS "resourceId",
+        ${values.columns}
+      FROM audit_logs a ${values.join}
       WHERE a.user_id = ${q.userId} AND a.patient_id = ${q.patientId} AND a.id <> ${q.excludeId}
         AND a.timestamp >= ${q.from}::timestamptz AND a.timestamp <= ${q.until}::timestamptz
       ORDER BY a.timestamp, a.id

@@ -20,6 +20,7 @@ import { inAuditedTransaction, type RequestScope } from '../../context/data-cont
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../errors/app-error';
 import { parseOr400 } from '../audit/parse';
+import { withPresentedValues } from '../audit/audit-values';
 import { flagsOf } from './flags';
 import * as repo from './privacy.repository';
 
@@ -101,7 +102,11 @@ async function detailOf(tx: DbOrTx, id: number, limits: PrivacyThresholds): Prom
     limit: GRANT_ACTIVITY_LIMIT,
   });
   const reviews = (await repo.selectVerdicts(tx, id)).map(toVerdict);
-  return { access: toAccess(row, limits), grantExpiresAt: expires.toISOString(), activity, reviews };
+  const presented = activity.map((a) => {
+    const { eventValues: _event, ...item } = withPresentedValues(a);
+    return item;
+  });
+  return { access: toAccess(row, limits), grantExpiresAt: expires.toISOString(), activity: presented, reviews };
 }
 
 /** GET /api/privacy-reviews/{id}: one access with what was done during its grant; 404 for any other row. */

@@ -136,17 +136,29 @@ describe("bad input: a clear 400 in the user's language and nothing changed", ()
 });
 
 describe('PATCH /api/lab-results/{id}: correcting a result', () => {
-  it('replaces the fields sent, recomputes the flag, keeps who entered it, and audits UPDATE with old and new values', async () => {
+  it('replaces the fields sent, recomputes the flag, keeps who entered it, and audits UPDATE with the changed fields', async () => {
     const created = (await api.add('lab-results', patient.id, { ...SAMPLE_INPUTS['lab-results'], collectedDate: '2025-05-01' })).json();
     expect(created.abnormalFlag).toBeNull();
     const res = await api.edit('lab-results', created.id, { value: 17.5, status: 'corrected' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ ...created, value: 17.5, status: 'corrected', abnormalFlag: 'H' });
+    expect(res.json()).toEqual({
+      ...created,
+      value: 17.5,
+      status: 'corrected',
+      abnormalFlag: 'H',
+      version: 2,
+      updatedAt: expect.any(String),
+    });
     const audit = await queryOne<{ action: string; resource_type: string; old_values: unknown; new_values: unknown }>(
       t.db,
       sql`SELECT action, resource_type, old_values, new_values FROM audit_logs ORDER BY id DESC LIMIT 1`,
     );
-    expect(audit).toEqual({ action: 'UPDATE', resource_type: 'LAB_RESULT', old_values: created, new_values: res.json() });
+    expect(audit).toEqual({
+      action: 'UPDATE',
+      resource_type: 'LAB_RESULT',
+      old_values: null,
+      new_values: { version: 2, changed: ['abnormalFlag', 'status', 'value'] },
+    });
   });
 
   it('checks the edited result whole: an edit that inverts the range is a 400 and changes nothing', async () => {

@@ -8,7 +8,7 @@ import type { RecordPatient } from '../../../contracts/access';
 import { auditAppendSql, sqlJson, type StatementAuditEntry } from '../../audit/audit-in-statement';
 import { preparedRows, type Db } from '../../db/client';
 import { patientWithGrantSql } from '../../db/patient-columns';
-import { listJson } from './records.repository';
+import { listJson, presentLists } from './records.repository';
 
 export type SummaryRead =
   | { found: false }
@@ -56,5 +56,5 @@ export async function readSummaryAudited(
   if (!row.granted) return { found: true, granted: false };
   if (row.audited !== 1) throw new Error('the record was read without its audit row');
   const { patient, granted: _g, audited: _a, ...rest } = row;
-  return { found: true, granted: true, summary: { patient, ...(rest as RecordLists) } };
+  return { found: true, granted: true, summary: { patient, ...presentLists(rest as RecordLists) } };
 }

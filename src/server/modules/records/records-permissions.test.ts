@@ -1,5 +1,5 @@
 // DESIGN.md §4 over every record route: with a live grant in place for every user, each role is allowed or gets
-// 403 by its permissions alone (reads records.read, adds and deletes records.write); signed out and patient
+// 403 by its permissions alone (reads, histories and changes records.read; adds, edits and deletes records.write); signed out and patient
 // sessions get 401.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -37,10 +37,28 @@ const PROBES: Probe[] = [
     {
       route: `DELETE /api/${kind}/{id}`,
       permission: 'records.write',
-      request: () => ({ method: 'DELETE', url: `/api/${kind}/999999` }),
+      request: () => ({ method: 'DELETE', url: `/api/${kind}/999999`, payload: { reason: 'Wrong patient' } }),
+      allowedStatus: 404,
+    },
+    {
+      route: `PATCH /api/${kind}/{id}`,
+      permission: 'records.write',
+      request: () => ({ method: 'PATCH', url: `/api/${kind}/999999`, headers: { 'if-match': '"1"' }, payload: {} }),
+      allowedStatus: 404,
+    },
+    {
+      route: `GET /api/${kind}/{id}/history`,
+      permission: 'records.read',
+      request: () => ({ method: 'GET', url: `/api/${kind}/999999/history` }),
       allowedStatus: 404,
     },
   ]),
+  {
+    route: 'GET /api/patients/{id}/changes',
+    permission: 'records.read',
+    request: (p) => ({ method: 'GET', url: `/api/patients/${p}/changes` }),
+    allowedStatus: 200,
+  },
   {
     route: 'GET /api/patients/{id}/record-summary',
     permission: 'records.read',
@@ -90,7 +108,7 @@ const cases = ALL_ROLE_IDS.flatMap((roleId) =>
 describe('record routes: permission matrix (DESIGN.md §4)', () => {
   it.each(cases)('role $roleId: $route is $label', async ({ roleId, request, allowed, allowedStatus }) => {
     const options = request(patientId);
-    const res = await t.app.inject({ ...options, headers: { cookie: signedIn.get(roleId)!.cookie } });
+    const res = await t.app.inject({ ...options, headers: { ...options.headers, cookie: signedIn.get(roleId)!.cookie } });
     expect(res.statusCode).toBe(allowed ? allowedStatus : 403);
     if (!allowed) expect(res.json()).toEqual({ message: 'Insufficient permissions', code: 'PERMISSION_REQUIRED' });
   });
@@ -120,7 +138,7 @@ describe('record routes: permission matrix (DESIGN.md §4)', () => {
 
   it.each(PROBES)('patient session (even their own record): $route is 401', async ({ request }) => {
     const options = request(patientId);
-    const res = await t.app.inject({ ...options, headers: { cookie: patientCookie } });
+    const res = await t.app.inject({ ...options, headers: { ...options.headers, cookie: patientCookie } });
     expect(res.statusCode).toBe(401);
   });
 });

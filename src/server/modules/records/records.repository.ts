@@ -1,7 +1,9 @@
 // The record's lists, one table per kind (modules/records/kinds). Every read and change of a patient's items takes
 // a PatientScope: the data context of a transaction in which the access module checked this user's live grant for
 // that patient (docs/decisions/009-data-context.md). Nothing here knows a kind: columns are mapped by their types.
-import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+// Rows are versioned (decision 041): lists and item reads leave entered-in-error rows out, every stored row reaches
+// its reader through the presenter (present.ts), and a change names the version it was made from.
+import { and, desc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { kindContract, RECORD_KINDS, type RecordKind, type RecordLists, type RecordRows } from '../../../contracts/kinds';
 import type { Actor } from '../../context/actor';
@@ -10,26 +12,34 @@ import type { DbOrTx } from '../../db/client';
 import type { PatientScope } from '../access/patient-scope';
 import { serverKind } from './kinds';
 import type { KindTable } from './kinds/server-kind';
+import { presentRow, presentRows } from './present';
 
 type Raw = Record<string, unknown>;
 
 const tableOf = (kind: RecordKind): KindTable => serverKind(kind).table;
-const columnsOf = (kind: RecordKind): Record<string, PgColumn> => getTableColumns(tableOf(kind)) as Record<string, PgColumn>;
+/** The columns a row is read with: all but change_xid, which only the delta read compares. */
+function columnsOf(kind: RecordKind): Record<string, PgColumn> {
+  const { changeXid: _x, ...columns } = getTableColumns(tableOf(kind)) as Record<string, PgColumn>;
+  return columns;
+}
 
 /** The list's ORDER BY: the kind's sort keys, each descending (the client sorts the same way: contracts/record-order.ts). */
 const orderOf = (kind: RecordKind): SQL[] => kindContract(kind).order.map((key) => desc(columnsOf(kind)[key]!));
 
 /** Database row -> API row: numeric columns arrive as text, timestamps as Date. */
-function toRow<K extends RecordKind>(kind: K, raw: Raw): RecordRows[K] {
-  const row: Raw = { ...raw };
+export function storedRow(kind: RecordKind, raw: Raw): Raw {
+  const { changeXid: _x, ...row }: Raw = raw;
   for (const [key, column] of Object.entries(columnsOf(kind))) {
     const v = row[key];
     if (v === null || v === undefined) continue;
     if (column.columnType === 'PgNumeric') row[key] = Number(v);
     if (column.columnType === 'PgTimestamp' && v instanceof Date) row[key] = v.toISOString();
   }
-  return row as RecordRows[K];
+  return row;
 }
+
+/** A stored row as its reader sees it (the presenter), or null when withheld. */
+const toRow = <K extends RecordKind>(kind: K, raw: Raw): RecordRows[K] | null => presentRow(kind, storedRow(kind, raw));
 
 /** API values -> column values: numbers for numeric columns as text (exact), ISO timestamps as Date. */
 function toValues(kind: RecordKind, values: Raw): Raw {
@@ -49,7 +59,7 @@ function toValues(kind: RecordKind, values: Raw): Raw {
  * A row as JSON in the contract's shape, built from the table: camelCase keys, dates as YYYY-MM-DD, numeric as
  * numbers, timestamps as ISO 8601 UTC with milliseconds (what Date#toISOString gives for inserted rows).
  */
-function jsonRow(kind: RecordKind): SQL {
+export function jsonRow(kind: RecordKind): SQL {
   const fields = Object.entries(columnsOf(kind)).map(([key, column]) => {
     let value: SQL = sql`${column}`;
     if (column.columnType === 'PgNumeric') value = sql`${column}::float8`;
@@ -59,11 +69,24 @@ function jsonRow(kind: RecordKind): SQL {
   return sql`json_build_object(${sql.join(fields, sql`, `)})`;
 }
 
-/** One list as a JSON array (newest first): a scalar subquery, so several lists come back in one statement. */
+/**
+ * One list as a JSON array of stored rows (newest first, entered-in-error rows left out): a scalar subquery, so
+ * several lists come back in one statement. Its rows reach readers only through presentLists.
+ */
 export function listJson(kind: RecordKind, patientId: number): SQL {
   const table = tableOf(kind);
   return sql`(SELECT coalesce(json_agg(${jsonRow(kind)} ORDER BY ${sql.join(orderOf(kind), sql`, `)}), '[]'::json)
-    FROM ${table} WHERE ${table.patientId} = ${patientId})`;
+    FROM ${table} WHERE ${table.patientId} = ${patientId} AND ${table.enteredInErrorAt} IS NULL)`;
+}
+
+/** Lists of stored rows (listJson) as their reader sees them. */
+export function presentLists<L extends Partial<Record<RecordKind, unknown>>>(lists: L): L {
+  const out: Raw = { ...lists };
+  for (const kind of RECORD_KINDS) {
+    const rows = lists[kind];
+    if (Array.isArray(rows)) out[kind] = presentRows(kind, rows as Raw[]);
+  }
+  return out as L;
 }
 
 /** The given lists of one patient in one round trip. */
@@ -74,7 +97,7 @@ async function selectLists<K extends RecordKind>(
 ): Promise<{ [P in K]: RecordRows[P][] }> {
   const columns = kinds.map((kind) => sql`${listJson(kind, patientId)} AS ${sql.identifier(kind)}`);
   const result = await tx.execute(sql`SELECT ${sql.join(columns, sql`, `)}`);
-  return (result as unknown as { rows: { [P in K]: RecordRows[P][] }[] }).rows[0]!;
+  return presentLists((result as unknown as { rows: { [P in K]: RecordRows[P][] }[] }).rows[0]!);
 }
 
 // Statements go through the KindTable base type: Drizzle cannot type one statement over every kind's table, so rows
@@ -98,28 +121,67 @@ export async function selectListsOf<K extends RecordKind>(
   return selectLists(scope.tx, kinds, scope.patientId);
 }
 
-/** Inserts one item for the scope's patient; returns the stored row. */
-export async function insertItem<K extends RecordKind>(scope: PatientScope, kind: K, values: Raw): Promise<RecordRows[K]> {
-  const [raw] = (await scope.tx
-    .insert(tableOf(kind))
-    .values(toValues(kind, { ...values, patientId: scope.patientId }))
-    .returning()) as Raw[];
-  return toRow(kind, raw!);
+/** Who changes a row and when (the server's clock). */
+export interface ChangedBy {
+  now: Date;
+  /** The staff member's name, as the row's other "by" fields. */
+  name: string;
 }
 
-/** Replaces the stored fields of one item of the scope's patient; returns the stored row, or null when there is none. */
+/** Inserts one item for the scope's patient as version 1; returns the row as its reader sees it. */
+export async function insertItem<K extends RecordKind>(scope: PatientScope, kind: K, values: Raw, by: ChangedBy): Promise<RecordRows[K]> {
+  const [raw] = (await scope.tx
+    .insert(tableOf(kind))
+    .values(toValues(kind, { ...values, patientId: scope.patientId, version: 1, updatedAt: by.now.toISOString(), updatedBy: by.name }))
+    .returning()) as Raw[];
+  return toRow(kind, raw!)!;
+}
+
+/**
+ * Replaces the stored fields of one current item of the scope's patient if it is still at `version`, and makes it the
+ * next version; returns the row, or null when there is no such current item at that version.
+ */
 export async function updateItem<K extends RecordKind>(
   scope: PatientScope,
   kind: K,
   id: number,
+  version: number,
   values: Raw,
+  by: ChangedBy,
 ): Promise<RecordRows[K] | null> {
   const table = tableOf(kind);
-  const { id: _id, patientId: _p, ...rest } = toValues(kind, values);
+  const { id: _id, patientId: _p, version: _v, uuid: _u, ...rest } = toValues(kind, values);
   const [raw] = (await scope.tx
     .update(table)
-    .set(rest)
-    .where(and(eq(table.id, id), eq(table.patientId, scope.patientId)))
+    .set({ ...rest, version: sql`${table.version} + 1`, updatedAt: by.now, updatedBy: by.name })
+    .where(and(eq(table.id, id), eq(table.patientId, scope.patientId), eq(table.version, version), isNull(table.enteredInErrorAt)))
+    .returning()) as Raw[];
+  return raw ? toRow(kind, raw) : null;
+}
+
+/**
+ * Marks one current item of the scope's patient entered in error (the next version; kept, left out of lists);
+ * returns the row, or null when there is no such current item.
+ */
+export async function markEnteredInError<K extends RecordKind>(
+  scope: PatientScope,
+  kind: K,
+  id: number,
+  reason: string | null,
+  by: ChangedBy,
+): Promise<RecordRows[K] | null> {
+  const table = tableOf(kind);
+  const [raw] = (await scope.tx
+    .update(table)
+    .set({
+      enteredInErrorAt: by.now,
+      enteredInErrorBy: by.name,
+      enteredInErrorReason: reason,
+      version: sql`${table.version} + 1`,
+      updatedAt: by.now,
+      updatedBy: by.name,
+    })
+    .where(and(eq(table.id, id), eq(table.patientId, scope.patientId), isNull(table.enteredInErrorAt)))
     .returning()) as Raw[];
   return raw ? toRow(kind, raw) : null;
 }
@@ -143,22 +205,29 @@ export async function itemPatient(ctx: DataContext, kind: RecordKind, id: number
   return item?.patientId ?? null;
 }
 
-/** One item of the scope's patient, or null when the patient has no such item. */
-export async function selectItem<K extends RecordKind>(scope: PatientScope<Actor>, kind: K, id: number): Promise<RecordRows[K] | null> {
+/**
+ * One item of the scope's patient as its reader sees it, or null when the patient has no such item, it is withheld,
+ * or (unless `enteredInError`) it was entered in error.
+ */
+export async function selectItem<K extends RecordKind>(
+  scope: PatientScope<Actor>,
+  kind: K,
+  id: number,
+  options: { enteredInError?: boolean } = {},
+): Promise<RecordRows[K] | null> {
   const table = tableOf(kind);
   const [raw] = (await scope.tx
     .select()
     .from(table)
-    .where(and(eq(table.id, id), eq(table.patientId, scope.patientId)))) as Raw[];
+    .where(
+      and(eq(table.id, id), eq(table.patientId, scope.patientId), options.enteredInError ? undefined : isNull(table.enteredInErrorAt)),
+    )) as Raw[];
   return raw ? toRow(kind, raw) : null;
 }
 
-/** Deletes one item of the scope's patient; returns the deleted row, or null when the patient has no such item. */
-export async function deleteItem<K extends RecordKind>(scope: PatientScope, kind: K, id: number): Promise<RecordRows[K] | null> {
+/** One item by id with no grant check, for answering an add again to the staff member who made it (idempotency). */
+export async function selectOwnAdd<K extends RecordKind>(tx: DbOrTx, kind: K, id: number): Promise<RecordRows[K] | null> {
   const table = tableOf(kind);
-  const [raw] = (await scope.tx
-    .delete(table)
-    .where(and(eq(table.id, id), eq(table.patientId, scope.patientId)))
-    .returning()) as Raw[];
+  const [raw] = (await tx.select().from(table).where(eq(table.id, id))) as Raw[];
   return raw ? toRow(kind, raw) : null;
 }

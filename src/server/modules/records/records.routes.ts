@@ -2,11 +2,28 @@
 // /api/patients/{id}/<kind>, PATCH and DELETE /api/<kind>/{id}; plus GET /api/patients/{id}/record-summary for the
 // dashboard. Reads need records.read, changes records.write, and all of them a live access grant (the service).
 // An add or edit a kind's check warns about answers 409 CONFIRMATION_REQUIRED until `?confirm=` names its warnings.
+// Versions (decision 041): an edit names its version in If-Match; DELETE marks entered in error; an add may carry an
+// Idempotency-Key; GET /api/<kind>/{id}/history and GET /api/patients/{id}/changes read versions and changes.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { KIND_CONTRACTS, RECORD_KINDS, recordInputs, type RecordKind } from '../../../contracts/kinds';
 import { recordIdParams, recordSummary } from '../../../contracts/record-api';
 import { confirmQuery } from '../../../contracts/record-warnings';
+import {
+  changesQuery,
+  changesResponse,
+  enteredInErrorBody,
+  ETAG,
+  etagOf,
+  historyEntry,
+  IDEMPOTENCY_KEY,
+  IDEMPOTENT_REPLAYED,
+  IF_MATCH,
+  isIdempotencyKey,
+  versionOfIfMatch,
+} from '../../../contracts/record-versions';
+import { AppError } from '../../errors/app-error';
+import { readItemHistory, readRecordChanges } from './record-history.service';
 import { withConfirmedActor } from '../../context/actor-check';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
@@ -22,6 +39,24 @@ import {
 
 /** An edit's body: any of the kind's input fields; the service checks the edited item whole, as an add. */
 const patchBody = z.record(z.string(), z.unknown());
+
+/** The Idempotency-Key of an add, or null; 400 for one that is not a UUID. */
+function idempotencyKeyOf(request: FastifyRequest): string | null {
+  const raw = request.headers[IDEMPOTENCY_KEY];
+  if (raw === undefined) return null;
+  const key = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase() ?? '';
+  if (!isIdempotencyKey(key)) throw new AppError('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be a UUID');
+  return key;
+}
+
+/** The version an edit was made from (If-Match); 428 without one. */
+function ifMatchVersion(request: FastifyRequest): number {
+  const version = versionOfIfMatch(request.headers[IF_MATCH]);
+  if (version === null) throw new AppError('VERSION_REQUIRED', 'Send If-Match with the version of the entry you edited');
+  return version;
+}
+
+const versionOf = (row: unknown): number => (row as { version: number }).version;
 
 export function recordsRoutes({ db, config }: AppDeps) {
   const canRead = requireStaff('records.read');
@@ -48,14 +83,20 @@ export function recordsRoutes({ db, config }: AppDeps) {
         `/api/patients/:id/${kind}`,
         { onRequest: canWrite, schema: { tags, params: recordIdParams, querystring: confirmQuery, body, response: { 201: row } } },
         async (request, reply) => {
-          const created = await addRecordItem(
+          const key = idempotencyKeyOf(request);
+          const { row, replayed } = await addRecordItem(
             caller(request),
             kind,
             request.params.id,
             request.body as NewRecordItem<typeof kind>,
             request.query.confirm,
+            key,
           );
-          return reply.status(201).send(created);
+          if (replayed) reply.header(IDEMPOTENT_REPLAYED, 'true');
+          return reply
+            .status(201)
+            .header(ETAG, etagOf(versionOf(row)))
+            .send(row);
         },
       );
       r.patch(
@@ -64,18 +105,33 @@ export function recordsRoutes({ db, config }: AppDeps) {
           onRequest: canWrite,
           schema: { tags, params: recordIdParams, querystring: confirmQuery, body: patchBody, response: { 200: row } },
         },
-        async (request) => updateRecordItem(caller(request), kind, request.params.id, request.body, request.query.confirm),
+        async (request, reply) => {
+          const version = ifMatchVersion(request);
+          const row = await updateRecordItem(caller(request), kind, request.params.id, version, request.body, request.query.confirm);
+          return reply.header(ETAG, etagOf(versionOf(row))).send(row);
+        },
       );
       r.delete(
         `/api/${kind}/:id`,
-        { onRequest: canWrite, schema: { tags, params: recordIdParams, response: { 204: z.null() } } },
+        { onRequest: canWrite, schema: { tags, params: recordIdParams, body: enteredInErrorBody, response: { 204: z.null() } } },
         async (request, reply) => {
-          await deleteRecordItem(caller(request), kind, request.params.id);
+          await deleteRecordItem(caller(request), kind, request.params.id, request.body.reason);
           return reply.status(204).send(null);
         },
       );
+      r.get(
+        `/api/${kind}/:id/history`,
+        { onRequest: canRead, schema: { tags, params: recordIdParams, response: { 200: z.array(historyEntry(row)) } } },
+        async (request) => readItemHistory(caller(request), kind, request.params.id),
+      );
     };
     for (const kind of RECORD_KINDS) register(kind);
+
+    r.get(
+      '/api/patients/:id/changes',
+      { onRequest: canRead, schema: { tags, params: recordIdParams, querystring: changesQuery, response: { 200: changesResponse } } },
+      async (request) => readRecordChanges(caller(request), request.params.id, request.query.since),
+    );
 
     r.get(
       '/api/patients/:id/record-summary',

@@ -1,7 +1,9 @@
 // The clinical record (SPEC §3, §7; DESIGN.md §4, §6, §9): every kind's list of one patient, handled alike through
 // the kinds' definitions (modules/records/kinds). Every call runs in one audited data context, opens the patient's
-// record through the access module's grant check (a PatientScope) and writes its audit row: reads VIEW, adds CREATE
-// with newValues, edits UPDATE with oldValues and newValues, deletes DELETE with oldValues.
+// record through the access module's grant check (a PatientScope) and writes its audit row: reads VIEW, adds CREATE,
+// edits UPDATE, entered in error DELETE; a change chains its event and the changed field names, and carries the
+// rows as its audit payload (decision 041).
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import {
   kindContract,
@@ -15,6 +17,9 @@ import {
 } from '../../../contracts/kinds';
 import type { RecordSummary } from '../../../contracts/record-api';
 import type { RecordWarning } from '../../../contracts/record-warnings';
+import type { VersionConflict } from '../../../contracts/record-versions';
+import { PORTAL_HIDDEN, VERSION_FIELDS } from '../../../contracts/kinds/versioned';
+import { canonicalJson, toJsonValue } from '../../audit/canonical-json';
 import { staffDisplayName, type ActorCheck, type PatientActor, type StaffActor } from '../../context/actor';
 import { UnconfirmedActorError } from '../../context/actor-check';
 import { actorCheckSql } from '../../context/session';
@@ -27,15 +32,19 @@ import { readSummaryAudited } from './record-summary.repository';
 import { codeEntryOf } from './record-codes';
 import { serverKind } from './kinds';
 import {
-  deleteItem,
   insertItem,
   itemPatient,
   lockItemPatient,
+  markEnteredInError,
   selectItem,
   selectList,
   selectListsOf,
+  selectOwnAdd,
   updateItem,
+  type ChangedBy,
 } from './records.repository';
+import { claimKey, findKeyedAdd } from './idempotency.repository';
+import { insertVersion, selectVersion } from './record-versions.repository';
 import type { RecordPatient } from '../../../contracts/access';
 
 /** Who asks, from where, and when (the server's clock, so tests can move it). */
@@ -92,19 +101,96 @@ async function storedValues<K extends RecordKind>(
   };
 }
 
-/** POST /api/patients/{id}/<kind>: stores the item and returns the stored row; audited as CREATE with newValues. */
+const withoutKeys = (row: Record<string, unknown>, keys: Record<string, true>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(row).filter(([k]) => !(k in keys)));
+
+/** Who stores a change and when. */
+const changedBy = (c: RecordCaller): ChangedBy => ({ now: c.now, name: staffDisplayName(c.actor) });
+
+/** The fields whose values differ between two versions of a row (never the version fields themselves). */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys]
+    .sort()
+    .filter(
+      (k) => !(VERSION_FIELDS as readonly string[]).includes(k) && JSON.stringify(before[k] ?? null) !== JSON.stringify(after[k] ?? null),
+    );
+}
+
+/**
+ * The audit row of a change of a clinical row: the event and the names of the fields it changed are chained; the
+ * rows themselves are its payload (decision 041), which can be shredded later without breaking the chain.
+ */
+function changeAudit(
+  kind: RecordKind,
+  patientId: number,
+  action: 'CREATE' | 'UPDATE' | 'DELETE',
+  row: { id: number; version: number },
+  changed: string[],
+  payload: { oldValues?: unknown; newValues?: unknown },
+): ContextAuditEntry {
+  return entry(kind, patientId, { action, resourceId: row.id, newValues: { version: row.version, changed }, payload });
+}
+
+/** An add and whether it repeats an earlier one (the same Idempotency-Key and body). */
+export interface AddResult<K extends RecordKind> {
+  row: RecordRows[K];
+  replayed: boolean;
+}
+
+/** Thrown inside an add's transaction when its key was taken meanwhile: the add rolls back and answers as a replay. */
+class KeyTaken extends Error {}
+
+const requestHash = (kind: RecordKind, patientId: number, input: unknown): string =>
+  createHash('sha256')
+    .update(canonicalJson(toJsonValue({ kind, patientId, input })))
+    .digest('hex');
+
+/** The earlier add a key stands for: its row again, or 409 IDEMPOTENCY_KEY_REUSED when it was another request. */
+async function replay<K extends RecordKind>(c: RecordCaller, kind: K, hash: string, key: string): Promise<AddResult<K> | null> {
+  const earlier = await findKeyedAdd(c.db, c.actor.userId, key);
+  if (!earlier) return null;
+  if (earlier.requestHash !== hash || earlier.kind !== kind)
+    throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another request', { details: { key } });
+  const row = await selectOwnAdd(c.db, kind, earlier.itemId);
+  if (!row) throw notFound(kind);
+  return { row, replayed: true };
+}
+
+/**
+ * POST /api/patients/{id}/<kind>: stores the item as version 1 and returns the stored row; audited as CREATE. With
+ * an Idempotency-Key (the staff member's own UUID for this add) the same add sent again answers the first one's row,
+ * with no second row and no second audit row; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED.
+ */
 export async function addRecordItem<K extends RecordKind>(
   c: RecordCaller,
   kind: K,
   patientId: number,
   input: NewRecordItem<K>,
   confirmed: readonly string[] = [],
-): Promise<RecordRows[K]> {
-  return inAuditedTransaction(c, async (ctx) => {
-    const scope = await openPatientRecord(ctx, patientId);
-    const row = await insertItem(scope, kind, await storedValues(c, scope, kind, input, confirmed, null));
-    return ctx.audited(row, entry(kind, patientId, { action: 'CREATE', resourceId: (row as { id: number }).id, newValues: row }));
-  });
+  key: string | null = null,
+): Promise<AddResult<K>> {
+  const hash = key === null ? '' : requestHash(kind, patientId, input);
+  if (key !== null) {
+    const earlier = await replay(c, kind, hash, key);
+    if (earlier) return earlier;
+  }
+  try {
+    const row = await inAuditedTransaction(c, async (ctx) => {
+      const scope = await openPatientRecord(ctx, patientId);
+      const row = await insertItem(scope, kind, await storedValues(c, scope, kind, input, confirmed, null), changedBy(c));
+      const id = (row as { id: number }).id;
+      if (key !== null && !(await claimKey(ctx.tx, c.actor.userId, key, { requestHash: hash, kind, itemId: id }))) throw new KeyTaken();
+      await insertVersion(scope, kind, id, { version: 1, action: 'created', at: c.now, by: changedBy(c).name, changed: [], row });
+      return ctx.audited(row, changeAudit(kind, patientId, 'CREATE', row as { id: number; version: number }, [], { newValues: row }));
+    });
+    return { row, replayed: false };
+  } catch (err) {
+    if (!(err instanceof KeyTaken) || key === null) throw err;
+    const earlier = await replay(c, kind, hash, key);
+    if (!earlier) throw err;
+    return earlier;
+  }
 }
 
 /** The input fields of a stored row: what an edit starts from. */
@@ -113,15 +199,29 @@ function inputOf(kind: RecordKind, now: () => Date, row: Record<string, unknown>
   return Object.fromEntries(Object.keys(shape).map((key) => [key, row[key]]));
 }
 
+/** 409 VERSION_CONFLICT: the row as stored now, and which fields changed since the version the edit was made from. */
+async function versionConflict(
+  scope: PatientScope,
+  kind: RecordKind,
+  current: Record<string, unknown>,
+  version: number,
+): Promise<AppError> {
+  const then = await selectVersion(scope, kind, current.id as number, version);
+  const details: VersionConflict = { current, changed: then ? changedFields(then, current) : [] };
+  return new AppError('VERSION_CONFLICT', `This entry was changed since version ${version}`, { details: { ...details } });
+}
+
 /**
  * PATCH /api/<kind>/{id}: the fields sent replace the stored ones, and the whole item is checked again as an add
- * would be. 404 for an unknown id; 403 (nothing changed) without a grant for its patient; audited as UPDATE with
- * oldValues and newValues.
+ * would be. `version` is the one If-Match named: another than the stored one is 409 VERSION_CONFLICT. 404 for an
+ * unknown or entered-in-error id; 403 (nothing changed) without a grant for its patient; audited as UPDATE with the
+ * changed field names.
  */
 export async function updateRecordItem<K extends RecordKind>(
   c: RecordCaller,
   kind: K,
   id: number,
+  version: number,
   patch: Record<string, unknown>,
   confirmed: readonly string[] = [],
 ): Promise<RecordRows[K]> {
@@ -131,13 +231,21 @@ export async function updateRecordItem<K extends RecordKind>(
     const scope = await openPatientRecord(ctx, patientId);
     const existing = await selectItem(scope, kind, id);
     if (!existing) throw notFound(kind);
+    const current = existing as Record<string, unknown> & { id: number; version: number };
+    if (current.version !== version) throw await versionConflict(scope, kind, current, version);
     const now = () => c.now;
-    const parsed = KIND_CONTRACTS[kind].input(now).safeParse({ ...inputOf(kind, now, existing as Record<string, unknown>), ...patch });
+    const parsed = KIND_CONTRACTS[kind].input(now).safeParse({ ...inputOf(kind, now, current), ...patch });
     if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
     const values = await storedValues(c, scope, kind, parsed.data as NewRecordItem<K>, confirmed, existing);
-    const row = await updateItem(scope, kind, id, values);
+    const row = await updateItem(scope, kind, id, version, values, changedBy(c));
     if (!row) throw notFound(kind);
-    return ctx.audited(row, entry(kind, patientId, { action: 'UPDATE', resourceId: id, oldValues: existing, newValues: row }));
+    const changed = changedFields(current, row as Record<string, unknown>);
+    // A row stored before versions existed keeps its first version now, so its history starts where it did.
+    if (version === 1)
+      await insertVersion(scope, kind, id, { version: 1, action: 'created', at: null, by: null, changed: [], row: current });
+    const next = row as { id: number; version: number };
+    await insertVersion(scope, kind, id, { version: next.version, action: 'edited', at: c.now, by: changedBy(c).name, changed, row });
+    return ctx.audited(row, changeAudit(kind, patientId, 'UPDATE', next, changed, { oldValues: existing, newValues: row }));
   });
 }
 
@@ -152,14 +260,36 @@ export async function readRecordItem<K extends RecordKind>(c: RecordCaller, kind
   });
 }
 
-/** DELETE /api/<kind>/{id}: 404 for an unknown id; 403 (nothing deleted) without a grant for the item's patient. */
-export async function deleteRecordItem(c: RecordCaller, kind: RecordKind, id: number): Promise<void> {
+/**
+ * DELETE /api/<kind>/{id}: marks the item entered in error with the reason given (decision 041): kept, its next
+ * version, left out of every list, shown in its history and to auditors. 404 for an unknown id or one already
+ * entered in error; 403 (nothing changed) without a grant for the item's patient; audited as DELETE.
+ */
+export async function deleteRecordItem(c: RecordCaller, kind: RecordKind, id: number, reason: string | null = null): Promise<void> {
   await inAuditedTransaction(c, async (ctx) => {
     const patientId = await lockItemPatient(ctx, kind, id);
     if (patientId === null) throw notFound(kind);
-    const row = await deleteItem(await openPatientRecord(ctx, patientId), kind, id);
+    const scope = await openPatientRecord(ctx, patientId);
+    const existing = await selectItem(scope, kind, id);
+    if (!existing) throw notFound(kind);
+    const row = await markEnteredInError(scope, kind, id, reason, changedBy(c));
     if (!row) throw notFound(kind); // locked above: only a concurrent change of its patient gets here
-    return ctx.audited(undefined, entry(kind, patientId, { action: 'DELETE', resourceId: (row as { id: number }).id, oldValues: row }));
+    const before = existing as Record<string, unknown> & { version: number };
+    if (before.version === 1)
+      await insertVersion(scope, kind, id, { version: 1, action: 'created', at: null, by: null, changed: [], row: before });
+    const next = row as { id: number; version: number };
+    await insertVersion(scope, kind, id, {
+      version: next.version,
+      action: 'entered-in-error',
+      at: c.now,
+      by: changedBy(c).name,
+      changed: [],
+      row,
+    });
+    return ctx.audited(
+      undefined,
+      changeAudit(kind, patientId, 'DELETE', next, ['enteredInError'], { oldValues: existing, newValues: row }),
+    );
   });
 }
 
@@ -203,8 +333,8 @@ export async function readOwnRecord(c: RequestScope<PatientActor>): Promise<{ pa
     const rows = await selectListsOf(scope, PORTAL_KINDS);
     const lists = Object.fromEntries(
       PORTAL_KINDS.map((k: PortalKind) => {
-        const from = KIND_CONTRACTS[k].portal.from as (row: RecordRows[PortalKind]) => unknown;
-        return [k, (rows[k] as RecordRows[PortalKind][]).map(from)];
+        const from = KIND_CONTRACTS[k].portal.from as (row: RecordRows[PortalKind]) => Record<string, unknown>;
+        return [k, (rows[k] as RecordRows[PortalKind][]).map((row) => withoutKeys(from(row), PORTAL_HIDDEN))];
       }),
     ) as PortalRows;
     return ctx.audited(

@@ -72,11 +72,20 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
   let createdId: number;
   let created: Record<string, unknown>;
 
-  it('adds an item: 201 with the stored row, audited as CREATE with newValues', async () => {
+  it('adds an item: 201 with the stored row as version 1, audited as CREATE (the chain names the event, not the row)', async () => {
     const res = await api(doctor.cookie).add(kind, patient.id, SAMPLE_INPUTS[kind]);
     expect(res.statusCode).toBe(201);
     const row = res.json();
-    expect(row).toMatchObject({ ...expectedRow(kind), patientId: patient.id, id: expect.any(Number) });
+    expect(row).toMatchObject({
+      ...expectedRow(kind),
+      patientId: patient.id,
+      id: expect.any(Number),
+      uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      version: 1,
+      updatedBy: 'Test Role3',
+      enteredInErrorAt: null,
+    });
+    expect(res.headers.etag).toBe('"1"');
     createdId = row.id;
     created = row;
     const audit = await lastAudit();
@@ -88,7 +97,7 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
       patient_id: patient.id,
       old_values: null,
     });
-    expect(audit!.new_values).toEqual(row);
+    expect(audit!.new_values).toEqual({ version: 1, changed: [] });
   });
 
   it('reads the list with the new item (the same shape as the add returned), audited as VIEW for that patient', async () => {
@@ -123,9 +132,11 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
     expect([await rowCount(kind), await auditCount()]).toEqual(before);
   });
 
-  it('deletes the item: 204, gone from the list, audited as DELETE with oldValues', async () => {
+  it('marks the item entered in error: 204, kept as its next version, gone from the list, audited as DELETE', async () => {
+    const rows = await rowCount(kind);
     const res = await api(doctor.cookie).remove(kind, createdId);
     expect(res.statusCode).toBe(204);
+    expect(await rowCount(kind)).toBe(rows);
     const audit = await lastAudit();
     expect(audit).toMatchObject({
       action: 'DELETE',
@@ -133,7 +144,7 @@ describe.each(RECORD_KINDS)('%s', (kind) => {
       resource_id: String(createdId),
       patient_id: patient.id,
     });
-    expect(audit!.old_values).toMatchObject({ id: createdId, patientId: patient.id });
+    expect(audit!.new_values).toEqual({ version: 2, changed: ['enteredInError'] });
     const list = await api(doctor.cookie).list(kind, patient.id);
     expect(list.json().map((r: { id: number }) => r.id)).not.toContain(createdId);
   });

@@ -9,6 +9,17 @@ import { KIND_VIEWS, formDefaults, formPayload, kindView } from '.';
 import { criticalResultAlerts } from '../../../../contracts/kinds/lab-results';
 import { flagBadge, labValue, rangeText } from './lab-results';
 
+/** The version fields of a row stored once and never changed. */
+const v1 = {
+  uuid: '00000000-0000-4000-8000-000000000001',
+  version: 1,
+  updatedAt: '2025-01-01T00:00:00.000Z',
+  updatedBy: 'Dr. Shikongo',
+  enteredInErrorAt: null,
+  enteredInErrorBy: null,
+  enteredInErrorReason: null,
+};
+
 const t = ((key: string) => key) as unknown as TFunction;
 
 describe('the registry', () => {
@@ -141,6 +152,7 @@ describe('lab results', () => {
   const row = (over: Partial<LabResultRow>): LabResultRow => ({
     id: 1,
     patientId: 1,
+    ...v1,
     name: 'Potassium',
     code: '2823-3',
     codeSystem: 'http://loinc.org',

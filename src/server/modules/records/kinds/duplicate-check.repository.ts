@@ -1,6 +1,6 @@
 // The warning most kinds share: the same coded entry is already on the record (a retry, or a second clinician
 // entering what the first did). Each kind says what "the same" means for it (the same date, still active).
-import { and, count, eq, ne, type SQL } from 'drizzle-orm';
+import { and, count, eq, isNull, ne, type SQL } from 'drizzle-orm';
 import type { RecordWarning } from '../../../../contracts/record-warnings';
 import type { PatientScope } from '../../access/patient-scope';
 import type { KindTable } from './server-kind';
@@ -24,7 +24,13 @@ export async function duplicateEntryWarnings(
     .select({ n: count() })
     .from(table)
     .where(
-      and(eq(table.patientId, scope.patientId), eq(table.code, input.code), same, editing === null ? undefined : ne(table.id, editing)),
+      and(
+        eq(table.patientId, scope.patientId),
+        eq(table.code, input.code),
+        isNull(table.enteredInErrorAt),
+        same,
+        editing === null ? undefined : ne(table.id, editing),
+      ),
     );
   return (found?.n ?? 0) > 0 ? [{ code: 'DUPLICATE_ENTRY', message: `${label} is already on this record`, params: { name: label } }] : [];
 }

@@ -9,7 +9,9 @@ import { boolean, customType, integer, timestamp, uuid, varchar } from 'drizzle-
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 
 export const versionedColumns = () => ({
-  uuid: uuid('uuid').notNull().default(sql`gen_random_uuid()`),
+  uuid: uuid('uuid')
+    .notNull()
+    .default(sql`gen_random_uuid()`),
   version: integer('version').notNull().default(1),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   updatedBy: varchar('updated_by', { length: 200 }),
@@ -17,5 +19,7 @@ export const versionedColumns = () => ({
   enteredInErrorBy: varchar('entered_in_error_by', { length: 200 }),
   enteredInErrorReason: varchar('entered_in_error_reason', { length: 500 }),
   sealed: boolean('sealed').notNull().default(false),
-  changeXid: xid8('change_xid').notNull().default(sql`pg_current_xact_id()`),
+  changeXid: xid8('change_xid')
+    .notNull()
+    .default(sql`pg_current_xact_id()`),
 });
