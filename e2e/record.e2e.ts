@@ -1,5 +1,5 @@
 // Journey: a doctor with confirmed access opens a patient's record, reads the Medical Dashboard, switches to Edit,
-// adds one of each entry, sees the counters, safety panel and critical alerts change, deletes an allergy and
+// adds one of each entry, sees the counters, safety panel and critical alerts change, marks an allergy entered in error and
 // finds it gone in view mode.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -187,20 +187,23 @@ describe.skipIf(!run)('clinical record journey', () => {
     await screenshot(page, 'record-dashboard-filled');
   });
 
-  it('deletes the allergy after confirmation', async () => {
+  it('marks the allergy entered in error, with a reason', async () => {
     await section('Allergies');
-    await page.getByRole('button', { name: 'Delete Penicillin' }).click();
-    await dialog().getByText('Delete this entry?').waitFor();
+    await page.getByRole('button', { name: 'Entered in error: Penicillin' }).click();
+    await dialog().getByText('Mark as entered in error?').waitFor();
+    await dialog()
+      .getByLabel(/^Reason/)
+      .fill('Recorded for the wrong patient');
     await screenshot(page, 'record-delete-confirm');
-    await dialog().getByRole('button', { name: 'Delete' }).click();
-    await toastSeen('Allergy deleted successfully');
+    await dialog().getByRole('button', { name: 'Mark entered in error' }).click();
+    await toastSeen('Allergy marked entered in error');
     await page.getByText('No allergies recorded').waitFor();
   });
 
-  it('shows the change in view mode: the allergy gone, dates as dd/MM/yyyy, no delete buttons', async () => {
+  it('shows the change in view mode: the allergy gone, dates as dd/MM/yyyy, no entered-in-error buttons', async () => {
     await page.getByRole('button', { name: 'View', exact: true }).click();
     await page.getByText('No allergies recorded').waitFor();
-    expect(await page.getByRole('button', { name: /^Delete / }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Entered in error: / }).count()).toBe(0);
     await section('Diagnoses');
     await page.getByText(`Diagnosed ${ddmmyyyy(addDays(today, -60))}`).waitFor();
     await section('Medical Dashboard');

@@ -185,7 +185,7 @@ describe.skipIf(!run)('UI hardening journey (issue 10, items 11-14 and 16)', () 
     await noViolations(phone, 'search with a validation message');
   });
 
-  it('13: saving a dialog returns focus to its opener; a delete to the section heading', async () => {
+  it('13: saving a dialog returns focus to its opener; entered in error to the section heading', async () => {
     await signInThroughPage(desk, app.baseUrl, DOCTOR.email, DOCTOR.password);
     await desk.goto(`${app.baseUrl}/?patient=${data.patient.id}`);
     await desk.getByRole('heading', { name: 'Medical Dashboard' }).waitFor();
@@ -205,9 +205,13 @@ describe.skipIf(!run)('UI hardening journey (issue 10, items 11-14 and 16)', () 
     await expect.poll(() => focused(desk)).toMatchObject({ tag: 'button', text: 'Add Vaccine' });
 
     await desk.getByRole('navigation', { name: 'Record sections' }).getByRole('button', { name: 'Allergies' }).click();
-    await desk.getByRole('button', { name: 'Delete Penicillin' }).click();
-    await desk.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
-    await desk.getByText('Allergy deleted successfully', { exact: true }).first().waitFor();
+    await desk.getByRole('button', { name: 'Entered in error: Penicillin' }).click();
+    await desk
+      .getByRole('dialog')
+      .getByLabel(/^Reason/)
+      .fill('Recorded for the wrong patient');
+    await desk.getByRole('dialog').getByRole('button', { name: 'Mark entered in error' }).click();
+    await desk.getByText('Allergy marked entered in error', { exact: true }).first().waitFor();
     await expect.poll(() => focused(desk)).toMatchObject({ tag: 'h2', text: 'Allergies' });
     await signOutThroughPage(desk);
   });

@@ -7,10 +7,10 @@ async function throwIfResNotOk(res: Response): Promise<void> {
   if (!res.ok) throw await apiErrorOf(res);
 }
 
-export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+export async function apiRequest(method: string, url: string, data?: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const res = await fetch(url, {
     method,
-    headers: data !== undefined ? { 'Content-Type': 'application/json' } : {},
+    headers: data !== undefined ? { 'Content-Type': 'application/json', ...headers } : headers,
     body: data !== undefined ? JSON.stringify(data) : undefined,
     credentials: 'include',
   });
@@ -19,8 +19,8 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
 }
 
 /** apiRequest plus the JSON body. */
-export async function apiJson<T>(method: string, url: string, data?: unknown): Promise<T> {
-  const res = await apiRequest(method, url, data);
+export async function apiJson<T>(method: string, url: string, data?: unknown, headers?: Record<string, string>): Promise<T> {
+  const res = await apiRequest(method, url, data, headers);
   return (await res.json()) as T;
 }
 

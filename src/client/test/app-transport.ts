@@ -8,6 +8,10 @@ export interface SentRequest {
   url: string;
   body: unknown;
   status: number;
+  /** The request's headers as the page set them (the session cookie is added by the transport, not listed). */
+  headers: Record<string, string>;
+  /** The answer's headers. */
+  responseHeaders: Record<string, string>;
 }
 
 export interface AppTransport {
@@ -37,9 +41,16 @@ export function installAppTransport(app: FastifyInstance, cookie: string): AppTr
       headers: { ...headersOf(init), cookie },
       ...(body !== undefined ? { payload: body } : {}),
     });
-    sent.push({ method, url, body: body === undefined ? undefined : (JSON.parse(body) as unknown), status: res.statusCode });
     const headers = new Headers();
     for (const [key, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(key, value);
+    sent.push({
+      method,
+      url,
+      body: body === undefined ? undefined : (JSON.parse(body) as unknown),
+      status: res.statusCode,
+      headers: headersOf(init),
+      responseHeaders: Object.fromEntries(headers),
+    });
     const empty = res.statusCode === 204 || res.statusCode === 304;
     return new Response(empty ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, headers });
   };

@@ -1,8 +1,10 @@
 // Reading the record (SPEC §7): one summary request when the record opens, then one query per list. The lists start
-// from the summary's data (no second request); an add or delete writes its answer into the cache (record-mutations.ts).
+// from the summary's data (no second request); an add, edit or entered-in-error writes its answer into the cache
+// (record-mutations.ts). An entry's history is read when it is opened.
 import { queryOptions, useQueries, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { RECORD_KINDS, type RecordKind, type RecordLists, type RecordRows } from '../../../../contracts/kinds';
 import type { RecordSummary } from '../../../../contracts/record-api';
+import type { HistoryEntry } from '../../../../contracts/record-versions';
 import { retryUnlessRefused } from '../../../lib/api-error';
 import { urlKey } from '../../../lib/query-keys';
 
@@ -10,6 +12,7 @@ import { urlKey } from '../../../lib/query-keys';
 export const recordKeys = {
   summary: (patientId: number) => urlKey(`/api/patients/${patientId}/record-summary`),
   list: (kind: RecordKind, patientId: number) => urlKey(`/api/patients/${patientId}/${kind}`),
+  history: (kind: RecordKind, id: number) => urlKey(`/api/${kind}/${id}/history`),
 };
 
 export const recordSummaryQueryOptions = (patientId: number) =>
@@ -17,6 +20,10 @@ export const recordSummaryQueryOptions = (patientId: number) =>
 
 export const recordListQueryOptions = <K extends RecordKind>(kind: K, patientId: number) =>
   queryOptions<RecordRows[K][]>({ queryKey: recordKeys.list(kind, patientId), retry: retryUnlessRefused });
+
+/** Every version of one entry, oldest first (GET /api/<kind>/{id}/history); read when its history is opened. */
+export const recordHistoryQueryOptions = <K extends RecordKind>(kind: K, id: number) =>
+  queryOptions<HistoryEntry<K>[]>({ queryKey: recordKeys.history(kind, id), retry: retryUnlessRefused, staleTime: 0 });
 
 /** One list of the record, seeded from the summary when it is already loaded. */
 export function useRecordList<K extends RecordKind>(kind: K, patientId: number): UseQueryResult<RecordRows[K][]> {

@@ -16,7 +16,7 @@ import { doctorWithRecord } from '../../../../server/test/record-api';
 import { queryRows } from '../../../../server/test/sql';
 import { realServer } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
-import { AddRecordDialog } from './add-record-dialog';
+import { RecordFormDialog } from './record-form-dialog';
 import { RecordListSection } from './record-list-section';
 
 let patient: TestPatient;
@@ -31,7 +31,7 @@ const server = realServer(async (t) => {
 
 function openDialog(kind: RecordKind) {
   const closed: boolean[] = [];
-  const view = renderWithApp(<AddRecordDialog kind={kind} patientId={patient.id} open onOpenChange={(open) => closed.push(!open)} />);
+  const view = renderWithApp(<RecordFormDialog kind={kind} patientId={patient.id} open onOpenChange={(open) => closed.push(!open)} />);
   const dialog = screen.getByRole('dialog');
   const field = (key: string) => {
     const name = i18n.t(`record:fields.${key}`);

@@ -42,6 +42,33 @@ export function formDefaults(kind: RecordKind): FormValues {
   return defaults;
 }
 
+/** An entry as the edit form holds it: the kind's fields (and a coded kind's code), as text; blank for none. */
+export function formValuesOf(kind: RecordKind, row: object): FormValues {
+  const stored = row as Record<string, unknown>;
+  const values = formDefaults(kind);
+  for (const name of Object.keys(values)) {
+    const v = stored[name];
+    values[name] = v === null || v === undefined ? '' : String(v);
+  }
+  return values;
+}
+
+/**
+ * The i18n key of a field's label, for "what changed": a form field's label, the coded field's for its code and code
+ * system, record:fields.<name> for anything else the server names.
+ */
+export function fieldLabelKey(kind: RecordKind, name: string): string {
+  const coded = codedField(kind);
+  const field = coded && (CODE_FIELDS as readonly string[]).includes(name) ? coded.field : name;
+  const spec = kindView(kind).fields.find((f) => f.name === field);
+  return `record:fields.${spec?.label ?? field}`;
+}
+
+/** The translated labels of the fields an edit changed, each once (a code and its text are one field). */
+export function changedLabels(kind: RecordKind, names: readonly string[], t: TFunction): string[] {
+  return [...new Set(names.map((name) => t(fieldLabelKey(kind, name), { defaultValue: name })))];
+}
+
 /** The add form's values as the API takes them: numbers for number fields (blank: null), no code unless picked. */
 export function formPayload(kind: RecordKind, values: FormValues): Record<string, unknown> {
   const view = kindView(kind);
