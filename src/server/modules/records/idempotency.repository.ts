@@ -1,6 +1,7 @@
-// The Idempotency-Keys of record adds (issue 23 item 2, decision 041). A key is claimed in the add's transaction
-// before the row is stored: a second add with the same key waits on the first one's claim (the primary key) until
-// that one commits or rolls back, then finds the key taken, or claims it itself. Keys are per staff member.
+// The Idempotency-Keys of record adds (issue 23 item 2, decision 041). A key is claimed in the add's transaction with
+// the row's first version (record-versions.repository.ts insertFirstVersion): a second add with the same key waits on
+// the first one's claim (the primary key) until that one commits or rolls back, then finds the key taken, or claims
+// it itself. Keys are per staff member. Here: reading what a key stands for, to answer a repeated add.
 import { and, eq } from 'drizzle-orm';
 import { idempotencyKeys } from '../../db/schema';
 import type { DbOrTx } from '../../db/client';
@@ -18,14 +19,4 @@ export async function findKeyedAdd(tx: DbOrTx, userId: string, key: string): Pro
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
   return row ?? null;
-}
-
-/** Records the key with the row it created, in the add's transaction; false when the key is already taken. */
-export async function claimKey(tx: DbOrTx, userId: string, key: string, add: KeyedAdd): Promise<boolean> {
-  const rows = await tx
-    .insert(idempotencyKeys)
-    .values({ userId, key, ...add })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
-  return rows.length === 1;
 }

@@ -2,10 +2,10 @@
 // as it then was, so the row's history can be read and a stale edit can name what changed since its version. A row
 // stored before versions existed has no entry for its first version until it is first changed: the change stores it
 // then (`at` and `by` unknown).
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { RecordKind, RecordRows } from '../../../contracts/kinds';
 import type { HistoryAction } from '../../../contracts/record-versions';
-import { recordVersions } from '../../db/schema';
+import { idempotencyKeys, recordVersions } from '../../db/schema';
 import type { PatientScope } from '../access/patient-scope';
 import type { Actor } from '../../context/actor';
 
@@ -71,4 +71,29 @@ export async function selectVersion(
     .from(recordVersions)
     .where(and(eq(recordVersions.kind, kind), eq(recordVersions.itemId, itemId), eq(recordVersions.version, version)));
   return (r?.row as Record<string, unknown> | undefined) ?? null;
+}
+
+/**
+ * An add's first version, and its Idempotency-Key when it has one, in one statement (one round trip on the add's
+ * path): the key is claimed first, and the version stored only if the claim succeeded. False when the key was already
+ * taken (by a concurrent add with the same key, which this statement waited for): the caller rolls back.
+ */
+export async function insertFirstVersion(
+  scope: PatientScope,
+  kind: RecordKind,
+  row: { id: number } & Record<string, unknown>,
+  by: { at: Date; name: string },
+  key: { userId: string; key: string; requestHash: string } | null,
+): Promise<boolean> {
+  const values = sql`${kind}, ${row.id}::int, 1, ${scope.patientId}::int, 'created', ${by.at.toISOString()}::timestamptz, ${by.name}, '{}'::text[], ${JSON.stringify(row)}::jsonb`;
+  const columns = sql`(kind, item_id, version, patient_id, action, at, by, changed, row)`;
+  if (key === null) {
+    await scope.tx.execute(sql`INSERT INTO ${recordVersions} ${columns} VALUES (${values})`);
+    return true;
+  }
+  const result = await scope.tx.execute(sql`WITH k AS (
+      INSERT INTO ${idempotencyKeys} (user_id, key, request_hash, kind, item_id)
+      VALUES (${key.userId}, ${key.key}, ${key.requestHash}, ${kind}, ${row.id}::int) ON CONFLICT DO NOTHING RETURNING 1)
+    INSERT INTO ${recordVersions} ${columns} SELECT ${values} FROM k RETURNING 1`);
+  return (result as unknown as { rows: unknown[] }).rows.length === 1;
 }

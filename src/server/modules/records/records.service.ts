@@ -43,8 +43,8 @@ import {
   updateItem,
   type ChangedBy,
 } from './records.repository';
-import { claimKey, findKeyedAdd } from './idempotency.repository';
-import { insertVersion, selectVersion } from './record-versions.repository';
+import { findKeyedAdd } from './idempotency.repository';
+import { insertFirstVersion, insertVersion, selectVersion } from './record-versions.repository';
 import type { RecordPatient } from '../../../contracts/access';
 
 /** Who asks, from where, and when (the server's clock, so tests can move it). */
@@ -179,9 +179,9 @@ export async function addRecordItem<K extends RecordKind>(
     const row = await inAuditedTransaction(c, async (ctx) => {
       const scope = await openPatientRecord(ctx, patientId);
       const row = await insertItem(scope, kind, await storedValues(c, scope, kind, input, confirmed, null), changedBy(c));
-      const id = (row as { id: number }).id;
-      if (key !== null && !(await claimKey(ctx.tx, c.actor.userId, key, { requestHash: hash, kind, itemId: id }))) throw new KeyTaken();
-      await insertVersion(scope, kind, id, { version: 1, action: 'created', at: c.now, by: changedBy(c).name, changed: [], row });
+      const stored = row as { id: number } & Record<string, unknown>;
+      const keyed = key === null ? null : { userId: c.actor.userId, key, requestHash: hash };
+      if (!(await insertFirstVersion(scope, kind, stored, { at: c.now, name: changedBy(c).name }, keyed))) throw new KeyTaken();
       return ctx.audited(row, changeAudit(kind, patientId, 'CREATE', row as { id: number; version: number }, [], { newValues: row }));
     });
     return { row, replayed: false };
