@@ -19,26 +19,28 @@ export interface StoredVersion {
   row: Record<string, unknown>;
 }
 
-/** Stores one version of a row; a version already stored is kept (the first version of an older row). */
-export async function insertVersion(
+/** Stores versions of one row; a version already stored is kept (the first version of an older row). */
+export async function insertVersions(
   scope: PatientScope,
   kind: RecordKind,
   itemId: number,
-  v: Omit<StoredVersion, 'at'> & { at: Date | null },
+  versions: (Omit<StoredVersion, 'at'> & { at: Date | null })[],
 ): Promise<void> {
   await scope.tx
     .insert(recordVersions)
-    .values({
-      kind,
-      itemId,
-      version: v.version,
-      patientId: scope.patientId,
-      action: v.action,
-      at: v.at,
-      by: v.by,
-      changed: v.changed,
-      row: v.row,
-    })
+    .values(
+      versions.map((v) => ({
+        kind,
+        itemId,
+        version: v.version,
+        patientId: scope.patientId,
+        action: v.action,
+        at: v.at,
+        by: v.by,
+        changed: v.changed,
+        row: v.row,
+      })),
+    )
     .onConflictDoNothing();
 }
 

@@ -187,15 +187,21 @@ export async function markEnteredInError<K extends RecordKind>(
 }
 
 /**
- * The patient an item belongs to, its row locked until commit (so the grant check and the change see the same
- * item); null when there is no such item. Reads nothing else of the record.
+ * One item by id, its row locked until commit (so the grant check and the change see the same item), with the
+ * patient it belongs to; null when there is no such item. `row` is what a reader would see of it: null when it is
+ * withheld or (unless `enteredInError`) entered in error. The caller returns nothing of it before the access module
+ * has checked the grant for `patientId`.
  */
-export async function lockItemPatient(ctx: DataContext, kind: RecordKind, id: number): Promise<number | null> {
+export async function lockItem<K extends RecordKind>(
+  ctx: DataContext,
+  kind: K,
+  id: number,
+): Promise<{ patientId: number; row: RecordRows[K] | null } | null> {
   const table = tableOf(kind);
-  const [item] = (await ctx.tx.select({ patientId: table.patientId }).from(table).where(eq(table.id, id)).for('update')) as {
-    patientId: number;
-  }[];
-  return item?.patientId ?? null;
+  const [raw] = (await ctx.tx.select().from(table).where(eq(table.id, id)).for('update')) as Raw[];
+  if (!raw) return null;
+  const current = raw.enteredInErrorAt === null || raw.enteredInErrorAt === undefined;
+  return { patientId: raw.patientId as number, row: current ? toRow(kind, raw) : null };
 }
 
 /** The patient an item belongs to, without a lock (for reads); null when there is no such item. */

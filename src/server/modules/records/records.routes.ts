@@ -107,7 +107,7 @@ export function recordsRoutes({ db, config }: AppDeps) {
         },
         async (request, reply) => {
           const version = ifMatchVersion(request);
-          const row = await updateRecordItem(caller(request), kind, request.params.id, version, request.body, request.query.confirm);
+          const row = await updateRecordItem(caller(request), kind, request.params.id, version, request.body, request.query.confirm, body);
           return reply.header(ETAG, etagOf(versionOf(row))).send(row);
         },
       );

@@ -34,7 +34,7 @@ import { serverKind } from './kinds';
 import {
   insertItem,
   itemPatient,
-  lockItemPatient,
+  lockItem,
   markEnteredInError,
   selectItem,
   selectList,
@@ -44,7 +44,7 @@ import {
   type ChangedBy,
 } from './records.repository';
 import { findKeyedAdd } from './idempotency.repository';
-import { insertFirstVersion, insertVersion, selectVersion } from './record-versions.repository';
+import { insertFirstVersion, insertVersions, selectVersion } from './record-versions.repository';
 import type { RecordPatient } from '../../../contracts/access';
 
 /** Who asks, from where, and when (the server's clock, so tests can move it). */
@@ -193,11 +193,21 @@ export async function addRecordItem<K extends RecordKind>(
   }
 }
 
-/** The input fields of a stored row: what an edit starts from. */
-function inputOf(kind: RecordKind, now: () => Date, row: Record<string, unknown>): Record<string, unknown> {
-  const shape = (kindContract(kind).input(now) as z.ZodObject).shape;
-  return Object.fromEntries(Object.keys(shape).map((key) => [key, row[key]]));
+/** The names of a kind's input fields (the same for every clock), built once. */
+const INPUT_KEYS = new Map<RecordKind, string[]>();
+function inputKeys(kind: RecordKind): string[] {
+  let keys = INPUT_KEYS.get(kind);
+  if (!keys) INPUT_KEYS.set(kind, (keys = Object.keys((kindContract(kind).input(() => new Date()) as z.ZodObject).shape)));
+  return keys;
 }
+
+/** The input fields of a stored row: what an edit starts from. */
+const inputOf = (kind: RecordKind, row: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(inputKeys(kind).map((key) => [key, row[key]]));
+
+/** The first version of a row stored before versions existed, kept when it is first changed. */
+const legacyFirst = (row: Record<string, unknown> & { version: number }) =>
+  row.version === 1 ? [{ version: 1, action: 'created' as const, at: null, by: null, changed: [], row }] : [];
 
 /** 409 VERSION_CONFLICT: the row as stored now, and which fields changed since the version the edit was made from. */
 async function versionConflict(
@@ -224,28 +234,28 @@ export async function updateRecordItem<K extends RecordKind>(
   version: number,
   patch: Record<string, unknown>,
   confirmed: readonly string[] = [],
+  /** The kind's input schema on the server's clock, when the caller has it built (the routes do): else built here. */
+  schema: z.ZodType = KIND_CONTRACTS[kind].input(() => c.now),
 ): Promise<RecordRows[K]> {
   return inAuditedTransaction(c, async (ctx) => {
-    const patientId = await lockItemPatient(ctx, kind, id);
-    if (patientId === null) throw notFound(kind);
-    const scope = await openPatientRecord(ctx, patientId);
-    const existing = await selectItem(scope, kind, id);
-    if (!existing) throw notFound(kind);
-    const current = existing as Record<string, unknown> & { id: number; version: number };
+    const item = await lockItem(ctx, kind, id);
+    if (item === null) throw notFound(kind);
+    const scope = await openPatientRecord(ctx, item.patientId);
+    if (!item.row) throw notFound(kind);
+    const current = item.row as RecordRows[K] & Record<string, unknown> & { id: number; version: number };
     if (current.version !== version) throw await versionConflict(scope, kind, current, version);
-    const now = () => c.now;
-    const parsed = KIND_CONTRACTS[kind].input(now).safeParse({ ...inputOf(kind, now, current), ...patch });
+    const parsed = schema.safeParse({ ...inputOf(kind, current), ...patch });
     if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
-    const values = await storedValues(c, scope, kind, parsed.data as NewRecordItem<K>, confirmed, existing);
+    const values = await storedValues(c, scope, kind, parsed.data as NewRecordItem<K>, confirmed, current);
     const row = await updateItem(scope, kind, id, version, values, changedBy(c));
     if (!row) throw notFound(kind);
     const changed = changedFields(current, row as Record<string, unknown>);
-    // A row stored before versions existed keeps its first version now, so its history starts where it did.
-    if (version === 1)
-      await insertVersion(scope, kind, id, { version: 1, action: 'created', at: null, by: null, changed: [], row: current });
     const next = row as { id: number; version: number };
-    await insertVersion(scope, kind, id, { version: next.version, action: 'edited', at: c.now, by: changedBy(c).name, changed, row });
-    return ctx.audited(row, changeAudit(kind, patientId, 'UPDATE', next, changed, { oldValues: existing, newValues: row }));
+    await insertVersions(scope, kind, id, [
+      ...legacyFirst(current),
+      { version: next.version, action: 'edited', at: c.now, by: changedBy(c).name, changed, row },
+    ]);
+    return ctx.audited(row, changeAudit(kind, item.patientId, 'UPDATE', next, changed, { oldValues: current, newValues: row }));
   });
 }
 
@@ -267,28 +277,21 @@ export async function readRecordItem<K extends RecordKind>(c: RecordCaller, kind
  */
 export async function deleteRecordItem(c: RecordCaller, kind: RecordKind, id: number, reason: string | null = null): Promise<void> {
   await inAuditedTransaction(c, async (ctx) => {
-    const patientId = await lockItemPatient(ctx, kind, id);
-    if (patientId === null) throw notFound(kind);
-    const scope = await openPatientRecord(ctx, patientId);
-    const existing = await selectItem(scope, kind, id);
-    if (!existing) throw notFound(kind);
+    const item = await lockItem(ctx, kind, id);
+    if (item === null) throw notFound(kind);
+    const scope = await openPatientRecord(ctx, item.patientId);
+    if (!item.row) throw notFound(kind);
+    const before = item.row as Record<string, unknown> & { version: number };
     const row = await markEnteredInError(scope, kind, id, reason, changedBy(c));
     if (!row) throw notFound(kind); // locked above: only a concurrent change of its patient gets here
-    const before = existing as Record<string, unknown> & { version: number };
-    if (before.version === 1)
-      await insertVersion(scope, kind, id, { version: 1, action: 'created', at: null, by: null, changed: [], row: before });
     const next = row as { id: number; version: number };
-    await insertVersion(scope, kind, id, {
-      version: next.version,
-      action: 'entered-in-error',
-      at: c.now,
-      by: changedBy(c).name,
-      changed: [],
-      row,
-    });
+    await insertVersions(scope, kind, id, [
+      ...legacyFirst(before),
+      { version: next.version, action: 'entered-in-error', at: c.now, by: changedBy(c).name, changed: [], row },
+    ]);
     return ctx.audited(
       undefined,
-      changeAudit(kind, patientId, 'DELETE', next, ['enteredInError'], { oldValues: existing, newValues: row }),
+      changeAudit(kind, item.patientId, 'DELETE', next, ['enteredInError'], { oldValues: before, newValues: row }),
     );
   });
 }
