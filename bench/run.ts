@@ -33,6 +33,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'opening a patient record over HTTP (grant check, five lists, vital signs, audit row) at 1 and 16 connections in a scratch database it seeds itself [env PATIENTS, WITH_RECORDS, OPENS, CONCURRENCY, GRANTED, SYNC_COMMIT=off]',
     run: (argv) => script('./record-open.ts', argv),
   },
+  writes: {
+    summary:
+      "issue 23's budgets at 1 connection: the floor GET /api/auth/user, an add with a new Idempotency-Key, its replay, an edit with If-Match, a record open and the delta read of a patient with 50 rows (without and with a cursor); median of RUNS runs, load average [env SEEDED_DATABASE_URL, PATIENTS, WITH_RECORDS, SAMPLES, RUNS, GRANTED, WORKERS, SERVER=inline]",
+    run: (argv) => script('./record-writes.ts', argv),
+  },
   codes: {
     summary:
       'code look-up GET /api/codes over HTTP (signed-in doctor, 1 connection) for many 3-letter prefixes of each catalogue: p50/p95/p99 per kind and overall against p95 <= 20 ms [--prefixes N --rounds R; env WORKERS, SERVER=inline]',
