@@ -4,14 +4,13 @@ import { RECORD_KINDS, type RecordKind, type RecordRows } from '../../../contrac
 import type { ChangesResponse, HistoryEntry } from '../../../contracts/record-versions';
 import { inAuditedTransaction } from '../../context/data-context';
 import { AppError } from '../../errors/app-error';
-import { auditActorOf } from '../../audit/audit-writer';
 import { accessNotConfirmed, patientNotFound } from '../access/access.service';
 import { openPatientRecord } from '../access/patient-scope';
 import { readChangesAudited } from './record-changes.repository';
 import { selectVersions } from './record-versions.repository';
 import { itemPatient, selectItem } from './records.repository';
 import { presentRow } from './present';
-import type { RecordCaller } from './records.service';
+import { recordOpenAudit, type RecordCaller } from './records.service';
 import { kindContract } from '../../../contracts/kinds';
 
 const notFound = (kind: RecordKind): AppError => new AppError('RECORD_ENTRY_NOT_FOUND', kindContract(kind).notFound, { details: { kind } });
@@ -66,15 +65,14 @@ const invalidCursor = (): AppError => new AppError('INVALID_CURSOR', 'This curso
  */
 export async function readRecordChanges(c: RecordCaller, patientId: number, since: string | undefined): Promise<ChangesResponse> {
   const xid = since === undefined ? null : decodeCursor(patientId, since);
-  const read = await readChangesAudited(c.db, c.actor.userId, patientId, xid, c.now, {
-    actor: auditActorOf(c.actor),
-    meta: c.meta,
-    action: 'VIEW',
-    resourceType: 'PATIENT',
-    resourceId: patientId,
+  const read = await readChangesAudited(
+    c.db,
+    c.actor.userId,
     patientId,
-    newValues: { view: 'CHANGES', since: since ?? null },
-  });
+    xid,
+    c.now,
+    recordOpenAudit(c, patientId, { view: 'CHANGES', since: since ?? null }),
+  );
   if (!read.found) throw patientNotFound();
   if (!read.granted) throw accessNotConfirmed();
   if (!read.cursorKnown) throw invalidCursor();

@@ -137,10 +137,32 @@ export async function insertItem<K extends RecordKind>(scope: PatientScope, kind
   return toRow(kind, raw!)!;
 }
 
-/**
- * Replaces the stored fields of one current item of the scope's patient if it is still at `version`, and makes it the
- * next version; returns the row, or null when there is no such current item at that version.
- */
+/** Writes the next version of one current item of the scope's patient (at `version` when given); null when there is none. */
+async function writeNextVersion<K extends RecordKind>(
+  scope: PatientScope,
+  kind: K,
+  id: number,
+  set: Raw,
+  by: ChangedBy,
+  version: number | null,
+): Promise<RecordRows[K] | null> {
+  const table = tableOf(kind);
+  const [raw] = (await scope.tx
+    .update(table)
+    .set({ ...set, version: sql`${table.version} + 1`, updatedAt: by.now, updatedBy: by.name })
+    .where(
+      and(
+        eq(table.id, id),
+        eq(table.patientId, scope.patientId),
+        version === null ? undefined : eq(table.version, version),
+        isNull(table.enteredInErrorAt),
+      ),
+    )
+    .returning()) as Raw[];
+  return raw ? toRow(kind, raw) : null;
+}
+
+/** Replaces the stored fields of one current item if it is still at `version`: its next version, or null. */
 export async function updateItem<K extends RecordKind>(
   scope: PatientScope,
   kind: K,
@@ -149,42 +171,19 @@ export async function updateItem<K extends RecordKind>(
   values: Raw,
   by: ChangedBy,
 ): Promise<RecordRows[K] | null> {
-  const table = tableOf(kind);
   const { id: _id, patientId: _p, version: _v, uuid: _u, ...rest } = toValues(kind, values);
-  const [raw] = (await scope.tx
-    .update(table)
-    .set({ ...rest, version: sql`${table.version} + 1`, updatedAt: by.now, updatedBy: by.name })
-    .where(and(eq(table.id, id), eq(table.patientId, scope.patientId), eq(table.version, version), isNull(table.enteredInErrorAt)))
-    .returning()) as Raw[];
-  return raw ? toRow(kind, raw) : null;
+  return writeNextVersion(scope, kind, id, rest, by, version);
 }
 
-/**
- * Marks one current item of the scope's patient entered in error (the next version; kept, left out of lists);
- * returns the row, or null when there is no such current item.
- */
-export async function markEnteredInError<K extends RecordKind>(
+/** Marks one current item entered in error (its next version; kept, left out of lists); the row, or null. */
+export const markEnteredInError = <K extends RecordKind>(
   scope: PatientScope,
   kind: K,
   id: number,
   reason: string | null,
   by: ChangedBy,
-): Promise<RecordRows[K] | null> {
-  const table = tableOf(kind);
-  const [raw] = (await scope.tx
-    .update(table)
-    .set({
-      enteredInErrorAt: by.now,
-      enteredInErrorBy: by.name,
-      enteredInErrorReason: reason,
-      version: sql`${table.version} + 1`,
-      updatedAt: by.now,
-      updatedBy: by.name,
-    })
-    .where(and(eq(table.id, id), eq(table.patientId, scope.patientId), isNull(table.enteredInErrorAt)))
-    .returning()) as Raw[];
-  return raw ? toRow(kind, raw) : null;
-}
+): Promise<RecordRows[K] | null> =>
+  writeNextVersion(scope, kind, id, { enteredInErrorAt: by.now, enteredInErrorBy: by.name, enteredInErrorReason: reason }, by, null);
 
 /**
  * One item by id, its row locked until commit (so the grant check and the change see the same item), with the

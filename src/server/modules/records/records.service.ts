@@ -296,6 +296,17 @@ export async function deleteRecordItem(c: RecordCaller, kind: RecordKind, id: nu
   });
 }
 
+/** The audit row of a read of a whole record in one statement (the record open, the delta read): VIEW PATIENT. */
+export const recordOpenAudit = (c: RecordCaller, patientId: number, newValues: Record<string, unknown>) => ({
+  actor: auditActorOf(c.actor),
+  meta: c.meta,
+  action: 'VIEW' as const,
+  resourceType: 'PATIENT' as const,
+  resourceId: patientId,
+  patientId,
+  newValues,
+});
+
 /**
  * GET /api/patients/{id}/record-summary: demographics, the five lists and vital signs in one transaction, audited
  * as one VIEW PATIENT row naming what was returned. The list endpoints stay for refreshing one list.
@@ -308,15 +319,7 @@ export async function readRecordSummary(c: RecordCaller, patientId: number, chec
     c.actor.userId,
     patientId,
     c.now,
-    {
-      actor: auditActorOf(c.actor),
-      meta: c.meta,
-      action: 'VIEW',
-      resourceType: 'PATIENT',
-      resourceId: patientId,
-      patientId,
-      newValues: { view: 'RECORD' },
-    },
+    recordOpenAudit(c, patientId, { view: 'RECORD' }),
     check ? actorCheckSql(check) : undefined,
   );
   if ('unconfirmed' in read) throw new UnconfirmedActorError();
