@@ -26,11 +26,21 @@ function updateList<K extends RecordKind>(
 export interface AddRecordRequest {
   body: Record<string, unknown>;
   confirm?: readonly string[];
+  /** Why a contraindicated medicine-check warning is overridden (decision 043). */
+  overrideReason?: string;
 }
 
-/** The add's URL: `?confirm=A,B` names every confirmed warning (contracts/record-warnings.ts). */
-export const addRecordUrl = (kind: RecordKind, patientId: number, confirm: readonly string[] = []): string =>
-  `/api/patients/${patientId}/${kind}${confirm.length ? `?confirm=${confirm.map(encodeURIComponent).join(',')}` : ''}`;
+/**
+ * The add's URL: `?confirm=A,B` names every confirmed warning, `&overrideReason=` says why a contraindicated one is
+ * overridden (contracts/record-warnings.ts).
+ */
+export const addRecordUrl = (kind: RecordKind, patientId: number, confirm: readonly string[] = [], overrideReason?: string): string => {
+  const query = [
+    ...(confirm.length ? [`confirm=${confirm.map(encodeURIComponent).join(',')}`] : []),
+    ...(overrideReason ? [`overrideReason=${encodeURIComponent(overrideReason)}`] : []),
+  ];
+  return `/api/patients/${patientId}/${kind}${query.length ? `?${query.join('&')}` : ''}`;
+};
 
 /** POST /api/patients/{id}/<kind>; resolves with the stored row, already in its place in the list. */
 export function useAddRecordItem<K extends RecordKind>(
@@ -39,7 +49,8 @@ export function useAddRecordItem<K extends RecordKind>(
 ): UseMutationResult<RecordRows[K], Error, AddRecordRequest> {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ body, confirm }: AddRecordRequest) => apiJson<RecordRows[K]>('POST', addRecordUrl(kind, patientId, confirm), body),
+    mutationFn: ({ body, confirm, overrideReason }: AddRecordRequest) =>
+      apiJson<RecordRows[K]>('POST', addRecordUrl(kind, patientId, confirm, overrideReason), body),
     retry: false, // an add is not idempotent: never send it twice
     onSuccess: (row) => updateList(queryClient, kind, patientId, (list) => withRow(kind, list, row)),
   });

@@ -3,7 +3,8 @@
 // A kind's coded field is a type-ahead over its catalogue: a pick sets the hidden code and code system (and what the
 // kind fills in from the entry), typing after a pick clears them, free text is stored uncoded. When the server
 // answers 409 CONFIRMATION_REQUIRED the form stays as it is and the warnings are shown in an alert that takes focus;
-// "Save anyway" sends the same body again, confirming every warning it named.
+// "Save anyway" sends the same body again, confirming every warning it named (with the override reason a
+// contraindicated medicine-check warning needs: medicine-check-warnings.tsx).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -23,6 +24,7 @@ import { toast } from '../../../components/ui/toast';
 import { asApiError } from '../../../lib/api-error';
 import { errorText, issueKey } from '../../../lib/error-text';
 import { useAddRecordItem, warningsOf } from '../api/record-mutations';
+import { MedicineChecksNotice, needsOverrideReason, OverrideReasonField, overrideReasonReady, WarningText } from './medicine-check-warnings';
 import { codedField, fieldsOf, formDefaults, formPayload, kindView, type FieldSpec, type FormValues, type PickedCode } from '../kinds';
 
 function payloadResolver(kind: RecordKind): Resolver<FormValues> {
@@ -63,9 +65,9 @@ export function AddRecordDialog({ kind, patientId, open, onOpenChange }: AddReco
     return () => watching.unsubscribe();
   }, [form]);
 
-  const send = (body: Record<string, unknown>, confirm: readonly string[] = []): void =>
+  const send = (body: Record<string, unknown>, confirm: readonly string[] = [], overrideReason?: string): void =>
     add.mutate(
-      { body, confirm },
+      { body, confirm, ...(overrideReason ? { overrideReason } : {}) },
       {
         onSuccess: () => {
           toast({ title: t(`toast.added.${kind}`) });
@@ -99,14 +101,16 @@ export function AddRecordDialog({ kind, patientId, open, onOpenChange }: AddReco
             <RecordField kind={kind} field={field} form={form} />
           </div>
         ))}
+        <MedicineChecksNotice kind={kind} />
         {pending ? (
           <WarningsAlert
             warnings={pending.warnings}
             saving={add.isPending}
-            onConfirm={() =>
+            onConfirm={(overrideReason) =>
               send(
                 pending.body,
                 pending.warnings.map((w) => w.code),
+                overrideReason,
               )
             }
             onCancel={cancelWarnings}
@@ -134,11 +138,13 @@ function WarningsAlert({
 }: {
   warnings: RecordWarning[];
   saving: boolean;
-  onConfirm: () => void;
+  onConfirm: (overrideReason?: string) => void;
   onCancel: () => void;
 }): React.JSX.Element {
   const { t } = useTranslation('record');
   const ref = useRef<HTMLDivElement>(null);
+  const [reason, setReason] = useState('');
+  const needsReason = needsOverrideReason(warnings);
   useEffect(() => ref.current?.focus(), [warnings]);
   return (
     <div
@@ -152,12 +158,21 @@ function WarningsAlert({
         {t('warnings.title')}
       </p>
       <ul className="list-disc pl-5">
-        {warnings.map((w) => (
-          <li key={w.code}>{t(`warnings.${w.code}`, { ...w.params, defaultValue: w.message })}</li>
+        {warnings.map((w, i) => (
+          <li key={`${w.code}-${i}`}>
+            <WarningText warning={w} />
+          </li>
         ))}
       </ul>
+      {needsReason ? <OverrideReasonField value={reason} onChange={setReason} /> : null}
       <div className="flex flex-wrap gap-2">
-        <Button size="sm" onClick={onConfirm} pending={saving} pendingText={t('form.saving')}>
+        <Button
+          size="sm"
+          onClick={() => onConfirm(needsReason ? reason.trim() : undefined)}
+          disabled={needsReason && !overrideReasonReady(reason)}
+          pending={saving}
+          pendingText={t('form.saving')}
+        >
           {t('warnings.confirm')}
         </Button>
         <Button size="sm" variant="secondary" onClick={onCancel}>
