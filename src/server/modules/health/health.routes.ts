@@ -16,7 +16,9 @@ export function healthRoutes({ db }: AppDeps) {
       { schema: { tags: ['health'], response: { 200: healthResponse, 503: healthResponse } } },
       async (_request, reply) => {
         const database = await pingDatabase(db);
-        return reply.status(database ? 200 : 503).send({ status: database ? 'ok' : 'unavailable', database, medicineChecks: medicineChecksStatusNow() });
+        return reply
+          .status(database ? 200 : 503)
+          .send({ status: database ? 'ok' : 'unavailable', database, medicineChecks: medicineChecksStatusNow() });
       },
     );
   };

@@ -30,7 +30,12 @@ describe('the shipped knowledge', () => {
 
   it("holds Phansalkar's 15 high-priority pairs and the ARV interactions, each from a listed source", () => {
     expect(knowledge.interactions.filter((r) => r.source === 'phansalkar-2012')).toHaveLength(15);
-    for (const id of ['arv-rifampicin-dolutegravir', 'arv-rifampicin-nevirapine', 'arv-efavirenz-hormonal-contraception', 'rifampicin-hormonal-contraception'])
+    for (const id of [
+      'arv-rifampicin-dolutegravir',
+      'arv-rifampicin-nevirapine',
+      'arv-efavirenz-hormonal-contraception',
+      'rifampicin-hormonal-contraception',
+    ])
       expect(knowledge.interactions.map((r) => r.id)).toContain(id);
     for (const r of [...knowledge.interactions, ...knowledge.allergyClasses]) expect(knowledge.sources.has(r.source), r.id).toBe(true);
   });
@@ -38,9 +43,9 @@ describe('the shipped knowledge', () => {
   it('matches a penicillin allergy to amoxicillin and co-amoxiclav, and an amoxicillin allergy to other penicillins', () => {
     const penicillin = { code: 'J01C', label: 'Penicillin' };
     expect(allergyFinding(knowledge, penicillin, { code: 'J01CA04', label: 'amoxicillin' }, 'a', 'b')?.tier).toBe('contraindicated');
-    expect(allergyFinding(knowledge, { code: 'J01CA04', label: 'amoxicillin' }, { code: 'J01CE01', label: 'benzylpenicillin' }, 'a', 'b')?.rule).toBe(
-      'penicillins-within-class',
-    );
+    expect(
+      allergyFinding(knowledge, { code: 'J01CA04', label: 'amoxicillin' }, { code: 'J01CE01', label: 'benzylpenicillin' }, 'a', 'b')?.rule,
+    ).toBe('penicillins-within-class');
     expect(allergyFinding(knowledge, penicillin, { code: 'J01DD04', label: 'ceftriaxone' }, 'a', 'b')?.tier).toBe('serious');
     expect(allergyFinding(knowledge, penicillin, { code: 'N02BE01', label: 'paracetamol' }, 'a', 'b')).toBeNull();
   });
@@ -57,10 +62,25 @@ describe('the shipped knowledge', () => {
 describe('a damaged file is refused with its name', () => {
   it.each([
     ['a missing file', KNOWLEDGE_FILES.interactions, () => null, /medicine-interactions\.tsv: missing/],
-    ['an unknown tier', KNOWLEDGE_FILES.interactions, (s: string) => s.replace('\tcontraindicated\t', '\tdeadly\t'), /line 2: tier "deadly"/],
-    ['a malformed ATC code', KNOWLEDGE_FILES.allergyClasses, (s: string) => s.replace('\tJ01C\tJ01C\t', '\tpenicillin\tJ01C\t'), /allergy-classes\.tsv: line 2/],
+    [
+      'an unknown tier',
+      KNOWLEDGE_FILES.interactions,
+      (s: string) => s.replace('\tcontraindicated\t', '\tdeadly\t'),
+      /line 2: tier "deadly"/,
+    ],
+    [
+      'a malformed ATC code',
+      KNOWLEDGE_FILES.allergyClasses,
+      (s: string) => s.replace('\tJ01C\tJ01C\t', '\tpenicillin\tJ01C\t'),
+      /allergy-classes\.tsv: line 2/,
+    ],
     ['a source not listed', KNOWLEDGE_FILES.interactions, (s: string) => s.replace('phansalkar-2012', 'somewhere'), /source "somewhere"/],
-    ['a repeated id', KNOWLEDGE_FILES.allergyClasses, (s: string) => s.replace('penicillins-to-cephalosporins', 'penicillins-within-class'), /repeated/],
+    [
+      'a repeated id',
+      KNOWLEDGE_FILES.allergyClasses,
+      (s: string) => s.replace('penicillins-to-cephalosporins', 'penicillins-within-class'),
+      /repeated/,
+    ],
     ['a header without a column', KNOWLEDGE_FILES.interactions, (s: string) => s.replace('statement', 'note'), /header must name/],
     ['an empty file', KNOWLEDGE_FILES.sources, () => '', /no rows|header/],
     ['a version that is not one', KNOWLEDGE_FILES.version, () => 'latest\n', /medicine-checks\.version/],

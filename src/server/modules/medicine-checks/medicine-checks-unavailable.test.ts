@@ -43,7 +43,11 @@ describe('a malformed knowledge file', () => {
     expect(res.json()).toEqual({
       status: 'ok',
       database: true,
-      medicineChecks: { available: false, version: null, problem: expect.stringMatching(/^medicine-interactions\.tsv: line \d+: tier "severe-ish"/) },
+      medicineChecks: {
+        available: false,
+        version: null,
+        problem: expect.stringMatching(/^medicine-interactions\.tsv: line \d+: tier "severe-ish"/),
+      },
     });
     expect(res.json().medicineChecks.problem).not.toContain(dir); // no server paths
   });

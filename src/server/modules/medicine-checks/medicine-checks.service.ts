@@ -29,7 +29,13 @@ const RANK: Record<MedicineCheckTier, number> = { contraindicated: 3, serious: 2
 const matches = (prefixes: readonly string[], code: string): boolean => prefixes.some((p) => code.startsWith(p));
 const HIERARCHY_RULE = 'atc-hierarchy';
 
-function finding(k: MedicineKnowledge, type: MedicineFinding['type'], rule: KnowledgeRule, substance: string, other: string): MedicineFinding {
+function finding(
+  k: MedicineKnowledge,
+  type: MedicineFinding['type'],
+  rule: KnowledgeRule,
+  substance: string,
+  other: string,
+): MedicineFinding {
   const source = k.sources.get(rule.source)?.title ?? rule.source;
   return { type, tier: rule.tier, substance, other, statement: rule.statement, rule: rule.id, source, version: k.version };
 }
@@ -38,7 +44,13 @@ function finding(k: MedicineKnowledge, type: MedicineFinding['type'], rule: Know
  * What an allergy means for a medicine: contraindicated when the allergy's code is the medicine's or a class that
  * holds it (the ATC hierarchy); else the strongest allergy-class rule (cross-reactivity); else nothing.
  */
-export function allergyFinding(k: MedicineKnowledge, allergy: CheckedEntry, medicine: CheckedEntry, substance: string, other: string): MedicineFinding | null {
+export function allergyFinding(
+  k: MedicineKnowledge,
+  allergy: CheckedEntry,
+  medicine: CheckedEntry,
+  substance: string,
+  other: string,
+): MedicineFinding | null {
   if (medicine.code.startsWith(allergy.code)) {
     const rule: KnowledgeRule = {
       id: HIERARCHY_RULE,

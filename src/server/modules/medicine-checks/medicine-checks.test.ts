@@ -106,9 +106,15 @@ describe('a penicillin allergy and amoxicillin', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json().overrideReasonRequired).toBeUndefined();
     expect(res.json().warnings).toEqual([
-      expect.objectContaining({ code: 'MEDICINE_ALLERGY_CROSS_REACTIVITY', tier: 'serious', params: expect.objectContaining({ rule: 'penicillins-to-cephalosporins' }) }),
+      expect.objectContaining({
+        code: 'MEDICINE_ALLERGY_CROSS_REACTIVITY',
+        tier: 'serious',
+        params: expect.objectContaining({ rule: 'penicillins-to-cephalosporins' }),
+      }),
     ]);
-    expect((await add('medications', patientId, medicine('Ceftriaxone', 'J01DD04'), ['MEDICINE_ALLERGY_CROSS_REACTIVITY'])).statusCode).toBe(201);
+    expect(
+      (await add('medications', patientId, medicine('Ceftriaxone', 'J01DD04'), ['MEDICINE_ALLERGY_CROSS_REACTIVITY'])).statusCode,
+    ).toBe(201);
   });
 
   it('does not check a stopped medicine or free text', async () => {
@@ -139,16 +145,30 @@ describe('an allergy added against the active medicines', () => {
     const res = await add('allergies', patientId, allergy('Sulfa drugs', 'J01E'));
     expect(res.statusCode).toBe(409);
     expect(res.json().warnings).toEqual([
-      expect.objectContaining({ code: 'MEDICINE_ALLERGY_CONTRAINDICATED', params: expect.objectContaining({ substance: 'Sulfa drugs', other: 'Co-trimoxazole' }) }),
+      expect.objectContaining({
+        code: 'MEDICINE_ALLERGY_CONTRAINDICATED',
+        params: expect.objectContaining({ substance: 'Sulfa drugs', other: 'Co-trimoxazole' }),
+      }),
     ]);
-    const stored = await add('allergies', patientId, allergy('Sulfa drugs', 'J01E'), ['MEDICINE_ALLERGY_CONTRAINDICATED'], 'Recording the allergy; stopping it today');
+    const stored = await add(
+      'allergies',
+      patientId,
+      allergy('Sulfa drugs', 'J01E'),
+      ['MEDICINE_ALLERGY_CONTRAINDICATED'],
+      'Recording the allergy; stopping it today',
+    );
     expect(stored.statusCode).toBe(201);
   });
 
   it('warns nothing for a food allergy', async () => {
     const patientId = await newPatient();
     expect((await add('medications', patientId, medicine('Co-trimoxazole', 'J01EE01'))).statusCode).toBe(201);
-    const peanut = { ...SAMPLE_INPUTS.allergies, allergen: 'Peanut', code: 'food-peanut', codeSystem: 'https://nhr.health.gov.na/fhir/CodeSystem/allergy-substance' };
+    const peanut = {
+      ...SAMPLE_INPUTS.allergies,
+      allergen: 'Peanut',
+      code: 'food-peanut',
+      codeSystem: 'https://nhr.health.gov.na/fhir/CodeSystem/allergy-substance',
+    };
     expect((await add('allergies', patientId, peanut)).statusCode).toBe(201);
   });
 });
@@ -162,7 +182,12 @@ describe('interactions between medicines', () => {
     expect(res.json().warnings).toEqual([
       expect.objectContaining({
         code: 'INTERACTION_CONTRAINDICATED',
-        params: expect.objectContaining({ substance: 'Nevirapine', other: 'Rifampicin', rule: 'arv-rifampicin-nevirapine', source: expect.stringContaining('WHO') }),
+        params: expect.objectContaining({
+          substance: 'Nevirapine',
+          other: 'Rifampicin',
+          rule: 'arv-rifampicin-nevirapine',
+          source: expect.stringContaining('WHO'),
+        }),
       }),
     ]);
   });

@@ -114,7 +114,14 @@ export function recordsRoutes({ db, config }: AppDeps) {
         },
         async (request, reply) => {
           const version = ifMatchVersion(request);
-          const row = await updateRecordItem(caller(request), kind, request.params.id, version, request.body, confirmationOf(request.query));
+          const row = await updateRecordItem(
+            caller(request),
+            kind,
+            request.params.id,
+            version,
+            request.body,
+            confirmationOf(request.query),
+          );
           return reply.header(ETAG, etagOf(versionOf(row))).send(row);
         },
       );

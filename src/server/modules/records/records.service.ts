@@ -97,7 +97,10 @@ async function storedValues<K extends RecordKind>(
   const unconfirmed = warnings.filter((w) => !codes.includes(w.code) || (w.tier === 'contraindicated' && overrideReason === null));
   if (unconfirmed.length)
     throw new AppError('CONFIRMATION_REQUIRED', 'Confirm the warnings to store this entry', {
-      details: { warnings: unconfirmed, ...(unconfirmed.some((w) => w.tier === 'contraindicated') ? { overrideReasonRequired: true } : {}) },
+      details: {
+        warnings: unconfirmed,
+        ...(unconfirmed.some((w) => w.tier === 'contraindicated') ? { overrideReasonRequired: true } : {}),
+      },
     });
   const values = {
     ...(input as Record<string, unknown>),
@@ -116,7 +119,13 @@ export interface Confirmation {
 const NOTHING_CONFIRMED: Confirmation = { codes: [], overrideReason: null };
 
 /** The medicine-check warnings a change was stored over: kept with the reason, their codes named in the audit chain. */
-async function keepOverrides(c: RecordCaller, scope: PatientScope, kind: RecordKind, row: unknown, checks: ConfirmedChecks): Promise<Record<string, unknown>> {
+async function keepOverrides(
+  c: RecordCaller,
+  scope: PatientScope,
+  kind: RecordKind,
+  row: unknown,
+  checks: ConfirmedChecks,
+): Promise<Record<string, unknown>> {
   await insertOverrides(scope, kind, row as { id: number; version: number }, checks, { userId: c.actor.userId, ...changedBy(c) });
   return checks.warnings.length ? { overridden: checks.warnings.map((w) => w.code) } : {};
 }
@@ -205,7 +214,10 @@ export async function addRecordItem<K extends RecordKind>(
       if (key !== null && !(await claimKey(ctx.tx, c.actor.userId, key, { requestHash: hash, kind, itemId: id }))) throw new KeyTaken();
       await insertVersion(scope, kind, id, { version: 1, action: 'created', at: c.now, by: changedBy(c).name, changed: [], row });
       const event = await keepOverrides(c, scope, kind, row, checks);
-      return ctx.audited(row, changeAudit(kind, patientId, 'CREATE', row as { id: number; version: number }, [], { newValues: row }, event));
+      return ctx.audited(
+        row,
+        changeAudit(kind, patientId, 'CREATE', row as { id: number; version: number }, [], { newValues: row }, event),
+      );
     });
     return { row, replayed: false };
   } catch (err) {

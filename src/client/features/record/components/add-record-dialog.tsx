@@ -24,7 +24,13 @@ import { toast } from '../../../components/ui/toast';
 import { asApiError } from '../../../lib/api-error';
 import { errorText, issueKey } from '../../../lib/error-text';
 import { useAddRecordItem, warningsOf } from '../api/record-mutations';
-import { MedicineChecksNotice, needsOverrideReason, OverrideReasonField, overrideReasonReady, WarningText } from './medicine-check-warnings';
+import {
+  MedicineChecksNotice,
+  needsOverrideReason,
+  OverrideReasonField,
+  overrideReasonReady,
+  WarningText,
+} from './medicine-check-warnings';
 import { codedField, fieldsOf, formDefaults, formPayload, kindView, type FieldSpec, type FormValues, type PickedCode } from '../kinds';
 
 function payloadResolver(kind: RecordKind): Resolver<FormValues> {

@@ -32,7 +32,9 @@ export function WarningText({ warning }: { warning: RecordWarning }): React.JSX.
       </span>
       {params.statement ? <span>{String(params.statement)}</span> : null}
       {params.version ? (
-        <span className="text-xs text-slate-600">{t('medicineChecks.knowledge', { version: params.version, source: params.source ?? '' })}</span>
+        <span className="text-xs text-slate-600">
+          {t('medicineChecks.knowledge', { version: params.version, source: params.source ?? '' })}
+        </span>
       ) : null}
     </span>
   );

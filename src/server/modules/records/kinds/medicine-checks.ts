@@ -34,7 +34,11 @@ const activeMedicines = (scope: PatientScope, editing: number | null): Promise<A
   activeAtcEntries(scope, medicationsTable, medicationsTable.name, eq(medicationsTable.status, 'Active'), editing);
 
 /** Every finding (all tiers) for an active medicine: its allergies and the other active medicines. */
-export async function medicineFindings(scope: PatientScope, medicine: CheckedEntry, editing: number | null): Promise<MedicineFinding[] | RecordWarning> {
+export async function medicineFindings(
+  scope: PatientScope,
+  medicine: CheckedEntry,
+  editing: number | null,
+): Promise<MedicineFinding[] | RecordWarning> {
   const known = knowledgeOrWarning();
   if ('warning' in known) return known.warning;
   const { knowledge } = known;
@@ -61,7 +65,11 @@ export async function medicineCheckWarnings(
 }
 
 /** The warnings of an allergy being added or edited: the active medicines it names or cross-reacts with. */
-export async function allergyCheckWarnings(scope: PatientScope, input: CodedInput & { allergen: string }, _editing: number | null): Promise<RecordWarning[]> {
+export async function allergyCheckWarnings(
+  scope: PatientScope,
+  input: CodedInput & { allergen: string },
+  _editing: number | null,
+): Promise<RecordWarning[]> {
   const allergy = atcOf(input, input.allergen);
   if (!allergy) return [];
   const known = knowledgeOrWarning();
