@@ -44,7 +44,7 @@ describe('the embedded database folder', () => {
     expect(hasStackTrace(second.stderr)).toBe(false);
 
     const health = await fetch(`${server.baseUrl}/api/health`);
-    expect(await health.json()).toEqual({ status: 'ok', database: true });
+    expect(await health.json()).toMatchObject({ status: 'ok', database: true, medicineChecks: { available: true } });
   }, 300_000);
 
   it('is free again once the server has stopped; seed then loads, and refuses a second load', async () => {

@@ -15,7 +15,11 @@ describe('the app shell', () => {
   it('reports the database reachable', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', database: true });
+    expect(res.json()).toEqual({
+      status: 'ok',
+      database: true,
+      medicineChecks: { available: true, version: expect.any(String), problem: null },
+    });
   });
 
   it('answers unknown API routes with a JSON 404', async () => {

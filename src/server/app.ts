@@ -30,6 +30,8 @@ import { registerAccessRefusalEvents } from './modules/access/access-refusals';
 import { accessRoutes } from './modules/access/access.routes';
 import { apiClientsRoutes } from './modules/api-clients/api-clients.routes';
 import { codesRoutes } from './modules/codes/codes.routes';
+import { loadMedicineKnowledge } from './modules/medicine-checks/medicine-knowledge';
+import { medicineChecksRoutes } from './modules/medicine-checks/medicine-checks.routes';
 import { recordsRoutes } from './modules/records/records.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
 import { usersRoutes } from './modules/users/users.routes';
@@ -45,6 +47,9 @@ export interface BuildAppOptions {
 export async function buildApp({ db, config, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
   // The key of the audit payloads this process writes and reads (decision 042): writeAudit has only a transaction.
   configureAuditPayloads(config.auditPayloadKey);
+  // The medicine-check knowledge, read and checked once (decision 043): a broken file makes the checks unavailable,
+  // reported by GET /api/health and by every check, never a silent pass.
+  loadMedicineKnowledge(config.medicineKnowledgeDir);
   const app = Fastify({
     logger,
     bodyLimit: BODY_LIMIT,
@@ -104,6 +109,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(accessRoutes(deps));
   await app.register(recordsRoutes(deps));
   await app.register(codesRoutes(deps));
+  await app.register(medicineChecksRoutes(deps));
   await app.register(privacyRoutes(deps));
   await app.register(fhirRoutes(deps));
   await app.register(apiClientsRoutes(deps));

@@ -1,5 +1,6 @@
 // Configuration from the environment, read once at start.
 import path from 'node:path';
+import { CATALOGUE_DIR } from './modules/codes/catalogue-files';
 
 export interface Config {
   port: number;
@@ -9,6 +10,11 @@ export interface Config {
   production: boolean;
   logLevel: string;
   clientDir: string;
+  /**
+   * The folder of the medicine-check knowledge files (MEDICINE_KNOWLEDGE_DIR, default the repository's catalogues/;
+   * decision 043): read and checked at start; when one is missing or malformed the checks report unavailable.
+   */
+  medicineKnowledgeDir: string;
   /** Extra origins allowed on state-changing requests besides the request's own host. */
   trustedOrigins: string[];
   /**
@@ -201,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production: env.NODE_ENV === 'production',
     logLevel: env.LOG_LEVEL ?? 'info',
     clientDir: path.resolve(env.CLIENT_DIR ?? './dist/client'),
+    medicineKnowledgeDir: env.MEDICINE_KNOWLEDGE_DIR?.trim() ? path.resolve(env.MEDICINE_KNOWLEDGE_DIR.trim()) : CATALOGUE_DIR,
     trustedOrigins: commaList(env.TRUSTED_ORIGINS),
     publicUrl: publicUrlOf(env, port),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

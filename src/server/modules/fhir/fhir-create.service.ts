@@ -6,7 +6,7 @@ import type { FhirResourceType } from '../../../contracts/fhir-scopes';
 import { recordInputs, type RecordKind } from '../../../contracts/kinds';
 import { staffDisplayName } from '../../context/actor';
 import { validationFailed } from '../../errors/app-error';
-import { addRecordItem, type NewRecordItem } from '../records/records.service';
+import { addRecordItem, type Confirmation, type NewRecordItem } from '../records/records.service';
 import { kindsOf } from './fhir-kinds';
 import { obj, str } from '../../fhir/input';
 import type { FhirResource } from '../../fhir/resources';
@@ -25,7 +25,7 @@ export async function createResource(
   scope: FhirScope,
   type: FhirResourceType,
   body: unknown,
-  confirmed: readonly string[],
+  confirmation: Confirmation,
 ): Promise<FhirResource> {
   const r = obj(body);
   if (r.resourceType !== type) throw validationFailed([{ path: 'resourceType', message: `The body must be a ${type}` }]);
@@ -42,6 +42,6 @@ export async function createResource(
       `Invalid ${type}`,
     );
   }
-  const { row } = await addRecordItem(scope, kind, patientId, parsed.data as NewRecordItem<typeof kind>, confirmed);
+  const { row } = await addRecordItem(scope, kind, patientId, parsed.data as NewRecordItem<typeof kind>, confirmation);
   return taker.resources(row)[0]!;
 }

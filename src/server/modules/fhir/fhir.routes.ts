@@ -153,8 +153,8 @@ export function fhirRoutes({ db, config }: AppDeps) {
         },
         async (request, reply) => {
           // The querystring schema has already turned `confirm` into the warning codes (contracts/record-warnings.ts).
-          const { confirm } = request.query as { confirm: string[] };
-          const created = await createResource(callOf(request).scope, type, request.body, confirm);
+          const { confirm, overrideReason } = request.query as { confirm: string[]; overrideReason: string | null };
+          const created = await createResource(callOf(request).scope, type, request.body, { codes: confirm, overrideReason });
           reply.header('location', `${baseUrl()}/${created.resourceType}/${created.id}`);
           return send(reply, created, 201);
         },

@@ -43,7 +43,8 @@ const CODES: Partial<Record<RecordKind, { code: string; codeSystem: string; disp
     text: 'Penicillin',
     foreign: ICD10_SYSTEM,
   },
-  medications: { code: 'J01CA04', codeSystem: ATC_SYSTEM, display: 'amoxicillin', text: 'Amoxicillin', foreign: CVX_SYSTEM },
+  // Not amoxicillin: the allergies sample is penicillin on the same patient, which the medicine checks (decision 043) refuse.
+  medications: { code: 'N02BE01', codeSystem: ATC_SYSTEM, display: 'paracetamol', text: 'Panado', foreign: CVX_SYSTEM },
   vaccines: { code: '04', codeSystem: CVX_SYSTEM, display: 'Measles and rubella vaccine, live', text: 'MR1', foreign: ATC_SYSTEM },
   'lab-results': {
     code: '4548-4',

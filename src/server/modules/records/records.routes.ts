@@ -33,6 +33,7 @@ import {
   listRecordItems,
   readRecordSummary,
   updateRecordItem,
+  type Confirmation,
   type NewRecordItem,
   type RecordCaller,
 } from './records.service';
@@ -57,6 +58,12 @@ function ifMatchVersion(request: FastifyRequest): number {
 }
 
 const versionOf = (row: unknown): number => (row as { version: number }).version;
+
+/** `?confirm=` and `?overrideReason=` as the service takes them. */
+const confirmationOf = (query: { confirm: string[]; overrideReason: string | null }): Confirmation => ({
+  codes: query.confirm,
+  overrideReason: query.overrideReason,
+});
 
 export function recordsRoutes({ db, config }: AppDeps) {
   const canRead = requireStaff('records.read');
@@ -89,7 +96,7 @@ export function recordsRoutes({ db, config }: AppDeps) {
             kind,
             request.params.id,
             request.body as NewRecordItem<typeof kind>,
-            request.query.confirm,
+            confirmationOf(request.query),
             key,
           );
           if (replayed) reply.header(IDEMPOTENT_REPLAYED, 'true');
@@ -107,7 +114,15 @@ export function recordsRoutes({ db, config }: AppDeps) {
         },
         async (request, reply) => {
           const version = ifMatchVersion(request);
-          const row = await updateRecordItem(caller(request), kind, request.params.id, version, request.body, request.query.confirm, body);
+          const row = await updateRecordItem(
+            caller(request),
+            kind,
+            request.params.id,
+            version,
+            request.body,
+            confirmationOf(request.query),
+            body,
+          );
           return reply.header(ETAG, etagOf(versionOf(row))).send(row);
         },
       );

@@ -44,6 +44,7 @@ import {
   type ChangedBy,
 } from './records.repository';
 import { findKeyedAdd } from './idempotency.repository';
+import { insertOverrides, type ConfirmedChecks } from './medicine-overrides.repository';
 import { insertFirstVersion, insertVersions, selectVersion } from './record-versions.repository';
 import type { RecordPatient } from '../../../contracts/access';
 
@@ -82,23 +83,51 @@ async function storedValues<K extends RecordKind>(
   scope: PatientScope,
   kind: K,
   input: NewRecordItem<K>,
-  confirmed: readonly string[],
+  confirmation: Confirmation,
   existing: RecordRows[K] | null,
-): Promise<Record<string, unknown>> {
+): Promise<{ values: Record<string, unknown>; checks: ConfirmedChecks }> {
   const k = serverKind(kind);
   const typed = input as NewRecordItems[RecordKind];
   const code = codeEntryOf(kind, input as { code?: string | null; codeSystem?: string | null });
   const issues = k.validate?.(typed, code) ?? [];
   if (issues.length) throw validationFailed(issues);
   const warnings: RecordWarning[] = (await k.check?.(scope, typed, existing ? (existing as { id: number }).id : null)) ?? [];
-  const unconfirmed = warnings.filter((w) => !confirmed.includes(w.code));
+  // A contraindicated warning (the medicine checks, decision 043) is confirmed only with an override reason.
+  const { codes, overrideReason } = confirmation;
+  const unconfirmed = warnings.filter((w) => !codes.includes(w.code) || (w.tier === 'contraindicated' && overrideReason === null));
   if (unconfirmed.length)
-    throw new AppError('CONFIRMATION_REQUIRED', 'Confirm the warnings to store this entry', { details: { warnings: unconfirmed } });
-  return {
+    throw new AppError('CONFIRMATION_REQUIRED', 'Confirm the warnings to store this entry', {
+      details: {
+        warnings: unconfirmed,
+        ...(unconfirmed.some((w) => w.tier === 'contraindicated') ? { overrideReasonRequired: true } : {}),
+      },
+    });
+  const values = {
     ...(input as Record<string, unknown>),
     ...(kindContract(kind).coded ? { codeDisplay: code?.display ?? null } : {}),
     ...k.stored?.(typed, { now: c.now, name: staffDisplayName(c.actor) }, existing as RecordRows[RecordKind] | null),
   };
+  return { values, checks: { warnings: warnings.filter((w) => w.tier !== undefined), reason: overrideReason } };
+}
+
+/** The warnings a change confirms (`?confirm=`) and the reason for overriding contraindicated ones (`?overrideReason=`). */
+export interface Confirmation {
+  codes: readonly string[];
+  overrideReason: string | null;
+}
+
+const NOTHING_CONFIRMED: Confirmation = { codes: [], overrideReason: null };
+
+/** The medicine-check warnings a change was stored over: kept with the reason, their codes named in the audit chain. */
+async function keepOverrides(
+  c: RecordCaller,
+  scope: PatientScope,
+  kind: RecordKind,
+  row: unknown,
+  checks: ConfirmedChecks,
+): Promise<Record<string, unknown>> {
+  await insertOverrides(scope, kind, row as { id: number; version: number }, checks, { userId: c.actor.userId, ...changedBy(c) });
+  return checks.warnings.length ? { overridden: checks.warnings.map((w) => w.code) } : {};
 }
 
 const withoutKeys = (row: Record<string, unknown>, keys: Record<string, true>): Record<string, unknown> =>
@@ -128,8 +157,9 @@ function changeAudit(
   row: { id: number; version: number },
   changed: string[],
   payload: { oldValues?: unknown; newValues?: unknown },
+  event: Record<string, unknown> = {},
 ): ContextAuditEntry {
-  return entry(kind, patientId, { action, resourceId: row.id, newValues: { version: row.version, changed }, payload });
+  return entry(kind, patientId, { action, resourceId: row.id, newValues: { version: row.version, changed, ...event }, payload });
 }
 
 /** An add and whether it repeats an earlier one (the same Idempotency-Key and body). */
@@ -167,7 +197,7 @@ export async function addRecordItem<K extends RecordKind>(
   kind: K,
   patientId: number,
   input: NewRecordItem<K>,
-  confirmed: readonly string[] = [],
+  confirmation: Confirmation = NOTHING_CONFIRMED,
   key: string | null = null,
 ): Promise<AddResult<K>> {
   const hash = key === null ? '' : requestHash(kind, patientId, input);
@@ -178,11 +208,16 @@ export async function addRecordItem<K extends RecordKind>(
   try {
     const row = await inAuditedTransaction(c, async (ctx) => {
       const scope = await openPatientRecord(ctx, patientId);
-      const row = await insertItem(scope, kind, await storedValues(c, scope, kind, input, confirmed, null), changedBy(c));
+      const { values, checks } = await storedValues(c, scope, kind, input, confirmation, null);
+      const row = await insertItem(scope, kind, values, changedBy(c));
       const stored = row as { id: number } & Record<string, unknown>;
       const keyed = key === null ? null : { userId: c.actor.userId, key, requestHash: hash };
       if (!(await insertFirstVersion(scope, kind, stored, { at: c.now, name: changedBy(c).name }, keyed))) throw new KeyTaken();
-      return ctx.audited(row, changeAudit(kind, patientId, 'CREATE', row as { id: number; version: number }, [], { newValues: row }));
+      const event = await keepOverrides(c, scope, kind, row, checks);
+      return ctx.audited(
+        row,
+        changeAudit(kind, patientId, 'CREATE', row as { id: number; version: number }, [], { newValues: row }, event),
+      );
     });
     return { row, replayed: false };
   } catch (err) {
@@ -233,7 +268,7 @@ export async function updateRecordItem<K extends RecordKind>(
   id: number,
   version: number,
   patch: Record<string, unknown>,
-  confirmed: readonly string[] = [],
+  confirmation: Confirmation = NOTHING_CONFIRMED,
   /** The kind's input schema on the server's clock, when the caller has it built (the routes do): else built here. */
   schema: z.ZodType = KIND_CONTRACTS[kind].input(() => c.now),
 ): Promise<RecordRows[K]> {
@@ -246,7 +281,7 @@ export async function updateRecordItem<K extends RecordKind>(
     if (current.version !== version) throw await versionConflict(scope, kind, current, version);
     const parsed = schema.safeParse({ ...inputOf(kind, current), ...patch });
     if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
-    const values = await storedValues(c, scope, kind, parsed.data as NewRecordItem<K>, confirmed, current);
+    const { values, checks } = await storedValues(c, scope, kind, parsed.data as NewRecordItem<K>, confirmation, current);
     const row = await updateItem(scope, kind, id, version, values, changedBy(c));
     if (!row) throw notFound(kind);
     const changed = changedFields(current, row as Record<string, unknown>);
@@ -255,7 +290,8 @@ export async function updateRecordItem<K extends RecordKind>(
       ...legacyFirst(current),
       { version: next.version, action: 'edited', at: c.now, by: changedBy(c).name, changed, row },
     ]);
-    return ctx.audited(row, changeAudit(kind, item.patientId, 'UPDATE', next, changed, { oldValues: current, newValues: row }));
+    const event = await keepOverrides(c, scope, kind, row, checks);
+    return ctx.audited(row, changeAudit(kind, item.patientId, 'UPDATE', next, changed, { oldValues: current, newValues: row }, event));
   });
 }
 

@@ -30,21 +30,31 @@ function updateList<K extends RecordKind>(
   );
 }
 
-/** `?confirm=A,B` names every warning the user confirmed (contracts/record-warnings.ts). */
-const confirmQuery = (confirm: readonly string[] = []): string =>
-  confirm.length ? `?confirm=${confirm.map(encodeURIComponent).join(',')}` : '';
+/**
+ * `?confirm=A,B` names every warning the user confirmed, `&overrideReason=` says why a contraindicated medicine-check
+ * warning is overridden (contracts/record-warnings.ts, decision 043).
+ */
+function confirmQuery(confirm: readonly string[] = [], overrideReason?: string): string {
+  const query = [
+    ...(confirm.length ? [`confirm=${confirm.map(encodeURIComponent).join(',')}`] : []),
+    ...(overrideReason ? [`overrideReason=${encodeURIComponent(overrideReason)}`] : []),
+  ];
+  return query.length ? `?${query.join('&')}` : '';
+}
 
 /** An add: the body, the warnings (codes) the user confirmed after a 409 CONFIRMATION_REQUIRED, and the submission's key. */
 export interface AddRecordRequest {
   body: Record<string, unknown>;
   confirm?: readonly string[];
+  /** Why a contraindicated medicine-check warning is overridden (decision 043). */
+  overrideReason?: string;
   /** A UUID made once per submission (crypto.randomUUID()); every retry of that submission sends the same one. */
   idempotencyKey: string;
 }
 
 /** The add's URL. */
-export const addRecordUrl = (kind: RecordKind, patientId: number, confirm: readonly string[] = []): string =>
-  `/api/patients/${patientId}/${kind}${confirmQuery(confirm)}`;
+export const addRecordUrl = (kind: RecordKind, patientId: number, confirm: readonly string[] = [], overrideReason?: string): string =>
+  `/api/patients/${patientId}/${kind}${confirmQuery(confirm, overrideReason)}`;
 
 /** POST /api/patients/{id}/<kind>; resolves with the stored row, already in its place in the list. */
 export function useAddRecordItem<K extends RecordKind>(
@@ -53,8 +63,8 @@ export function useAddRecordItem<K extends RecordKind>(
 ): UseMutationResult<RecordRows[K], Error, AddRecordRequest> {
   const queryClient = useQueryClient();
   return useMutation<RecordRows[K], Error, AddRecordRequest>({
-    mutationFn: ({ body, confirm, idempotencyKey }: AddRecordRequest) =>
-      apiJson<RecordRows[K]>('POST', addRecordUrl(kind, patientId, confirm), body, { [IDEMPOTENCY_KEY]: idempotencyKey }),
+    mutationFn: ({ body, confirm, overrideReason, idempotencyKey }: AddRecordRequest) =>
+      apiJson<RecordRows[K]>('POST', addRecordUrl(kind, patientId, confirm, overrideReason), body, { [IDEMPOTENCY_KEY]: idempotencyKey }),
     // Safe to send again: a retry carries the same variables, so the same key, and cannot store a second row.
     retry: shouldRetryMutation,
     onSuccess: (row) => updateList(queryClient, kind, patientId, (list) => withRow(kind, list, row)),
@@ -67,6 +77,7 @@ export interface EditRecordRequest {
   version: number;
   body: Record<string, unknown>;
   confirm?: readonly string[];
+  overrideReason?: string;
 }
 
 /** PATCH /api/<kind>/{id} with If-Match; resolves with the edited row, already in the list. */
@@ -76,8 +87,8 @@ export function useEditRecordItem<K extends RecordKind>(
 ): UseMutationResult<RecordRows[K], Error, EditRecordRequest> {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, version, body, confirm }: EditRecordRequest) =>
-      apiJson<RecordRows[K]>('PATCH', `/api/${kind}/${id}${confirmQuery(confirm)}`, body, { [IF_MATCH]: etagOf(version) }),
+    mutationFn: ({ id, version, body, confirm, overrideReason }: EditRecordRequest) =>
+      apiJson<RecordRows[K]>('PATCH', `/api/${kind}/${id}${confirmQuery(confirm, overrideReason)}`, body, { [IF_MATCH]: etagOf(version) }),
     // Not sent twice: a retry after a lost answer would meet its own first attempt as a conflict.
     retry: false,
     onSuccess: (row) => {

@@ -2,12 +2,16 @@
 // CONFIRMATION_REQUIRED names, with "Save anyway"; and, for an edit, that someone else changed the entry meanwhile
 // (409 VERSION_CONFLICT, or 428 VERSION_REQUIRED without the row), with the fields that changed and a way to load
 // the current version into the form. Each alert takes focus when it appears.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RecordWarning } from '../../../../contracts/record-warnings';
 import { Button } from '../../../components/ui/button';
+import { needsOverrideReason, OverrideReasonField, overrideReasonReady, WarningText } from './medicine-check-warnings';
 
-/** The server's warnings, translated (record:warnings.<CODE>, the English message when unknown); takes focus. */
+/**
+ * The server's warnings, translated (medicine-check-warnings.tsx WarningText: tier, substances, knowledge version), with
+ * the override reason a contraindicated one needs; takes focus.
+ */
 export function WarningsAlert({
   warnings,
   saving,
@@ -16,11 +20,14 @@ export function WarningsAlert({
 }: {
   warnings: RecordWarning[];
   saving: boolean;
-  onConfirm: () => void;
+  /** With the override reason when a warning needs one (a contraindicated medicine check). */
+  onConfirm: (overrideReason?: string) => void;
   onCancel: () => void;
 }): React.JSX.Element {
   const { t } = useTranslation('record');
   const ref = useRef<HTMLDivElement>(null);
+  const [reason, setReason] = useState('');
+  const needsReason = needsOverrideReason(warnings);
   useEffect(() => ref.current?.focus(), [warnings]);
   return (
     <div
@@ -34,12 +41,21 @@ export function WarningsAlert({
         {t('warnings.title')}
       </p>
       <ul className="list-disc pl-5">
-        {warnings.map((w) => (
-          <li key={w.code}>{t(`warnings.${w.code}`, { ...w.params, defaultValue: w.message })}</li>
+        {warnings.map((w, i) => (
+          <li key={`${w.code}-${i}`}>
+            <WarningText warning={w} />
+          </li>
         ))}
       </ul>
+      {needsReason ? <OverrideReasonField value={reason} onChange={setReason} /> : null}
       <div className="flex flex-wrap gap-2">
-        <Button size="sm" onClick={onConfirm} pending={saving} pendingText={t('form.saving')}>
+        <Button
+          size="sm"
+          onClick={() => onConfirm(needsReason ? reason.trim() : undefined)}
+          disabled={needsReason && !overrideReasonReady(reason)}
+          pending={saving}
+          pendingText={t('form.saving')}
+        >
           {t('warnings.confirm')}
         </Button>
         <Button size="sm" variant="secondary" onClick={onCancel}>

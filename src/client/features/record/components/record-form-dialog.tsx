@@ -2,7 +2,8 @@
 // entry (the kind's fields, kinds/), validated with the same schema as the server; on success a toast, the list
 // updated, the dialog closed; on failure a destructive toast (SPEC §8) and the server's field issues beside the fields.
 // - 409 CONFIRMATION_REQUIRED: the form stays as it is and the warnings take focus; "Save anyway" sends the same body
-//   again, confirming every warning it named.
+//   again, confirming every warning it named (with the override reason a contraindicated medicine-check warning
+//   needs: medicine-check-warnings.tsx).
 // - An add carries an Idempotency-Key made for the submission: kept while the form and the confirmed warnings stay the
 //   same (a retry, or Save again after a failure, cannot add twice), a new one once the user changes anything.
 // - An edit names the version it was filled from (If-Match). When someone else changed the entry meanwhile (409
@@ -27,6 +28,7 @@ import { conflictOf, useAddRecordItem, useEditRecordItem, warningsOf } from '../
 import { recordListQueryOptions } from '../api/record-queries';
 import { codedField, fieldLabelKey, fieldsOf, formDefaults, formPayload, formValuesOf, kindView, type FormValues } from '../kinds';
 import { ConflictAlert, WarningsAlert, type ChangedField } from './record-form-alerts';
+import { MedicineChecksNotice } from './medicine-check-warnings';
 import { RecordField } from './record-form-fields';
 
 type Row = RecordRows[RecordKind];
@@ -128,10 +130,11 @@ export function RecordFormDialog({ kind, patientId, open, onOpenChange, row = nu
     toast({ title, description: errorText(t, error, t('common:anError')), variant: 'destructive' });
   };
 
-  const send = (body: Record<string, unknown>, confirm: readonly string[] = []): void => {
+  const send = (body: Record<string, unknown>, confirm: readonly string[] = [], overrideReason?: string): void => {
     const handlers = { onSuccess: succeeded, onError: (error: Error) => failed(body, error) };
-    if (row) edit.mutate({ id: row.id, version, body, confirm }, handlers);
-    else add.mutate({ body, confirm, idempotencyKey: keyFor(confirm) }, handlers);
+    const reason = overrideReason ? { overrideReason } : {};
+    if (row) edit.mutate({ id: row.id, version, body, confirm, ...reason }, handlers);
+    else add.mutate({ body, confirm, ...reason, idempotencyKey: keyFor(confirm) }, handlers);
   };
 
   // The resolver hands over the schema's output: the body exactly as the server will judge it.
@@ -183,14 +186,16 @@ export function RecordFormDialog({ kind, patientId, open, onOpenChange, row = nu
             <RecordField kind={kind} field={field} form={form} />
           </div>
         ))}
+        <MedicineChecksNotice kind={kind} />
         {pending ? (
           <WarningsAlert
             warnings={pending.warnings}
             saving={saving}
-            onConfirm={() =>
+            onConfirm={(overrideReason) =>
               send(
                 pending.body,
                 pending.warnings.map((w) => w.code),
+                overrideReason,
               )
             }
             onCancel={cancelAlert}

@@ -1,29 +1,14 @@
 // Allergies on the server: the table, the duplicate warning, and FHIR AllergyIntolerance (coded by ATC class or
 // substance when picked from the catalogue).
-import { date, index, uniqueIndex, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
 import { allergies as contract } from '../../../../contracts/kinds/allergies';
-import { patientRef } from '../../../db/schema';
 import { codedFrom, day, first, str, words } from '../../../fhir/input';
 import { coding, concept, patientReference, rowIdOf, text } from '../../../fhir/resources';
-import { codedColumns } from './coded-columns';
 import { duplicateEntryWarnings } from './duplicate-check.repository';
+import { allergyCheckWarnings } from './medicine-checks';
 import { defineServerKind } from './server-kind';
-import { versionedColumns } from './versioned-columns';
+import { allergiesTable } from './allergies-table';
 
-export const allergiesTable = pgTable(
-  'allergies',
-  {
-    id: serial('id').primaryKey(),
-    patientId: patientRef(),
-    ...versionedColumns(),
-    allergen: varchar('allergen', { length: 200 }).notNull(),
-    ...codedColumns(),
-    reaction: varchar('reaction', { length: 500 }).notNull(),
-    severity: varchar('severity', { length: 16 }).notNull().default('Mild'),
-    reportedDate: date('reported_date', { mode: 'string' }).notNull(),
-  },
-  (t) => [index('allergies_patient_idx').on(t.patientId), uniqueIndex('allergies_uuid_idx').on(t.uuid)],
-);
+export { allergiesTable };
 
 const TO_SEVERITY: Record<string, string> = { Mild: 'mild', Moderate: 'moderate', Severe: 'severe' };
 const FROM_SEVERITY: Record<string, string> = { mild: 'Mild', moderate: 'Moderate', severe: 'Severe' };
@@ -31,7 +16,11 @@ const FROM_SEVERITY: Record<string, string> = { mild: 'Mild', moderate: 'Moderat
 export const allergiesKind = defineServerKind<'allergies'>({
   contract,
   table: allergiesTable,
-  check: (scope, input, editing) => duplicateEntryWarnings(scope, allergiesTable, input, input.allergen, undefined, editing),
+  // The same allergy already recorded, then the active medicines it contraindicates (decision 043).
+  check: async (scope, input, editing) => [
+    ...(await duplicateEntryWarnings(scope, allergiesTable, input, input.allergen, undefined, editing)),
+    ...(await allergyCheckWarnings(scope, input, editing)),
+  ],
   fhir: {
     type: 'AllergyIntolerance',
     rowId: rowIdOf,

@@ -1,35 +1,15 @@
-// Medications on the server: the table, the duplicate warning (the same medicine still active), and FHIR
-// MedicationStatement (ATC coded when picked from the catalogue).
-import { date, index, uniqueIndex, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
+// Medications on the server: the table, the duplicate warning (the same medicine still active), the medicine
+// checks, and FHIR MedicationStatement (ATC coded when picked from the catalogue).
 import { eq } from 'drizzle-orm';
 import { medications as contract } from '../../../../contracts/kinds/medications';
-import { patientRef } from '../../../db/schema';
 import { codedFrom, day, first, obj, str, words } from '../../../fhir/input';
 import { concept, named, patientReference, rowIdOf, text } from '../../../fhir/resources';
-import { codedColumns } from './coded-columns';
 import { duplicateEntryWarnings } from './duplicate-check.repository';
+import { medicineCheckWarnings } from './medicine-checks';
 import { defineServerKind } from './server-kind';
-import { versionedColumns } from './versioned-columns';
+import { medicationsTable } from './medications-table';
 
-export const medicationsTable = pgTable(
-  'medications',
-  {
-    id: serial('id').primaryKey(),
-    patientId: patientRef(),
-    ...versionedColumns(),
-    name: varchar('name', { length: 100 }).notNull(),
-    ...codedColumns(),
-    dosage: varchar('dosage', { length: 50 }).notNull(),
-    frequency: varchar('frequency', { length: 100 }).notNull(),
-    purpose: varchar('purpose', { length: 200 }).notNull(),
-    status: varchar('status', { length: 16 }).notNull().default('Active'),
-    prescribedDate: date('prescribed_date', { mode: 'string' }).notNull(),
-    discontinuedDate: date('discontinued_date', { mode: 'string' }),
-    prescribedBy: varchar('prescribed_by', { length: 200 }).notNull(),
-    nextReview: date('next_review', { mode: 'string' }),
-  },
-  (t) => [index('medications_patient_idx').on(t.patientId), uniqueIndex('medications_uuid_idx').on(t.uuid)],
-);
+export { medicationsTable };
 
 const TO_STATUS: Record<string, string> = { Active: 'active', Discontinued: 'stopped', Completed: 'completed' };
 const FROM_STATUS: Record<string, string> = { active: 'Active', stopped: 'Discontinued', completed: 'Completed' };
@@ -37,10 +17,14 @@ const FROM_STATUS: Record<string, string> = { active: 'Active', stopped: 'Discon
 export const medicationsKind = defineServerKind<'medications'>({
   contract,
   table: medicationsTable,
-  check: (scope, input, editing) =>
+  // The same medicine still active, then the medicine checks (allergies and interactions, decision 043).
+  check: async (scope, input, editing) =>
     input.status === 'Active'
-      ? duplicateEntryWarnings(scope, medicationsTable, input, input.name, eq(medicationsTable.status, 'Active'), editing)
-      : Promise.resolve([]),
+      ? [
+          ...(await duplicateEntryWarnings(scope, medicationsTable, input, input.name, eq(medicationsTable.status, 'Active'), editing)),
+          ...(await medicineCheckWarnings(scope, input, editing)),
+        ]
+      : [],
   fhir: {
     type: 'MedicationStatement',
     rowId: rowIdOf,
