@@ -19,6 +19,16 @@ import { signInOverHttp, startServerProcess } from './search/server-process';
 export const SEEDED = process.env.SEEDED_DATABASE_URL;
 export const WORKERS = Number(process.env.WORKERS ?? availableParallelism());
 export const INLINE = process.env.SERVER === 'inline';
+const PATIENTS = Number(process.env.PATIENTS ?? 3_000_000);
+/**
+ * The scratch database: PATIENTS patients (default 3,000,000), clinical rows for the first WITH_RECORDS of them
+ * (default 200,000); and GRANTED (default 500), how many patients the doctor is granted access to.
+ */
+export const SCALE = {
+  patients: PATIENTS,
+  withRecords: Math.min(PATIENTS, Number(process.env.WITH_RECORDS ?? 200_000)),
+  granted: Number(process.env.GRANTED ?? 500),
+};
 
 export const seconds = (since: number): string => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 export const loadAverage = (): number => Math.round(loadavg()[0]! * 100) / 100;

@@ -15,6 +15,7 @@ import {
   grantAccess,
   loadAverage,
   openRecordBenchDatabase,
+  SCALE,
   SEEDED,
   seededPatientsWithRecords,
   seedScratchRecords,
@@ -27,11 +28,8 @@ import {
   writeResult,
 } from './record-bench-kit';
 
-const PATIENTS = Number(process.env.PATIENTS ?? 3_000_000);
-const WITH_RECORDS = Math.min(PATIENTS, Number(process.env.WITH_RECORDS ?? 200_000));
 const OPENS = Number(process.env.OPENS ?? 3000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
-const GRANTED = Number(process.env.GRANTED ?? 500);
 /** SYNC_COMMIT=off: the bench database commits without waiting for the WAL flush (an experiment, see the report). */
 const SYNC_COMMIT_OFF = process.env.SYNC_COMMIT === 'off';
 
@@ -39,7 +37,7 @@ const startedAt = new Date().toISOString();
 const database = await openRecordBenchDatabase(CONCURRENCY + 2);
 const db = database.handle.db;
 try {
-  if (!SEEDED) await seedScratchRecords(db, PATIENTS, WITH_RECORDS);
+  if (!SEEDED) await seedScratchRecords(db, SCALE.patients, SCALE.withRecords);
   // The app gets its own pool, opened after any per-database setting so every connection has it.
   if (SYNC_COMMIT_OFF && database.url) {
     await db.execute(sql.raw(`ALTER DATABASE ${new URL(database.url).pathname.slice(1)} SET synchronous_commit = off`));
@@ -51,7 +49,7 @@ try {
     const get = client.get;
 
     // Patients spread over the ones with records; a grant for each, through the API (itself audited).
-    const ids = SEEDED ? await seededPatientsWithRecords(db, GRANTED) : await spreadPatients(db, GRANTED, WITH_RECORDS);
+    const ids = SEEDED ? await seededPatientsWithRecords(db, SCALE.granted) : await spreadPatients(db, SCALE.granted, SCALE.withRecords);
     const grants = await grantAccess(client, ids, doctor.password);
     // Warm-up: every worker (several connections, each new one handed to the next worker) and enough requests for
     // V8 to optimise the request path, as on a server that has run for a while.
@@ -103,7 +101,7 @@ try {
     console.log(
       SEEDED
         ? `seeded database ${new URL(SEEDED).pathname.slice(1)}, records opened ${ids.length}`
-        : `patients ${PATIENTS.toLocaleString('en')}, with clinical entries ${WITH_RECORDS.toLocaleString('en')}, records opened ${GRANTED}`,
+        : `patients ${SCALE.patients.toLocaleString('en')}, with clinical entries ${SCALE.withRecords.toLocaleString('en')}, records opened ${SCALE.granted}`,
     );
     console.log(summary('GET /api/auth/user (floor: session only)', baseline));
     console.log(summary('POST /api/patients/{id}/access (grant)', grants));
@@ -119,8 +117,8 @@ try {
       synchronousCommitOff: SYNC_COMMIT_OFF,
       server: server.describe,
       seeded: SEEDED ? new URL(SEEDED).pathname.slice(1) : null,
-      patients: SEEDED ? null : PATIENTS,
-      withRecords: SEEDED ? null : WITH_RECORDS,
+      patients: SEEDED ? null : SCALE.patients,
+      withRecords: SEEDED ? null : SCALE.withRecords,
       recordsOpened: ids.length,
       loadAverage: { before: loadBefore, after: loadAfter },
       floor: stats(baseline),

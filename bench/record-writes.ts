@@ -31,6 +31,7 @@ import {
   grantAccess,
   loadAverage,
   openRecordBenchDatabase,
+  SCALE,
   SEEDED,
   seedScratchRecords,
   seconds,
@@ -45,11 +46,8 @@ import {
   type Stats,
 } from './record-bench-kit';
 
-const PATIENTS = Number(process.env.PATIENTS ?? 3_000_000);
-const WITH_RECORDS = Math.min(PATIENTS, Number(process.env.WITH_RECORDS ?? 200_000));
 const SAMPLES = Number(process.env.SAMPLES ?? 1500);
 const RUNS = Number(process.env.RUNS ?? 3);
-const GRANTED = Number(process.env.GRANTED ?? 500);
 const DELTA_PATIENTS = Number(process.env.DELTA_PATIENTS ?? 50);
 const WARMUP = Number(process.env.WARMUP ?? 300);
 const DELTA_ROWS = 50;
@@ -75,20 +73,20 @@ const startedAt = new Date().toISOString();
 const database = await openRecordBenchDatabase(4);
 const db = database.handle.db;
 try {
-  if (!SEEDED) await seedScratchRecords(db, PATIENTS, WITH_RECORDS);
+  if (!SEEDED) await seedScratchRecords(db, SCALE.patients, SCALE.withRecords);
 
   // Patients spread over the registry, the same ones on every run: the delta read's (at most 50 rows now, topped up
   // to 50), the records opened, the patients written to. Spares, in case some have more than 50 rows.
   let t0 = performance.now();
-  const pool = await spreadPatients(db, 4 * DELTA_PATIENTS + 2 * GRANTED, WITH_RECORDS);
+  const pool = await spreadPatients(db, 4 * DELTA_PATIENTS + 2 * SCALE.granted, SCALE.withRecords);
   const candidates = pool.slice(0, 4 * DELTA_PATIENTS);
   const counts = await clinicalRowCounts(db, candidates);
   const deltaIds = candidates.filter((id) => (counts.get(id) ?? 0) <= DELTA_ROWS).slice(0, DELTA_PATIENTS);
   if (deltaIds.length < DELTA_PATIENTS)
     throw new Error(`only ${deltaIds.length} of ${candidates.length} patients have at most ${DELTA_ROWS} rows`);
   await topUpClinicalRows(db, deltaIds, DELTA_ROWS);
-  const openIds = pool.slice(4 * DELTA_PATIENTS, 4 * DELTA_PATIENTS + GRANTED);
-  const writeIds = pool.slice(4 * DELTA_PATIENTS + GRANTED);
+  const openIds = pool.slice(4 * DELTA_PATIENTS, 4 * DELTA_PATIENTS + SCALE.granted);
+  const writeIds = pool.slice(4 * DELTA_PATIENTS + SCALE.granted);
   console.log(`chose ${pool.length} patients and topped ${deltaIds.length} up to ${DELTA_ROWS} clinical rows in ${seconds(t0)}`);
 
   const server = await startRecordBenchServer(database, 4);
@@ -230,7 +228,7 @@ try {
     console.log(
       seededName
         ? `seeded database ${seededName} (about ${registry.toLocaleString('en')} patients)`
-        : `scratch database: patients ${PATIENTS.toLocaleString('en')}, with clinical entries ${WITH_RECORDS.toLocaleString('en')}`,
+        : `scratch database: patients ${SCALE.patients.toLocaleString('en')}, with clinical entries ${SCALE.withRecords.toLocaleString('en')}`,
     );
     console.log(
       `patients: ${writeIds.length} written to, ${openIds.length} opened, ${deltaIds.length} read by delta (${DELTA_ROWS} rows each); ` +
@@ -262,7 +260,7 @@ try {
       server: server.describe,
       seeded: seededName,
       registryPatients: registry,
-      scratch: seededName ? null : { patients: PATIENTS, withRecords: WITH_RECORDS },
+      scratch: seededName ? null : { patients: SCALE.patients, withRecords: SCALE.withRecords },
       patients: { writtenTo: writeIds.length, opened: openIds.length, delta: deltaIds.length, deltaRows: DELTA_ROWS },
       connections: 1,
       samplesPerPhase: SAMPLES,

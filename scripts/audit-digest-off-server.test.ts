@@ -3,7 +3,6 @@
 // real HTTP server of this test); `audit:verify` warns loudly when it has no outside reference, and with the copy
 // folder (or an anchor taken earlier) it fails when 15 of 16 chains were deleted with their heads and checkpoints.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createPublicKey } from 'node:crypto';
@@ -11,19 +10,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { checkpointOfDigest } from '../src/server/audit/audit-digest';
 import { writeAudit } from '../src/server/audit/audit-writer';
-import { openDatabase, type DatabaseHandle } from '../src/server/db/client';
 import { auditEntry, spreadOverAllChains } from '../src/server/test/audit-fixtures';
-import { createTestDatabase, type TestDatabase } from '../src/server/test/test-database';
+import { createScriptDatabase, runScript, type ScriptDatabase } from './script-test-kit';
 
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '..');
-
-let dataDir: string | undefined;
-let server: TestDatabase | undefined;
+let database: ScriptDatabase | undefined;
 const env: NodeJS.ProcessEnv = { ...process.env };
 const work = mkdtempSync(path.join(tmpdir(), 'nhr-digest-off-'));
 const copyDir = path.join(work, 'off-server-share');
@@ -37,28 +30,7 @@ let receiver: Server;
 let receiverUrl = '';
 const received: { contentType: string | undefined; body: string }[] = [];
 
-async function withDatabase(fn: (h: DatabaseHandle) => Promise<void>): Promise<void> {
-  if (server) return fn(server.handle);
-  const handle = await openDatabase({ dataDir: dataDir! });
-  try {
-    await fn(handle);
-  } finally {
-    await handle.close();
-  }
-}
-
-async function script(name: string, extraEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string }> {
-  try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', `scripts/${name}.ts`, ...args], {
-      cwd: root,
-      env: { ...env, ...extraEnv },
-    });
-    return { code: 0, stdout };
-  } catch (e) {
-    const err = e as { code: number; stdout: string };
-    return { code: err.code, stdout: err.stdout };
-  }
-}
+const script = (name: string, extraEnv: NodeJS.ProcessEnv, ...args: string[]) => runScript(name, args, { ...env, ...extraEnv });
 
 beforeAll(async () => {
   receiver = createServer((req: IncomingMessage, res) => {
@@ -74,17 +46,9 @@ beforeAll(async () => {
   await once(receiver, 'listening');
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/digests`;
 
-  if (process.env.DATABASE_URL) {
-    server = await createTestDatabase();
-    env.DATABASE_URL = server.url;
-    env.DATA_DIR = path.join(work, 'data'); // the local digest files, never the working tree's
-  } else {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'nhr-digest-off-db-'));
-    delete env.DATABASE_URL;
-    env.DATA_DIR = dataDir;
-    await withDatabase((h) => h.migrate());
-  }
-  await withDatabase(async ({ db }) => {
+  database = await createScriptDatabase(env);
+  if (process.env.DATABASE_URL) env.DATA_DIR = path.join(work, 'data'); // the local digest files, never the working tree's
+  await database.use(async ({ db }) => {
     await db.transaction(async (tx) => {
       for (let i = 0; i < 32; i++) await writeAudit(tx, auditEntry({ resourceId: i, patientId: 2000 + i }));
       await spreadOverAllChains(tx);
@@ -94,8 +58,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   receiver?.close();
-  await server?.dispose();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await database?.dispose();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -143,7 +106,7 @@ describe('audit:digest sends the digest off the server', () => {
 
 describe('15 of 16 chains deleted with their heads and every checkpoint row', () => {
   it('passes a check without outside reference (with the warning), and fails against the copy folder or the earlier anchor', async () => {
-    await withDatabase(async ({ db }) => {
+    await database!.use(async ({ db }) => {
       await db.execute(sql`DELETE FROM audit_checkpoints`);
       await db.execute(sql`DELETE FROM audit_logs WHERE chain > 1`);
       await db.execute(sql`DELETE FROM audit_chain_head WHERE chain > 1`);

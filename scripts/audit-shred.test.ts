@@ -1,69 +1,36 @@
 // npm run audit:shred and the payload lines of npm run audit:verify, run as real processes against a real database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { configureAuditPayloads } from '../src/server/audit/audit-payload';
 import { writeAudit } from '../src/server/audit/audit-writer';
-import { openDatabase, type DatabaseHandle } from '../src/server/db/client';
 import { auditEntry, query } from '../src/server/test/audit-fixtures';
-import { createTestDatabase, type TestDatabase } from '../src/server/test/test-database';
+import { createScriptDatabase, runScript, type ScriptDatabase } from './script-test-kit';
 
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '..');
 const key = randomBytes(32).toString('base64');
 
-let dataDir: string | undefined;
-let server: TestDatabase | undefined;
+let database: ScriptDatabase | undefined;
 let auditId = 0;
 const dir = mkdtempSync(path.join(tmpdir(), 'nhr-audit-shred-'));
 const env: NodeJS.ProcessEnv = { ...process.env, AUDIT_PAYLOAD_KEY: key, AUDIT_SIGNING_KEY_FILE: path.join(dir, 'signing.pem') };
 delete env.AUDIT_PAYLOAD_KEY_FILE;
 
-// PGlite allows one process per data directory, so the embedded database is opened only between runs.
-async function withDatabase<T>(fn: (h: DatabaseHandle) => Promise<T>): Promise<T> {
-  if (server) return fn(server.handle);
-  const handle = await openDatabase({ dataDir: dataDir! });
-  try {
-    return await fn(handle);
-  } finally {
-    await handle.close();
-  }
-}
-
-async function script(name: string, args: string[], extraEnv: NodeJS.ProcessEnv = env): Promise<{ code: number; stdout: string }> {
-  try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', `scripts/${name}.ts`, ...args], { cwd: root, env: extraEnv });
-    return { code: 0, stdout };
-  } catch (e) {
-    const err = e as { code: number; stdout: string };
-    return { code: err.code, stdout: err.stdout };
-  }
-}
+const script = (name: string, args: string[], extraEnv: NodeJS.ProcessEnv = env) => runScript(name, args, extraEnv);
 
 beforeAll(async () => {
-  if (process.env.DATABASE_URL) {
-    server = await createTestDatabase();
-    env.DATABASE_URL = server.url;
-  } else {
-    dataDir = path.join(dir, 'data');
-    delete env.DATABASE_URL;
-    env.DATA_DIR = dataDir;
-    await withDatabase((h) => h.migrate());
-  }
+  database = await createScriptDatabase(env);
   configureAuditPayloads({ value: key, file: '', name: 'AUDIT_PAYLOAD_KEY' });
-  auditId = await withDatabase(async ({ db }) => {
+  auditId = await database.use(async ({ db }) => {
     await writeAudit(db, auditEntry());
     return writeAudit(db, auditEntry({ action: 'UPDATE', resourceType: 'MEDICATION', payload: { newValues: { dosage: '5 mg' } } }));
   });
 }, 60_000);
 afterAll(async () => {
   configureAuditPayloads(null);
-  await server?.dispose();
+  await database?.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -83,7 +50,7 @@ describe('npm run audit:shred', () => {
     const shred = await script('audit-shred', [String(auditId), '--reason', 'erasure request', '--by', 'dpo']);
     expect(shred).toMatchObject({ code: 0, stdout: `Shredded the payload of audit row ${auditId}.\n` });
     expect(await script('audit-shred', [String(auditId - 1), '--reason', 'x'])).toMatchObject({ code: 1 });
-    const rows = await withDatabase(({ db }) =>
+    const rows = await database!.use(({ db }) =>
       query(db, sql`SELECT ciphertext, shredded_by, shred_reason FROM audit_payloads WHERE audit_id = ${auditId}`),
     );
     expect(rows).toEqual([{ ciphertext: null, shredded_by: 'operator:dpo', shred_reason: 'erasure request' }]);

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { shredAuditPayload } from '../src/server/audit/audit-shred';
 import { configureAuditPayloads } from '../src/server/audit/audit-payload';
 import { loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/client';
+import { runAuditCommand, withAppDatabase } from './audit-command';
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -22,10 +22,9 @@ async function main(): Promise<number> {
   const config = loadConfig();
   configureAuditPayloads(config.auditPayloadKey);
   const operator = values.by?.trim() || userInfo().username;
-  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
-  try {
+  return withAppDatabase(config, async (db) => {
     const by = { userId: `operator:${operator}`, userName: operator, facility: null };
-    const outcome = await shredAuditPayload(handle.db, auditId, { by, reason });
+    const outcome = await shredAuditPayload(db, auditId, { by, reason });
     if (outcome === 'NO_PAYLOAD') {
       console.log(`Audit row ${auditId} has no payload (none, or written before payloads existed): nothing shredded.`);
       return 1;
@@ -36,15 +35,7 @@ async function main(): Promise<number> {
         : `The payload of audit row ${auditId} was already shredded.`,
     );
     return 0;
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`audit:shred could not run: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(2);
-  },
-);
+runAuditCommand('audit:shred', main);

@@ -19,7 +19,7 @@ import { latestDigestIn } from '../src/server/audit/audit-digest-copy';
 import { configureAuditPayloadsIfKeyExists } from '../src/server/audit/audit-payload';
 import { parseAnchor, verifyAuditChain } from '../src/server/audit/audit-verify';
 import { loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/client';
+import { runAuditCommand, withAppDatabase } from './audit-command';
 
 /** Printed when the run had nothing from outside the database to compare with. */
 const NO_OUTSIDE_REFERENCE = [
@@ -68,10 +68,9 @@ async function main(): Promise<number> {
     }
   }
   configureAuditPayloadsIfKeyExists(config.auditPayloadKey);
-  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
-  try {
+  return withAppDatabase(config, async (db) => {
     let lastReport = Date.now();
-    const result = await verifyAuditChain(handle.db, {
+    const result = await verifyAuditChain(db, {
       ...(anchor ? { anchor } : {}),
       ...(checkpoint ? { checkpoint } : {}),
       onProgress(checked, total) {
@@ -102,15 +101,7 @@ async function main(): Promise<number> {
     if (result.rows > 0) console.log(`Anchor for later runs: --anchor ${result.anchor}`);
     if (!checkpoint && !anchor) console.log(NO_OUTSIDE_REFERENCE);
     return 0;
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`audit:verify could not run: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(2);
-  },
-);
+runAuditCommand('audit:verify', main);

@@ -4,17 +4,7 @@ import { medicalDashboard, type DashboardInput, type MedicalDashboard } from './
 import type { AllergyRow, AppointmentRow, DiagnosisRow, LabResultRow, MedicationRow, VitalsRow } from './kinds';
 import { recentVisits, upcomingAppointments } from './kinds/appointments';
 import { criticalAlerts } from './kinds/vitals';
-
-/** The version fields of a row stored once and never changed. */
-const v1 = {
-  uuid: '00000000-0000-4000-8000-000000000001',
-  version: 1,
-  updatedAt: '2025-01-01T00:00:00.000Z',
-  updatedBy: 'Dr. Shikongo',
-  enteredInErrorAt: null,
-  enteredInErrorBy: null,
-  enteredInErrorReason: null,
-};
+import { v1 } from './kinds/versioned.fixture';
 
 const uncoded = { code: null, codeSystem: null, codeDisplay: null };
 /** The rows of one panel part (by its panel and heading). */

@@ -46,6 +46,17 @@ export const SAMPLE_INPUTS: Record<RecordKind, Record<string, unknown>> = {
   },
 };
 
+/** A medication that tests and journeys add and then edit (its dosage, 500mg, changed). */
+export const METFORMIN = {
+  name: 'Metformin',
+  status: 'Active',
+  dosage: '500mg',
+  frequency: 'Twice daily',
+  purpose: 'Type 2 diabetes',
+  prescribedDate: '2024-02-01',
+  prescribedBy: 'Dr. Ndahafa Shikongo',
+};
+
 /** SPEC §5: each required field and the message key when it is missing. */
 export const REQUIRED_FIELDS: Record<RecordKind, Record<string, string>> = {
   diagnoses: {

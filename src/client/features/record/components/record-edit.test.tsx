@@ -10,35 +10,17 @@ import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { sql } from 'drizzle-orm';
 import type { MedicationRow } from '../../../../contracts/kinds';
-import type { TestPatient } from '../../../../server/test/patient-fixtures';
-import { doctorWithRecord, recordApi } from '../../../../server/test/record-api';
+import { recordApi } from '../../../../server/test/record-api';
+import { METFORMIN } from '../../../../server/test/record-samples';
 import { queryOne } from '../../../../server/test/sql';
-import { realServer } from '../../../test/real-server';
+import { realServerWithRecord } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
 import { RecordListSection } from './record-list-section';
 
-let patient: TestPatient;
-let cookie: string;
+const server = realServerWithRecord();
 
-const server = realServer(async (t) => {
-  const doctor = await doctorWithRecord(t);
-  patient = doctor.patient;
-  cookie = doctor.cookie;
-  return doctor.cookie;
-});
-
-const MEDICATION = {
-  name: 'Metformin',
-  status: 'Active',
-  dosage: '500mg',
-  frequency: 'Twice daily',
-  purpose: 'Type 2 diabetes',
-  prescribedDate: '2024-02-01',
-  prescribedBy: 'Dr. Ndapewa Nghifindaka',
-};
-
-async function addMedication(medication: typeof MEDICATION): Promise<MedicationRow> {
-  const res = await recordApi(server.t, cookie).add('medications', patient.id, medication);
+async function addMedication(medication: typeof METFORMIN): Promise<MedicationRow> {
+  const res = await recordApi(server.t, server.cookie).add('medications', server.patient.id, medication);
   expect(res.statusCode).toBe(201);
   return res.json<MedicationRow>();
 }
@@ -52,7 +34,7 @@ const stored = (id: number) =>
 /** The medications list in edit mode, and the Edit dialog of `title` opened from it. */
 async function openEdit(title: string) {
   const user = userEvent.setup();
-  renderWithApp(<RecordListSection kind="medications" patientId={patient.id} editing addOpen={false} onAddOpenChange={() => {}} />);
+  renderWithApp(<RecordListSection kind="medications" patientId={server.patient.id} editing addOpen={false} onAddOpenChange={() => {}} />);
   const list = await screen.findByRole('list', { name: i18n.t('record:sections.medications') });
   await user.click(within(list).getByRole('button', { name: i18n.t('record:actions.editLabel', { name: title }) }));
   const dialog = await screen.findByRole('dialog', { name: i18n.t('record:edit.medications') });
@@ -67,7 +49,7 @@ async function openEdit(title: string) {
 describe('Edit an entry', () => {
   it('opens the add form filled from the entry and saves it with one PATCH naming its version; the list shows the edit', async () => {
     await switchLanguage('en');
-    const row = await addMedication(MEDICATION);
+    const row = await addMedication(METFORMIN);
     expect(row.version).toBe(1);
     const { user, list, dialog, field, save } = await openEdit('Metformin - 500mg');
     expect(field('name').value).toBe('Metformin');
@@ -84,7 +66,7 @@ describe('Edit an entry', () => {
     expect(patches.map((r) => [r.method, r.url, r.status, r.headers['if-match']])).toEqual([
       ['PATCH', `/api/medications/${row.id}`, 200, '"1"'],
     ]);
-    expect(patches[0]!.body).toMatchObject({ ...MEDICATION, dosage: '1000mg' });
+    expect(patches[0]!.body).toMatchObject({ ...METFORMIN, dosage: '1000mg' });
     await within(list).findByText('Metformin - 1000mg');
     expect(within(list).queryByText('Metformin - 500mg')).toBeNull();
     expect(await stored(row.id)).toEqual({ dosage: '1000mg', frequency: 'Twice daily', version: 2 });
@@ -94,14 +76,14 @@ describe('Edit an entry', () => {
 
   it('a stale version: says so in Afrikaans, names what changed, keeps the edit out, and loads the current version when asked', async () => {
     await switchLanguage('af');
-    const amlodipine = { ...MEDICATION, name: 'Amlodipine', dosage: '5mg', frequency: 'Twice daily', purpose: 'Hypertension' };
+    const amlodipine = { ...METFORMIN, name: 'Amlodipine', dosage: '5mg', frequency: 'Twice daily', purpose: 'Hypertension' };
     const row = await addMedication(amlodipine);
     const { user, list, dialog, field, save } = await openEdit('Amlodipine - 5mg');
     // Someone else saves the entry while this form is open.
     const other = await server.t.app.inject({
       method: 'PATCH',
       url: `/api/medications/${row.id}`,
-      headers: { cookie, 'if-match': '"1"' },
+      headers: { cookie: server.cookie, 'if-match': '"1"' },
       payload: { ...amlodipine, dosage: '10mg' },
     });
     expect(other.statusCode).toBe(200);

@@ -8,6 +8,60 @@ import type { RecordWarning } from '../../../../contracts/record-warnings';
 import { Button } from '../../../components/ui/button';
 import { needsOverrideReason, OverrideReasonField, overrideReasonReady, WarningText } from './medicine-check-warnings';
 
+/** The two alerts' colours: a warning to confirm, or a conflict to resolve. */
+const TONES = {
+  warning: 'border-yellow-300 bg-yellow-50 text-yellow-950 focus-visible:ring-yellow-700',
+  conflict: 'border-red-300 bg-red-50 text-red-950 focus-visible:ring-red-700',
+} as const;
+
+/**
+ * The frame of both alerts: named by its title, focused when it appears and again whenever `shown` changes, then what
+ * it says, then its action (pending while it runs) and Cancel.
+ */
+function FocusedAlert({
+  id,
+  tone,
+  title,
+  shown,
+  action,
+  onCancel,
+  children,
+}: {
+  id: string;
+  tone: keyof typeof TONES;
+  title: string;
+  shown: unknown;
+  action: { label: string; onClick: () => void; pending: boolean; pendingText: string; disabled?: boolean };
+  onCancel: () => void;
+  children: React.ReactNode;
+}): React.JSX.Element {
+  const { t } = useTranslation('record');
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), [shown]);
+  return (
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role="alert"
+      aria-labelledby={id}
+      className={`flex flex-col gap-2 rounded-md border p-3 text-sm outline-none focus-visible:ring-2 sm:col-span-2 ${TONES[tone]}`}
+    >
+      <p id={id} className="font-semibold">
+        {title}
+      </p>
+      {children}
+      <div className="flex flex-wrap gap-2">
+        <Button size="sm" onClick={action.onClick} disabled={action.disabled} pending={action.pending} pendingText={action.pendingText}>
+          {action.label}
+        </Button>
+        <Button size="sm" variant="secondary" onClick={onCancel}>
+          {t('form.cancel')}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
 /**
  * The server's warnings, translated (medicine-check-warnings.tsx WarningText: tier, substances, knowledge version), with
  * the override reason a contraindicated one needs; takes focus.
@@ -25,21 +79,23 @@ export function WarningsAlert({
   onCancel: () => void;
 }): React.JSX.Element {
   const { t } = useTranslation('record');
-  const ref = useRef<HTMLDivElement>(null);
   const [reason, setReason] = useState('');
   const needsReason = needsOverrideReason(warnings);
-  useEffect(() => ref.current?.focus(), [warnings]);
   return (
-    <div
-      ref={ref}
-      tabIndex={-1}
-      role="alert"
-      aria-labelledby="record-warnings-title"
-      className="flex flex-col gap-2 rounded-md border border-yellow-300 bg-yellow-50 p-3 text-sm text-yellow-950 outline-none focus-visible:ring-2 focus-visible:ring-yellow-700 sm:col-span-2"
+    <FocusedAlert
+      id="record-warnings-title"
+      tone="warning"
+      title={t('warnings.title')}
+      shown={warnings}
+      action={{
+        label: t('warnings.confirm'),
+        onClick: () => onConfirm(needsReason ? reason.trim() : undefined),
+        disabled: needsReason && !overrideReasonReady(reason),
+        pending: saving,
+        pendingText: t('form.saving'),
+      }}
+      onCancel={onCancel}
     >
-      <p id="record-warnings-title" className="font-semibold">
-        {t('warnings.title')}
-      </p>
       <ul className="list-disc pl-5">
         {warnings.map((w, i) => (
           <li key={`${w.code}-${i}`}>
@@ -48,21 +104,7 @@ export function WarningsAlert({
         ))}
       </ul>
       {needsReason ? <OverrideReasonField value={reason} onChange={setReason} /> : null}
-      <div className="flex flex-wrap gap-2">
-        <Button
-          size="sm"
-          onClick={() => onConfirm(needsReason ? reason.trim() : undefined)}
-          disabled={needsReason && !overrideReasonReady(reason)}
-          pending={saving}
-          pendingText={t('form.saving')}
-        >
-          {t('warnings.confirm')}
-        </Button>
-        <Button size="sm" variant="secondary" onClick={onCancel}>
-          {t('form.cancel')}
-        </Button>
-      </div>
-    </div>
+    </FocusedAlert>
   );
 }
 
@@ -88,19 +130,15 @@ export function ConflictAlert({
   onCancel: () => void;
 }): React.JSX.Element {
   const { t } = useTranslation('record');
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => ref.current?.focus(), [changed]);
   return (
-    <div
-      ref={ref}
-      tabIndex={-1}
-      role="alert"
-      aria-labelledby="record-conflict-title"
-      className="flex flex-col gap-2 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-950 outline-none focus-visible:ring-2 focus-visible:ring-red-700 sm:col-span-2"
+    <FocusedAlert
+      id="record-conflict-title"
+      tone="conflict"
+      title={t('conflict.title')}
+      shown={changed}
+      action={{ label: t('conflict.load'), onClick: onLoad, pending: loading, pendingText: t('conflict.loading') }}
+      onCancel={onCancel}
     >
-      <p id="record-conflict-title" className="font-semibold">
-        {t('conflict.title')}
-      </p>
       {changed.length > 0 ? (
         <>
           <p>{t('conflict.changed')}</p>
@@ -115,14 +153,6 @@ export function ConflictAlert({
         </>
       ) : null}
       <p>{t('conflict.explain')}</p>
-      <div className="flex flex-wrap gap-2">
-        <Button size="sm" onClick={onLoad} pending={loading} pendingText={t('conflict.loading')}>
-          {t('conflict.load')}
-        </Button>
-        <Button size="sm" variant="secondary" onClick={onCancel}>
-          {t('form.cancel')}
-        </Button>
-      </div>
-    </div>
+    </FocusedAlert>
   );
 }

@@ -9,15 +9,11 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { sql } from 'drizzle-orm';
-import type { TestPatient } from '../../../../server/test/patient-fixtures';
-import { doctorWithRecord } from '../../../../server/test/record-api';
 import { queryOne } from '../../../../server/test/sql';
-import { realServer } from '../../../test/real-server';
+import { realServerWithRecord } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
 import { recordKeys, recordListQueryOptions } from '../api/record-queries';
 import { RecordFormDialog } from './record-form-dialog';
-
-let patient: TestPatient;
 
 /** What the page's fetch was asked to send, whether or not it reached the server. */
 interface Attempt {
@@ -54,18 +50,16 @@ afterEach(() => {
 });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-const server = realServer(async (t) => {
-  const doctor = await doctorWithRecord(t);
-  patient = doctor.patient;
-  return doctor.cookie;
-});
+const server = realServerWithRecord();
 
 const count = async (table: string): Promise<number> =>
   Number((await queryOne<{ n: number }>(server.t.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))!.n);
 
 function openDialog() {
   const closed: boolean[] = [];
-  const view = renderWithApp(<RecordFormDialog kind="diagnoses" patientId={patient.id} open onOpenChange={(open) => closed.push(!open)} />);
+  const view = renderWithApp(
+    <RecordFormDialog kind="diagnoses" patientId={server.patient.id} open onOpenChange={(open) => closed.push(!open)} />,
+  );
   const dialog = screen.getByRole('dialog');
   // A label reads "<name> *" when the field is required: match the name exactly.
   const field = (key: string) => {
@@ -115,7 +109,7 @@ describe('Add diagnosis dialog', () => {
     const user = userEvent.setup();
     const { dialog, field, closed, view } = openDialog();
     // The list is on screen, as in the record: loaded once (one GET and its VIEW row) before the add.
-    await view.queryClient.fetchQuery(recordListQueryOptions('diagnoses', patient.id));
+    await view.queryClient.fetchQuery(recordListQueryOptions('diagnoses', server.patient.id));
     server.transport.sent.length = 0;
     const auditBefore = await count('audit_logs');
     await user.type(field('condition'), 'Hypertension');
@@ -128,14 +122,14 @@ describe('Add diagnosis dialog', () => {
     await waitFor(() => expect(closed).toEqual([true]));
     // The condition's type-ahead may look up the catalogue while typing (reference data, not the record).
     const recordRequests = server.transport.sent.filter((r) => !r.url.startsWith('/api/codes?'));
-    expect(recordRequests.map((r) => [r.method, r.url, r.status])).toEqual([['POST', `/api/patients/${patient.id}/diagnoses`, 201]]);
+    expect(recordRequests.map((r) => [r.method, r.url, r.status])).toEqual([['POST', `/api/patients/${server.patient.id}/diagnoses`, 201]]);
     const stored = await queryOne<{ id: number; condition: string; doctor: string }>(
       server.t.db,
-      sql`SELECT id, condition, doctor FROM diagnoses WHERE patient_id = ${patient.id}`,
+      sql`SELECT id, condition, doctor FROM diagnoses WHERE patient_id = ${server.patient.id}`,
     );
     expect(stored).toMatchObject({ condition: 'Hypertension', doctor: 'Dr. Ndapewa Nghifindaka' });
     expect(await count('audit_logs')).toBe(auditBefore + 1);
-    const cached = view.queryClient.getQueryData<{ id: number }[]>(recordKeys.list('diagnoses', patient.id));
+    const cached = view.queryClient.getQueryData<{ id: number }[]>(recordKeys.list('diagnoses', server.patient.id));
     expect(cached?.map((d) => d.id)).toEqual([stored!.id]);
     expect(await screen.findByText(i18n.t('record:toast.added.diagnoses'))).toBeTruthy();
   });
@@ -147,7 +141,10 @@ describe('Add diagnosis dialog', () => {
     await user.type(field('facility'), 'Onandjokwe Hospital');
   }
   const diagnosesOfPatient = async (): Promise<number> =>
-    Number((await queryOne<{ n: number }>(server.t.db, sql`SELECT count(*)::int AS n FROM diagnoses WHERE patient_id = ${patient.id}`))!.n);
+    Number(
+      (await queryOne<{ n: number }>(server.t.db, sql`SELECT count(*)::int AS n FROM diagnoses WHERE patient_id = ${server.patient.id}`))!
+        .n,
+    );
 
   it('sends an Idempotency-Key; when the answer is lost the add is retried with the same key and stores one row', async () => {
     await switchLanguage('en');

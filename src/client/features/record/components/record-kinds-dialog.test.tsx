@@ -11,27 +11,19 @@ import i18n from 'i18next';
 import { sql } from 'drizzle-orm';
 import { ATC_SYSTEM, LOINC_SYSTEM } from '../../../../contracts/code-systems';
 import type { RecordKind } from '../../../../contracts/kinds';
-import type { TestPatient } from '../../../../server/test/patient-fixtures';
-import { doctorWithRecord } from '../../../../server/test/record-api';
 import { queryRows } from '../../../../server/test/sql';
-import { realServer } from '../../../test/real-server';
+import { realServerWithRecord } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
 import { RecordFormDialog } from './record-form-dialog';
 import { RecordListSection } from './record-list-section';
 
-let patient: TestPatient;
-let cookie: string;
-
-const server = realServer(async (t) => {
-  const doctor = await doctorWithRecord(t);
-  patient = doctor.patient;
-  cookie = doctor.cookie;
-  return doctor.cookie;
-});
+const server = realServerWithRecord();
 
 function openDialog(kind: RecordKind) {
   const closed: boolean[] = [];
-  const view = renderWithApp(<RecordFormDialog kind={kind} patientId={patient.id} open onOpenChange={(open) => closed.push(!open)} />);
+  const view = renderWithApp(
+    <RecordFormDialog kind={kind} patientId={server.patient.id} open onOpenChange={(open) => closed.push(!open)} />,
+  );
   const dialog = screen.getByRole('dialog');
   const field = (key: string) => {
     const name = i18n.t(`record:fields.${key}`);
@@ -78,11 +70,11 @@ describe('Add dialog of a coded kind', () => {
     await user.click(save());
 
     await waitFor(() => expect(closed).toEqual([true]));
-    expect(posts().map((r) => [r.url, r.status])).toEqual([[`/api/patients/${patient.id}/medications`, 201]]);
+    expect(posts().map((r) => [r.url, r.status])).toEqual([[`/api/patients/${server.patient.id}/medications`, 201]]);
     expect(posts()[0]!.body).toMatchObject({ name: 'amoxicillin', code: 'J01CA04', codeSystem: ATC_SYSTEM });
     const rows = await queryRows<{ name: string; code: string | null }>(
       server.t.db,
-      sql`SELECT name, code FROM medications WHERE patient_id = ${patient.id} ORDER BY id`,
+      sql`SELECT name, code FROM medications WHERE patient_id = ${server.patient.id} ORDER BY id`,
     );
     expect(rows).toEqual([{ name: 'amoxicillin', code: 'J01CA04' }]);
   });
@@ -125,7 +117,7 @@ describe('Add dialog of a coded kind', () => {
     await user.keyboard('{Enter}');
     await waitFor(() => expect(closed).toEqual([true]));
     const [first, second] = posts();
-    expect(second!.url).toBe(`/api/patients/${patient.id}/medications?confirm=DUPLICATE_ENTRY`);
+    expect(second!.url).toBe(`/api/patients/${server.patient.id}/medications?confirm=DUPLICATE_ENTRY`);
     expect(second!.status).toBe(201);
     expect(second!.body).toEqual(first!.body);
     expect(await screen.findByText(i18n.t('record:toast.added.medications'))).toBeTruthy();
@@ -196,8 +188,8 @@ describe('Add lab result dialog', () => {
     // A high (not critical) potassium on another day beside the critical one above.
     const add = await server.t.app.inject({
       method: 'POST',
-      url: `/api/patients/${patient.id}/lab-results`,
-      headers: { cookie },
+      url: `/api/patients/${server.patient.id}/lab-results`,
+      headers: { cookie: server.cookie },
       payload: {
         name: 'Potassium',
         value: 5.6,
@@ -213,7 +205,7 @@ describe('Add lab result dialog', () => {
     for (const lang of ['en', 'af'] as const) {
       await switchLanguage(lang);
       renderWithApp(
-        <RecordListSection kind="lab-results" patientId={patient.id} editing={false} addOpen={false} onAddOpenChange={() => {}} />,
+        <RecordListSection kind="lab-results" patientId={server.patient.id} editing={false} addOpen={false} onAddOpenChange={() => {}} />,
       );
       const list = await screen.findByRole('list', { name: i18n.t('record:sections.lab-results') });
       const items = within(list).getAllByRole('listitem');

@@ -9,22 +9,13 @@ import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { sql } from 'drizzle-orm';
 import type { DiagnosisRow } from '../../../../contracts/kinds';
-import type { TestPatient } from '../../../../server/test/patient-fixtures';
-import { doctorWithRecord, recordApi } from '../../../../server/test/record-api';
+import { recordApi } from '../../../../server/test/record-api';
 import { queryOne } from '../../../../server/test/sql';
-import { realServer } from '../../../test/real-server';
+import { realServerWithRecord } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
 import { RecordListSection } from './record-list-section';
 
-let patient: TestPatient;
-let cookie: string;
-
-const server = realServer(async (t) => {
-  const doctor = await doctorWithRecord(t);
-  patient = doctor.patient;
-  cookie = doctor.cookie;
-  return doctor.cookie;
-});
+const server = realServerWithRecord();
 
 const DIAGNOSIS = {
   status: 'Active',
@@ -34,13 +25,15 @@ const DIAGNOSIS = {
 };
 
 async function addDiagnosis(condition: string): Promise<DiagnosisRow> {
-  const res = await recordApi(server.t, cookie).add('diagnoses', patient.id, { ...DIAGNOSIS, condition });
+  const res = await recordApi(server.t, server.cookie).add('diagnoses', server.patient.id, { ...DIAGNOSIS, condition });
   expect(res.statusCode).toBe(201);
   return res.json<DiagnosisRow>();
 }
 
 function renderList(editing: boolean) {
-  renderWithApp(<RecordListSection kind="diagnoses" patientId={patient.id} editing={editing} addOpen={false} onAddOpenChange={() => {}} />);
+  renderWithApp(
+    <RecordListSection kind="diagnoses" patientId={server.patient.id} editing={editing} addOpen={false} onAddOpenChange={() => {}} />,
+  );
   return screen.findByRole('list', { name: i18n.t('record:sections.diagnoses') });
 }
 
@@ -90,7 +83,7 @@ describe('History', () => {
     const edited = await server.t.app.inject({
       method: 'PATCH',
       url: `/api/diagnoses/${row.id}`,
-      headers: { cookie, 'if-match': '"1"' },
+      headers: { cookie: server.cookie, 'if-match': '"1"' },
       payload: { ...DIAGNOSIS, condition: 'Malaria', status: 'Resolved', resolvedDate: '2024-02-01' },
     });
     expect(edited.statusCode).toBe(200);
@@ -124,11 +117,11 @@ describe('History', () => {
     const marked = await server.t.app.inject({
       method: 'DELETE',
       url: `/api/diagnoses/${row.id}`,
-      headers: { cookie },
+      headers: { cookie: server.cookie },
       payload: { reason: 'Wrong patient' },
     });
     expect(marked.statusCode).toBe(204);
-    const res = await server.t.app.inject({ method: 'GET', url: `/api/diagnoses/${row.id}/history`, headers: { cookie } });
+    const res = await server.t.app.inject({ method: 'GET', url: `/api/diagnoses/${row.id}/history`, headers: { cookie: server.cookie } });
     expect(res.statusCode).toBe(200);
     expect(res.json<{ action: string }[]>().map((e) => e.action)).toEqual(['created', 'edited', 'entered-in-error']);
   });
@@ -143,7 +136,7 @@ describe('History', () => {
     const marked = await server.t.app.inject({
       method: 'DELETE',
       url: `/api/diagnoses/${row.id}`,
-      headers: { cookie },
+      headers: { cookie: server.cookie },
       payload: { reason: 'Duplicate of an earlier entry' },
     });
     expect(marked.statusCode).toBe(204);

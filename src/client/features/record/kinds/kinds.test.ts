@@ -8,17 +8,7 @@ import { statusTone } from '../../../components/ui/status-tone';
 import { KIND_VIEWS, formDefaults, formPayload, kindView } from '.';
 import { criticalResultAlerts } from '../../../../contracts/kinds/lab-results';
 import { flagBadge, labValue, rangeText } from './lab-results';
-
-/** The version fields of a row stored once and never changed. */
-const v1 = {
-  uuid: '00000000-0000-4000-8000-000000000001',
-  version: 1,
-  updatedAt: '2025-01-01T00:00:00.000Z',
-  updatedBy: 'Dr. Shikongo',
-  enteredInErrorAt: null,
-  enteredInErrorBy: null,
-  enteredInErrorReason: null,
-};
+import { v1 } from '../../../../contracts/kinds/versioned.fixture';
 
 const t = ((key: string) => key) as unknown as TFunction;
 
