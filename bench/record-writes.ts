@@ -66,7 +66,8 @@ const LABELS: Record<Phase, string> = {
 /** Issue 23's p95 budgets in ms (the replay is an add too). */
 const BUDGETS: Partial<Record<Phase, number>> = { add: 8, addReplay: 8, edit: 8, recordOpen: 6, changes: 6, changesSince: 6 };
 
-const ADD_BODY = { ...SAMPLE_INPUTS.medications, name: 'Amoxicillin', code: 'J01CA04', codeSystem: ATC_SYSTEM };
+// Paracetamol: coded, so the duplicate and medicine checks run, but it meets no allergy or interaction of the seed.
+const ADD_BODY = { ...SAMPLE_INPUTS.medications, name: 'Paracetamol', code: 'N02BE01', codeSystem: ATC_SYSTEM };
 const CONFIRM = '?confirm=DUPLICATE_ENTRY';
 
 const startedAt = new Date().toISOString();

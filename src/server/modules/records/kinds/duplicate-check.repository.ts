@@ -32,5 +32,12 @@ export async function duplicateEntryWarnings(
         editing === null ? undefined : ne(table.id, editing),
       ),
     );
-  return (found?.n ?? 0) > 0 ? [{ code: 'DUPLICATE_ENTRY', message: `${label} is already on this record`, params: { name: label } }] : [];
+  return (found?.n ?? 0) > 0 ? [duplicateEntryWarning(label)] : [];
 }
+
+/** The warning: `label` is already on this record. */
+export const duplicateEntryWarning = (label: string): RecordWarning => ({
+  code: 'DUPLICATE_ENTRY',
+  message: `${label} is already on this record`,
+  params: { name: label },
+});

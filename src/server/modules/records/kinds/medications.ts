@@ -1,11 +1,9 @@
 // Medications on the server: the table, the duplicate warning (the same medicine still active), the medicine
 // checks, and FHIR MedicationStatement (ATC coded when picked from the catalogue).
-import { eq } from 'drizzle-orm';
 import { medications as contract } from '../../../../contracts/kinds/medications';
 import { codedFrom, day, first, obj, str, words } from '../../../fhir/input';
 import { concept, named, patientReference, rowIdOf, text } from '../../../fhir/resources';
-import { duplicateEntryWarnings } from './duplicate-check.repository';
-import { medicineCheckWarnings } from './medicine-checks';
+import { medicationWarnings } from './medicine-checks';
 import { defineServerKind } from './server-kind';
 import { medicationsTable } from './medications-table';
 
@@ -17,14 +15,8 @@ const FROM_STATUS: Record<string, string> = { active: 'Active', stopped: 'Discon
 export const medicationsKind = defineServerKind<'medications'>({
   contract,
   table: medicationsTable,
-  // The same medicine still active, then the medicine checks (allergies and interactions, decision 043).
-  check: async (scope, input, editing) =>
-    input.status === 'Active'
-      ? [
-          ...(await duplicateEntryWarnings(scope, medicationsTable, input, input.name, eq(medicationsTable.status, 'Active'), editing)),
-          ...(await medicineCheckWarnings(scope, input, editing)),
-        ]
-      : [],
+  // The same medicine still active, then the medicine checks (allergies and interactions, decision 043), in one read.
+  check: medicationWarnings,
   fhir: {
     type: 'MedicationStatement',
     rowId: rowIdOf,

@@ -16,7 +16,8 @@ import {
 import type { PatientScope } from '../../access/patient-scope';
 import { allergiesTable } from './allergies-table';
 import { medicationsTable } from './medications-table';
-import { activeAtcEntries, type ActiveCodedEntry } from './medicine-check.repository';
+import { activeAtcEntries, allergiesAndActiveMedicines, type ActiveCodedEntry } from './medicine-check.repository';
+import { duplicateEntryWarning } from './duplicate-check.repository';
 
 interface CodedInput {
   code: string | null;
@@ -28,40 +29,41 @@ const labelOf = (e: ActiveCodedEntry): string => (e.sealed ? WITHHELD : e.label)
 const atcOf = (input: CodedInput, label: string): CheckedEntry | null =>
   input.code !== null && input.codeSystem === ATC_SYSTEM ? { code: input.code, label } : null;
 
-const activeAllergies = (scope: PatientScope, editing: number | null): Promise<ActiveCodedEntry[]> =>
-  activeAtcEntries(scope, allergiesTable, allergiesTable.allergen, undefined, editing);
 const activeMedicines = (scope: PatientScope, editing: number | null): Promise<ActiveCodedEntry[]> =>
   activeAtcEntries(scope, medicationsTable, medicationsTable.name, eq(medicationsTable.status, 'Active'), editing);
 
-/** Every finding (all tiers) for an active medicine: its allergies and the other active medicines. */
-export async function medicineFindings(
-  scope: PatientScope,
+/** Every finding (all tiers) for an active medicine against the patient's allergies and other active medicines. */
+function medicineFindings(
+  knowledge: Parameters<typeof allergyFinding>[0],
   medicine: CheckedEntry,
-  editing: number | null,
-): Promise<MedicineFinding[] | RecordWarning> {
-  const known = knowledgeOrWarning();
-  if ('warning' in known) return known.warning;
-  const { knowledge } = known;
+  found: { allergies: ActiveCodedEntry[]; medicines: ActiveCodedEntry[] },
+): MedicineFinding[] {
   const findings: MedicineFinding[] = [];
-  for (const allergy of await activeAllergies(scope, null)) {
+  for (const allergy of found.allergies) {
     const f = allergyFinding(knowledge, allergy, medicine, medicine.label, labelOf(allergy));
     if (f) findings.push(f);
   }
-  for (const other of await activeMedicines(scope, editing))
+  for (const other of found.medicines)
     findings.push(...interactionFindings(knowledge, medicine, { code: other.code, label: labelOf(other) }));
   return findings;
 }
 
-/** The warnings of a medicine being added or edited (active ones only: a stopped medicine meets nothing). */
-export async function medicineCheckWarnings(
+/**
+ * The warnings of a medicine being added or edited, from one read of the record: the same medicine still active
+ * (DUPLICATE_ENTRY), then the medicine checks. A stopped or uncoded medicine meets nothing.
+ */
+export async function medicationWarnings(
   scope: PatientScope,
   input: CodedInput & { name: string; status: string },
   editing: number | null,
 ): Promise<RecordWarning[]> {
   const medicine = atcOf(input, input.name);
   if (!medicine || input.status !== 'Active') return [];
-  const found = await medicineFindings(scope, medicine, editing);
-  return Array.isArray(found) ? warningsOf(found) : [found];
+  const found = await allergiesAndActiveMedicines(scope, allergiesTable, medicationsTable, editing);
+  const duplicate = found.medicines.some((m) => m.code === medicine.code) ? [duplicateEntryWarning(input.name)] : [];
+  const known = knowledgeOrWarning();
+  if ('warning' in known) return [...duplicate, known.warning];
+  return [...duplicate, ...warningsOf(medicineFindings(known.knowledge, medicine, found))];
 }
 
 /** The warnings of an allergy being added or edited: the active medicines it names or cross-reacts with. */
