@@ -2,7 +2,7 @@
 import type { RecordKind } from '../../../contracts/kinds';
 import type { RecordWarning } from '../../../contracts/record-warnings';
 import type { PatientScope } from '../access/patient-scope';
-import { medicineCheckOverrides } from './kinds/medicine-check-overrides-table';
+import { medicineCheckOverrides } from '../../db/schema';
 
 export interface ConfirmedChecks {
   warnings: readonly RecordWarning[];
