@@ -13,9 +13,27 @@ export interface ActiveCodedEntry {
   sealed: boolean;
 }
 
+type AtcTable = KindTable & { code: PgColumn; codeSystem: PgColumn };
+
+/** Which of the scope patient's items of `table` still count: ATC-coded, not entered in error, `same`, not the one edited. */
+const counting = (scope: PatientScope, table: AtcTable, same: SQL | undefined, editing: number | null): SQL | undefined =>
+  and(
+    eq(table.patientId, scope.patientId),
+    eq(table.codeSystem, ATC_SYSTEM),
+    isNull(table.enteredInErrorAt),
+    same,
+    editing === null ? undefined : ne(table.id, editing),
+  );
+
+const entryOf = (r: { code: unknown; label: unknown; sealed: unknown }): ActiveCodedEntry => ({
+  code: String(r.code),
+  label: String(r.label),
+  sealed: Boolean(r.sealed),
+});
+
 export async function activeAtcEntries(
   scope: PatientScope,
-  table: KindTable & { code: PgColumn; codeSystem: PgColumn },
+  table: AtcTable,
   label: PgColumn,
   same: SQL | undefined,
   /** The item being edited, which is not compared with itself. */
@@ -24,16 +42,8 @@ export async function activeAtcEntries(
   const rows = await scope.tx
     .select({ code: table.code, label, sealed: table.sealed })
     .from(table)
-    .where(
-      and(
-        eq(table.patientId, scope.patientId),
-        eq(table.codeSystem, ATC_SYSTEM),
-        isNull(table.enteredInErrorAt),
-        same,
-        editing === null ? undefined : ne(table.id, editing),
-      ),
-    );
-  return rows.map((r) => ({ code: String(r.code), label: String(r.label), sealed: Boolean(r.sealed) }));
+    .where(counting(scope, table, same, editing));
+  return rows.map(entryOf);
 }
 
 /**
@@ -42,31 +52,18 @@ export async function activeAtcEntries(
  */
 export async function allergiesAndActiveMedicines(
   scope: PatientScope,
-  allergies: KindTable & { code: PgColumn; codeSystem: PgColumn; allergen: PgColumn },
-  medicines: KindTable & { code: PgColumn; codeSystem: PgColumn; name: PgColumn; status: PgColumn },
+  allergies: AtcTable & { allergen: PgColumn },
+  medicines: AtcTable & { name: PgColumn; status: PgColumn },
   editing: number | null,
 ): Promise<{ allergies: ActiveCodedEntry[]; medicines: ActiveCodedEntry[] }> {
   const a = scope.tx
     .select({ medicine: sql<boolean>`false`, code: allergies.code, label: allergies.allergen, sealed: allergies.sealed })
     .from(allergies)
-    .where(and(eq(allergies.patientId, scope.patientId), eq(allergies.codeSystem, ATC_SYSTEM), isNull(allergies.enteredInErrorAt)));
+    .where(counting(scope, allergies, undefined, null));
   const m = scope.tx
     .select({ medicine: sql<boolean>`true`, code: medicines.code, label: medicines.name, sealed: medicines.sealed })
     .from(medicines)
-    .where(
-      and(
-        eq(medicines.patientId, scope.patientId),
-        eq(medicines.codeSystem, ATC_SYSTEM),
-        isNull(medicines.enteredInErrorAt),
-        eq(medicines.status, 'Active'),
-        editing === null ? undefined : ne(medicines.id, editing),
-      ),
-    );
+    .where(counting(scope, medicines, eq(medicines.status, 'Active'), editing));
   const rows = await a.unionAll(m);
-  const entry = (r: (typeof rows)[number]): ActiveCodedEntry => ({
-    code: String(r.code),
-    label: String(r.label),
-    sealed: Boolean(r.sealed),
-  });
-  return { allergies: rows.filter((r) => !r.medicine).map(entry), medicines: rows.filter((r) => r.medicine).map(entry) };
+  return { allergies: rows.filter((r) => !r.medicine).map(entryOf), medicines: rows.filter((r) => r.medicine).map(entryOf) };
 }
