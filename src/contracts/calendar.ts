@@ -9,10 +9,15 @@ export const DATE_WINDOW_YEARS = 100;
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/** One formatter per time zone: making an Intl.DateTimeFormat costs far more than formatting with one. */
+const DAY_FORMATS = new Map<string, Intl.DateTimeFormat>();
+
 /** Today's calendar date in the given time zone (the clinic's by default), as YYYY-MM-DD. */
 export function todayIso(now: Date = new Date(), timeZone: string = CLINIC_TIME_ZONE): string {
+  let format = DAY_FORMATS.get(timeZone);
   // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  if (!format) DAY_FORMATS.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  return format.format(now);
 }
 
 /** True for a real calendar date written as YYYY-MM-DD (no 2024-02-30) in DATE_MIN_YEAR..DATE_MAX_YEAR. */
