@@ -6,6 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AuditEntry } from './audit-writer';
 import { auditRowFields, jsonText } from './audit-writer';
+import { bindSlots, type Slots } from '../db/client';
 import { hashedFields } from './audit-hash';
 import { canonicalJson, canonicalSegments, toJsonValue, type JsonValue } from './canonical-json';
 
@@ -75,14 +76,77 @@ const ROW_HOLES = ['chain', 'chainSeq', 'id', 'newValues', 'patientId', 'timesta
  * can be a named, prepared one.
  */
 export function auditAppendSql(entry: StatementAuditEntry): SQL {
+  const patientId = entry.patientId === null || typeof entry.patientId === 'number' ? sql`${entry.patientId}` : entry.patientId;
+  return auditAppendSlotted(bindSlots(auditSlotValues(entry)), entry.newValues, patientId);
+}
+
+/** The per-request values of an in-statement audit row in a hot statement (db/client hotStatement). */
+export interface AuditSlots {
+  auditS0: string;
+  auditS1: string;
+  auditS2: string;
+  auditS3: string;
+  auditS4: string;
+  auditS5: string;
+  auditS6: string;
+  auditUserId: string;
+  auditUserName: string;
+  auditAction: string;
+  auditResourceType: string;
+  auditResourceId: string | null;
+  auditOldValues: string | null;
+  auditIp: string | null;
+  auditUserAgent: string | null;
+  auditSessionId: string | null;
+  auditFacility: string | null;
+  auditFlags: string | null;
+}
+
+/**
+ * auditAppendSql for a hot statement: the call's text, with a slot for every value of the row that differs between
+ * requests. `newValues` is part of the text: its literal parts must be the same on every request (per-request
+ * parts are SqlJson over other slots); `patientId` is an SQL integer expression (a slot, or computed).
+ */
+export function auditAppendSlotted(slot: Slots<AuditSlots>, newValues: StatementJson, patientId: SQL): SQL {
+  return sql`nhr_audit_append_sql(${slot.auditS0}, ${slot.auditS1}, ${slot.auditS2}, ${slot.auditS3}, ${slot.auditS4}, ${slot.auditS5},
+    ${slot.auditS6}, ${canonicalSql(newValues)}, (${patientId})::int, ${slot.auditUserId}, ${slot.auditUserName}, ${slot.auditAction},
+    ${slot.auditResourceType}, ${slot.auditResourceId}, ${slot.auditOldValues}::jsonb, ${slot.auditIp}, ${slot.auditUserAgent},
+    ${slot.auditSessionId}, ${slot.auditFacility}, ${slot.auditFlags}::jsonb)`;
+}
+
+/** The values of auditAppendSlotted's slots for one request's audit row (its new_values and patient are in the text). */
+export function auditSlotValues(entry: Omit<AuditEntry, 'newValues' | 'patientId'>): AuditSlots {
   const f = auditRowFields({ ...entry, newValues: null, patientId: null });
   const { newValues: _nv, patientId: _p, ...rest } = hashedFields(f);
   const { segments, holes } = canonicalSegments(rest, ROW_HOLES);
   if (holes.join() !== ROW_HOLES.join()) throw new Error(`audit hash holes out of order: ${holes.join()}`);
-  const [s0, s1, s2, s3, s4, s5, s6] = segments;
-  const patientId =
-    entry.patientId === null || typeof entry.patientId === 'number' ? sql`${entry.patientId}::int` : sql`(${entry.patientId})::int`;
-  return sql`nhr_audit_append_sql(${s0}, ${s1}, ${s2}, ${s3}, ${s4}, ${s5}, ${s6}, ${canonicalSql(entry.newValues)}, ${patientId},
-    ${f.userId}, ${f.userName}, ${f.action}, ${f.resourceType}, ${f.resourceId}, ${jsonText(f.oldValues)}::jsonb,
-    ${f.ipAddress}, ${f.userAgent}, ${f.sessionId}, ${f.facility}, ${jsonText(f.complianceFlags)}::jsonb)`;
+  const [auditS0, auditS1, auditS2, auditS3, auditS4, auditS5, auditS6] = segments as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  return {
+    auditS0,
+    auditS1,
+    auditS2,
+    auditS3,
+    auditS4,
+    auditS5,
+    auditS6,
+    auditUserId: f.userId,
+    auditUserName: f.userName,
+    auditAction: f.action,
+    auditResourceType: f.resourceType,
+    auditResourceId: f.resourceId,
+    auditOldValues: jsonText(f.oldValues),
+    auditIp: f.ipAddress,
+    auditUserAgent: f.userAgent,
+    auditSessionId: f.sessionId,
+    auditFacility: f.facility,
+    auditFlags: jsonText(f.complianceFlags),
+  };
 }

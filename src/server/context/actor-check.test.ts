@@ -106,6 +106,34 @@ describe('a cached actor', () => {
     expect(await auditRowCount(t.db)).toBe(before);
   });
 
+  it('serves a delta read from the cache, and refuses it once records.read is revoked: 403, nothing read or audited', async () => {
+    const { cookie, user } = await cachedDoctor();
+    await t.app.inject({ method: 'POST', url: `/api/patients/${patient.id}/access`, headers: { cookie }, payload: { consent: true } });
+    const changes = () => t.app.inject({ method: 'GET', url: `/api/patients/${patient.id}/changes`, headers: { cookie } });
+    const hits = t.app.actorCache.hits;
+    const read = await changes();
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toMatchObject({ cursor: expect.any(String), changes: [] });
+    expect(t.app.actorCache.hits).toBe(hits + 1);
+    const since = await t.app.inject({
+      method: 'GET',
+      url: `/api/patients/${patient.id}/changes?since=${(read.json() as { cursor: string }).cursor}`,
+      headers: { cookie },
+    });
+    expect(since.statusCode).toBe(200);
+    const viewed = await queryRows<{ since: string | null }>(
+      t.db,
+      sql`SELECT new_values->>'since' AS since FROM audit_logs WHERE user_id = ${user.id} AND new_values->>'view' = 'CHANGES' ORDER BY id`,
+    );
+    expect(viewed).toEqual([{ since: null }, { since: (read.json() as { cursor: string }).cursor }]);
+    await setPermission(user.id, 'records.read', false);
+    const before = await auditRowCount(t.db);
+    const refused = await changes();
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).not.toHaveProperty('changes');
+    expect(await auditRowCount(t.db)).toBe(before);
+  });
+
   it('confirms a grant in its own statement: revoked records.read is a 403 and no grant or row is written', async () => {
     const { cookie, user } = await cachedDoctor();
     const grant = () =>

@@ -3,7 +3,7 @@
 // user's revocations.
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { PERMISSIONS, type Permission } from '../../contracts/constants';
-import { preparedRows, type Db } from '../db/client';
+import { bindSlots, hotStatement, type Db, type Slots } from '../db/client';
 import { roles, users } from '../db/schema';
 import type { ActorCheck, StaffActor } from './actor';
 
@@ -83,27 +83,48 @@ export interface SessionActorRow {
 
 const CREATED_AT = String.raw`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$`;
 
+/** The per-request values of the session CTEs: the sid, the server's clock, and the lifetimes in milliseconds. */
+export interface SessionSlots {
+  sessionSid: string;
+  sessionNow: string;
+  staffIdleMs: number;
+  staffAbsoluteMs: number;
+  patientIdleMs: number;
+  patientAbsoluteMs: number;
+  touchMs: number;
+}
+
+export const sessionSlotValues = (sid: string, now: Date, life: SessionLifetimes, touchMs: number): SessionSlots => ({
+  sessionSid: sid,
+  sessionNow: now.toISOString(),
+  staffIdleMs: life.staff.idleMs,
+  staffAbsoluteMs: life.staff.absoluteMs,
+  patientIdleMs: life.patient.idleMs,
+  patientAbsoluteMs: life.patient.absoluteMs,
+  touchMs,
+});
+
 /**
  * The CTEs that find the live session `sid` as of `now` (`actor_s`, with its slid idle expiry), slide that expiry
  * when it moves by at least `touchMs` (`actor_slide`), and touch the staff sign-in's last_activity when it is at
  * least `touchMs` old (`actor_touch`): a busy client costs one write a minute, not one per request. The two
  * updates are read by nothing: a data-modifying WITH runs whether or not the query reads it.
  */
-function sessionCtes(sid: string, now: Date, life: SessionLifetimes, touchMs: number): SQL {
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const ms = (n: number): SQL => sql`(${n}::int * interval '1 millisecond')`;
+function sessionCtes(slot: Slots<SessionSlots>): SQL {
+  const at = sql`${slot.sessionNow}::timestamptz`;
+  const ms = (n: SQL): SQL => sql`(${n}::int * interval '1 millisecond')`;
   return sql`actor_s AS (
           SELECT sid, sess, expire,
                  CASE WHEN sess->>'kind' IN ('staff', 'patient') AND sess->>'createdAt' ~ ${CREATED_AT} THEN least(
-                   ${at} + CASE sess->>'kind' WHEN 'staff' THEN ${ms(life.staff.idleMs)} ELSE ${ms(life.patient.idleMs)} END,
+                   ${at} + CASE sess->>'kind' WHEN 'staff' THEN ${ms(slot.staffIdleMs)} ELSE ${ms(slot.patientIdleMs)} END,
                    (sess->>'createdAt')::timestamptz
-                     + CASE sess->>'kind' WHEN 'staff' THEN ${ms(life.staff.absoluteMs)} ELSE ${ms(life.patient.absoluteMs)} END)
+                     + CASE sess->>'kind' WHEN 'staff' THEN ${ms(slot.staffAbsoluteMs)} ELSE ${ms(slot.patientAbsoluteMs)} END)
                  END AS slid
-            FROM sessions WHERE sid = ${sid} AND expire > ${at}),
+            FROM sessions WHERE sid = ${slot.sessionSid} AND expire > ${at}),
         actor_slide AS (UPDATE sessions AS x SET expire = s.slid FROM actor_s AS s
-               WHERE x.sid = s.sid AND s.slid - s.expire >= ${ms(touchMs)} RETURNING x.sid),
+               WHERE x.sid = s.sid AND s.slid - s.expire >= ${ms(slot.touchMs)} RETURNING x.sid),
         actor_touch AS (UPDATE user_sessions SET last_activity = ${at}
-               WHERE session_id = (SELECT sid FROM actor_s) AND is_active AND last_activity <= ${at} - ${ms(touchMs)} RETURNING id)`;
+               WHERE session_id = (SELECT sid FROM actor_s) AND is_active AND last_activity <= ${at} - ${ms(slot.touchMs)} RETURNING id)`;
 }
 
 /** The session (`s`), its staff user (`u`), role (`r`) and permissions (`pm.permissions`). */
@@ -125,6 +146,26 @@ const ACTOR_FINGERPRINT = sql`md5(ROW(s.sess, u.id, u.email, u.first_name, u.las
  * slides the idle expiry and touches last_activity (sessionCtes). `fingerprint` digests what the actor is built
  * from, so a later statement can check in itself that the actor is still the same (actorCheckCtes).
  */
+type SessionActorResult = StaffRow & {
+  sess: unknown;
+  expire: number;
+  slid: number | null;
+  touched: boolean;
+  staff: boolean;
+  fingerprint: string;
+};
+
+const sessionActorStatement = hotStatement<SessionSlots, SessionActorResult>(
+  'nhr_session_actor',
+  (slot) => sql`WITH ${sessionCtes(slot)}
+        SELECT s.sess, extract(epoch FROM s.expire)::float8 * 1000 AS expire, extract(epoch FROM s.slid)::float8 * 1000 AS slid,
+               EXISTS (SELECT 1 FROM actor_slide) AS touched,
+               u.id IS NOT NULL AS staff, u.id AS "userId", u.email, u.first_name AS "firstName", u.last_name AS "lastName",
+               u.role_id AS "roleId", r.name AS "roleName", r.display_name AS "roleDisplayName", u.facility, u.department,
+               u.is_active AS "isActive", u.account_status AS "accountStatus", pm.permissions, ${ACTOR_FINGERPRINT} AS fingerprint
+          ${ACTOR_FROM}`,
+);
+
 export async function loadSessionActor(
   db: Db,
   sid: string,
@@ -132,19 +173,7 @@ export async function loadSessionActor(
   life: SessionLifetimes,
   touchMs: number,
 ): Promise<SessionActorRow | null> {
-  const [row] = await preparedRows<
-    StaffRow & { sess: unknown; expire: number; slid: number | null; touched: boolean; staff: boolean; fingerprint: string }
-  >(
-    db,
-    'nhr_session_actor',
-    sql`WITH ${sessionCtes(sid, now, life, touchMs)}
-        SELECT s.sess, extract(epoch FROM s.expire)::float8 * 1000 AS expire, extract(epoch FROM s.slid)::float8 * 1000 AS slid,
-               EXISTS (SELECT 1 FROM actor_slide) AS touched,
-               u.id IS NOT NULL AS staff, u.id AS "userId", u.email, u.first_name AS "firstName", u.last_name AS "lastName",
-               u.role_id AS "roleId", r.name AS "roleName", r.display_name AS "roleDisplayName", u.facility, u.department,
-               u.is_active AS "isActive", u.account_status AS "accountStatus", pm.permissions, ${ACTOR_FINGERPRINT} AS fingerprint
-          ${ACTOR_FROM}`,
-  );
+  const [row] = await sessionActorStatement(db, sessionSlotValues(sid, now, life, touchMs));
   if (!row) return null;
   return {
     sess: row.sess,
@@ -160,7 +189,21 @@ export async function loadSessionActor(
  * `check.fingerprint`. Every other part of the statement must run only when `(SELECT ok FROM actor_ok)`; when it is
  * false, nothing was read or written but the session's slide, and the caller loads the actor anew.
  */
-export function actorCheckCtes(check: ActorCheck, life: SessionLifetimes, touchMs: number): SQL {
-  return sql`${sessionCtes(check.sid, check.now, life, touchMs)},
-        actor_ok AS MATERIALIZED (SELECT coalesce((SELECT ${ACTOR_FINGERPRINT} ${ACTOR_FROM}), '') = ${check.fingerprint} AS ok)`;
+/** The per-request values of actorCheckSlotted: the session's, and the fingerprint the cached actor was built from. */
+export interface ActorSlots extends SessionSlots {
+  actorFingerprint: string;
 }
+
+export const actorSlotValues = (check: ActorCheck, life: SessionLifetimes, touchMs: number): ActorSlots => ({
+  ...sessionSlotValues(check.sid, check.now, life, touchMs),
+  actorFingerprint: check.fingerprint,
+});
+
+/** actorCheckCtes for a hot statement (db/client hotStatement): the same CTEs over slots. */
+export function actorCheckSlotted(slot: Slots<ActorSlots>): SQL {
+  return sql`${sessionCtes(slot)},
+        actor_ok AS MATERIALIZED (SELECT coalesce((SELECT ${ACTOR_FINGERPRINT} ${ACTOR_FROM}), '') = ${slot.actorFingerprint} AS ok)`;
+}
+
+export const actorCheckCtes = (check: ActorCheck, life: SessionLifetimes, touchMs: number): SQL =>
+  actorCheckSlotted(bindSlots(actorSlotValues(check, life, touchMs)));

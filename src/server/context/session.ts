@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import type { Config } from '../config';
 import type { Db, DbOrTx } from '../db/client';
-import { actorCheckCtes, loadSessionActor } from './actor.repository';
+import { actorCheckCtes, actorSlotValues, loadSessionActor, type ActorSlots } from './actor.repository';
 import type { ActorCheck, StaffActor } from './actor';
 import { deleteExpiredSessions, deleteSession, deleteSessionsOfStaffUser, insertSession } from './session.repository';
 
@@ -99,6 +99,10 @@ export async function loadSession(db: Db, sid: string, now: Date): Promise<Loade
 
 /** The CTEs that confirm a cached actor inside a route's statement, under the session policy (decision 028). */
 export const actorCheckSql = (check: ActorCheck): SQL => actorCheckCtes(check, SESSION_POLICY, SESSION_TOUCH_MS);
+
+/** The same confirmation's values, for a hot statement built with actorCheckSlotted (db/client hotStatement). */
+export const actorSlotsOf = (check: ActorCheck): ActorSlots => actorSlotValues(check, SESSION_POLICY, SESSION_TOUCH_MS);
+export { actorCheckSlotted, type ActorSlots } from './actor.repository';
 
 export const destroySession = (db: Db, sid: string): Promise<void> => deleteSession(db, sid);
 

@@ -11,7 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
 
@@ -116,18 +116,51 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
  * always go with the same SQL text: build `query` from constant text and bound parameters only.
  */
 export async function preparedRows<T>(db: DbOrTx, name: string, query: SQL): Promise<T[]> {
-  // drizzle's raw `execute` cannot name a statement; its session's prepareQuery can (public at run time, typed internal).
-  const internals = db as unknown as {
-    dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } };
+  const internals = driverOf(db);
+  const result = await internals.session.prepareQuery(internals.dialect.sqlToQuery(query), undefined, name, false).execute();
+  return (result as { rows: T[] }).rows;
+}
+
+/** A query as the driver runs it: its text and its parameters (drizzle placeholders among them in a hot statement). */
+interface RenderedQuery {
+  sql: string;
+  params: unknown[];
+}
+
+// drizzle's raw `execute` cannot name a statement; its session's prepareQuery can (public at run time, typed internal).
+const driverOf = (db: DbOrTx) =>
+  db as unknown as {
+    dialect: { sqlToQuery(q: SQL): RenderedQuery };
     session: {
       prepareQuery(
-        q: { sql: string; params: unknown[] },
+        q: RenderedQuery,
         fields: undefined,
         name: string,
         arrayMode: boolean,
-      ): { execute(): Promise<unknown> };
+      ): { execute(values?: Record<string, unknown>): Promise<unknown> };
     };
   };
-  const result = await internals.session.prepareQuery(internals.dialect.sqlToQuery(query), undefined, name, false).execute();
-  return (result as { rows: T[] }).rows;
+
+/** The per-request values of a hot statement, each as the SQL placeholder its text is built with. */
+export type Slots<V> = { readonly [K in keyof V]-?: SQL };
+
+/** Slots bound to one request's values: the same SQL as the hot statement's, with the values inline. */
+export const bindSlots = <V extends object>(values: V): Slots<V> =>
+  Object.fromEntries(Object.entries(values).map(([key, value]) => [key, sql`${value}`])) as Slots<V>;
+
+/**
+ * A hot statement whose text is built and rendered once (issue 23's budgets): `build` gets a placeholder for every
+ * per-request value (`slot.patientId`) and must use them for everything that differs between requests; each call
+ * then only fills in `values` and runs the named prepared statement (preparedRows). Building a large statement with
+ * drizzle on every request cost a millisecond of CPU, as much as running it.
+ */
+export function hotStatement<V extends object, T>(name: string, build: (slot: Slots<V>) => SQL): (db: DbOrTx, values: V) => Promise<T[]> {
+  let rendered: RenderedQuery | undefined;
+  const slot = new Proxy({} as Slots<V>, { get: (_, key) => sql`${sql.placeholder(String(key))}` });
+  return async (db, values) => {
+    const internals = driverOf(db);
+    rendered ??= internals.dialect.sqlToQuery(build(slot));
+    const result = await internals.session.prepareQuery(rendered, undefined, name, false).execute(values as Record<string, unknown>);
+    return (result as { rows: T[] }).rows;
+  };
 }

@@ -18,13 +18,14 @@ export const patientDetailsColumns = {
 /**
  * For a record read that is one statement (docs/decisions/015; the access module's grant rule, DESIGN.md §4): the patient's demographics as JSON (`patient`, no row
  * when the patient does not exist) and whether this user holds a live grant (`granted`), as a query to put in a
- * CTE. The statement must return nothing of the record unless `granted`.
+ * CTE (each value an SQL expression: a hot statement's slot, db/client). The statement must return nothing of the
+ * record unless `granted`.
  */
-export function patientWithGrantSql(userId: string, patientId: number, now: Date): SQL {
+export function patientWithGrantSql(userId: SQL, patientId: SQL, nowIso: SQL): SQL {
   return sql`SELECT json_build_object('id', p.id, 'firstName', p.first_name, 'lastName', p.last_name, 'dateOfBirth', p.date_of_birth::text,
                     'sex', p.sex, 'idNumber', p.id_number, 'contactNumber', p.contact_number, 'address', p.address,
                     'nextOfKin', p.next_of_kin, 'nextOfKinContact', p.next_of_kin_contact) AS patient,
                     EXISTS (SELECT 1 FROM access_grants AS g WHERE g.user_id = ${userId} AND g.patient_id = p.id
-                                AND g.expires_at > ${now.toISOString()}::timestamptz) AS granted
+                                AND g.expires_at > ${nowIso}::timestamptz) AS granted
                FROM patients AS p WHERE p.id = ${patientId}`;
 }

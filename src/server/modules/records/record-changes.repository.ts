@@ -6,65 +6,112 @@
 // same uuid and version, which a client keeps once.
 import { sql, type SQL } from 'drizzle-orm';
 import { RECORD_KINDS, type RecordKind } from '../../../contracts/kinds';
-import { auditAppendSql, sqlJson, type StatementAuditEntry } from '../../audit/audit-in-statement';
-import { preparedRows, type Db } from '../../db/client';
+import { auditAppendSlotted, auditSlotValues, sqlJson, type AuditSlots } from '../../audit/audit-in-statement';
+import type { AuditEntry } from '../../audit/audit-writer';
+import { canonicalJson, toJsonValue } from '../../audit/canonical-json';
+import { actorCheckSlotted, type ActorSlots } from '../../context/session';
+import { hotStatement, type Db, type Slots } from '../../db/client';
 import { patientWithGrantSql } from '../../db/patient-columns';
 import { serverKind } from './kinds';
 import { jsonRow } from './records.repository';
 
 export type ChangesRead =
   | { found: false }
+  /** The cached actor was not confirmed (decision 028): nothing was read or written. */
+  | { unconfirmed: true; found: false }
   | { found: true; granted: false }
   | { found: true; granted: true; cursorKnown: false }
   | { found: true; granted: true; cursorKnown: true; xmin: string; rows: Partial<Record<RecordKind, Record<string, unknown>[]>> };
 
 /** The changed rows of one kind as a JSON array of stored rows (the presenter decides what is sent of each). */
-function changedJson(kind: RecordKind, patientId: number, since: string | null): SQL {
+function changedJson(kind: RecordKind, patientId: SQL, since: SQL | null): SQL {
   const table = serverKind(kind).table;
   return sql`(SELECT coalesce(json_agg(${jsonRow(kind)} ORDER BY ${table.id}), '[]'::json) FROM ${table}
     WHERE ${table.patientId} = ${patientId}${since === null ? sql`` : sql` AND ${table.changeXid} >= ${since}::xid8`})`;
 }
 
-/** `since`: the transaction id a cursor names (digits), or null for every row. */
-export async function readChangesAudited(
-  db: Db,
-  userId: string,
-  patientId: number,
-  since: string | null,
-  now: Date,
-  audit: Omit<StatementAuditEntry, 'newValues'> & { newValues: Record<string, unknown> },
-): Promise<ChangesRead> {
-  const lists = RECORD_KINDS.map((kind) => sql`${changedJson(kind, patientId, since)} AS ${sql.identifier(kind)}`);
+/** What differs between two delta reads: who, which patient, when, the cursor, and the audit row's values. */
+interface ChangesSlots extends AuditSlots {
+  userId: string;
+  patientId: number;
+  now: string;
+  /** The transaction id the cursor names (digits); unused by a read without a cursor. */
+  since: string | null;
+  /** The cursor as sent, as canonical JSON, for the audit row. */
+  sinceJson: string;
+}
+
+type ChangesRow = { patient: unknown; granted: boolean | null; known: boolean; xmin: string; audited: number; actorOk: boolean } & Partial<
+  Record<RecordKind, Record<string, unknown>[]>
+>;
+
+/** The statement of one shape (with a cursor or not; confirming the cached actor or not), built once. */
+function changesSql(slot: Slots<ChangesSlots>, withCursor: boolean, actor: SQL | null): SQL {
+  const since = withCursor ? slot.since : null;
+  const lists = RECORD_KINDS.map((kind) => sql`${changedJson(kind, slot.patientId, since)} AS ${sql.identifier(kind)}`);
   const returned = sqlJson(
     sql`(${sql.join(
       RECORD_KINDS.map((k) => sql`json_array_length(l.${sql.identifier(k)})`),
       sql` + `,
     )})`,
   );
-  const entry: StatementAuditEntry = { ...audit, newValues: { ...(audit.newValues as Record<string, never>), returned } };
+  const newValues = { view: 'CHANGES', since: sqlJson(slot.sinceJson), returned };
   // A cursor names a transaction that has begun; one beyond the next transaction id was never given out.
   const known = since === null ? sql`true` : sql`${since}::xid8 <= pg_snapshot_xmax(pg_current_snapshot())`;
-  const [row] = await preparedRows<
-    { patient: unknown; granted: boolean | null; known: boolean; xmin: string; audited: number } & Partial<
-      Record<RecordKind, Record<string, unknown>[]>
-    >
-  >(
-    db,
-    `nhr_record_changes_audited${since === null ? '' : '_since'}`,
-    sql`WITH p AS (SELECT * FROM (${patientWithGrantSql(userId, patientId, now)}) AS pg),
+  const actorOk = actor ? sql`(SELECT ok FROM actor_ok)` : sql`true`;
+  return sql`WITH ${actor ? sql`${actor},` : sql``}
+             p AS (SELECT * FROM (${patientWithGrantSql(slot.userId, slot.patientId, slot.now)}) AS pg WHERE ${actorOk}),
              l AS (SELECT ${sql.join(lists, sql`, `)} FROM p WHERE p.granted AND ${known}),
-             a AS (SELECT ${auditAppendSql(entry)} AS audit_id FROM l)
+             a AS (SELECT ${auditAppendSlotted(slot, newValues, slot.patientId)} AS audit_id FROM l)
         SELECT p.patient, p.granted, ${known} AS known, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin,
                ${sql.join(
                  RECORD_KINDS.map((k) => sql`l.${sql.identifier(k)}`),
                  sql`, `,
-               )}, (SELECT count(*)::int FROM a) AS audited
-          FROM (SELECT 1) AS one LEFT JOIN p ON true LEFT JOIN l ON true`,
-  );
+               )}, (SELECT count(*)::int FROM a) AS audited, ${actorOk} AS "actorOk"
+          FROM (SELECT 1) AS one LEFT JOIN p ON true LEFT JOIN l ON true`;
+}
+
+const STATEMENTS = {
+  all: hotStatement<ChangesSlots, ChangesRow>('nhr_record_changes_audited', (slot) => changesSql(slot, false, null)),
+  since: hotStatement<ChangesSlots, ChangesRow>('nhr_record_changes_audited_since', (slot) => changesSql(slot, true, null)),
+  allActor: hotStatement<ChangesSlots & ActorSlots, ChangesRow>('nhr_record_changes_audited_actor', (slot) =>
+    changesSql(slot, false, actorCheckSlotted(slot)),
+  ),
+  sinceActor: hotStatement<ChangesSlots & ActorSlots, ChangesRow>('nhr_record_changes_audited_since_actor', (slot) =>
+    changesSql(slot, true, actorCheckSlotted(slot)),
+  ),
+};
+
+/**
+ * The delta read in one statement, audited as VIEW PATIENT `{ view: 'CHANGES', since: cursor, returned }` (`audit`:
+ * who and from where). `since`: the transaction id the cursor names (digits), or null for every row. `actor`: the
+ * cached actor's confirmation (context/session's actorSlotsOf, decision 028), as a record open takes it.
+ */
+export async function readChangesAudited(
+  db: Db,
+  userId: string,
+  patientId: number,
+  cursor: { raw: string; since: string } | null,
+  now: Date,
+  audit: Omit<AuditEntry, 'newValues' | 'patientId'>,
+  actor?: ActorSlots,
+): Promise<ChangesRead> {
+  const values: ChangesSlots = {
+    userId,
+    patientId,
+    now: now.toISOString(),
+    since: cursor?.since ?? null,
+    sinceJson: canonicalJson(toJsonValue(cursor?.raw ?? null)),
+    ...auditSlotValues(audit),
+  };
+  const [row] = actor
+    ? await (cursor ? STATEMENTS.sinceActor : STATEMENTS.allActor)(db, { ...values, ...actor })
+    : await (cursor ? STATEMENTS.since : STATEMENTS.all)(db, values);
+  if (row && !row.actorOk) return { unconfirmed: true, found: false };
   if (!row?.patient) return { found: false };
   if (!row.granted) return { found: true, granted: false };
   if (!row.known) return { found: true, granted: true, cursorKnown: false };
   if (row.audited !== 1) throw new Error('the changes were read without their audit row');
-  const { patient: _p, granted: _g, known: _k, xmin, audited: _a, ...rows } = row;
+  const { patient: _p, granted: _g, known: _k, xmin, audited: _a, actorOk: _o, ...rows } = row;
   return { found: true, granted: true, cursorKnown: true, xmin, rows };
 }

@@ -2,7 +2,10 @@
 // as a read does (the grant check) and are audited as VIEW; every row they return goes through the presenter.
 import { RECORD_KINDS, type RecordKind, type RecordRows } from '../../../contracts/kinds';
 import type { ChangesResponse, HistoryEntry } from '../../../contracts/record-versions';
+import type { ActorCheck } from '../../context/actor';
+import { UnconfirmedActorError } from '../../context/actor-check';
 import { inAuditedTransaction } from '../../context/data-context';
+import { actorSlotsOf } from '../../context/session';
 import { AppError } from '../../errors/app-error';
 import { accessNotConfirmed, patientNotFound } from '../access/access.service';
 import { openPatientRecord } from '../access/patient-scope';
@@ -63,16 +66,24 @@ const invalidCursor = (): AppError => new AppError('INVALID_CURSOR', 'This curso
  * row without one) and the next cursor. 400 INVALID_CURSOR for a cursor of another patient or one never given out;
  * 404/403 as a record open; audited as VIEW naming how many rows were returned.
  */
-export async function readRecordChanges(c: RecordCaller, patientId: number, since: string | undefined): Promise<ChangesResponse> {
-  const xid = since === undefined ? null : decodeCursor(patientId, since);
+export async function readRecordChanges(
+  c: RecordCaller,
+  patientId: number,
+  since: string | undefined,
+  check?: ActorCheck,
+): Promise<ChangesResponse> {
+  const cursor = since === undefined ? null : { raw: since, since: decodeCursor(patientId, since) };
+  // One statement: the cached actor's confirmation (decision 028), grant check, the changed rows and the audit row.
   const read = await readChangesAudited(
     c.db,
     c.actor.userId,
     patientId,
-    xid,
+    cursor,
     c.now,
-    recordOpenAudit(c, patientId, { view: 'CHANGES', since: since ?? null }),
+    recordOpenAudit(c, patientId),
+    check ? actorSlotsOf(check) : undefined,
   );
+  if ('unconfirmed' in read) throw new UnconfirmedActorError();
   if (!read.found) throw patientNotFound();
   if (!read.granted) throw accessNotConfirmed();
   if (!read.cursorKnown) throw invalidCursor();

@@ -73,7 +73,7 @@ export function jsonRow(kind: RecordKind): SQL {
  * One list as a JSON array of stored rows (newest first, entered-in-error rows left out): a scalar subquery, so
  * several lists come back in one statement. Its rows reach readers only through presentLists.
  */
-export function listJson(kind: RecordKind, patientId: number): SQL {
+export function listJson(kind: RecordKind, patientId: number | SQL): SQL {
   const table = tableOf(kind);
   return sql`(SELECT coalesce(json_agg(${jsonRow(kind)} ORDER BY ${sql.join(orderOf(kind), sql`, `)}), '[]'::json)
     FROM ${table} WHERE ${table.patientId} = ${patientId} AND ${table.enteredInErrorAt} IS NULL)`;

@@ -144,8 +144,16 @@ export function recordsRoutes({ db, config }: AppDeps) {
 
     r.get(
       '/api/patients/:id/changes',
-      { onRequest: canRead, schema: { tags, params: recordIdParams, querystring: changesQuery, response: { 200: changesResponse } } },
-      async (request) => readRecordChanges(caller(request), request.params.id, request.query.since),
+      {
+        onRequest: canRead,
+        // Like a record open, the delta read confirms the worker's cached actor in its one statement (decision 028).
+        config: { actorInStatement: true },
+        schema: { tags, params: recordIdParams, querystring: changesQuery, response: { 200: changesResponse } },
+      },
+      async (request, reply) =>
+        withConfirmedActor(request, reply, 'records.read', (actor, check) =>
+          readRecordChanges({ db, actor, meta: request.meta, now: config.now() }, request.params.id, request.query.since, check),
+        ),
     );
 
     r.get(

@@ -22,7 +22,7 @@ import { PORTAL_HIDDEN, VERSION_FIELDS } from '../../../contracts/kinds/versione
 import { canonicalJson, toJsonValue } from '../../audit/canonical-json';
 import { staffDisplayName, type ActorCheck, type PatientActor, type StaffActor } from '../../context/actor';
 import { UnconfirmedActorError } from '../../context/actor-check';
-import { actorCheckSql } from '../../context/session';
+import { actorSlotsOf } from '../../context/session';
 import { inAuditedTransaction, type ContextAuditEntry, type RequestScope } from '../../context/data-context';
 import { AppError, validationFailed } from '../../errors/app-error';
 import { auditActorOf } from '../../audit/audit-writer';
@@ -332,15 +332,13 @@ export async function deleteRecordItem(c: RecordCaller, kind: RecordKind, id: nu
   });
 }
 
-/** The audit row of a read of a whole record in one statement (the record open, the delta read): VIEW PATIENT. */
-export const recordOpenAudit = (c: RecordCaller, patientId: number, newValues: Record<string, unknown>) => ({
+/** Who reads a whole record in one statement (the record open, the delta read), for its VIEW PATIENT audit row. */
+export const recordOpenAudit = (c: RecordCaller, patientId: number) => ({
   actor: auditActorOf(c.actor),
   meta: c.meta,
   action: 'VIEW' as const,
   resourceType: 'PATIENT' as const,
   resourceId: patientId,
-  patientId,
-  newValues,
 });
 
 /**
@@ -355,8 +353,8 @@ export async function readRecordSummary(c: RecordCaller, patientId: number, chec
     c.actor.userId,
     patientId,
     c.now,
-    recordOpenAudit(c, patientId, { view: 'RECORD' }),
-    check ? actorCheckSql(check) : undefined,
+    recordOpenAudit(c, patientId),
+    check ? actorSlotsOf(check) : undefined,
   );
   if ('unconfirmed' in read) throw new UnconfirmedActorError();
   if (!read.found) throw patientNotFound();
