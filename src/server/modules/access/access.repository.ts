@@ -1,6 +1,7 @@
 // Record access grants (DESIGN.md §4) on the access_grants table, and the patient's demographics the record shows.
-import { and, eq, gt, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { hotStatement, type DbOrTx, type Slots } from '../../db/client';
+import { actorCheckSlotted, type ActorSlots } from '../../context/session';
 import { patientDetailsColumns } from '../../db/patient-columns';
 import { accessGrants, patients } from '../../db/schema';
 import type { PatientDetails } from '../../../contracts/patients';
@@ -27,11 +28,6 @@ export interface NewGrant {
 }
 
 const patientColumns = patientDetailsColumns;
-
-export async function patientExists(db: DbOrTx, patientId: number): Promise<boolean> {
-  const [row] = await db.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId));
-  return Boolean(row);
-}
 
 /** The patient's demographics, or null when there is no such patient. */
 export async function findPatient(db: DbOrTx, patientId: number): Promise<PatientRow | null> {
@@ -64,14 +60,38 @@ export async function findPatientWithGrant(
   return { patient, granted };
 }
 
-/** True when this user holds a grant for this patient that has not expired at `now` (one index probe). */
-export async function hasLiveGrant(db: DbOrTx, userId: string, patientId: number, now: Date): Promise<boolean> {
-  const [row] = await db
-    .select({ id: accessGrants.id })
-    .from(accessGrants)
-    .where(and(eq(accessGrants.userId, userId), eq(accessGrants.patientId, patientId), gt(accessGrants.expiresAt, now)))
-    .limit(1);
-  return Boolean(row);
+/** What differs between two grant checks: who, which patient, when. */
+interface LiveGrantSlots {
+  userId: string;
+  patientId: number;
+  now: string;
+}
+
+type LiveGrantRow = { actorOk: boolean; granted: boolean; found: boolean };
+
+/** The grant check (DESIGN.md §4), with the cached actor's confirmation first when `actor` is given (decision 028). */
+function liveGrantSql(slot: Slots<LiveGrantSlots>, actor: SQL | null): SQL {
+  const actorOk = actor ? sql`(SELECT ok FROM actor_ok)` : sql`true`;
+  return sql`${actor ? sql`WITH ${actor}` : sql``}
+        SELECT ${actorOk} AS "actorOk",
+               ${actorOk} AND EXISTS (SELECT 1 FROM access_grants AS g WHERE g.user_id = ${slot.userId} AND g.patient_id = ${slot.patientId}
+                                        AND g.expires_at > ${slot.now}::timestamptz) AS granted,
+               ${actorOk} AND EXISTS (SELECT 1 FROM patients WHERE id = ${slot.patientId}) AS found`;
+}
+
+const liveGrantStatement = hotStatement<LiveGrantSlots, LiveGrantRow>('nhr_live_grant', (slot) => liveGrantSql(slot, null));
+const liveGrantActorStatement = hotStatement<LiveGrantSlots & ActorSlots, LiveGrantRow>('nhr_live_grant_actor', (slot) =>
+  liveGrantSql(slot, actorCheckSlotted(slot)),
+);
+
+/**
+ * Whether this user holds a live grant for this patient and whether the patient exists, in one statement; with
+ * `actor` (context/session's actorSlotsOf), `actorOk` false when the cached actor was not confirmed (then neither).
+ */
+export async function liveGrant(db: DbOrTx, userId: string, patientId: number, now: Date, actor?: ActorSlots): Promise<LiveGrantRow> {
+  const values: LiveGrantSlots = { userId, patientId, now: now.toISOString() };
+  const [row] = actor ? await liveGrantActorStatement(db, { ...values, ...actor }) : await liveGrantStatement(db, values);
+  return row!;
 }
 
 /**

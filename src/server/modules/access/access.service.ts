@@ -14,7 +14,7 @@ import type { FieldIssue } from '../../../contracts/errors';
 import { auditActorOf } from '../../audit/audit-writer';
 import { actorRoleAtTheTime, type ActorCheck, type RequestMeta, type StaffActor } from '../../context/actor';
 import { UnconfirmedActorError } from '../../context/actor-check';
-import { actorCheckSql } from '../../context/session';
+import { actorCheckSql, actorSlotsOf } from '../../context/session';
 import { limitInStatement, overLimit, purgeByChance, type StatementLimit } from '../../http/rate-limit';
 import type { Config } from '../../config';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
@@ -23,7 +23,7 @@ import { grantsInLastHour } from '../privacy/alerts.service';
 import { AppError, validationFailed } from '../../errors/app-error';
 import { recordSecurityEvent } from '../auth/auth.service';
 import { assertFreshReauth } from '../auth/mfa.service';
-import { breakGlassInHour, findPatientWithGrant, hasLiveGrant, patientExists } from './access.repository';
+import { breakGlassInHour, findPatientWithGrant, liveGrant } from './access.repository';
 import { insertGrantAudited } from './grant-audited.repository';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -141,11 +141,20 @@ export async function grantRecordAccess(
 
 /**
  * Refuses unless this user holds a live grant for this patient: 403 FORBIDDEN ('Access to this record has not been
- * confirmed'), or 404 when the patient does not exist. Pass the transaction of the read or change it guards.
+ * confirmed'), or 404 when the patient does not exist. Pass the transaction of the read or change it guards. With
+ * `check` it also confirms the worker's cached actor (decision 028) and throws UnconfirmedActorError when it was not.
  */
-export async function assertLiveGrant(db: DbOrTx, actor: StaffActor, patientId: number, now: Date = new Date()): Promise<void> {
-  if (await hasLiveGrant(db, actor.userId, patientId, now)) return;
-  throw (await patientExists(db, patientId)) ? accessNotConfirmed() : patientNotFound();
+export async function assertLiveGrant(
+  db: DbOrTx,
+  actor: StaffActor,
+  patientId: number,
+  now: Date = new Date(),
+  check?: ActorCheck,
+): Promise<void> {
+  const found = await liveGrant(db, actor.userId, patientId, now, check ? actorSlotsOf(check) : undefined);
+  if (!found.actorOk) throw new UnconfirmedActorError();
+  if (found.granted) return;
+  throw found.found ? accessNotConfirmed() : patientNotFound();
 }
 
 /**

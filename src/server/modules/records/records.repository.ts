@@ -3,12 +3,13 @@
 // that patient (docs/decisions/009-data-context.md). Nothing here knows a kind: columns are mapped by their types.
 // Rows are versioned (decision 041): lists and item reads leave entered-in-error rows out, every stored row reaches
 // its reader through the presenter (present.ts), and a change names the version it was made from.
-import { and, desc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, getTableName, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { kindContract, RECORD_KINDS, type RecordKind, type RecordLists, type RecordRows } from '../../../contracts/kinds';
 import type { Actor } from '../../context/actor';
 import type { DataContext } from '../../context/data-context';
-import type { DbOrTx } from '../../db/client';
+import { hotStatement, type DbOrTx } from '../../db/client';
+import { idempotencyKeys, recordVersions } from '../../db/schema';
 import type { PatientScope } from '../access/patient-scope';
 import { serverKind } from './kinds';
 import type { KindTable } from './kinds/server-kind';
@@ -19,9 +20,14 @@ type Raw = Record<string, unknown>;
 const tableOf = (kind: RecordKind): KindTable => serverKind(kind).table;
 /** The columns a row is read with: all but change_xid, which only the delta read compares. */
 function columnsOf(kind: RecordKind): Record<string, PgColumn> {
-  const { changeXid: _x, ...columns } = getTableColumns(tableOf(kind)) as Record<string, PgColumn>;
+  let columns = COLUMNS.get(kind);
+  if (!columns) {
+    const { changeXid: _x, ...rest } = getTableColumns(tableOf(kind)) as Record<string, PgColumn>;
+    COLUMNS.set(kind, (columns = rest));
+  }
   return columns;
 }
+const COLUMNS = new Map<RecordKind, Record<string, PgColumn>>();
 
 /** The list's ORDER BY: the kind's sort keys, each descending (the client sorts the same way: contracts/record-order.ts). */
 const orderOf = (kind: RecordKind): SQL[] => kindContract(kind).order.map((key) => desc(columnsOf(kind)[key]!));
@@ -55,19 +61,28 @@ function toValues(kind: RecordKind, values: Raw): Raw {
   return out;
 }
 
+/** The fields a change's values will have in the stored row, as its reader sees them (before the database has them). */
+export const expectedRow = (kind: RecordKind, values: Raw): Raw => storedRow(kind, toValues(kind, values));
+
 /**
  * A row as JSON in the contract's shape, built from the table: camelCase keys, dates as YYYY-MM-DD, numeric as
  * numbers, timestamps as ISO 8601 UTC with milliseconds (what Date#toISOString gives for inserted rows).
  */
 export function jsonRow(kind: RecordKind): SQL {
-  const fields = Object.entries(columnsOf(kind)).map(([key, column]) => {
-    let value: SQL = sql`${column}`;
-    if (column.columnType === 'PgNumeric') value = sql`${column}::float8`;
-    if (column.columnType === 'PgTimestamp') value = sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-    return sql`${sql.raw(`'${key}'`)}, ${value}`;
-  });
-  return sql`json_build_object(${sql.join(fields, sql`, `)})`;
+  let row = JSON_ROWS.get(kind);
+  if (!row) {
+    const fields = Object.entries(columnsOf(kind)).map(([key, column]) => {
+      let value: SQL = sql`${column}`;
+      if (column.columnType === 'PgNumeric') value = sql`${column}::float8`;
+      if (column.columnType === 'PgTimestamp') value = sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+      return sql`${sql.raw(`'${key}'`)}, ${value}`;
+    });
+    JSON_ROWS.set(kind, (row = sql`json_build_object(${sql.join(fields, sql`, `)})`));
+  }
+  return row;
 }
+/** Each kind's jsonRow, built once (it depends on nothing but the kind). */
+const JSON_ROWS = new Map<RecordKind, SQL>();
 
 /**
  * One list as a JSON array of stored rows (newest first, entered-in-error rows left out): a scalar subquery, so
@@ -128,16 +143,91 @@ export interface ChangedBy {
   name: string;
 }
 
-/** Inserts one item for the scope's patient as version 1; returns the row as its reader sees it. */
-export async function insertItem<K extends RecordKind>(scope: PatientScope, kind: K, values: Raw, by: ChangedBy): Promise<RecordRows[K]> {
-  const [raw] = (await scope.tx
-    .insert(tableOf(kind))
-    .values(toValues(kind, { ...values, patientId: scope.patientId, version: 1, updatedAt: by.now.toISOString(), updatedBy: by.name }))
-    .returning()) as Raw[];
-  return toRow(kind, raw!)!;
+/** Column values as the parameters of one statement, each encoded as drizzle encodes it for its column. */
+function columnValues(kind: RecordKind, values: Raw): { column: PgColumn; value: SQL }[] {
+  const columns = columnsOf(kind);
+  // A value left undefined is not written: the column keeps its default, as the query builder leaves it.
+  return Object.entries(values)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => {
+      const column = columns[key]!;
+      return { column, value: sql`${sql.param(value, column)}` };
+    });
 }
 
-/** Writes the next version of one current item of the scope's patient (at `version` when given); null when there is none. */
+/** The row of `alias` (a CTE holding rows of the kind's table) as record_versions stores it: the read JSON, no `sealed`. */
+const versionRowOf = (kind: RecordKind, alias: SQL): SQL =>
+  sql`(SELECT (${jsonRow(kind)})::jsonb - 'sealed' FROM ${alias} AS ${sql.identifier(tableName(kind))})`;
+
+const tableName = (kind: RecordKind): string => getTableName(tableOf(kind));
+
+/**
+ * Inserts one item for the scope's patient as version 1, with its first version in record_versions and, when `key`
+ * is given, its Idempotency-Key claimed, in one statement (one round trip on the add's path). The row as its reader
+ * sees it, or null when the key was already taken (by an earlier add, or a concurrent one this statement waited
+ * for): the caller then rolls back, so the row inserted here is gone.
+ */
+export async function insertItem<K extends RecordKind>(
+  scope: PatientScope,
+  kind: K,
+  values: Raw,
+  by: ChangedBy,
+  key: { userId: string; key: string; requestHash: string } | null,
+): Promise<RecordRows[K] | null> {
+  const table = tableOf(kind);
+  const cells = columnValues(
+    kind,
+    toValues(kind, { ...values, patientId: scope.patientId, version: 1, updatedAt: by.now.toISOString(), updatedBy: by.name }),
+  );
+  const claim =
+    key === null
+      ? sql``
+      : sql`, k AS (INSERT INTO ${idempotencyKeys} (user_id, key, request_hash, kind, item_id)
+                  SELECT ${key.userId}::text, ${key.key}::varchar, ${key.requestHash}::varchar, ${kind}::varchar, ins.id FROM ins
+                  ON CONFLICT DO NOTHING RETURNING 1)`;
+  const result = await scope.tx.execute(sql`WITH ins AS (
+        INSERT INTO ${table} (${sql.join(
+          cells.map((c) => sql.identifier(c.column.name)),
+          sql`, `,
+        )}) VALUES (${sql.join(
+          cells.map((c) => c.value),
+          sql`, `,
+        )}) RETURNING *)${claim},
+      v AS (INSERT INTO ${recordVersions} (kind, item_id, version, patient_id, action, at, by, changed, row)
+            SELECT ${kind}::varchar, ins.id, 1, ins.patient_id, 'created', ${by.now.toISOString()}::timestamptz, ${by.name}::varchar,
+                   '{}'::text[], ${versionRowOf(kind, sql`ins`)} FROM ins${key === null ? sql`` : sql` WHERE EXISTS (SELECT 1 FROM k)`})
+    SELECT ins.*, ${key === null ? sql`true` : sql`EXISTS (SELECT 1 FROM k)`} AS "keyClaimed" FROM ins`);
+  const [raw] = (result as unknown as { rows: Raw[] }).rows;
+  const { keyClaimed, ...row } = raw!;
+  return keyClaimed ? toRow(kind, builderRow(kind, row)) : null;
+}
+
+/**
+ * A row of the kind's table as a raw statement returns it (column names, driver values) as the query builder would:
+ * the table's field names, each value mapped from the driver as its column maps it.
+ */
+function builderRow(kind: RecordKind, raw: Raw): Raw {
+  const out: Raw = {};
+  for (const [key, column] of Object.entries(getTableColumns(tableOf(kind)) as Record<string, PgColumn>)) {
+    const value = raw[column.name];
+    out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return out;
+}
+
+/** A version's place in the row's history, stored with the version in the same statement. */
+export interface NextVersion {
+  action: 'edited' | 'entered-in-error';
+  /** The names of the fields it changes (record-history's changedFields of the row before and after). */
+  changed: string[];
+  /** The row before, when it is version 1 of a row stored before versions existed: its first version is kept too. */
+  legacyFirst: Raw | null;
+}
+
+/**
+ * Writes the next version of one current item of the scope's patient (at `version` when given) and stores it in
+ * record_versions, in one statement; null when there is no such item (or it is no longer at `version`).
+ */
 async function writeNextVersion<K extends RecordKind>(
   scope: PatientScope,
   kind: K,
@@ -145,21 +235,31 @@ async function writeNextVersion<K extends RecordKind>(
   set: Raw,
   by: ChangedBy,
   version: number | null,
+  next: NextVersion,
 ): Promise<RecordRows[K] | null> {
   const table = tableOf(kind);
-  const [raw] = (await scope.tx
-    .update(table)
-    .set({ ...set, version: sql`${table.version} + 1`, updatedAt: by.now, updatedBy: by.name })
-    .where(
-      and(
-        eq(table.id, id),
-        eq(table.patientId, scope.patientId),
-        version === null ? undefined : eq(table.version, version),
-        isNull(table.enteredInErrorAt),
-      ),
-    )
-    .returning()) as Raw[];
-  return raw ? toRow(kind, raw) : null;
+  const cells = columnValues(kind, toValues(kind, { ...set, updatedAt: by.now.toISOString(), updatedBy: by.name }));
+  const assignments = [
+    ...cells.map((c) => sql`${sql.identifier(c.column.name)} = ${c.value}`),
+    sql`${sql.identifier(table.version.name)} = ${table.version} + 1`,
+  ];
+  const legacy =
+    next.legacyFirst === null
+      ? sql``
+      : sql` UNION ALL SELECT ${kind}::varchar, ${id}::int, 1, ${scope.patientId}::int, 'created', NULL::timestamptz, NULL::varchar,
+                   '{}'::text[], ${JSON.stringify(next.legacyFirst)}::jsonb FROM up`;
+  const result = await scope.tx.execute(sql`WITH up AS (
+        UPDATE ${table} SET ${sql.join(assignments, sql`, `)}
+         WHERE ${table.id} = ${id} AND ${table.patientId} = ${scope.patientId}
+               ${version === null ? sql`` : sql`AND ${table.version} = ${version}`} AND ${table.enteredInErrorAt} IS NULL
+        RETURNING *),
+      v AS (INSERT INTO ${recordVersions} (kind, item_id, version, patient_id, action, at, by, changed, row)
+            SELECT ${kind}::varchar, up.id, up.version, up.patient_id, ${next.action}::varchar, ${by.now.toISOString()}::timestamptz,
+                   ${by.name}::varchar, ${sql.param(next.changed, recordVersions.changed)}::text[], ${versionRowOf(kind, sql`up`)} FROM up${legacy}
+            ON CONFLICT DO NOTHING)
+    SELECT * FROM up`);
+  const [raw] = (result as unknown as { rows: Raw[] }).rows;
+  return raw ? toRow(kind, builderRow(kind, raw)) : null;
 }
 
 /** Replaces the stored fields of one current item if it is still at `version`: its next version, or null. */
@@ -170,9 +270,10 @@ export async function updateItem<K extends RecordKind>(
   version: number,
   values: Raw,
   by: ChangedBy,
+  next: Omit<NextVersion, 'action'>,
 ): Promise<RecordRows[K] | null> {
   const { id: _id, patientId: _p, version: _v, uuid: _u, ...rest } = toValues(kind, values);
-  return writeNextVersion(scope, kind, id, rest, by, version);
+  return writeNextVersion(scope, kind, id, rest, by, version, { ...next, action: 'edited' });
 }
 
 /** Marks one current item entered in error (its next version; kept, left out of lists); the row, or null. */
@@ -182,8 +283,13 @@ export const markEnteredInError = <K extends RecordKind>(
   id: number,
   reason: string | null,
   by: ChangedBy,
+  legacyFirst: Raw | null,
 ): Promise<RecordRows[K] | null> =>
-  writeNextVersion(scope, kind, id, { enteredInErrorAt: by.now, enteredInErrorBy: by.name, enteredInErrorReason: reason }, by, null);
+  writeNextVersion(scope, kind, id, { enteredInErrorAt: by.now, enteredInErrorBy: by.name, enteredInErrorReason: reason }, by, null, {
+    action: 'entered-in-error',
+    changed: [],
+    legacyFirst,
+  });
 
 /**
  * One item by id, its row locked until commit (so the grant check and the change see the same item), with the
@@ -196,11 +302,26 @@ export async function lockItem<K extends RecordKind>(
   kind: K,
   id: number,
 ): Promise<{ patientId: number; row: RecordRows[K] | null } | null> {
-  const table = tableOf(kind);
-  const [raw] = (await ctx.tx.select().from(table).where(eq(table.id, id)).for('update')) as Raw[];
-  if (!raw) return null;
+  const [stored] = await lockStatement(kind)(ctx.tx, { id });
+  if (!stored) return null;
+  const raw = builderRow(kind, stored);
   const current = raw.enteredInErrorAt === null || raw.enteredInErrorAt === undefined;
   return { patientId: raw.patientId as number, row: current ? toRow(kind, raw) : null };
+}
+
+/** Each kind's lockItem statement, built once. */
+const LOCKS = new Map<RecordKind, (db: DbOrTx, values: { id: number }) => Promise<Raw[]>>();
+function lockStatement(kind: RecordKind): (db: DbOrTx, values: { id: number }) => Promise<Raw[]> {
+  let statement = LOCKS.get(kind);
+  if (!statement) {
+    const table = tableOf(kind);
+    statement = hotStatement<{ id: number }, Raw>(
+      `nhr_lock_${tableName(kind)}`,
+      (slot) => sql`SELECT * FROM ${table} WHERE ${table.id} = ${slot.id} FOR UPDATE`,
+    );
+    LOCKS.set(kind, statement);
+  }
+  return statement;
 }
 
 /** The patient an item belongs to, without a lock (for reads); null when there is no such item. */

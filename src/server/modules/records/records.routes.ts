@@ -88,16 +88,24 @@ export function recordsRoutes({ db, config }: AppDeps) {
       );
       r.post(
         `/api/patients/:id/${kind}`,
-        { onRequest: canWrite, schema: { tags, params: recordIdParams, querystring: confirmQuery, body, response: { 201: row } } },
+        {
+          onRequest: canWrite,
+          // Adds and edits confirm the worker's cached actor in their grant check's statement (decision 028).
+          config: { actorInStatement: true },
+          schema: { tags, params: recordIdParams, querystring: confirmQuery, body, response: { 201: row } },
+        },
         async (request, reply) => {
           const key = idempotencyKeyOf(request);
-          const { row, replayed } = await addRecordItem(
-            caller(request),
-            kind,
-            request.params.id,
-            request.body as NewRecordItem<typeof kind>,
-            confirmationOf(request.query),
-            key,
+          const { row, replayed } = await withConfirmedActor(request, reply, 'records.write', (actor, check) =>
+            addRecordItem(
+              { db, actor, meta: request.meta, now: config.now() },
+              kind,
+              request.params.id,
+              request.body as NewRecordItem<typeof kind>,
+              confirmationOf(request.query),
+              key,
+              check,
+            ),
           );
           if (replayed) reply.header(IDEMPOTENT_REPLAYED, 'true');
           return reply
@@ -110,18 +118,22 @@ export function recordsRoutes({ db, config }: AppDeps) {
         `/api/${kind}/:id`,
         {
           onRequest: canWrite,
+          config: { actorInStatement: true },
           schema: { tags, params: recordIdParams, querystring: confirmQuery, body: patchBody, response: { 200: row } },
         },
         async (request, reply) => {
           const version = ifMatchVersion(request);
-          const row = await updateRecordItem(
-            caller(request),
-            kind,
-            request.params.id,
-            version,
-            request.body,
-            confirmationOf(request.query),
-            body,
+          const row = await withConfirmedActor(request, reply, 'records.write', (actor, check) =>
+            updateRecordItem(
+              { db, actor, meta: request.meta, now: config.now() },
+              kind,
+              request.params.id,
+              version,
+              request.body,
+              confirmationOf(request.query),
+              body,
+              check,
+            ),
           );
           return reply.header(ETAG, etagOf(versionOf(row))).send(row);
         },

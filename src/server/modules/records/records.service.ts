@@ -32,6 +32,7 @@ import { readSummaryAudited } from './record-summary.repository';
 import { codeEntryOf } from './record-codes';
 import { serverKind } from './kinds';
 import {
+  expectedRow,
   insertItem,
   itemPatient,
   lockItem,
@@ -45,7 +46,7 @@ import {
 } from './records.repository';
 import { findKeyedAdd } from './idempotency.repository';
 import { insertOverrides, type ConfirmedChecks } from './medicine-overrides.repository';
-import { insertFirstVersion, insertVersions, selectVersion } from './record-versions.repository';
+import { correctChanged, selectVersion } from './record-versions.repository';
 import type { RecordPatient } from '../../../contracts/access';
 
 /** Who asks, from where, and when (the server's clock, so tests can move it). */
@@ -168,7 +169,7 @@ export interface AddResult<K extends RecordKind> {
   replayed: boolean;
 }
 
-/** Thrown inside an add's transaction when its key was taken meanwhile: the add rolls back and answers as a replay. */
+/** Thrown inside an add's transaction when its key was taken: the add rolls back and answers as a replay. */
 class KeyTaken extends Error {}
 
 const requestHash = (kind: RecordKind, patientId: number, input: unknown): string =>
@@ -191,6 +192,9 @@ async function replay<K extends RecordKind>(c: RecordCaller, kind: K, hash: stri
  * POST /api/patients/{id}/<kind>: stores the item as version 1 and returns the stored row; audited as CREATE. With
  * an Idempotency-Key (the staff member's own UUID for this add) the same add sent again answers the first one's row,
  * with no second row and no second audit row; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED.
+ * The key is claimed by the statement that stores the row, so a new key costs no read of its own: an add that is
+ * refused, or finds its key taken, looks the key up then and answers as the earlier add did. `check`: the worker's
+ * cached actor, confirmed by the grant check's statement (decision 028).
  */
 export async function addRecordItem<K extends RecordKind>(
   c: RecordCaller,
@@ -199,20 +203,16 @@ export async function addRecordItem<K extends RecordKind>(
   input: NewRecordItem<K>,
   confirmation: Confirmation = NOTHING_CONFIRMED,
   key: string | null = null,
+  check?: ActorCheck,
 ): Promise<AddResult<K>> {
   const hash = key === null ? '' : requestHash(kind, patientId, input);
-  if (key !== null) {
-    const earlier = await replay(c, kind, hash, key);
-    if (earlier) return earlier;
-  }
   try {
     const row = await inAuditedTransaction(c, async (ctx) => {
-      const scope = await openPatientRecord(ctx, patientId);
+      const scope = await openPatientRecord(ctx, patientId, check);
       const { values, checks } = await storedValues(c, scope, kind, input, confirmation, null);
-      const row = await insertItem(scope, kind, values, changedBy(c));
-      const stored = row as { id: number } & Record<string, unknown>;
       const keyed = key === null ? null : { userId: c.actor.userId, key, requestHash: hash };
-      if (!(await insertFirstVersion(scope, kind, stored, { at: c.now, name: changedBy(c).name }, keyed))) throw new KeyTaken();
+      const row = await insertItem(scope, kind, values, changedBy(c), keyed);
+      if (row === null) throw new KeyTaken();
       const event = await keepOverrides(c, scope, kind, row, checks);
       return ctx.audited(
         row,
@@ -221,7 +221,8 @@ export async function addRecordItem<K extends RecordKind>(
     });
     return { row, replayed: false };
   } catch (err) {
-    if (!(err instanceof KeyTaken) || key === null) throw err;
+    if (key === null || err instanceof UnconfirmedActorError) throw err;
+    // The same add sent before answers as it did then, whatever this one met (a key taken, a grant since expired).
     const earlier = await replay(c, kind, hash, key);
     if (!earlier) throw err;
     return earlier;
@@ -240,9 +241,9 @@ function inputKeys(kind: RecordKind): string[] {
 const inputOf = (kind: RecordKind, row: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(inputKeys(kind).map((key) => [key, row[key]]));
 
-/** The first version of a row stored before versions existed, kept when it is first changed. */
-const legacyFirst = (row: Record<string, unknown> & { version: number }) =>
-  row.version === 1 ? [{ version: 1, action: 'created' as const, at: null, by: null, changed: [], row }] : [];
+/** The first version of a row stored before versions existed, kept when it is first changed: the row, or null. */
+const legacyFirst = (row: Record<string, unknown> & { version: number }): Record<string, unknown> | null =>
+  row.version === 1 ? row : null;
 
 /** 409 VERSION_CONFLICT: the row as stored now, and which fields changed since the version the edit was made from. */
 async function versionConflict(
@@ -271,25 +272,27 @@ export async function updateRecordItem<K extends RecordKind>(
   confirmation: Confirmation = NOTHING_CONFIRMED,
   /** The kind's input schema on the server's clock, when the caller has it built (the routes do): else built here. */
   schema: z.ZodType = KIND_CONTRACTS[kind].input(() => c.now),
+  /** The worker's cached actor, confirmed by the grant check's statement (decision 028). */
+  check?: ActorCheck,
 ): Promise<RecordRows[K]> {
   return inAuditedTransaction(c, async (ctx) => {
     const item = await lockItem(ctx, kind, id);
     if (item === null) throw notFound(kind);
-    const scope = await openPatientRecord(ctx, item.patientId);
+    const scope = await openPatientRecord(ctx, item.patientId, check);
     if (!item.row) throw notFound(kind);
     const current = item.row as RecordRows[K] & Record<string, unknown> & { id: number; version: number };
     if (current.version !== version) throw await versionConflict(scope, kind, current, version);
     const parsed = schema.safeParse({ ...inputOf(kind, current), ...patch });
     if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
     const { values, checks } = await storedValues(c, scope, kind, parsed.data as NewRecordItem<K>, confirmation, current);
-    const row = await updateItem(scope, kind, id, version, values, changedBy(c));
+    // The version row is stored with the change, naming the fields it is expected to change; should the database
+    // have stored a value otherwise than it was given (a number rounded to its column's scale), the names are put right.
+    const expected = changedFields(current, { ...current, ...expectedRow(kind, values) });
+    const row = await updateItem(scope, kind, id, version, values, changedBy(c), { changed: expected, legacyFirst: legacyFirst(current) });
     if (!row) throw notFound(kind);
     const changed = changedFields(current, row as Record<string, unknown>);
     const next = row as { id: number; version: number };
-    await insertVersions(scope, kind, id, [
-      ...legacyFirst(current),
-      { version: next.version, action: 'edited', at: c.now, by: changedBy(c).name, changed, row },
-    ]);
+    if (changed.join() !== expected.join()) await correctChanged(scope, kind, id, next.version, changed);
     const event = await keepOverrides(c, scope, kind, row, checks);
     return ctx.audited(row, changeAudit(kind, item.patientId, 'UPDATE', next, changed, { oldValues: current, newValues: row }, event));
   });
@@ -318,13 +321,9 @@ export async function deleteRecordItem(c: RecordCaller, kind: RecordKind, id: nu
     const scope = await openPatientRecord(ctx, item.patientId);
     if (!item.row) throw notFound(kind);
     const before = item.row as Record<string, unknown> & { version: number };
-    const row = await markEnteredInError(scope, kind, id, reason, changedBy(c));
+    const row = await markEnteredInError(scope, kind, id, reason, changedBy(c), legacyFirst(before));
     if (!row) throw notFound(kind); // locked above: only a concurrent change of its patient gets here
     const next = row as { id: number; version: number };
-    await insertVersions(scope, kind, id, [
-      ...legacyFirst(before),
-      { version: next.version, action: 'entered-in-error', at: c.now, by: changedBy(c).name, changed: [], row },
-    ]);
     return ctx.audited(
       undefined,
       changeAudit(kind, item.patientId, 'DELETE', next, ['enteredInError'], { oldValues: before, newValues: row }),

@@ -1,8 +1,9 @@
 // The entries the medicine checks compare with (decision 043): a patient's ATC-coded items of one table that still
 // count (not entered in error, and `same`, e.g. status Active), with the text the clinician wrote.
-import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableName, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { ATC_SYSTEM } from '../../../../contracts/code-systems';
+import { hotStatement } from '../../../db/client';
 import type { PatientScope } from '../../access/patient-scope';
 import type { KindTable } from './server-kind';
 
@@ -15,15 +16,9 @@ export interface ActiveCodedEntry {
 
 type AtcTable = KindTable & { code: PgColumn; codeSystem: PgColumn };
 
-/** Which of the scope patient's items of `table` still count: ATC-coded, not entered in error, `same`, not the one edited. */
-const counting = (scope: PatientScope, table: AtcTable, same: SQL | undefined, editing: number | null): SQL | undefined =>
-  and(
-    eq(table.patientId, scope.patientId),
-    eq(table.codeSystem, ATC_SYSTEM),
-    isNull(table.enteredInErrorAt),
-    same,
-    editing === null ? undefined : ne(table.id, editing),
-  );
+/** Which of a patient's items of `table` still count: ATC-coded, not entered in error, and `also` (e.g. status Active). */
+const counting = (table: AtcTable, patientId: number | SQL, ...also: (SQL | undefined)[]): SQL | undefined =>
+  and(eq(table.patientId, patientId), eq(table.codeSystem, ATC_SYSTEM), isNull(table.enteredInErrorAt), ...also);
 
 const entryOf = (r: { code: unknown; label: unknown; sealed: unknown }): ActiveCodedEntry => ({
   code: String(r.code),
@@ -42,9 +37,22 @@ export async function activeAtcEntries(
   const rows = await scope.tx
     .select({ code: table.code, label, sealed: table.sealed })
     .from(table)
-    .where(counting(scope, table, same, editing));
+    .where(counting(table, scope.patientId, same, editing === null ? undefined : ne(table.id, editing)));
   return rows.map(entryOf);
 }
+
+interface CheckSlots {
+  patientId: number;
+  /** The medicine being edited (left out), or null for an add. */
+  editing: number | null;
+}
+
+type CheckStatement = (
+  db: PatientScope['tx'],
+  values: CheckSlots,
+) => Promise<{ medicine: boolean; code: unknown; label: unknown; sealed: unknown }[]>;
+/** The statement per pair of tables (there is one pair: allergies and medications), built once (db/client hotStatement). */
+const STATEMENTS = new Map<string, CheckStatement>();
 
 /**
  * For a medicine being added or edited, in one round trip: the patient's ATC-coded allergies, and the active ATC-coded
@@ -56,14 +64,24 @@ export async function allergiesAndActiveMedicines(
   medicines: AtcTable & { name: PgColumn; status: PgColumn },
   editing: number | null,
 ): Promise<{ allergies: ActiveCodedEntry[]; medicines: ActiveCodedEntry[] }> {
-  const a = scope.tx
-    .select({ medicine: sql<boolean>`false`, code: allergies.code, label: allergies.allergen, sealed: allergies.sealed })
-    .from(allergies)
-    .where(counting(scope, allergies, undefined, null));
-  const m = scope.tx
-    .select({ medicine: sql<boolean>`true`, code: medicines.code, label: medicines.name, sealed: medicines.sealed })
-    .from(medicines)
-    .where(counting(scope, medicines, eq(medicines.status, 'Active'), editing));
-  const rows = await a.unionAll(m);
+  const name = `nhr_${getTableName(allergies)}_and_active_${getTableName(medicines)}`;
+  let statement = STATEMENTS.get(name);
+  if (!statement) {
+    statement = hotStatement<CheckSlots, { medicine: boolean; code: unknown; label: unknown; sealed: unknown }>(
+      name,
+      (slot) => sql`SELECT false AS medicine, ${allergies.code} AS code, ${allergies.allergen} AS label, ${allergies.sealed} AS sealed
+          FROM ${allergies} WHERE ${counting(allergies, slot.patientId)}
+        UNION ALL
+        SELECT true, ${medicines.code}, ${medicines.name}, ${medicines.sealed}
+          FROM ${medicines} WHERE ${counting(
+            medicines,
+            slot.patientId,
+            eq(medicines.status, 'Active'),
+            sql`(${slot.editing}::int IS NULL OR ${medicines.id} <> ${slot.editing}::int)`,
+          )}`,
+    );
+    STATEMENTS.set(name, statement);
+  }
+  const rows = await statement(scope.tx, { patientId: scope.patientId, editing });
   return { allergies: rows.filter((r) => !r.medicine).map(entryOf), medicines: rows.filter((r) => r.medicine).map(entryOf) };
 }
