@@ -10,6 +10,7 @@ import { verifyAuditChain } from '../../audit/audit-verify';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { auditCount, confirmAccess, recordApi } from '../../test/record-api';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
+import { ATC_SYSTEM } from '../../../contracts/code-systems';
 import { signInAs } from '../../test/staff';
 import { queryOne } from '../../test/sql';
 import { createTestApp, type TestApp } from '../../test/test-app';
@@ -197,6 +198,40 @@ describe('idempotent adds sent at the same moment', () => {
     expect(await state('diagnoses')).toEqual([before[0]! + 1, before[1]! + 1]);
   });
 
+  it('answer a retry as the first add did when the add would now be stopped by a warning (the duplicate it made)', async () => {
+    const fresh = await createPatient(t.db, { lastName: 'Nangolo' });
+    await confirmAccess(t, doctorCookie, fresh.id);
+    const key = randomUUID();
+    const coded = { ...SAMPLE_INPUTS.medications, name: 'Paracetamol', code: 'N02BE01', codeSystem: ATC_SYSTEM };
+    const first = await api.add('medications', fresh.id, coded, [], key);
+    expect(first.statusCode).toBe(201);
+    const before = await state('medications');
+    const again = await api.add('medications', fresh.id, coded, [], key);
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect(await state('medications')).toEqual(before);
+    // Without the key the same add is a duplicate, which must be confirmed.
+    expect((await api.add('medications', fresh.id, coded)).json().code).toBe('CONFIRMATION_REQUIRED');
+  });
+
+  it('answer a retry as the first add did after the grant ended, and refuse a new add then (403)', async () => {
+    const doctor = await signInAs(t, 3);
+    const mine = recordApi(t, doctor.cookie);
+    await confirmAccess(t, doctor.cookie, patient.id);
+    const key = randomUUID();
+    const first = await mine.add('diagnoses', patient.id, SAMPLE_INPUTS.diagnoses, [], key);
+    expect(first.statusCode).toBe(201);
+    await t.db.execute(sql`UPDATE access_grants SET expires_at = now() - interval '1 minute' WHERE user_id = ${doctor.user.id}`);
+    const before = await state('diagnoses');
+    const again = await mine.add('diagnoses', patient.id, SAMPLE_INPUTS.diagnoses, [], key);
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    const refused = await mine.add('diagnoses', patient.id, SAMPLE_INPUTS.diagnoses, [], randomUUID());
+    expect(refused.statusCode).toBe(403);
+    expect(await state('diagnoses')).toEqual(before);
+  });
+
   it('keep keys per staff member: another user’s same key is their own add', async () => {
     const key = randomUUID();
     const nurse = await signInAs(t, 4);
@@ -205,6 +240,25 @@ describe('idempotent adds sent at the same moment', () => {
     const theirs = await recordApi(t, nurse.cookie).add('allergies', patient.id, SAMPLE_INPUTS.allergies, [], key);
     expect([mine.statusCode, theirs.statusCode]).toEqual([201, 201]);
     expect(theirs.json().id).not.toBe(mine.json().id);
+  });
+});
+
+describe('an edit the database stores otherwise than it was sent', () => {
+  it('names only the fields that changed as stored: a weight rounded to its column back to the same value is no change', async () => {
+    const row = (await api.add('vitals', patient.id, SAMPLE_INPUTS.vitals)).json();
+    const res = await api.edit('vitals', row.id, { weight: 72.54, temperature: 37.1 }, [], 1);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ weight: 72.5, temperature: 37.1, version: 2 });
+    const history = (await api.history('vitals', row.id)).json() as { version: number; changed: string[] }[];
+    expect(history.map((h) => [h.version, h.changed])).toEqual([
+      [1, []],
+      [2, ['temperature']],
+    ]);
+    const audit = await queryOne<{ new_values: unknown }>(
+      t.db,
+      sql`SELECT new_values FROM audit_logs WHERE action = 'UPDATE' AND resource_id = ${String(row.id)} ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit?.new_values).toEqual({ version: 2, changed: ['temperature'] });
   });
 });
 
