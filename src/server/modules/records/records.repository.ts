@@ -3,12 +3,13 @@
 // that patient (docs/decisions/009-data-context.md). Nothing here knows a kind: columns are mapped by their types.
 // Rows are versioned (decision 041): lists and item reads leave entered-in-error rows out, every stored row reaches
 // its reader through the presenter (present.ts), and a change names the version it was made from.
+import { createHash } from 'node:crypto';
 import { and, desc, eq, getTableColumns, getTableName, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { kindContract, RECORD_KINDS, type RecordKind, type RecordLists, type RecordRows } from '../../../contracts/kinds';
 import type { Actor } from '../../context/actor';
 import type { DataContext } from '../../context/data-context';
-import { hotStatement, type DbOrTx } from '../../db/client';
+import { hotStatement, type DbOrTx, type Slots } from '../../db/client';
 import { idempotencyKeys, recordVersions } from '../../db/schema';
 import type { PatientScope } from '../access/patient-scope';
 import { serverKind } from './kinds';
@@ -143,16 +144,38 @@ export interface ChangedBy {
   name: string;
 }
 
-/** Column values as the parameters of one statement, each encoded as drizzle encodes it for its column. */
-function columnValues(kind: RecordKind, values: Raw): { column: PgColumn; value: SQL }[] {
-  const columns = columnsOf(kind);
-  // A value left undefined is not written: the column keeps its default, as the query builder leaves it.
-  return Object.entries(values)
-    .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => {
-      const column = columns[key]!;
-      return { column, value: sql`${sql.param(value, column)}` };
-    });
+/**
+ * The columns a change writes (those whose value is not undefined: a column left out keeps its default, as the query
+ * builder leaves it) and their values by slot name (`c0`, `c1`, …), for a statement of that shape.
+ */
+function columnCells(kind: RecordKind, values: Raw): { columns: PgColumn[]; slots: Raw } {
+  const all = columnsOf(kind);
+  const columns: PgColumn[] = [];
+  const slots: Raw = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    slots[`c${columns.length}`] = value;
+    columns.push(all[key]!);
+  }
+  return { columns, slots };
+}
+
+/** A column's slot, encoded as drizzle encodes a value for that column. */
+const cellSql = (column: PgColumn, i: number): SQL => sql`${sql.param(sql.placeholder(`c${i}`), column)}`;
+
+/**
+ * The statement of one shape (the kind, the columns written, and the options that change its text), built once
+ * (db/client hotStatement): a change writes the same columns nearly every time, so there are few shapes per kind.
+ */
+const SHAPES = new Map<string, (db: DbOrTx, values: Raw) => Promise<Raw[]>>();
+function shaped(prefix: string, kind: RecordKind, columns: PgColumn[], options: string, build: (slot: Slots<Raw>) => SQL) {
+  const shape = `${prefix}_${tableName(kind)}_${options}_${columns.map((c) => c.name).join(',')}`;
+  let statement = SHAPES.get(shape);
+  if (!statement) {
+    const name = `nhr_${prefix}_${tableName(kind)}_${createHash('sha256').update(shape).digest('hex').slice(0, 12)}`;
+    SHAPES.set(shape, (statement = hotStatement<Raw, Raw>(name, build)));
+  }
+  return statement;
 }
 
 /** The row of `alias` (a CTE holding rows of the kind's table) as record_versions stores it: the read JSON, no `sealed`. */
@@ -175,29 +198,31 @@ export async function insertItem<K extends RecordKind>(
   key: { userId: string; key: string; requestHash: string } | null,
 ): Promise<RecordRows[K] | null> {
   const table = tableOf(kind);
-  const cells = columnValues(
+  const { columns, slots } = columnCells(
     kind,
     toValues(kind, { ...values, patientId: scope.patientId, version: 1, updatedAt: by.now.toISOString(), updatedBy: by.name }),
   );
-  const claim =
-    key === null
-      ? sql``
-      : sql`, k AS (INSERT INTO ${idempotencyKeys} (user_id, key, request_hash, kind, item_id)
-                  SELECT ${key.userId}::text, ${key.key}::varchar, ${key.requestHash}::varchar, ${kind}::varchar, ins.id FROM ins
-                  ON CONFLICT DO NOTHING RETURNING 1)`;
-  const result = await scope.tx.execute(sql`WITH ins AS (
+  const statement = shaped('insert', kind, columns, key === null ? 'unkeyed' : 'keyed', (slot) => {
+    const claim =
+      key === null
+        ? sql``
+        : sql`, k AS (INSERT INTO ${idempotencyKeys} (user_id, key, request_hash, kind, item_id)
+                    SELECT ${slot.userId}::text, ${slot.key}::varchar, ${slot.requestHash}::varchar, ${slot.kind}::varchar, ins.id FROM ins
+                    ON CONFLICT DO NOTHING RETURNING 1)`;
+    return sql`WITH ins AS (
         INSERT INTO ${table} (${sql.join(
-          cells.map((c) => sql.identifier(c.column.name)),
+          columns.map((c) => sql.identifier(c.name)),
           sql`, `,
         )}) VALUES (${sql.join(
-          cells.map((c) => c.value),
+          columns.map((c, i) => cellSql(c, i)),
           sql`, `,
         )}) RETURNING *)${claim},
       v AS (INSERT INTO ${recordVersions} (kind, item_id, version, patient_id, action, at, by, changed, row)
-            SELECT ${kind}::varchar, ins.id, 1, ins.patient_id, 'created', ${by.now.toISOString()}::timestamptz, ${by.name}::varchar,
+            SELECT ${slot.kind}::varchar, ins.id, 1, ins.patient_id, 'created', ${slot.at}::timestamptz, ${slot.by}::varchar,
                    '{}'::text[], ${versionRowOf(kind, sql`ins`)} FROM ins${key === null ? sql`` : sql` WHERE EXISTS (SELECT 1 FROM k)`})
-    SELECT ins.*, ${key === null ? sql`true` : sql`EXISTS (SELECT 1 FROM k)`} AS "keyClaimed" FROM ins`);
-  const [raw] = (result as unknown as { rows: Raw[] }).rows;
+    SELECT ins.*, ${key === null ? sql`true` : sql`EXISTS (SELECT 1 FROM k)`} AS "keyClaimed" FROM ins`;
+  });
+  const [raw] = await statement(scope.tx, { ...slots, kind, at: by.now.toISOString(), by: by.name, ...(key ?? {}) });
   const { keyClaimed, ...row } = raw!;
   return keyClaimed ? toRow(kind, builderRow(kind, row)) : null;
 }
@@ -238,27 +263,42 @@ async function writeNextVersion<K extends RecordKind>(
   next: NextVersion,
 ): Promise<RecordRows[K] | null> {
   const table = tableOf(kind);
-  const cells = columnValues(kind, toValues(kind, { ...set, updatedAt: by.now.toISOString(), updatedBy: by.name }));
-  const assignments = [
-    ...cells.map((c) => sql`${sql.identifier(c.column.name)} = ${c.value}`),
-    sql`${sql.identifier(table.version.name)} = ${table.version} + 1`,
-  ];
-  const legacy =
-    next.legacyFirst === null
-      ? sql``
-      : sql` UNION ALL SELECT ${kind}::varchar, ${id}::int, 1, ${scope.patientId}::int, 'created', NULL::timestamptz, NULL::varchar,
-                   '{}'::text[], ${JSON.stringify(next.legacyFirst)}::jsonb FROM up`;
-  const result = await scope.tx.execute(sql`WITH up AS (
+  const { columns, slots } = columnCells(kind, toValues(kind, { ...set, updatedAt: by.now.toISOString(), updatedBy: by.name }));
+  const options = `${version === null ? 'any' : 'at'}_${next.legacyFirst === null ? 'versioned' : 'legacy'}`;
+  const statement = shaped('update', kind, columns, options, (slot) => {
+    const assignments = [
+      ...columns.map((c, i) => sql`${sql.identifier(c.name)} = ${cellSql(c, i)}`),
+      sql`${sql.identifier(table.version.name)} = ${table.version} + 1`,
+    ];
+    const legacy =
+      next.legacyFirst === null
+        ? sql``
+        : sql` UNION ALL SELECT ${slot.kind}::varchar, up.id, 1, up.patient_id, 'created', NULL::timestamptz, NULL::varchar,
+                     '{}'::text[], ${slot.legacyRow}::jsonb FROM up`;
+    return sql`WITH up AS (
         UPDATE ${table} SET ${sql.join(assignments, sql`, `)}
-         WHERE ${table.id} = ${id} AND ${table.patientId} = ${scope.patientId}
-               ${version === null ? sql`` : sql`AND ${table.version} = ${version}`} AND ${table.enteredInErrorAt} IS NULL
+         WHERE ${table.id} = ${slot.id} AND ${table.patientId} = ${slot.patientId}
+               ${version === null ? sql`` : sql`AND ${table.version} = ${slot.version}`} AND ${table.enteredInErrorAt} IS NULL
         RETURNING *),
       v AS (INSERT INTO ${recordVersions} (kind, item_id, version, patient_id, action, at, by, changed, row)
-            SELECT ${kind}::varchar, up.id, up.version, up.patient_id, ${next.action}::varchar, ${by.now.toISOString()}::timestamptz,
-                   ${by.name}::varchar, ${sql.param(next.changed, recordVersions.changed)}::text[], ${versionRowOf(kind, sql`up`)} FROM up${legacy}
+            SELECT ${slot.kind}::varchar, up.id, up.version, up.patient_id, ${slot.action}::varchar, ${slot.at}::timestamptz,
+                   ${slot.by}::varchar, ${sql.param(sql.placeholder('changed'), recordVersions.changed)}::text[], ${versionRowOf(kind, sql`up`)}
+              FROM up${legacy}
             ON CONFLICT DO NOTHING)
-    SELECT * FROM up`);
-  const [raw] = (result as unknown as { rows: Raw[] }).rows;
+    SELECT * FROM up`;
+  });
+  const [raw] = await statement(scope.tx, {
+    ...slots,
+    kind,
+    id,
+    patientId: scope.patientId,
+    version,
+    action: next.action,
+    at: by.now.toISOString(),
+    by: by.name,
+    changed: next.changed,
+    legacyRow: next.legacyFirst === null ? null : JSON.stringify(next.legacyFirst),
+  });
   return raw ? toRow(kind, builderRow(kind, raw)) : null;
 }
 
