@@ -712,3 +712,24 @@ export const medicineCheckOverrides = pgTable(
   },
   (t) => [index('medicine_check_overrides_at_idx').on(t.at), index('medicine_check_overrides_patient_idx').on(t.patientId)],
 );
+
+/**
+ * Every medicine-check alert shown to a user (decision 045): a 409 of a record add or edit (channel 'record') or a
+ * CDS Hooks card (channel 'cds-hooks'), one row per warning or card, written after the refused change rolled back.
+ * The monthly report counts these beside the overrides. No patient and no text: what was shown, by code, tier, rule
+ * and knowledge version. Not in the audit chain.
+ */
+export const medicineCheckAlerts = pgTable(
+  'medicine_check_alerts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    userId: text('user_id').notNull(),
+    channel: varchar('channel', { length: 16 }).notNull(),
+    code: varchar('code', { length: 64 }).notNull(),
+    tier: varchar('tier', { length: 16 }).notNull(),
+    rule: varchar('rule', { length: 100 }),
+    knowledgeVersion: varchar('knowledge_version', { length: 64 }),
+  },
+  (t) => [index('medicine_check_alerts_at_idx').on(t.at)],
+);

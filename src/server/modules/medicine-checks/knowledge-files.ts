@@ -4,7 +4,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MEDICINE_CHECK_TIERS, type MedicineCheckTier } from '../../../contracts/medicine-checks';
+import {
+  MEDICINE_CHECK_TIERS,
+  MEDICINE_WARNING_CODES,
+  STATEMENT_LANGUAGES,
+  type MedicineCheckTier,
+  type StatementLanguage,
+} from '../../../contracts/medicine-checks';
 import { parseTsv } from '../codes/catalogue-files';
 
 export const KNOWLEDGE_FILES = {
@@ -12,7 +18,22 @@ export const KNOWLEDGE_FILES = {
   sources: 'medicine-check-sources.tsv',
   interactions: 'medicine-interactions.tsv',
   allergyClasses: 'allergy-classes.tsv',
+  texts: 'medicine-check-texts.tsv',
 } as const;
+
+/** A text in every statement language. */
+export type Statements = Record<StatementLanguage, string>;
+
+/**
+ * The keys medicine-check-texts.tsv must hold and the placeholders each must use in every language: the ATC-hierarchy
+ * statement, and the summaries of CDS Hooks cards (the same words as the client's `warnings.<code>`).
+ */
+export const TEXT_KEYS: Readonly<Record<string, readonly string[]>> = {
+  'atc-hierarchy': ['allergy'],
+  ...Object.fromEntries(
+    Object.values(MEDICINE_WARNING_CODES).map((code) => [code, code === MEDICINE_WARNING_CODES.unavailable ? [] : ['substance', 'other']]),
+  ),
+};
 
 /** Where a statement comes from (medicine-check-sources.tsv). */
 export interface KnowledgeSource {
@@ -29,7 +50,8 @@ export interface KnowledgeRule {
   a: string[];
   b: string[];
   tier: MedicineCheckTier;
-  statement: string;
+  /** The clinical statement in English, Afrikaans and Oshiwambo (columns statement, statement_af, statement_ng). */
+  statements: Statements;
   source: string;
 }
 
@@ -40,6 +62,8 @@ export interface MedicineKnowledge {
   interactions: readonly KnowledgeRule[];
   /** `a`: the allergy's code; `b`: the medicine's. Tiers contraindicated or serious. */
   allergyClasses: readonly KnowledgeRule[];
+  /** medicine-check-texts.tsv: each TEXT_KEYS key in every language, with `{name}` placeholders. */
+  texts: ReadonlyMap<string, Statements>;
 }
 
 export class KnowledgeFileError extends Error {}
@@ -97,21 +121,58 @@ function prefixesOf(at: string, cell: string | undefined): string[] {
   return prefixes;
 }
 
+/** The statement columns of a rule: statement (English), statement_af, statement_ng. */
+const STATEMENT_COLUMNS = STATEMENT_LANGUAGES.map((l) => (l === 'en' ? 'statement' : `statement_${l}`));
+
+function statementsOf(at: string, row: Record<string, string>): Statements {
+  const statements = Object.fromEntries(
+    STATEMENT_LANGUAGES.map((l, i) => {
+      const text = row[STATEMENT_COLUMNS[i] ?? ''] ?? '';
+      if (text.length < 10 || text.length > MAX_STATEMENT) throw new KnowledgeFileError(`${at}: statement (${l}) missing or too long`);
+      return [l, text];
+    }),
+  );
+  return statements as Statements;
+}
+
+const placeholders = (text: string): string[] => [...text.matchAll(/\{([a-z]+)\}/g)].map((m) => m[1] ?? '').sort();
+
+/** medicine-check-texts.tsv: every key of TEXT_KEYS, in every language, with exactly its placeholders. */
+function textsOf(text: string): Map<string, Statements> {
+  const name = KNOWLEDGE_FILES.texts;
+  const texts = new Map<string, Statements>();
+  rowsOf(name, text, ['key', ...STATEMENT_LANGUAGES]).forEach((row, i) => {
+    const at = `${name}: line ${i + 2}`;
+    const key = row.key ?? '';
+    const expected = TEXT_KEYS[key];
+    if (!expected || texts.has(key)) throw new KnowledgeFileError(`${at}: key "${key}" unknown or repeated`);
+    for (const l of STATEMENT_LANGUAGES) {
+      const value = row[l] ?? '';
+      if (!value || value.length > MAX_STATEMENT) throw new KnowledgeFileError(`${at}: ${l} missing or too long`);
+      if (placeholders(value).join() !== [...expected].sort().join())
+        throw new KnowledgeFileError(`${at}: ${l} must use the placeholders ${expected.map((p) => `{${p}}`).join(', ') || 'none'}`);
+    }
+    texts.set(key, { en: row.en ?? '', af: row.af ?? '', ng: row.ng ?? '' });
+  });
+  const missing = Object.keys(TEXT_KEYS).filter((k) => !texts.has(k));
+  if (missing.length) throw new KnowledgeFileError(`${name}: missing ${missing.join(', ')}`);
+  return texts;
+}
+
 function rulesOf(name: string, text: string, sources: ReadonlyMap<string, KnowledgeSource>, tiers: readonly string[]): KnowledgeRule[] {
   const [first, second]: [string, string] = name === KNOWLEDGE_FILES.allergyClasses ? ['allergy', 'medicine'] : ['a', 'b'];
   const ids = new Set<string>();
-  return rowsOf(name, text, ['id', first, second, 'tier', 'statement', 'source']).map((row, i) => {
+  return rowsOf(name, text, ['id', first, second, 'tier', ...STATEMENT_COLUMNS, 'source']).map((row, i) => {
     const at = `${name}: line ${i + 2}`;
     const id = row.id ?? '';
     if (!RULE_ID.test(id) || ids.has(id)) throw new KnowledgeFileError(`${at}: id missing, malformed or repeated`);
     ids.add(id);
     const tier = row.tier ?? '';
     if (!tiers.includes(tier)) throw new KnowledgeFileError(`${at}: tier "${tier}" is not one of ${tiers.join(', ')}`);
-    const statement = row.statement ?? '';
-    if (statement.length < 10 || statement.length > MAX_STATEMENT) throw new KnowledgeFileError(`${at}: statement missing or too long`);
+    const statements = statementsOf(at, row);
     const source = row.source ?? '';
     if (!sources.has(source)) throw new KnowledgeFileError(`${at}: source "${source}" is not in ${KNOWLEDGE_FILES.sources}`);
-    return { id, a: prefixesOf(at, row[first]), b: prefixesOf(at, row[second]), tier: tier as MedicineCheckTier, statement, source };
+    return { id, a: prefixesOf(at, row[first]), b: prefixesOf(at, row[second]), tier: tier as MedicineCheckTier, statements, source };
   });
 }
 
@@ -126,7 +187,8 @@ export function readMedicineKnowledge(dir: string): MedicineKnowledge {
   const sources = sourcesOf(texts.sources);
   const interactions = rulesOf(KNOWLEDGE_FILES.interactions, texts.interactions, sources, MEDICINE_CHECK_TIERS);
   const allergyClasses = rulesOf(KNOWLEDGE_FILES.allergyClasses, texts.allergyClasses, sources, ['contraindicated', 'serious']);
+  const phrases = textsOf(texts.texts);
   const digest = createHash('sha256');
   for (const key of Object.keys(KNOWLEDGE_FILES) as (keyof typeof KNOWLEDGE_FILES)[]) digest.update(texts[key]).update('\0');
-  return { version: `${declared}+${digest.digest('hex').slice(0, 8)}`, sources, interactions, allergyClasses };
+  return { version: `${declared}+${digest.digest('hex').slice(0, 8)}`, sources, interactions, allergyClasses, texts: phrases };
 }

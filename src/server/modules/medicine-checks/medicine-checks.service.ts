@@ -1,9 +1,14 @@
 // The medicine checks themselves (decision 043): what the knowledge says about a medicine and an allergy, and about
 // two medicines, as findings; and the warnings of the warnings-then-confirm protocol they become. Pure: the records
 // kinds read the patient's allergies and medicines and call these.
-import { MEDICINE_WARNING_CODES, type MedicineCheckTier, type MedicineWarningParams } from '../../../contracts/medicine-checks';
+import {
+  MEDICINE_WARNING_CODES,
+  type MedicineCheckTier,
+  type MedicineFindingView,
+  type MedicineWarningParams,
+} from '../../../contracts/medicine-checks';
 import type { RecordWarning } from '../../../contracts/record-warnings';
-import type { KnowledgeRule, MedicineKnowledge } from './knowledge-files';
+import type { KnowledgeRule, MedicineKnowledge, Statements } from './knowledge-files';
 import { medicineKnowledgeState } from './medicine-knowledge';
 
 /** A coded entry a check compares: its ATC code and what the clinician wrote. */
@@ -19,7 +24,8 @@ export interface MedicineFinding {
   substance: string;
   /** The allergy or medicine already on the record. */
   other: string;
-  statement: string;
+  /** The clinical statement in English, Afrikaans and Oshiwambo. */
+  statements: Statements;
   rule: string;
   source: string;
   version: string;
@@ -29,6 +35,13 @@ const RANK: Record<MedicineCheckTier, number> = { contraindicated: 3, serious: 2
 const matches = (prefixes: readonly string[], code: string): boolean => prefixes.some((p) => code.startsWith(p));
 const HIERARCHY_RULE = 'atc-hierarchy';
 
+/** A text of medicine-check-texts.tsv in every language, its `{name}` placeholders filled in. */
+export function knowledgeText(k: MedicineKnowledge, key: string, values: Record<string, string>): Statements {
+  const texts = k.texts.get(key) ?? { en: key, af: key, ng: key };
+  const fill = (t: string): string => t.replace(/\{([a-z]+)\}/g, (_m, name: string) => values[name] ?? '');
+  return { en: fill(texts.en), af: fill(texts.af), ng: fill(texts.ng) };
+}
+
 function finding(
   k: MedicineKnowledge,
   type: MedicineFinding['type'],
@@ -37,7 +50,7 @@ function finding(
   other: string,
 ): MedicineFinding {
   const source = k.sources.get(rule.source)?.title ?? rule.source;
-  return { type, tier: rule.tier, substance, other, statement: rule.statement, rule: rule.id, source, version: k.version };
+  return { type, tier: rule.tier, substance, other, statements: rule.statements, rule: rule.id, source, version: k.version };
 }
 
 /**
@@ -57,7 +70,7 @@ export function allergyFinding(
       a: [allergy.code],
       b: [allergy.code],
       tier: 'contraindicated',
-      statement: `The allergy (${allergy.label}) includes this medicine: it is the same substance or in the same class.`,
+      statements: knowledgeText(k, HIERARCHY_RULE, { allergy: allergy.label }),
       source: HIERARCHY_RULE,
     };
     return finding(k, 'allergy', rule, substance, other);
@@ -76,21 +89,24 @@ export function interactionFindings(k: MedicineKnowledge, x: CheckedEntry, y: Ch
     .map((r) => finding(k, 'interaction', r, x.label, y.label));
 }
 
+/** The code a finding is named by: a warning's code, or INTERACTION_MINOR for a minor one (never a warning). */
+export function findingCode(f: MedicineFinding): string {
+  if (f.tier === 'minor') return MEDICINE_WARNING_CODES.interactionMinor;
+  if (f.type === 'allergy')
+    return f.tier === 'contraindicated' ? MEDICINE_WARNING_CODES.allergyContraindicated : MEDICINE_WARNING_CODES.allergyCrossReactivity;
+  return f.tier === 'contraindicated' ? MEDICINE_WARNING_CODES.interactionContraindicated : MEDICINE_WARNING_CODES.interactionSerious;
+}
+
 function warningOf(f: MedicineFinding): RecordWarning | null {
   if (f.tier === 'minor') return null;
-  const code =
-    f.type === 'allergy'
-      ? f.tier === 'contraindicated'
-        ? MEDICINE_WARNING_CODES.allergyContraindicated
-        : MEDICINE_WARNING_CODES.allergyCrossReactivity
-      : f.tier === 'contraindicated'
-        ? MEDICINE_WARNING_CODES.interactionContraindicated
-        : MEDICINE_WARNING_CODES.interactionSerious;
+  const code = findingCode(f);
   const params: MedicineWarningParams & Record<string, string> = {
     substance: f.substance,
     other: f.other,
     tier: f.tier,
-    statement: f.statement,
+    statement: f.statements.en,
+    statementAf: f.statements.af,
+    statementNg: f.statements.ng,
     version: f.version,
     source: f.source,
     rule: f.rule,
@@ -118,3 +134,17 @@ export function knowledgeOrWarning(): { knowledge: MedicineKnowledge } | { warni
   const state = medicineKnowledgeState();
   return state.available ? { knowledge: state.knowledge } : { warning: unavailableWarning(state.problem) };
 }
+
+/** A finding as the API shows it (the medicine's details, CDS Hooks): its code, tier, both entries and the statements. */
+export const findingView = (f: MedicineFinding): MedicineFindingView => ({
+  code: findingCode(f),
+  tier: f.tier,
+  substance: f.substance,
+  other: f.other,
+  statement: f.statements.en,
+  statementAf: f.statements.af,
+  statementNg: f.statements.ng,
+  rule: f.rule,
+  source: f.source,
+  version: f.version,
+});

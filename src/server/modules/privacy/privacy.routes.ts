@@ -14,10 +14,12 @@ import {
   volumeAlertPage,
   volumeAlertQuery,
 } from '../../../contracts/privacy-review';
+import { medicineOverridePage, overrideListQuery } from '../../../contracts/medicine-check-report';
 import { recordIdParams } from '../../../contracts/record-api';
 import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { readVolumeAlerts } from './alerts.service';
+import { readMedicineOverrides } from './medicine-overrides.service';
 import { readReviewDetail, readReviewQueue, readReviewSummary, recordVerdict, setPatientRestricted } from './privacy.service';
 
 export function privacyRoutes({ db, config }: AppDeps) {
@@ -41,6 +43,13 @@ export function privacyRoutes({ db, config }: AppDeps) {
       '/api/privacy-reviews/alerts',
       { onRequest: canReview, schema: { tags, querystring: volumeAlertQuery, response: { 200: volumeAlertPage } } },
       async (request) => readVolumeAlerts(scope(request), request.query),
+    );
+
+    // The medicine-check overrides (decision 045): each warning a clinician went ahead over, with the reason.
+    r.get(
+      '/api/privacy-reviews/medicine-overrides',
+      { onRequest: canReview, schema: { tags, querystring: overrideListQuery, response: { 200: medicineOverridePage } } },
+      async (request) => readMedicineOverrides(scope(request), request.query),
     );
 
     r.get(

@@ -24,6 +24,8 @@ import {
 } from '../../../contracts/record-versions';
 import { AppError } from '../../errors/app-error';
 import { readItemHistory, readRecordChanges } from './record-history.service';
+import { recordMedicineChecks } from '../../../contracts/medicine-checks';
+import { readRecordMedicineChecks } from './medicine-findings.service';
 import { withConfirmedActor } from '../../context/actor-check';
 import { requireStaff, staffActor } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
@@ -166,6 +168,13 @@ export function recordsRoutes({ db, config }: AppDeps) {
         withConfirmedActor(request, reply, 'records.read', (actor, check) =>
           readRecordChanges({ db, actor, meta: request.meta, now: config.now() }, request.params.id, request.query.since, check),
         ),
+    );
+
+    // Every finding of the medicine checks on the record, minor ones too: the medicines' details (decision 045).
+    r.get(
+      '/api/patients/:id/medicine-checks',
+      { onRequest: canRead, schema: { tags, params: recordIdParams, response: { 200: recordMedicineChecks } } },
+      async (request) => readRecordMedicineChecks(caller(request), request.params.id),
     );
 
     r.get(

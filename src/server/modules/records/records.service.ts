@@ -47,6 +47,7 @@ import {
 import { findKeyedAdd } from './idempotency.repository';
 import { insertOverrides, type ConfirmedChecks } from './medicine-overrides.repository';
 import { correctChanged, selectVersion } from './record-versions.repository';
+import { noteAlertsShown } from '../medicine-checks/medicine-report.service';
 import type { RecordPatient } from '../../../contracts/access';
 
 /** Who asks, from where, and when (the server's clock, so tests can move it). */
@@ -133,6 +134,18 @@ async function keepOverrides(
 
 const withoutKeys = (row: Record<string, unknown>, keys: Record<string, true>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(row).filter(([k]) => !(k in keys)));
+
+/**
+ * A change refused for warnings showed them to the user: the medicine-check ones are counted for the monthly report
+ * (decision 045), in a statement of their own because the refused change rolled back. Rethrows the error.
+ */
+async function shownThenRethrow(c: RecordCaller, err: unknown): Promise<never> {
+  if (err instanceof AppError && err.code === 'CONFIRMATION_REQUIRED') {
+    const warnings = (err.details?.warnings ?? []) as RecordWarning[];
+    await noteAlertsShown(c.db, { userId: c.actor.userId, at: c.now, channel: 'record' }, warnings);
+  }
+  throw err;
+}
 
 /** Who stores a change and when. */
 const changedBy = (c: RecordCaller): ChangedBy => ({ now: c.now, name: staffDisplayName(c.actor) });
@@ -221,10 +234,10 @@ export async function addRecordItem<K extends RecordKind>(
     });
     return { row, replayed: false };
   } catch (err) {
-    if (key === null || err instanceof UnconfirmedActorError) throw err;
+    if (key === null || err instanceof UnconfirmedActorError) return shownThenRethrow(c, err);
     // The same add sent before answers as it did then, whatever this one met (a key taken, a grant since expired).
     const earlier = await replay(c, kind, hash, key);
-    if (!earlier) throw err;
+    if (!earlier) return shownThenRethrow(c, err);
     return earlier;
   }
 }
@@ -295,7 +308,7 @@ export async function updateRecordItem<K extends RecordKind>(
     if (changed.join() !== expected.join()) await correctChanged(scope, kind, id, next.version, changed);
     const event = await keepOverrides(c, scope, kind, row, checks);
     return ctx.audited(row, changeAudit(kind, item.patientId, 'UPDATE', next, changed, { oldValues: current, newValues: row }, event));
-  });
+  }).catch((err: unknown) => shownThenRethrow(c, err));
 }
 
 /** One item by its id (the FHIR API's read): 404 for an unknown id, 403 without a grant for its patient; audited as VIEW. */

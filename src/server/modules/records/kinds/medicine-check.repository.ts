@@ -8,6 +8,8 @@ import type { PatientScope } from '../../access/patient-scope';
 import type { KindTable } from './server-kind';
 
 export interface ActiveCodedEntry {
+  /** The row's id in its table. */
+  id: number;
   code: string;
   label: string;
   /** A sealed row still counts for safety; its text is withheld from the warning. */
@@ -20,7 +22,8 @@ type AtcTable = KindTable & { code: PgColumn; codeSystem: PgColumn };
 const counting = (table: AtcTable, patientId: number | SQL, ...also: (SQL | undefined)[]): SQL | undefined =>
   and(eq(table.patientId, patientId), eq(table.codeSystem, ATC_SYSTEM), isNull(table.enteredInErrorAt), ...also);
 
-const entryOf = (r: { code: unknown; label: unknown; sealed: unknown }): ActiveCodedEntry => ({
+const entryOf = (r: { id: unknown; code: unknown; label: unknown; sealed: unknown }): ActiveCodedEntry => ({
+  id: Number(r.id),
   code: String(r.code),
   label: String(r.label),
   sealed: Boolean(r.sealed),
@@ -35,7 +38,7 @@ export async function activeAtcEntries(
   editing: number | null,
 ): Promise<ActiveCodedEntry[]> {
   const rows = await scope.tx
-    .select({ code: table.code, label, sealed: table.sealed })
+    .select({ id: table.id, code: table.code, label, sealed: table.sealed })
     .from(table)
     .where(counting(table, scope.patientId, same, editing === null ? undefined : ne(table.id, editing)));
   return rows.map(entryOf);
@@ -67,12 +70,12 @@ export async function allergiesAndActiveMedicines(
   const name = `nhr_${getTableName(allergies)}_and_active_${getTableName(medicines)}`;
   let statement = STATEMENTS.get(name);
   if (!statement) {
-    statement = hotStatement<CheckSlots, { medicine: boolean; code: unknown; label: unknown; sealed: unknown }>(
+    statement = hotStatement<CheckSlots, { medicine: boolean; id: unknown; code: unknown; label: unknown; sealed: unknown }>(
       name,
-      (slot) => sql`SELECT false AS medicine, ${allergies.code} AS code, ${allergies.allergen} AS label, ${allergies.sealed} AS sealed
+      (slot) => sql`SELECT false AS medicine, ${allergies.id} AS id, ${allergies.code} AS code, ${allergies.allergen} AS label, ${allergies.sealed} AS sealed
           FROM ${allergies} WHERE ${counting(allergies, slot.patientId)}
         UNION ALL
-        SELECT true, ${medicines.code}, ${medicines.name}, ${medicines.sealed}
+        SELECT true, ${medicines.id}, ${medicines.code}, ${medicines.name}, ${medicines.sealed}
           FROM ${medicines} WHERE ${counting(
             medicines,
             slot.patientId,

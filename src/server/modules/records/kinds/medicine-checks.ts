@@ -81,3 +81,47 @@ export async function allergyCheckWarnings(
     .filter((f): f is MedicineFinding => f !== null);
   return warningsOf(findings);
 }
+
+/** An active medicine of the record (or a draft order) and every finding it meets, all tiers. */
+export interface MedicineFindings {
+  /** The medication's id; null for a draft that is not stored. */
+  id: number | null;
+  code: string;
+  label: string;
+  findings: MedicineFinding[];
+}
+
+export type FindingsOrUnavailable = { available: true; version: string; medicines: MedicineFindings[] } | { available: false; problem: string };
+
+/**
+ * The medicine checks over the whole record (decision 045): each active ATC-coded medicine against the allergies and
+ * the other active medicines; with `eachPairOnce` an interaction is named on the first medicine of the pair only.
+ * Every tier, minor included: the medicine's details list them, and CDS Hooks patient-view turns them into cards.
+ */
+export async function recordMedicineFindings(scope: PatientScope, eachPairOnce: boolean): Promise<FindingsOrUnavailable> {
+  const known = knowledgeOrWarning();
+  if ('warning' in known) return { available: false, problem: String(known.warning.params?.problem ?? '') };
+  const found = await allergiesAndActiveMedicines(scope, allergiesTable, medicationsTable, null);
+  const medicines = found.medicines.map((m, i) => {
+    const medicine = { code: m.code, label: labelOf(m) };
+    const others = eachPairOnce ? found.medicines.slice(i + 1) : found.medicines.filter((o) => o.id !== m.id);
+    return { id: m.id, ...medicine, findings: medicineFindings(known.knowledge, medicine, { allergies: found.allergies, medicines: others }) };
+  });
+  return { available: true, version: known.knowledge.version, medicines };
+}
+
+/**
+ * The medicine checks of medicines not stored yet (CDS Hooks order-select's draft orders): each against the record's
+ * allergies and active medicines, and against the drafts before it.
+ */
+export async function draftMedicineFindings(scope: PatientScope, drafts: readonly CheckedEntry[]): Promise<FindingsOrUnavailable> {
+  const known = knowledgeOrWarning();
+  if ('warning' in known) return { available: false, problem: String(known.warning.params?.problem ?? '') };
+  const found = await allergiesAndActiveMedicines(scope, allergiesTable, medicationsTable, null);
+  const medicines = drafts.map((d, i) => {
+    const earlier = drafts.slice(0, i).map((e, j) => ({ id: -1 - j, code: e.code, label: e.label, sealed: false }));
+    const against = { allergies: found.allergies, medicines: [...found.medicines, ...earlier] };
+    return { id: null, code: d.code, label: d.label, findings: medicineFindings(known.knowledge, d, against) };
+  });
+  return { available: true, version: known.knowledge.version, medicines };
+}
