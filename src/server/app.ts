@@ -21,6 +21,7 @@ import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { mfaRoutes } from './modules/auth/mfa.routes';
 import { fhirRoutes } from './modules/fhir/fhir.routes';
+import { cdsHooksRoutes } from './modules/cds-hooks/cds-hooks.routes';
 import { passkeyRoutes } from './modules/auth/passkeys.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { patientsRoutes } from './modules/patients/patients.routes';
@@ -112,6 +113,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(medicineChecksRoutes(deps));
   await app.register(privacyRoutes(deps));
   await app.register(fhirRoutes(deps));
+  await app.register(cdsHooksRoutes(deps));
   await app.register(apiClientsRoutes(deps));
 
   registerNotFoundHandler(app, await registerStaticClient(app, config.clientDir));

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db/client';
 import type { Actor, RequestMeta, StaffActor } from './actor';
-import { isFhirUrl } from '../errors/operation-outcome';
+import { isCdsHooksUrl, isFhirUrl } from '../errors/operation-outcome';
 import { loadStaffActor } from './actor.repository';
 import { ActorCache } from './actor-cache';
 import { bearerCredential, clientActorFor } from './client-token';
@@ -15,7 +15,7 @@ import { destroySession, hashToken, loadSession, purgeExpiredSessions, sessionTo
 
 const USER_AGENT_MAX = 512;
 /** The API and the FHIR API (/fhir/R4, issue 14): the URLs that carry personal data and need the actor. */
-export const isApiUrl = (url: string): boolean => url.startsWith('/api/') || url.startsWith('/fhir/');
+export const isApiUrl = (url: string): boolean => url.startsWith('/api/') || url.startsWith('/fhir/') || isCdsHooksUrl(url);
 
 /** How often each app instance deletes expired session rows. */
 export const SESSION_PURGE_INTERVAL_MS = 10 * 60_000;
@@ -86,10 +86,10 @@ export function registerRequestContext(app: FastifyInstance, deps: AppDeps): voi
     request.actorCheck = null;
     // Only the API (and the FHIR API) needs to know who asks; static files and signed-out requests cost no query.
     if (!isApiUrl(request.url)) return;
-    // ---- System clients (decision 020): a bearer token, on /fhir/ only. ----
+    // ---- System clients (decision 020): a bearer token, on /fhir/ and /cds-services (decision 045) only. ----
     // When the header is there it alone decides (a session cookie beside it is not read); a bad token is a 401
     // OperationOutcome. Under /api/ the header is never read: a token cannot open the staff API.
-    if (isFhirUrl(request.url)) {
+    if (isFhirUrl(request.url) || isCdsHooksUrl(request.url)) {
       const bearer = bearerCredential(request);
       if (bearer !== undefined) {
         request.actor = await clientActorFor(deps, bearer, request.ip);

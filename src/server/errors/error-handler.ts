@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { errorStatus, type ApiErrorBody, type ErrorCode, type FieldIssue } from '../../contracts/errors';
 import { AppError } from './app-error';
-import { FHIR_JSON, isFhirUrl, operationOutcomeOf } from './operation-outcome';
+import { FHIR_JSON, isCdsHooksUrl, isFhirUrl, operationOutcomeOf } from './operation-outcome';
 
 const fastifyCodes: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
@@ -79,6 +79,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       );
     // The FHIR API answers the same failure as an OperationOutcome (issue 14 item 4).
     if (isFhirUrl(request.url)) return reply.status(status).type(FHIR_JSON).send(operationOutcomeOf(status, body));
+    if (isCdsHooksUrl(request.url)) return reply.status(status).send(operationOutcomeOf(status, body));
     return reply.status(status).send(body);
   });
 }
@@ -86,11 +87,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
 /** Unknown API routes get a JSON 404; with the client built, other GETs get index.html (SPA fallback). */
 export function registerNotFoundHandler(app: FastifyInstance, spaFallback: boolean): void {
   app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url.startsWith('/api/') || isFhirUrl(request.url);
+    const isApi = request.url.startsWith('/api/') || isFhirUrl(request.url) || isCdsHooksUrl(request.url);
     const isPage = spaFallback && !isApi && (request.method === 'GET' || request.method === 'HEAD');
     if (isPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
     const body: ApiErrorBody = { message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'ROUTE_NOT_FOUND' };
     if (isFhirUrl(request.url)) return reply.status(404).type(FHIR_JSON).send(operationOutcomeOf(404, body));
+    if (isCdsHooksUrl(request.url)) return reply.status(404).send(operationOutcomeOf(404, body));
     return reply.status(404).send(body);
   });
 }

@@ -11,6 +11,10 @@ export const ERROR_CODE_SYSTEM = 'urn:nhr:error-code';
 
 export const isFhirUrl = (url: string): boolean => url.startsWith(FHIR_PREFIX);
 
+/** CDS Hooks (decision 045): discovery and the services; their errors are OperationOutcomes too (in plain JSON). */
+export const CDS_HOOKS_PATH = '/cds-services';
+export const isCdsHooksUrl = (url: string): boolean => url === CDS_HOOKS_PATH || /^\/cds-services[/?]/.test(url);
+
 /** FHIR's IssueType for an HTTP status (http://hl7.org/fhir/valueset-issue-type.html). */
 function issueType(status: number, code: string): string {
   if (code === 'VALIDATION_FAILED' || code === 'UNSUPPORTED_SEARCH_PARAMETER') return status === 422 ? 'processing' : 'invalid';

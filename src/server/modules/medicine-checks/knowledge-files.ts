@@ -30,6 +30,8 @@ export type Statements = Record<StatementLanguage, string>;
  */
 export const TEXT_KEYS: Readonly<Record<string, readonly string[]>> = {
   'atc-hierarchy': ['allergy'],
+  /** A CDS Hooks draft order whose medicine has no ATC code: it cannot be checked, and the card says so. */
+  NOT_CHECKED_UNCODED: ['substance'],
   ...Object.fromEntries(
     Object.values(MEDICINE_WARNING_CODES).map((code) => [code, code === MEDICINE_WARNING_CODES.unavailable ? [] : ['substance', 'other']]),
   ),

@@ -18,6 +18,9 @@ import type { DbOrTx } from '../../db/client';
 import { parseOr400 } from '../audit/parse';
 import * as repo from './medicine-alerts.repository';
 
+/** A warning or a CDS Hooks card as shown: its code, its tier (none: not a medicine check) and rule and version. */
+export type ShownWarning = Pick<RecordWarning, 'code' | 'params'> & { tier?: MedicineCheckTier | undefined };
+
 /**
  * Records the medicine-check alerts a user was shown (the warnings that carry a tier; a duplicate warning is not a
  * medicine check). Called after the refused change rolled back, or beside a CDS Hooks answer.
@@ -25,7 +28,7 @@ import * as repo from './medicine-alerts.repository';
 export async function noteAlertsShown(
   db: DbOrTx,
   by: { userId: string; at: Date; channel: AlertChannel },
-  warnings: readonly RecordWarning[],
+  warnings: readonly ShownWarning[],
 ): Promise<void> {
   const shown = warnings
     .filter((w) => w.tier !== undefined)

@@ -40,17 +40,26 @@ export async function readRecordMedicineChecks(c: RecordCaller, patientId: numbe
 export async function cdsMedicineFindings(
   c: RecordCaller,
   patientId: number,
-  call: { hook: string; hookInstance: string; drafts: readonly CheckedEntry[] | null },
+  call: {
+    hook: string;
+    hookInstance: string;
+    /** The CDS client's user (context.userId). */
+    userId: string;
+    drafts: { selected: readonly CheckedEntry[]; others: readonly CheckedEntry[] } | null;
+  },
 ): Promise<FindingsOrUnavailable> {
   return inAuditedTransaction(c, async (ctx) => {
     const scope = await openPatientRecord(ctx, patientId);
-    const found = call.drafts === null ? await recordMedicineFindings(scope, true) : await draftMedicineFindings(scope, call.drafts);
+    const found =
+      call.drafts === null
+        ? await recordMedicineFindings(scope, true)
+        : await draftMedicineFindings(scope, call.drafts.selected, call.drafts.others);
     const returned = found.available ? found.medicines.reduce((n, m) => n + m.findings.length, 0) : 0;
     return ctx.audited(found, {
       action: 'VIEW',
       resourceType: 'MEDICATION',
       patientId,
-      newValues: { cdsHooks: { hook: call.hook, hookInstance: call.hookInstance, returned } },
+      newValues: { cdsHooks: { hook: call.hook, hookInstance: call.hookInstance, userId: call.userId, returned } },
     });
   });
 }

@@ -111,16 +111,21 @@ export async function recordMedicineFindings(scope: PatientScope, eachPairOnce: 
 }
 
 /**
- * The medicine checks of medicines not stored yet (CDS Hooks order-select's draft orders): each against the record's
- * allergies and active medicines, and against the drafts before it.
+ * The medicine checks of medicines not stored yet (CDS Hooks order-select): each selected draft against the record's
+ * allergies and active medicines, the other drafts, and the selected drafts before it.
  */
-export async function draftMedicineFindings(scope: PatientScope, drafts: readonly CheckedEntry[]): Promise<FindingsOrUnavailable> {
+export async function draftMedicineFindings(
+  scope: PatientScope,
+  selected: readonly CheckedEntry[],
+  others: readonly CheckedEntry[],
+): Promise<FindingsOrUnavailable> {
   const known = knowledgeOrWarning();
   if ('warning' in known) return { available: false, problem: String(known.warning.params?.problem ?? '') };
   const found = await allergiesAndActiveMedicines(scope, allergiesTable, medicationsTable, null);
-  const medicines = drafts.map((d, i) => {
-    const earlier = drafts.slice(0, i).map((e, j) => ({ id: -1 - j, code: e.code, label: e.label, sealed: false }));
-    const against = { allergies: found.allergies, medicines: [...found.medicines, ...earlier] };
+  const asEntry = (e: CheckedEntry, i: number): ActiveCodedEntry => ({ id: -1 - i, code: e.code, label: e.label, sealed: false });
+  const medicines = selected.map((d, i) => {
+    const drafts = [...others, ...selected.slice(0, i)].map(asEntry);
+    const against = { allergies: found.allergies, medicines: [...found.medicines, ...drafts] };
     return { id: null, code: d.code, label: d.label, findings: medicineFindings(known.knowledge, d, against) };
   });
   return { available: true, version: known.knowledge.version, medicines };
