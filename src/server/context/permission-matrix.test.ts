@@ -188,6 +188,26 @@ const ROUTES: GuardedRoute[] = [
     request: () => ({ method: 'POST', url: '/api/patients/99999999/portal-activation' }),
     allowedStatus: 404,
   },
+  // The medicine checks seen from review (decision 045): the monthly report for auditors and administrators, the
+  // overrides in the privacy review, and every finding of a record (an unknown patient is a 404).
+  {
+    route: 'GET /api/medicine-checks/report',
+    permission: 'reports.read',
+    request: () => ({ method: 'GET', url: '/api/medicine-checks/report' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'GET /api/privacy-reviews/medicine-overrides',
+    permission: 'audit.review',
+    request: () => ({ method: 'GET', url: '/api/privacy-reviews/medicine-overrides' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'GET /api/patients/{id}/medicine-checks',
+    permission: 'records.read',
+    request: () => ({ method: 'GET', url: '/api/patients/99999999/medicine-checks' }),
+    allowedStatus: 404,
+  },
 ];
 
 let t: TestApp;

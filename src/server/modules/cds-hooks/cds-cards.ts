@@ -54,7 +54,11 @@ export function findingCard(k: MedicineKnowledge, f: MedicineFinding, language: 
     summary: shortened(summary),
     detail: `${f.statements[language]}\n\n${f.source}`,
     indicator: INDICATOR[f.tier],
-    source: { label: sourceLabel(f.version), ...(url ? { url } : {}), topic: { system: RULE_TOPIC_SYSTEM, code: f.rule, display: f.source } },
+    source: {
+      label: sourceLabel(f.version),
+      ...(url ? { url } : {}),
+      topic: { system: RULE_TOPIC_SYSTEM, code: f.rule, display: f.source },
+    },
   };
 }
 

@@ -24,7 +24,9 @@ function requireCdsClient(reads: boolean): Guard {
       throw new AppError('UNAUTHENTICATED', "A system client's bearer token is required", { headers: { 'www-authenticate': CHALLENGE } });
     if (reads && !(mayRead(actor) && actor.permissions.has('records.read')))
       throw new AppError('SCOPE_NOT_GRANTED', SCOPE_NOT_GRANTED_MESSAGE, {
-        headers: { 'www-authenticate': `${CHALLENGE}, error="insufficient_scope", scope="system/AllergyIntolerance.read system/MedicationStatement.read"` },
+        headers: {
+          'www-authenticate': `${CHALLENGE}, error="insufficient_scope", scope="system/AllergyIntolerance.read system/MedicationStatement.read"`,
+        },
       });
   };
 }
@@ -42,10 +44,8 @@ export function cdsHooksRoutes({ db, config }: AppDeps) {
 
     r.get('/cds-services', { onRequest: requireCdsClient(false), schema: { tags } }, async () => discovery());
 
-    r.post(
-      '/cds-services/:id',
-      { onRequest: requireCdsClient(true), schema: { tags, params: serviceParams } },
-      async (request) => callCdsService(scope(request), request.params.id, request.body, languageOf(request.headers['accept-language'])),
+    r.post('/cds-services/:id', { onRequest: requireCdsClient(true), schema: { tags, params: serviceParams } }, async (request) =>
+      callCdsService(scope(request), request.params.id, request.body, languageOf(request.headers['accept-language'])),
     );
   };
 }

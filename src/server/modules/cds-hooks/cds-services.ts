@@ -53,7 +53,12 @@ const shownBy = (c: RecordCaller) => ({ userId: c.actor.userId, at: c.now, chann
 export const medicineCheckCards: PatientViewProvider = async (call) =>
   cardsOf(
     call,
-    await cdsMedicineFindings(call.caller, call.patientId, { hook: 'patient-view', hookInstance: call.hookInstance, userId: call.userId, drafts: null }),
+    await cdsMedicineFindings(call.caller, call.patientId, {
+      hook: 'patient-view',
+      hookInstance: call.hookInstance,
+      userId: call.userId,
+      drafts: null,
+    }),
   );
 
 /** The providers of patient-view's cards, in the order their cards are listed. */

@@ -36,10 +36,7 @@ const toOverride = (row: OverrideRow): MedicineOverride => ({
 });
 
 /** GET /api/privacy-reviews/medicine-overrides: newest first. */
-export async function readMedicineOverrides(
-  scope: RequestScope<StaffActor>,
-  query: OverrideListQueryInput,
-): Promise<MedicineOverridePage> {
+export async function readMedicineOverrides(scope: RequestScope<StaffActor>, query: OverrideListQueryInput): Promise<MedicineOverridePage> {
   const q = parseOr400(overrideListQuery, query, 'Invalid page');
   const page = await inAuditedTransaction(scope, async (ctx) => {
     const found = await selectOverrides(ctx.tx, q.pageSize, (q.page - 1) * q.pageSize);

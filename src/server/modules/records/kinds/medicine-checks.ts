@@ -91,7 +91,8 @@ export interface MedicineFindings {
   findings: MedicineFinding[];
 }
 
-export type FindingsOrUnavailable = { available: true; version: string; medicines: MedicineFindings[] } | { available: false; problem: string };
+export type FindingsOrUnavailable =
+  { available: true; version: string; medicines: MedicineFindings[] } | { available: false; problem: string };
 
 /**
  * The medicine checks over the whole record (decision 045): each active ATC-coded medicine against the allergies and
@@ -105,7 +106,11 @@ export async function recordMedicineFindings(scope: PatientScope, eachPairOnce: 
   const medicines = found.medicines.map((m, i) => {
     const medicine = { code: m.code, label: labelOf(m) };
     const others = eachPairOnce ? found.medicines.slice(i + 1) : found.medicines.filter((o) => o.id !== m.id);
-    return { id: m.id, ...medicine, findings: medicineFindings(known.knowledge, medicine, { allergies: found.allergies, medicines: others }) };
+    return {
+      id: m.id,
+      ...medicine,
+      findings: medicineFindings(known.knowledge, medicine, { allergies: found.allergies, medicines: others }),
+    };
   });
   return { available: true, version: known.knowledge.version, medicines };
 }
