@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CATALOGUE_DIR } from '../codes/catalogue-files';
-import { KNOWLEDGE_FILES, readMedicineKnowledge } from './knowledge-files';
+import { STATEMENT_LANGUAGES } from '../../../contracts/medicine-checks';
+import { KNOWLEDGE_FILES, readMedicineKnowledge, TEXT_KEYS } from './knowledge-files';
 import { allergyFinding, interactionFindings } from './medicine-checks.service';
 
 const knowledge = readMedicineKnowledge(CATALOGUE_DIR);
@@ -59,6 +60,27 @@ describe('the shipped knowledge', () => {
   });
 });
 
+describe('the statements in English, Afrikaans and Oshiwambo (decision 045)', () => {
+  it('gives every rule a statement in each language, each its own text', () => {
+    for (const rule of [...knowledge.interactions, ...knowledge.allergyClasses]) {
+      for (const l of STATEMENT_LANGUAGES) expect(rule.statements[l].length, `${rule.id} ${l}`).toBeGreaterThanOrEqual(10);
+      expect(new Set(Object.values(rule.statements)).size, rule.id).toBe(3);
+    }
+  });
+
+  it('holds every text key in each language, and the card summaries say what the client says for the same code', () => {
+    const locales = path.resolve(CATALOGUE_DIR, '../src/client/locales');
+    for (const key of Object.keys(TEXT_KEYS)) expect(knowledge.texts.has(key), key).toBe(true);
+    for (const l of STATEMENT_LANGUAGES) {
+      const warnings = (JSON.parse(readFileSync(path.join(locales, l, 'record.json'), 'utf8')) as { warnings: Record<string, string> })
+        .warnings;
+      for (const [key, texts] of knowledge.texts) {
+        if (warnings[key] !== undefined) expect(texts[l], `${l} ${key}`).toBe(warnings[key]!.replace(/\{\{(\w+)\}\}/g, '{$1}'));
+      }
+    }
+  });
+});
+
 describe('a damaged file is refused with its name', () => {
   it.each([
     ['a missing file', KNOWLEDGE_FILES.interactions, () => null, /medicine-interactions\.tsv: missing/],
@@ -84,6 +106,19 @@ describe('a damaged file is refused with its name', () => {
     ['a header without a column', KNOWLEDGE_FILES.interactions, (s: string) => s.replace('statement', 'note'), /header must name/],
     ['an empty file', KNOWLEDGE_FILES.sources, () => '', /no rows|header/],
     ['a version that is not one', KNOWLEDGE_FILES.version, () => 'latest\n', /medicine-checks\.version/],
+    [
+      'a statement without its Oshiwambo',
+      KNOWLEDGE_FILES.allergyClasses,
+      (s: string) => s.replace(/\tOmaalergi komuti gumwe gwe penicillin[^\t]*\t/, '\t\t'),
+      /allergy-classes\.tsv: line 2: statement \(ng\)/,
+    ],
+    [
+      'a text with the wrong placeholder',
+      KNOWLEDGE_FILES.texts,
+      (s: string) => s.replace('Allergie: {substance}', 'Allergie: {medicine}'),
+      /medicine-check-texts\.tsv: line \d+: af must use the placeholders \{substance\}, \{other\}/,
+    ],
+    ['a missing text', KNOWLEDGE_FILES.texts, (s: string) => s.replace(/^INTERACTION_MINOR.*\n/m, ''), /missing INTERACTION_MINOR/],
   ])('%s', (_label, file, change, problem) => {
     expect(() => readMedicineKnowledge(damaged(file, change))).toThrow(problem);
   });

@@ -9,6 +9,7 @@ import { ATC_SYSTEM } from '../../../contracts/code-systems';
 import { doctorWithRecord, recordApi } from '../../test/record-api';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { clientConsents, createCdsClient, expectCdsValid } from '../../test/cds-hooks';
 import { CATALOGUE_DIR } from '../codes/catalogue-files';
 import { KNOWLEDGE_FILES } from './knowledge-files';
 
@@ -69,5 +70,26 @@ describe('a malformed knowledge file', () => {
     const res = await api.add('allergies', patientId, { ...SAMPLE_INPUTS.allergies, code: 'J01C', codeSystem: ATC_SYSTEM });
     expect(res.statusCode).toBe(409);
     expect(res.json().warnings.map((w: { code: string }) => w.code)).toEqual(['MEDICINE_CHECKS_UNAVAILABLE']);
+  });
+
+  it('makes CDS Hooks patient-view answer a critical card saying so, never an empty answer', async () => {
+    const client = await createCdsClient(t, 'Rundu Pharmacy');
+    await clientConsents(t, client.token, patientId);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/cds-services/nhr-patient-view',
+      headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' },
+      payload: {
+        hook: 'patient-view',
+        hookInstance: '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+        context: { userId: 'Practitioner/1', patientId: String(patientId) },
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    const { cards } = expectCdsValid('response', res.json() as { cards: { indicator: string; summary: string; detail: string }[] });
+    expect(cards).toEqual([
+      expect.objectContaining({ indicator: 'critical', summary: expect.stringMatching(/^Medicine checks are unavailable/) }),
+    ]);
+    expect(cards[0]!.detail).toMatch(/^medicine-interactions\.tsv: line \d+/);
   });
 });
