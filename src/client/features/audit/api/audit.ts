@@ -6,6 +6,7 @@ import {
   type ComplianceReportSummary,
   type GenerateReportInput,
 } from '../../../../contracts/audit';
+import type { MedicineReport } from '../../../../contracts/medicine-check-report';
 import { apiJson, apiRequest } from '../../../lib/api-client';
 import { toQueryString, underUrl, urlKey } from '../../../lib/query-keys';
 
@@ -22,9 +23,15 @@ export const auditKeys = {
   logs: (filters: FilterParams) => urlKey(`/api/audit-logs${toQueryString({ ...filters, limit: AUDIT_PAGE_SIZE })}`),
   reports: (filters: FilterParams, page: number) =>
     urlKey(`/api/compliance-reports${toQueryString({ ...filters, page, pageSize: REPORT_PAGE_SIZE })}`),
+  /** The medicine checks' monthly report (decision 045). */
+  medicineReport: (filters: FilterParams) => urlKey(`/api/medicine-checks/report${toQueryString(filters)}`),
   /** Every cached report list, whatever its filters. */
   allReports: underUrl('/api/compliance-reports'),
 };
+
+/** The medicine checks' monthly report: alerts shown, overridden and the reasons, per month and facility. */
+export const medicineReportQueryOptions = (filters: FilterParams) =>
+  queryOptions<MedicineReport>({ queryKey: auditKeys.medicineReport(filters), staleTime: 0 });
 
 /**
  * The audit log, a page at a time: each further page is the rows older than the last one shown (beforeId), so the

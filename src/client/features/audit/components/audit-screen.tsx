@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Tabs, type TabItem } from '../../../components/ui/tabs';
 import { AuditLogsTab } from './audit-logs-tab';
 import { ReportsTab } from './reports-tab';
+import { MedicineReportTab } from './medicine-report-tab';
 import { MainHeading } from '../../../components/ui/main-heading';
 
 export function AuditScreen({
@@ -26,6 +27,7 @@ export function AuditScreen({
   const items = [
     ...(canReadLogs ? [{ value: 'logs', label: t('logsTab'), content: <AuditLogsTab /> }] : []),
     ...(canReadReports ? [{ value: 'reports', label: t('reportsTab'), content: <ReportsTab /> }] : []),
+    ...(canReadReports ? [{ value: 'medicine', label: t('medicineReport.tab'), content: <MedicineReportTab /> }] : []),
     ...extraTabs,
   ];
   return (

@@ -9,6 +9,7 @@ import type {
   ReviewVerdictRecord,
   VolumeAlertPage,
 } from '../../../../contracts/privacy-review';
+import type { MedicineOverridePage } from '../../../../contracts/medicine-check-report';
 import { apiJson } from '../../../lib/api-client';
 import { underUrl, urlKey } from '../../../lib/query-keys';
 
@@ -34,6 +35,7 @@ export const privacyKeys = {
   detail: (id: number) => urlKey(`${PREFIX}/${id}`),
   alerts: urlKey(`${PREFIX}/alerts?page=1&pageSize=10`),
   summary: urlKey(`${PREFIX}/summary`),
+  overrides: (page: number) => urlKey(`${PREFIX}/medicine-overrides?page=${page}&pageSize=10`),
   /** Everything the privacy review cached: a verdict changes the queue, the detail, the counts. */
   all: underUrl(PREFIX),
 };
@@ -47,6 +49,10 @@ export const volumeAlertsQueryOptions = queryOptions<VolumeAlertPage>({
   queryKey: privacyKeys.alerts,
   staleTime: 30_000,
 });
+
+/** The medicine-check overrides, newest first (decision 045). */
+export const medicineOverridesQueryOptions = (page: number) =>
+  queryOptions<MedicineOverridePage>({ queryKey: privacyKeys.overrides(page), staleTime: 30_000 });
 
 export const reviewSummaryQueryOptions = queryOptions<ReviewSummary>({ queryKey: privacyKeys.summary, staleTime: 30_000 });
 

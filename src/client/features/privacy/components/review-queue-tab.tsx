@@ -16,6 +16,7 @@ import { FlagList } from './flag-list';
 import { ReviewDetail } from './review-detail';
 import { VerdictBadge } from './verdict-badge';
 import { VolumeAlerts } from './volume-alerts';
+import { MedicineOverrides } from './medicine-overrides';
 
 const initial: QueueFilters = { status: 'unreviewed', facility: '', userId: '', page: 1 };
 
@@ -93,6 +94,7 @@ export function ReviewQueueTab(): React.JSX.Element {
   return (
     <div className="flex flex-col gap-4">
       <VolumeAlerts />
+      <MedicineOverrides />
       <p className="text-sm text-slate-600">{t('intro')}</p>
       <form
         aria-label={t('filters')}

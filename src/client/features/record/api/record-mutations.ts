@@ -28,6 +28,9 @@ function updateList<K extends RecordKind>(
   queryClient.setQueryData<RecordSummary>(recordKeys.summary(patientId), (old) =>
     old ? { ...old, [kind]: change(old[kind] as RecordRows[K][]) } : old,
   );
+  // A medicine or an allergy changes what the medicine checks find (the medicines' details).
+  if (kind === 'medications' || kind === 'allergies')
+    void queryClient.invalidateQueries({ queryKey: recordKeys.medicineChecks(patientId) });
 }
 
 /**

@@ -5,6 +5,7 @@ import { queryOptions, useQueries, useQuery, useQueryClient, type UseQueryResult
 import { RECORD_KINDS, type RecordKind, type RecordLists, type RecordRows } from '../../../../contracts/kinds';
 import type { RecordSummary } from '../../../../contracts/record-api';
 import type { HistoryEntry } from '../../../../contracts/record-versions';
+import type { RecordMedicineChecks } from '../../../../contracts/medicine-checks';
 import { retryUnlessRefused } from '../../../lib/api-error';
 import { urlKey } from '../../../lib/query-keys';
 
@@ -13,6 +14,8 @@ export const recordKeys = {
   summary: (patientId: number) => urlKey(`/api/patients/${patientId}/record-summary`),
   list: (kind: RecordKind, patientId: number) => urlKey(`/api/patients/${patientId}/${kind}`),
   history: (kind: RecordKind, id: number) => urlKey(`/api/${kind}/${id}/history`),
+  /** Every finding of the medicine checks on the record, minor ones too (decision 045). */
+  medicineChecks: (patientId: number) => urlKey(`/api/patients/${patientId}/medicine-checks`),
 };
 
 export const recordSummaryQueryOptions = (patientId: number) =>
@@ -24,6 +27,10 @@ export const recordListQueryOptions = <K extends RecordKind>(kind: K, patientId:
 /** Every version of one entry, oldest first (GET /api/<kind>/{id}/history); read when its history is opened. */
 export const recordHistoryQueryOptions = <K extends RecordKind>(kind: K, id: number) =>
   queryOptions<HistoryEntry<K>[]>({ queryKey: recordKeys.history(kind, id), retry: retryUnlessRefused, staleTime: 0 });
+
+/** The medicines' details: each active coded medicine's findings (GET /api/patients/{id}/medicine-checks). */
+export const recordMedicineChecksQueryOptions = (patientId: number) =>
+  queryOptions<RecordMedicineChecks>({ queryKey: recordKeys.medicineChecks(patientId), retry: retryUnlessRefused });
 
 /** One list of the record, seeded from the summary when it is already loaded. */
 export function useRecordList<K extends RecordKind>(kind: K, patientId: number): UseQueryResult<RecordRows[K][]> {

@@ -2,7 +2,7 @@
 // and the knowledge version it came from; the override reason a contraindicated warning needs; and the notice that
 // the checks are unavailable (the status route said so, or it could not be read), never a silent pass.
 import { useTranslation } from 'react-i18next';
-import { OVERRIDE_REASON_MAX, OVERRIDE_REASON_MIN } from '../../../../contracts/medicine-checks';
+import { OVERRIDE_REASON_MAX, OVERRIDE_REASON_MIN, statementIn } from '../../../../contracts/medicine-checks';
 import type { RecordKind } from '../../../../contracts/kinds';
 import type { RecordWarning } from '../../../../contracts/record-warnings';
 import { Badge } from '../../../components/ui/badge';
@@ -18,10 +18,11 @@ export const overrideReasonReady = (reason: string): boolean => reason.trim().le
 
 /** One warning: a medicine check's with its tier, statement and knowledge version; any other as its text. */
 export function WarningText({ warning }: { warning: RecordWarning }): React.JSX.Element {
-  const { t } = useTranslation('record');
+  const { t, i18n } = useTranslation('record');
   const text = t(`warnings.${warning.code}`, { ...warning.params, defaultValue: warning.message });
   if (!warning.tier) return <>{text}</>;
   const params = warning.params ?? {};
+  const statement = statementIn(params, i18n.resolvedLanguage);
   return (
     <span className="inline-flex flex-col gap-0.5">
       <span>
@@ -30,7 +31,7 @@ export function WarningText({ warning }: { warning: RecordWarning }): React.JSX.
         </Badge>
         {text}
       </span>
-      {params.statement ? <span>{String(params.statement)}</span> : null}
+      {statement ? <span>{statement}</span> : null}
       {params.version ? (
         <span className="text-xs text-slate-600">
           {t('medicineChecks.knowledge', { version: params.version, source: params.source ?? '' })}

@@ -13,6 +13,7 @@ import { useRecordList } from '../api/record-queries';
 import { EnteredInErrorDialog } from './entered-in-error-dialog';
 import { RecordHistoryDialog } from './record-history-dialog';
 import { ItemBody, itemView } from './record-item';
+import { MedicineFindings } from './medicine-findings';
 
 const loadFormDialog = () => import('./record-form-dialog');
 const RecordFormDialog = lazy(() => loadFormDialog().then((m) => ({ default: m.RecordFormDialog })));
@@ -63,7 +64,10 @@ export function RecordListSection({ kind, patientId, editing, addOpen, onAddOpen
           const entry = { id: row.id, title: view.title };
           return (
             <li key={row.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:gap-3">
-              <ItemBody view={view} />
+              <div className="flex min-w-0 flex-1 flex-col gap-1">
+                <ItemBody view={view} />
+                {kind === 'medications' ? <MedicineFindings patientId={patientId} medicationId={row.id} /> : null}
+              </div>
               <div className="-ml-2 flex flex-wrap gap-1 sm:ml-0 sm:shrink-0">
                 {editing ? (
                   <ItemAction
