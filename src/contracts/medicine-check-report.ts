@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { MEDICINE_CHECK_TIERS } from './medicine-checks';
 import { textOrNoFilter } from './fields';
+import { pageNumber, REVIEW_PAGE_SIZE_MAX } from './privacy-review';
 
 /** Where an alert was shown: a record add or edit (409), or a CDS Hooks card. */
 export const ALERT_CHANNELS = ['record', 'cds-hooks'] as const;
@@ -74,17 +75,10 @@ export const medicineReport = z.object({
 });
 export type MedicineReport = z.infer<typeof medicineReport>;
 
-const pageNumber = (max: number) =>
-  z.coerce
-    .number({ error: 'validation:invalidNumber' })
-    .int({ error: 'validation:invalidNumber' })
-    .min(1, { error: 'validation:invalidNumber' })
-    .max(max, { error: 'validation:invalidNumber' });
-
 /** GET /api/privacy-reviews/medicine-overrides. */
 export const overrideListQuery = z.strictObject({
   page: pageNumber(100_000).default(1),
-  pageSize: pageNumber(100).default(20),
+  pageSize: pageNumber(REVIEW_PAGE_SIZE_MAX).default(20),
 });
 export type OverrideListQueryInput = z.input<typeof overrideListQuery>;
 

@@ -63,7 +63,8 @@ export type BreakGlassAccess = z.infer<typeof breakGlassAccess>;
 export const REVIEW_STATUSES = ['unreviewed', 'reviewed', 'all'] as const;
 export const REVIEW_PAGE_SIZE_MAX = 100;
 
-const pageNumber = (max: number) =>
+/** A page number or size from a query string (1..max). */
+export const pageNumber = (max: number) =>
   z.coerce
     .number({ error: 'validation:invalidNumber' })
     .int({ error: 'validation:invalidNumber' })

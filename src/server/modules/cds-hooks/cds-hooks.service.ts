@@ -7,8 +7,8 @@ import { AppError, validationFailed } from '../../errors/app-error';
 import { parseOr400 } from '../audit/parse';
 import type { RecordCaller } from '../records/records.service';
 import type { CdsCard } from './cds-cards';
-import { draftMedicines, orderSelectRequest, patientIdOf, patientViewRequest } from './cds-request';
-import { CDS_SERVICES, orderSelectCards, PATIENT_VIEW_PROVIDERS, type CdsServiceDefinition } from './cds-services';
+import { draftMedicines, orderSelectRequest, patientIdOf, patientViewRequest, type PatientViewRequest } from './cds-request';
+import { CDS_SERVICES, orderSelectCards, PATIENT_VIEW_PROVIDERS, type CdsServiceDefinition, type PatientViewCall } from './cds-services';
 
 /** GET /cds-services. */
 export const discovery = (): { services: CdsServiceDefinition[] } => ({ services: [...CDS_SERVICES] });
@@ -32,26 +32,19 @@ export async function callCdsService(
   const service = CDS_SERVICES.find((s) => s.id === id);
   if (!service) throw notFound(id);
   assertHook(body, service);
-  if (service.hook === 'patient-view') {
-    const request = parseOr400(patientViewRequest, body, 'Invalid patient-view request');
-    const call = {
-      caller: c,
-      patientId: patientIdOf(request.context.patientId),
-      hookInstance: request.hookInstance,
-      userId: request.context.userId,
-      language,
-    };
-    const cards: CdsCard[] = [];
-    for (const provider of PATIENT_VIEW_PROVIDERS) cards.push(...(await provider(call)));
-    return { cards };
-  }
-  const request = parseOr400(orderSelectRequest, body, 'Invalid order-select request');
-  const call = {
+  const callOf = (request: PatientViewRequest): PatientViewCall => ({
     caller: c,
     patientId: patientIdOf(request.context.patientId),
     hookInstance: request.hookInstance,
     userId: request.context.userId,
     language,
-  };
-  return { cards: await orderSelectCards(call, draftMedicines(request.context)) };
+  });
+  if (service.hook === 'patient-view') {
+    const call = callOf(parseOr400(patientViewRequest, body, 'Invalid patient-view request'));
+    const cards: CdsCard[] = [];
+    for (const provider of PATIENT_VIEW_PROVIDERS) cards.push(...(await provider(call)));
+    return { cards };
+  }
+  const request = parseOr400(orderSelectRequest, body, 'Invalid order-select request');
+  return { cards: await orderSelectCards(callOf(request), draftMedicines(request.context)) };
 }

@@ -39,25 +39,21 @@ export interface MonthCount {
 
 const facilityIs = (p: ReportPeriod): SQL => (p.facility === undefined ? sql`true` : sql`u.facility = ${p.facility}`);
 
-/** Alerts shown per month, facility and tier. */
-export const shownCounts = (db: DbOrTx, p: ReportPeriod): Promise<MonthCount[]> =>
+/** Rows per month, facility and tier of a table with `at`, `user_id` and `tier` (alerts shown, or overrides). */
+const countsOf = (db: DbOrTx, table: 'medicine_check_alerts' | 'medicine_check_overrides', p: ReportPeriod): Promise<MonthCount[]> =>
   rowsOf<MonthCount>(
     db,
-    sql`SELECT to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, u.facility, a.tier, count(*)::int AS n
-      FROM medicine_check_alerts a LEFT JOIN users u ON u.id = a.user_id
-      WHERE a.at >= ${p.from.toISOString()} AND a.at < ${p.before.toISOString()} AND ${facilityIs(p)}
+    sql`SELECT to_char(x.at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, u.facility, x.tier, count(*)::int AS n
+      FROM ${sql.identifier(table)} x LEFT JOIN users u ON u.id = x.user_id
+      WHERE x.at >= ${p.from.toISOString()} AND x.at < ${p.before.toISOString()} AND ${facilityIs(p)}
       GROUP BY 1, 2, 3`,
   );
 
+/** Alerts shown per month, facility and tier. */
+export const shownCounts = (db: DbOrTx, p: ReportPeriod): Promise<MonthCount[]> => countsOf(db, 'medicine_check_alerts', p);
+
 /** Warnings overridden per month, facility and tier. */
-export const overriddenCounts = (db: DbOrTx, p: ReportPeriod): Promise<MonthCount[]> =>
-  rowsOf<MonthCount>(
-    db,
-    sql`SELECT to_char(o.at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, u.facility, o.tier, count(*)::int AS n
-      FROM medicine_check_overrides o LEFT JOIN users u ON u.id = o.user_id
-      WHERE o.at >= ${p.from.toISOString()} AND o.at < ${p.before.toISOString()} AND ${facilityIs(p)}
-      GROUP BY 1, 2, 3`,
-  );
+export const overriddenCounts = (db: DbOrTx, p: ReportPeriod): Promise<MonthCount[]> => countsOf(db, 'medicine_check_overrides', p);
 
 export interface ReasonCount {
   month: string;
