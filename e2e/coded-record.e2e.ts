@@ -6,7 +6,6 @@
 // the recent results. Once, the same medication added again is a warning that takes focus, then "Save anyway".
 // No horizontal scroll at 375 px, no axe violation, a clean console. Every label is read from the locale files.
 import { describe, expect, it } from 'vitest';
-import type { Locator } from 'playwright-core';
 import { todayIso } from '../src/contracts/calendar';
 import { browserAvailable, screenshot } from './support/browser';
 import { LANGS, tr, usePhoneJourney, type Lang } from './support/phone-journey';
@@ -29,35 +28,7 @@ const ddmmyyyy = (iso: string): string => iso.split('-').reverse().join('/');
 
 describe.skipIf(!run)('coded record journey: a coded medication and a critical lab result, by keyboard at 375 px, in en/af/ng', () => {
   const j = usePhoneJourney(DOCTOR, NAMES);
-  const { tabTo, press, typeInto, focused, dialog, field, sectionList, noHorizontalScroll, noViolations, openSection } = j;
-
-  // ---- keyboard only -------------------------------------------------------------------------------------------
-  /** Types into the combobox, then moves with ArrowDown to the suggestion named `option` and picks it with Enter. */
-  async function pickSuggestion(
-    combobox: Locator,
-    typed: string,
-    option: RegExp,
-    lang: Lang,
-    whileOpen?: () => Promise<void>,
-  ): Promise<void> {
-    await tabTo(combobox);
-    await j.page.keyboard.type(typed);
-    const list = j.page.getByRole('listbox', { name: tr(lang, 'record:coded.suggestions') });
-    await list.getByRole('option', { name: option }).waitFor();
-    const options = list.getByRole('option');
-    for (let i = 0; i < (await options.count()); i++) {
-      await j.page.keyboard.press('ArrowDown');
-      const active = await combobox.getAttribute('aria-activedescendant');
-      const name = active ? await j.page.locator(`[id="${active}"]`).textContent() : '';
-      if (name && option.test(name)) {
-        await whileOpen?.();
-        await j.page.keyboard.press('Enter');
-        await list.waitFor({ state: 'hidden' });
-        return;
-      }
-    }
-    throw new Error(`ArrowDown never reached ${String(option)}`);
-  }
+  const { press, typeInto, focused, dialog, field, sectionList, noHorizontalScroll, noViolations, openSection, pickSuggestion } = j;
 
   // ---- this journey's steps ------------------------------------------------------------------------------------
   async function save(lang: Lang, kind: string): Promise<void> {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { createPatient, type TestPatient } from '../../src/server/test/patient-fixtures';
 import { createStaffUser } from '../../src/server/test/staff';
+import type { Db } from '../../src/server/db/client';
 import { axeViolations } from './axe';
 import { launchBrowser, watchConsole } from './browser';
 import { startSeededApp } from './record-seed';
@@ -52,7 +53,12 @@ export interface PhoneJourney {
 }
 
 /** The doctor and one patient per language seeded, the app started, and a 375 px phone page opened on it. */
-export function usePhoneJourney(doctor: JourneyDoctor, names: Record<Lang, { firstName: string; lastName: string }>) {
+export function usePhoneJourney(
+  doctor: JourneyDoctor,
+  names: Record<Lang, { firstName: string; lastName: string }>,
+  /** More to seed beside the doctor and the patients (e.g. an auditor). */
+  seedMore: (db: Db) => Promise<void> = async () => {},
+) {
   const j = {} as PhoneJourney;
   let browser: Browser | undefined;
   beforeAll(async () => {
@@ -60,6 +66,7 @@ export function usePhoneJourney(doctor: JourneyDoctor, names: Record<Lang, { fir
       await createStaffUser(db, { roleId: 3, ...doctor });
       const seeded = {} as Record<Lang, TestPatient>;
       for (const lang of LANGS) seeded[lang] = await createPatient(db, names[lang]);
+      await seedMore(db);
       return seeded;
     });
     j.app = started.app;
@@ -172,8 +179,36 @@ export function usePhoneJourney(doctor: JourneyDoctor, names: Record<Lang, { fir
     expect(await isFocused(toggle)).toBe(true);
   }
 
+  /** Types into the combobox, then moves with ArrowDown to the suggestion named `option` and picks it with Enter. */
+  async function pickSuggestion(
+    combobox: Locator,
+    typed: string,
+    option: RegExp,
+    lang: Lang,
+    whileOpen?: () => Promise<void>,
+  ): Promise<void> {
+    await tabTo(combobox);
+    await j.page.keyboard.type(typed);
+    const list = j.page.getByRole('listbox', { name: tr(lang, 'record:coded.suggestions') });
+    await list.getByRole('option', { name: option }).waitFor();
+    const options = list.getByRole('option');
+    for (let i = 0; i < (await options.count()); i++) {
+      await j.page.keyboard.press('ArrowDown');
+      const active = await combobox.getAttribute('aria-activedescendant');
+      const name = active ? await j.page.locator(`[id="${active}"]`).textContent() : '';
+      if (name && option.test(name)) {
+        await whileOpen?.();
+        await j.page.keyboard.press('Enter');
+        await list.waitFor({ state: 'hidden' });
+        return;
+      }
+    }
+    throw new Error(`ArrowDown never reached ${String(option)}`);
+  }
+
   return Object.assign(j, {
     isFocused,
+    pickSuggestion,
     tabTo,
     press,
     typeInto,
