@@ -6,6 +6,7 @@ import { useLocation } from 'wouter';
 import { Button } from '../components/ui/button';
 import { hasPermission, type CurrentUser } from '../features/auth/api/current-user';
 import { ReviewCounts } from '../features/privacy/components/review-counts';
+import { loadNamespaces } from '../lib/i18n';
 import { displayNameOf } from '../lib/user-display';
 import { PatientArea } from './patient-area';
 import { StaffHeader } from './staff-header';
@@ -14,7 +15,8 @@ import { StaffHeader } from './staff-header';
 // when opened (issue 21 item 18: they were two thirds of the dashboard's code on a phone's first visit). Their
 // translations came with the dashboard's (router.tsx).
 const ProfileArea = lazy(() => import('./profile-area').then((m) => ({ default: m.ProfileArea })));
-const AuditArea = lazy(() => import('./audit-area').then((m) => ({ default: m.AuditArea })));
+// The audit area names medicine-check findings in the record's words (decision 045): its translations come along.
+const AuditArea = lazy(() => Promise.all([import('./audit-area'), loadNamespaces('record')]).then(([m]) => ({ default: m.AuditArea })));
 const AdminArea = lazy(() => import('./admin-area').then((m) => ({ default: m.AdminArea })));
 
 function Loading(): React.JSX.Element {

@@ -53,7 +53,7 @@ interface CheckSlots {
 type CheckStatement = (
   db: PatientScope['tx'],
   values: CheckSlots,
-) => Promise<{ medicine: boolean; code: unknown; label: unknown; sealed: unknown }[]>;
+) => Promise<{ medicine: boolean; id: unknown; code: unknown; label: unknown; sealed: unknown }[]>;
 /** The statement per pair of tables (there is one pair: allergies and medications), built once (db/client hotStatement). */
 const STATEMENTS = new Map<string, CheckStatement>();
 
@@ -72,7 +72,9 @@ export async function allergiesAndActiveMedicines(
   if (!statement) {
     statement = hotStatement<CheckSlots, { medicine: boolean; id: unknown; code: unknown; label: unknown; sealed: unknown }>(
       name,
-      (slot) => sql`SELECT false AS medicine, ${allergies.id} AS id, ${allergies.code} AS code, ${allergies.allergen} AS label, ${allergies.sealed} AS sealed
+      (
+        slot,
+      ) => sql`SELECT false AS medicine, ${allergies.id} AS id, ${allergies.code} AS code, ${allergies.allergen} AS label, ${allergies.sealed} AS sealed
           FROM ${allergies} WHERE ${counting(allergies, slot.patientId)}
         UNION ALL
         SELECT true, ${medicines.id}, ${medicines.code}, ${medicines.name}, ${medicines.sealed}
