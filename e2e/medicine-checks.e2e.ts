@@ -111,8 +111,11 @@ describe.skipIf(!run)('medicine checks journey: an override by a doctor, seen by
     await screenshot(j.page, 'medicine-checks-375-af-overrides');
 
     await j.page.goto(`${j.app.baseUrl}/audit`);
+    // The tab list has one stop (the selected tab); the arrow keys move along it.
+    await tabTo(j.page.getByRole('tab', { name: tr('af', 'audit:logsTab'), exact: true }));
     const tab = j.page.getByRole('tab', { name: tr('af', 'audit:medicineReport.tab'), exact: true });
-    await tabTo(tab);
+    for (let i = 0; i < 4 && !(await j.isFocused(tab)); i++) await j.page.keyboard.press('ArrowRight');
+    expect(await j.isFocused(tab)).toBe(true);
     await j.page.keyboard.press('Enter');
     const months = j.page.getByRole('list', { name: tr('af', 'audit:medicineReport.months') });
     await months.waitFor();
@@ -122,6 +125,7 @@ describe.skipIf(!run)('medicine checks journey: an override by a doctor, seen by
     await noHorizontalScroll('monthly report');
     await noViolations('monthly report');
     await screenshot(j.page, 'medicine-checks-375-af-report');
-    expect(j.consoleErrors).toEqual([]);
+    // The 401 of the signed-out page's who-am-I and the 409 of the interruption are the protocol, not errors.
+    expect(j.consoleErrors.filter((e) => !/status of 40[19]/.test(e))).toEqual([]);
   });
 });
