@@ -45,6 +45,19 @@ export function addYears(iso: string, years: number): string {
   return date.toISOString().slice(0, 10);
 }
 
+/** `iso` moved by whole calendar months (negative: back; a day the month lacks falls back to its last day). */
+export function addMonths(iso: string, months: number): string {
+  const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1 + months, d));
+  if (date.getUTCMonth() !== (((m - 1 + months) % 12) + 12) % 12) date.setUTCDate(0); // rolled over into the next month
+  return date.toISOString().slice(0, 10);
+}
+
+/** Whole days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
 /** Age in completed years on `today`; null without a (valid, not future) date of birth. */
 export function ageOn(dateOfBirth: string | null, today: string): number | null {
   if (!dateOfBirth || !isIsoDate(dateOfBirth)) return null;
