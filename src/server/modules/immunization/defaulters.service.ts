@@ -12,7 +12,9 @@ import { currentSchedule } from './schedule.service';
 /** 403 DEFAULTERS_OTHER_FACILITY for a facility other than the staff member's own. */
 export async function listDefaulters(c: RequestScope<StaffActor>, q: DefaultersQuery): Promise<DefaultersResponse> {
   if (c.actor.facility === null || c.actor.facility.trim().toLowerCase() !== q.facility.toLowerCase())
-    throw new AppError('DEFAULTERS_OTHER_FACILITY', 'Defaulter lists are for your own facility only', { details: { facility: q.facility } });
+    throw new AppError('DEFAULTERS_OTHER_FACILITY', 'Defaulter lists are for your own facility only', {
+      details: { facility: q.facility },
+    });
   const schedule = await currentSchedule(c.db);
   const today = todayIso(c.now);
   const facility = c.actor.facility.trim();
@@ -51,7 +53,18 @@ const csvCell = (value: string | null): string => {
 
 /** The list as CSV (one line per child; the overdue doses joined), with a header row. */
 export function defaultersCsv(list: DefaultersResponse): string {
-  const header = ['patient_id', 'last_name', 'first_name', 'date_of_birth', 'contact_number', 'next_of_kin', 'next_of_kin_contact', 'last_visit', 'facility', 'overdue'];
+  const header = [
+    'patient_id',
+    'last_name',
+    'first_name',
+    'date_of_birth',
+    'contact_number',
+    'next_of_kin',
+    'next_of_kin_contact',
+    'last_visit',
+    'facility',
+    'overdue',
+  ];
   const lines = list.defaulters.map((d) =>
     [
       String(d.patientId),

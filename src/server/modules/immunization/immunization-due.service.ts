@@ -52,7 +52,12 @@ async function refreshWith(db: DbOrTx, schedule: ImmunizationSchedule, patientId
 }
 
 /** Rewrites everyone's rows with `schedule`, in batches of patients (minutes at national scale: decision 044). */
-export async function refreshAllImmunizationDue(db: DbOrTx, schedule: ImmunizationSchedule, now: Date = new Date(), batch = 2000): Promise<void> {
+export async function refreshAllImmunizationDue(
+  db: DbOrTx,
+  schedule: ImmunizationSchedule,
+  now: Date = new Date(),
+  batch = 2000,
+): Promise<void> {
   const today = todayIso(now);
   let after = 0;
   for (;;) {

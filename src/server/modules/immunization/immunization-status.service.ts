@@ -7,7 +7,7 @@ import type { RecordPatient } from '../../../contracts/access';
 import type { Actor, PatientActor, StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import { openOwnRecordWithDetails, openPatientRecordWithDetails, type PatientScope } from '../access/patient-scope';
-import { selectStatusInputs } from './immunization.repository';
+import { selectStatusInputs } from './immunization-status.repository';
 import { immunizationStatusOf } from './schedule-engine';
 import { currentSchedule } from './schedule.service';
 

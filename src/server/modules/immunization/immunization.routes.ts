@@ -53,7 +53,10 @@ export function immunizationRoutes({ db, config }: AppDeps) {
 
     r.post(
       '/api/immunization-schedules',
-      { onRequest: requireStaff('immunizations.schedule'), schema: { tags, body: immunizationSchedule, response: { 201: scheduleVersionRow } } },
+      {
+        onRequest: requireStaff('immunizations.schedule'),
+        schema: { tags, body: immunizationSchedule, response: { 201: scheduleVersionRow } },
+      },
       async (request, reply) => {
         const scope = staffScope(request, db, config.now);
         const row = await loadSchedule(scope, request.body, (schedule) => refreshAllImmunizationDue(db, schedule, scope.now));
@@ -63,7 +66,14 @@ export function immunizationRoutes({ db, config }: AppDeps) {
 
     r.get(
       '/api/defaulters',
-      { onRequest: requireStaff('defaulters.read'), schema: { tags, querystring: defaultersQuery, response: { 200: defaultersResponse.or(z.string().describe('CSV, with format=csv')) } } },
+      {
+        onRequest: requireStaff('defaulters.read'),
+        schema: {
+          tags,
+          querystring: defaultersQuery,
+          response: { 200: defaultersResponse.or(z.string().describe('CSV, with format=csv')) },
+        },
+      },
       async (request, reply) => {
         const list = await listDefaulters(staffScope(request, db, config.now), request.query);
         if (request.query.format === 'csv')

@@ -16,11 +16,19 @@ const DOB = '2026-01-05';
 const girl: SchedulePatient = { dateOfBirth: DOB, sex: 'Female', pregnant: false };
 const boy: SchedulePatient = { dateOfBirth: DOB, sex: 'Male', pregnant: false };
 let nextId = 1;
-const coded = (cvx: string, date: string): VaccineDose => ({ id: nextId++, vaccine: `CVX ${cvx}`, code: cvx, codeSystem: CVX_SYSTEM, date, dose: '1' });
+const coded = (cvx: string, date: string): VaccineDose => ({
+  id: nextId++,
+  vaccine: `CVX ${cvx}`,
+  code: cvx,
+  codeSystem: CVX_SYSTEM,
+  date,
+  dose: '1',
+});
 const text = (vaccine: string, date: string): VaccineDose => ({ id: nextId++, vaccine, code: null, codeSystem: null, date, dose: '1' });
 const day = (days: number) => addDays(DOB, days);
 
-const statusOn = (today: string, rows: VaccineDose[], patient: SchedulePatient = boy) => immunizationStatusOf(schedule, patient, rows, today);
+const statusOn = (today: string, rows: VaccineDose[], patient: SchedulePatient = boy) =>
+  immunizationStatusOf(schedule, patient, rows, today);
 const dose = (s: { doses: DoseStatus[] }, id: string): DoseStatus | undefined => s.doses.find((d) => d.dose === id);
 
 describe('the shipped schedule', () => {
@@ -45,7 +53,10 @@ describe('the shipped schedule', () => {
       );
     const unknownCode = structuredClone(schedule);
     unknownCode.series[0]!.cvx = ['999'];
-    expect(checkSchedule(unknownCode)).toEqual({ ok: false, issues: [{ path: 'series.0.cvx.0', message: 'validation:scheduleUnknownVaccine' }] });
+    expect(checkSchedule(unknownCode)).toEqual({
+      ok: false,
+      issues: [{ path: 'series.0.cvx.0', message: 'validation:scheduleUnknownVaccine' }],
+    });
   });
 });
 
@@ -53,18 +64,31 @@ describe('a dose on time', () => {
   it('counts pentavalent 1 given at 6 weeks, and makes pentavalent 2 upcoming 4 weeks later', () => {
     const s = statusOn(day(50), [coded('198', day(42))]);
     expect(dose(s, 'PENTA1')).toMatchObject({ state: 'given', date: day(42), reasons: [{ code: 'GIVEN_ON_TIME' }] });
-    expect(dose(s, 'PENTA2')).toMatchObject({ state: 'upcoming', date: day(70), reasons: [{ code: 'UPCOMING_AT_AGE', params: { age: '10w' } }] });
-    expect(dose(s, 'PENTA3')).toMatchObject({ state: 'upcoming', reasons: [{ code: 'UPCOMING_AFTER_PREVIOUS', params: { previous: 'Pentavalent 2' } }] });
+    expect(dose(s, 'PENTA2')).toMatchObject({
+      state: 'upcoming',
+      date: day(70),
+      reasons: [{ code: 'UPCOMING_AT_AGE', params: { age: '10w' } }],
+    });
+    expect(dose(s, 'PENTA3')).toMatchObject({
+      state: 'upcoming',
+      reasons: [{ code: 'UPCOMING_AFTER_PREVIOUS', params: { previous: 'Pentavalent 2' } }],
+    });
   });
 
   it('is due at its age, then overdue after two weeks, saying by how many weeks', () => {
     const rows = [coded('198', day(42))];
-    expect(dose(statusOn(day(72), rows), 'PENTA2')).toMatchObject({ state: 'due', reasons: [{ code: 'DUE_AT_AGE', params: { age: '10w' } }] });
+    expect(dose(statusOn(day(72), rows), 'PENTA2')).toMatchObject({
+      state: 'due',
+      reasons: [{ code: 'DUE_AT_AGE', params: { age: '10w' } }],
+    });
     const late = statusOn(day(70 + 21), rows);
     expect(dose(late, 'PENTA2')).toMatchObject({
       state: 'overdue',
       date: day(70),
-      reasons: [{ code: 'OVERDUE', params: { weeks: 3, date: day(70) } }, { code: 'CATCH_UP_UNTIL', params: { date: '2031-01-05' } }],
+      reasons: [
+        { code: 'OVERDUE', params: { weeks: 3, date: day(70) } },
+        { code: 'CATCH_UP_UNTIL', params: { date: '2031-01-05' } },
+      ],
     });
   });
 });
@@ -79,9 +103,16 @@ describe('a dose given early', () => {
   it('before the minimum interval after the previous dose is not counted (minimum interval)', () => {
     const s = statusOn(day(100), [coded('198', day(60)), coded('198', day(80))]);
     expect(s.notCounted).toMatchObject([
-      { date: day(80), reason: { code: 'TOO_EARLY_AFTER_PREVIOUS', params: { dose: 'Pentavalent 2', previous: 'Pentavalent 1', interval: '4w' } } },
+      {
+        date: day(80),
+        reason: { code: 'TOO_EARLY_AFTER_PREVIOUS', params: { dose: 'Pentavalent 2', previous: 'Pentavalent 1', interval: '4w' } },
+      },
     ]);
-    expect(dose(s, 'PENTA2')).toMatchObject({ state: 'overdue' });
+    expect(dose(s, 'PENTA2')).toMatchObject({
+      state: 'due',
+      date: day(88),
+      reasons: [{ code: 'DUE_AFTER_INTERVAL', params: { previousDate: day(60) } }],
+    });
   });
 });
 

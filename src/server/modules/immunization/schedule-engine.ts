@@ -214,7 +214,10 @@ function outstandingOn(schedule: ImmunizationSchedule, series: SeriesOutstanding
     status.push(
       base(o, 'upcoming', o.due, [
         prev
-          ? { code: 'UPCOMING_AFTER_INTERVAL', params: { previous: prev.name, previousDate: prev.date, interval: prev.interval, date: o.due } }
+          ? {
+              code: 'UPCOMING_AFTER_INTERVAL',
+              params: { previous: prev.name, previousDate: prev.date, interval: prev.interval, date: o.due },
+            }
           : { code: 'UPCOMING_AT_AGE', params: { age: o.dose.recommendedAge, date: o.due } },
       ]),
     );
@@ -231,7 +234,9 @@ function outstandingOn(schedule: ImmunizationSchedule, series: SeriesOutstanding
   let previous = later(o.due, today);
   for (const d of remaining.slice(remaining.indexOf(o.dose) + 1)) {
     const date = later(addAge(dob, d.recommendedAge), d.minInterval ? addAge(previous, d.minInterval) : previous);
-    status.push(base({ ...o, dose: d }, 'upcoming', date, [{ code: 'UPCOMING_AFTER_PREVIOUS', params: { previous: status.at(-1)!.name } }]));
+    status.push(
+      base({ ...o, dose: d }, 'upcoming', date, [{ code: 'UPCOMING_AFTER_PREVIOUS', params: { previous: status.at(-1)!.name } }]),
+    );
     previous = date;
   }
   return status;

@@ -12,10 +12,11 @@ export const SCHEDULE_FILE = `${CATALOGUE_DIR}immunization-schedule.json`;
 export type ScheduleCheck = { ok: true; schedule: ImmunizationSchedule; sha256: string } | { ok: false; issues: FieldIssue[] };
 
 let cvxCodes: Set<string> | null = null;
-const knownCvx = (): Set<string> => (cvxCodes ??= new Set(readCatalogue("vaccines").map((e) => e.entry.code)));
+const knownCvx = (): Set<string> => (cvxCodes ??= new Set(readCatalogue('vaccines').map((e) => e.entry.code)));
 
 /** The SHA-256 of a schedule's canonical form (its JSON with the keys as written). */
-export const scheduleSha256 = (schedule: ImmunizationSchedule): string => createHash('sha256').update(JSON.stringify(schedule)).digest('hex');
+export const scheduleSha256 = (schedule: ImmunizationSchedule): string =>
+  createHash('sha256').update(JSON.stringify(schedule)).digest('hex');
 
 /** Checks a schedule whole: its shape, its references and its vaccine codes. */
 export function checkSchedule(value: unknown): ScheduleCheck {

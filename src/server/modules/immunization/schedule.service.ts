@@ -7,7 +7,7 @@ import { staffDisplayName, type StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { DbOrTx } from '../../db/client';
 import { AppError, validationFailed } from '../../errors/app-error';
-import { newestScheduleId, insertSchedule, selectSchedule, selectScheduleVersions } from './immunization.repository';
+import { newestScheduleId, insertSchedule, selectSchedule, selectScheduleVersions } from './schedule.repository';
 import { checkSchedule, shippedSchedule } from './schedule-file';
 
 let cached: { id: number; schedule: ImmunizationSchedule } | null = null;
@@ -46,7 +46,17 @@ export async function listScheduleVersions(db: DbOrTx): Promise<ScheduleVersionR
   const loaded = await selectScheduleVersions(db);
   const shipped = shippedSchedule();
   const file: ScheduleVersionRow[] = shipped.ok
-    ? [{ id: 0, version: shipped.schedule.version, title: shipped.schedule.title, sha256: shipped.sha256, loadedAt: null, loadedBy: null, current: false }]
+    ? [
+        {
+          id: 0,
+          version: shipped.schedule.version,
+          title: shipped.schedule.title,
+          sha256: shipped.sha256,
+          loadedAt: null,
+          loadedBy: null,
+          current: false,
+        },
+      ]
     : [];
   return [...loaded, ...file].map((v, i) => ({ ...v, current: i === 0 }));
 }
@@ -66,7 +76,8 @@ export async function loadSchedule(
   const { schedule, sha256 } = check;
   const stored = await inAuditedTransaction(c, async (ctx) => {
     const row = await insertSchedule(ctx.tx, schedule, sha256, { userId: c.actor.userId, name: staffDisplayName(c.actor), now: c.now });
-    if (!row) throw new AppError('CONFLICT', `Schedule version ${schedule.version} is already loaded`, { details: { version: schedule.version } });
+    if (!row)
+      throw new AppError('CONFLICT', `Schedule version ${schedule.version} is already loaded`, { details: { version: schedule.version } });
     return ctx.audited(row, {
       action: 'CREATE',
       resourceType: 'IMMUNIZATION_SCHEDULE',
@@ -75,5 +86,13 @@ export async function loadSchedule(
     });
   });
   await afterLoad(schedule);
-  return { id: stored.id, version: schedule.version, title: schedule.title, sha256, loadedAt: c.now.toISOString(), loadedBy: staffDisplayName(c.actor), current: true };
+  return {
+    id: stored.id,
+    version: schedule.version,
+    title: schedule.title,
+    sha256,
+    loadedAt: c.now.toISOString(),
+    loadedBy: staffDisplayName(c.actor),
+    current: true,
+  };
 }

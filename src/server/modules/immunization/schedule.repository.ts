@@ -1,12 +1,8 @@
-// Schedule versions an administrator loaded, and what a patient's status is computed from (decision 044).
+// Schedule versions an administrator loaded (decision 044): the newest is current; every one is kept.
 import { desc, sql } from 'drizzle-orm';
 import type { ImmunizationSchedule, ScheduleVersionRow } from '../../../contracts/immunization';
-import type { Actor } from '../../context/actor';
 import type { DbOrTx } from '../../db/client';
 import { immunizationSchedules } from '../../db/schema';
-import type { PatientScope } from '../access/patient-scope';
-import { selectListsOf } from '../records/records.repository';
-import type { VaccineDose } from './schedule-engine';
 
 export interface StoredSchedule {
   id: number;
@@ -15,7 +11,11 @@ export interface StoredSchedule {
 
 /** The id of the newest loaded version, or null (then the shipped file is current). */
 export async function newestScheduleId(db: DbOrTx): Promise<number | null> {
-  const [row] = await db.select({ id: immunizationSchedules.id }).from(immunizationSchedules).orderBy(desc(immunizationSchedules.id)).limit(1);
+  const [row] = await db
+    .select({ id: immunizationSchedules.id })
+    .from(immunizationSchedules)
+    .orderBy(desc(immunizationSchedules.id))
+    .limit(1);
   return row?.id ?? null;
 }
 
@@ -64,11 +64,4 @@ export async function insertSchedule(
     .onConflictDoNothing({ target: immunizationSchedules.version })
     .returning({ id: immunizationSchedules.id });
   return row ?? null;
-}
-
-/** The scope patient's vaccine rows as the schedule reads them and whether an active pregnancy is recorded (ICD-10 Z33-Z35, O). */
-export async function selectStatusInputs<A extends Actor>(scope: PatientScope<A>): Promise<{ vaccines: VaccineDose[]; pregnant: boolean }> {
-  const { vaccines, diagnoses } = await selectListsOf(scope, ['vaccines', 'diagnoses'] as const);
-  const pregnant = diagnoses.some((d) => d.status === 'Active' && d.code !== null && /^(Z3[345]|O)/.test(d.code));
-  return { vaccines: vaccines.map((v) => ({ id: v.id, vaccine: v.vaccine, code: v.code, codeSystem: v.codeSystem, date: v.date, dose: v.dose })), pregnant };
 }
