@@ -8,6 +8,7 @@ import { addDays, todayIso } from '../../../contracts/calendar';
 import { CVX_SYSTEM } from '../../../contracts/code-systems';
 import type { DefaultersResponse, ImmunizationStatus } from '../../../contracts/immunization';
 import { createSession } from '../../context/session';
+import { expectValidFhir } from '../../test/fhir-validator';
 import { createPatient } from '../../test/patient-fixtures';
 import { auditCount, confirmAccess, recordApi } from '../../test/record-api';
 import { queryOne, queryRows } from '../../test/sql';
@@ -106,6 +107,38 @@ describe('GET /api/patients/{id}/immunization-status', () => {
     expect(
       (await t.app.inject({ method: 'GET', url: '/api/patients/abc/immunization-status', headers: { cookie: nurse } })).statusCode,
     ).toBe(400);
+  });
+
+  it('is served as a FHIR ImmunizationRecommendation: CVX codes, forecast status, reason codes and the due date', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/fhir/R4/ImmunizationRecommendation?patient=${childId}`,
+      headers: { cookie: nurse },
+    });
+    expect(res.statusCode).toBe(200);
+    const bundle = res.json();
+    expect(bundle).toMatchObject({
+      resourceType: 'Bundle',
+      total: 1,
+      entry: [{ resource: { resourceType: 'ImmunizationRecommendation', patient: { reference: `Patient/${childId}` } } }],
+    });
+    const penta2 = bundle.entry[0].resource.recommendation.find((r: { description: string }) => r.description === 'Pentavalent 2');
+    expect(penta2).toMatchObject({
+      vaccineCode: [
+        {
+          coding: [
+            { system: CVX_SYSTEM, code: '198' },
+            { system: CVX_SYSTEM, code: '146' },
+          ],
+        },
+      ],
+      forecastStatus: { coding: [{ code: 'overdue' }] },
+      forecastReason: [{ coding: [{ code: 'OVERDUE' }] }, { coding: [{ code: 'CATCH_UP_UNTIL' }] }],
+      dateCriterion: [{ code: { coding: [{ code: '30980-7' }] }, value: addDays(DOB, 70) }, { code: { coding: [{ code: '59777-3' }] } }],
+    });
+    expect((await t.app.inject({ method: 'GET', url: '/fhir/R4/ImmunizationRecommendation', headers: { cookie: nurse } })).statusCode).toBe(
+      400,
+    );
   });
 
   it('gives the patient their own status in the portal, and nobody else', async () => {
