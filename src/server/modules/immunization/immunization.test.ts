@@ -116,7 +116,7 @@ describe('GET /api/patients/{id}/immunization-status', () => {
       headers: { cookie: nurse },
     });
     expect(res.statusCode).toBe(200);
-    const bundle = res.json();
+    const bundle = expectValidFhir(res.json());
     expect(bundle).toMatchObject({
       resourceType: 'Bundle',
       total: 1,
