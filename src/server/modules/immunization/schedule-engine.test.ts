@@ -144,9 +144,9 @@ describe('a dose given late, and catch-up', () => {
     expect(dose(s, 'OPV1')).toMatchObject({ state: 'overdue' });
   });
 
-  it('a dose past its latest age is missed (rotavirus after 2 years)', () => {
+  it('a dose past its latest age is missed (rotavirus after 24 months)', () => {
     const s = statusOn(day(800), []);
-    expect(dose(s, 'ROTA1')).toMatchObject({ state: 'missed', reasons: [{ code: 'MISSED_PAST_LATEST', params: { age: '2y' } }] });
+    expect(dose(s, 'ROTA1')).toMatchObject({ state: 'missed', reasons: [{ code: 'MISSED_PAST_LATEST', params: { age: '24m' } }] });
   });
 
   it('a first OPV given after the birth window counts as OPV 1', () => {
