@@ -16,13 +16,16 @@ import { StaffHeader } from './staff-header';
 const ProfileArea = lazy(() => import('./profile-area').then((m) => ({ default: m.ProfileArea })));
 const AuditArea = lazy(() => import('./audit-area').then((m) => ({ default: m.AuditArea })));
 const AdminArea = lazy(() => import('./admin-area').then((m) => ({ default: m.AdminArea })));
+const DefaultersScreen = lazy(() =>
+  import('../features/immunization/components/defaulters-screen').then((m) => ({ default: m.DefaultersScreen })),
+);
 
 function Loading(): React.JSX.Element {
   const { t } = useTranslation();
   return <p role="status">{t('loading')}</p>;
 }
 
-export type DashboardView = 'home' | 'admin' | 'audit' | 'reviews';
+export type DashboardView = 'home' | 'admin' | 'audit' | 'reviews' | 'defaulters';
 
 export function DashboardScreen({ user, view }: { user: CurrentUser; view: DashboardView }): React.JSX.Element {
   const { t } = useTranslation(['dashboard', 'common', 'privacy']);
@@ -30,6 +33,7 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
   const [profileOpen, setProfileOpen] = useState(false);
   const canAdmin = hasPermission(user, 'users.approve') || hasPermission(user, 'patients.create');
   const canReview = hasPermission(user, 'audit.review');
+  const canListDefaulters = hasPermission(user, 'defaulters.read');
   const canAudit = hasPermission(user, 'audit.read') || hasPermission(user, 'reports.read') || canReview;
   const roleName = user.role ? t(`common:roles.${user.role.name}`, { defaultValue: user.role.displayName }) : t('profile:healthcareWorker');
 
@@ -38,6 +42,7 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
   else if ((view === 'audit' || view === 'reviews') && canAudit)
     main = <AuditArea user={user} onBack={() => navigate('/')} canReview={canReview} view={view} />;
   else if (view === 'admin' && canAdmin) main = <AdminArea user={user} />;
+  else if (view === 'defaulters' && canListDefaulters) main = <DefaultersScreen facility={user.facility} />;
   else if (view !== 'home')
     main = (
       <p role="alert" className="rounded-md bg-red-50 p-4 text-danger-600">
@@ -58,6 +63,11 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
             </p>
           </div>
           <nav aria-label={t('navigation')} className="flex flex-wrap items-center gap-2">
+            {canListDefaulters ? (
+              <Button variant="secondary" onClick={() => navigate('/defaulters')}>
+                {t('defaulters.button')}
+              </Button>
+            ) : null}
             {canAudit ? (
               <Button variant="secondary" onClick={() => navigate('/audit')}>
                 {t('audit')}

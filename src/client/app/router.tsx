@@ -150,6 +150,7 @@ export function AppRouter(): React.JSX.Element {
         <Route path="/login">{me ? <Redirect to="/" replace /> : <Staff user={null} view="home" />}</Route>
         <Route path="/admin">{me ? <Staff user={me} view="admin" /> : <Redirect to="/login" replace />}</Route>
         <Route path="/audit">{me ? <Staff user={me} view="audit" /> : <Redirect to="/login" replace />}</Route>
+        <Route path="/defaulters">{me ? <Staff user={me} view="defaulters" /> : <Redirect to="/login" replace />}</Route>
         <Route path="/audit/reviews">{me ? <Staff user={me} view="reviews" /> : <Redirect to="/login" replace />}</Route>
         <Route path="/">{me ? <Staff user={me} view="home" /> : <Redirect to="/login" replace />}</Route>
         <Route>{me ? <Redirect to="/" replace /> : <Staff user={null} view="home" />}</Route>
