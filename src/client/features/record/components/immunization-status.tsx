@@ -135,7 +135,7 @@ export function ImmunizationStatusCard({
     void refetch();
   }, [vaccinesUpdatedAt, refetch]);
   let body: React.JSX.Element;
-  if (status.isPending) body = <p role="status">{t('loading')}</p>;
+  if (status.isPending) body = <p role="status">{t('common:loading')}</p>;
   else if (status.isError)
     body = (
       <p role="alert" className="text-danger-600">
