@@ -16,7 +16,8 @@ const DAY_FORMATS = new Map<string, Intl.DateTimeFormat>();
 export function todayIso(now: Date = new Date(), timeZone: string = CLINIC_TIME_ZONE): string {
   let format = DAY_FORMATS.get(timeZone);
   // en-CA formats as YYYY-MM-DD.
-  if (!format) DAY_FORMATS.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  if (!format)
+    DAY_FORMATS.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
   return format.format(now);
 }
 
