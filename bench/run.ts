@@ -38,6 +38,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
       "issue 23's budgets at 1 connection: the floor GET /api/auth/user, an add with a new Idempotency-Key, its replay, an edit with If-Match, a record open and the delta read of a patient with 50 rows (without and with a cursor); median of RUNS runs, load average [env SEEDED_DATABASE_URL, PATIENTS, WITH_RECORDS, SAMPLES, RUNS, GRANTED, WORKERS, SERVER=inline]",
     run: (argv) => script('./record-writes.ts', argv),
   },
+  defaulters: {
+    summary:
+      "issue 25's budget: the defaulter list of one facility GET /api/defaulters over HTTP (a nurse of that facility, 1 connection) against p95 <= 1 s, in a scratch database it seeds itself (children's vaccines at CLINICS clinics, the index written by the server's code) [env PATIENTS, CLINICS, SAMPLES, RUNS, FACILITIES_MEASURED, SEEDED_DATABASE_URL, WORKERS, SERVER=inline]",
+    run: (argv) => script('./defaulters.ts', argv),
+  },
   codes: {
     summary:
       'code look-up GET /api/codes over HTTP (signed-in doctor, 1 connection) for many 3-letter prefixes of each catalogue: p50/p95/p99 per kind and overall against p95 <= 20 ms [--prefixes N --rounds R; env WORKERS, SERVER=inline]',

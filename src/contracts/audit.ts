@@ -17,6 +17,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'ACCESS_REVIEW',
   // The shredding of an audit row's payload (decision 042).
   'AUDIT_PAYLOAD',
+  // A version of the immunization schedule an administrator loaded (decision 044).
+  'IMMUNIZATION_SCHEDULE',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

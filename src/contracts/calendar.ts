@@ -16,7 +16,8 @@ const DAY_FORMATS = new Map<string, Intl.DateTimeFormat>();
 export function todayIso(now: Date = new Date(), timeZone: string = CLINIC_TIME_ZONE): string {
   let format = DAY_FORMATS.get(timeZone);
   // en-CA formats as YYYY-MM-DD.
-  if (!format) DAY_FORMATS.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  if (!format)
+    DAY_FORMATS.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
   return format.format(now);
 }
 
@@ -43,6 +44,19 @@ export function addYears(iso: string, years: number): string {
   const date = new Date(Date.UTC(y + years, m - 1, d));
   if (date.getUTCMonth() !== m - 1) date.setUTCDate(0); // rolled over into March
   return date.toISOString().slice(0, 10);
+}
+
+/** `iso` moved by whole calendar months (negative: back; a day the month lacks falls back to its last day). */
+export function addMonths(iso: string, months: number): string {
+  const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1 + months, d));
+  if (date.getUTCMonth() !== (((m - 1 + months) % 12) + 12) % 12) date.setUTCDate(0); // rolled over into the next month
+  return date.toISOString().slice(0, 10);
+}
+
+/** Whole days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
 /** Age in completed years on `today`; null without a (valid, not future) date of birth. */

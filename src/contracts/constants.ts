@@ -85,5 +85,7 @@ export const PERMISSIONS = [
   'users.approve',
   'audit.review',
   'patients.restrict',
+  'immunizations.schedule',
+  'defaulters.read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

@@ -55,6 +55,7 @@ export const errorStatus = {
   SCOPE_EXCEEDS_CREATOR: 403,
   REVIEW_OWN_CLIENT_ACCESS: 403,
   PORTAL_RESET_OWN_CODE: 403,
+  DEFAULTERS_OTHER_FACILITY: 403,
   // What they asked about
   NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
@@ -82,6 +83,7 @@ export const errorStatus = {
   VERSION_REQUIRED: 428,
   // The server
   DATABASE_BUSY: 503,
+  IMMUNIZATION_SCHEDULE_UNAVAILABLE: 503,
   INTERNAL: 500,
 } as const satisfies Record<string, number>;
 

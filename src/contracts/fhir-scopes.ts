@@ -10,6 +10,7 @@ export const FHIR_RESOURCE_TYPES = [
   'AllergyIntolerance',
   'MedicationStatement',
   'Immunization',
+  'ImmunizationRecommendation',
   'Appointment',
   'Observation',
   'AuditEvent',

@@ -32,6 +32,7 @@ import { accessRoutes } from './modules/access/access.routes';
 import { apiClientsRoutes } from './modules/api-clients/api-clients.routes';
 import { codesRoutes } from './modules/codes/codes.routes';
 import { loadMedicineKnowledge } from './modules/medicine-checks/medicine-knowledge';
+import { immunizationRoutes } from './modules/immunization/immunization.routes';
 import { medicineChecksRoutes } from './modules/medicine-checks/medicine-checks.routes';
 import { recordsRoutes } from './modules/records/records.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
@@ -111,6 +112,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(recordsRoutes(deps));
   await app.register(codesRoutes(deps));
   await app.register(medicineChecksRoutes(deps));
+  await app.register(immunizationRoutes(deps));
   await app.register(privacyRoutes(deps));
   await app.register(fhirRoutes(deps));
   await app.register(cdsHooksRoutes(deps));

@@ -18,13 +18,16 @@ const ProfileArea = lazy(() => import('./profile-area').then((m) => ({ default: 
 // The audit area names medicine-check findings in the record's words (decision 045): its translations come along.
 const AuditArea = lazy(() => Promise.all([import('./audit-area'), loadNamespaces('record')]).then(([m]) => ({ default: m.AuditArea })));
 const AdminArea = lazy(() => import('./admin-area').then((m) => ({ default: m.AdminArea })));
+const DefaultersScreen = lazy(() =>
+  import('../features/immunization/components/defaulters-screen').then((m) => ({ default: m.DefaultersScreen })),
+);
 
 function Loading(): React.JSX.Element {
   const { t } = useTranslation();
   return <p role="status">{t('loading')}</p>;
 }
 
-export type DashboardView = 'home' | 'admin' | 'audit' | 'reviews';
+export type DashboardView = 'home' | 'admin' | 'audit' | 'reviews' | 'defaulters';
 
 export function DashboardScreen({ user, view }: { user: CurrentUser; view: DashboardView }): React.JSX.Element {
   const { t } = useTranslation(['dashboard', 'common', 'privacy']);
@@ -32,6 +35,7 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
   const [profileOpen, setProfileOpen] = useState(false);
   const canAdmin = hasPermission(user, 'users.approve') || hasPermission(user, 'patients.create');
   const canReview = hasPermission(user, 'audit.review');
+  const canListDefaulters = hasPermission(user, 'defaulters.read');
   const canAudit = hasPermission(user, 'audit.read') || hasPermission(user, 'reports.read') || canReview;
   const roleName = user.role ? t(`common:roles.${user.role.name}`, { defaultValue: user.role.displayName }) : t('profile:healthcareWorker');
 
@@ -40,6 +44,7 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
   else if ((view === 'audit' || view === 'reviews') && canAudit)
     main = <AuditArea user={user} onBack={() => navigate('/')} canReview={canReview} view={view} />;
   else if (view === 'admin' && canAdmin) main = <AdminArea user={user} />;
+  else if (view === 'defaulters' && canListDefaulters) main = <DefaultersScreen facility={user.facility} />;
   else if (view !== 'home')
     main = (
       <p role="alert" className="rounded-md bg-red-50 p-4 text-danger-600">
@@ -60,6 +65,11 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
             </p>
           </div>
           <nav aria-label={t('navigation')} className="flex flex-wrap items-center gap-2">
+            {canListDefaulters ? (
+              <Button variant="secondary" onClick={() => navigate('/defaulters')}>
+                {t('defaulters.button')}
+              </Button>
+            ) : null}
             {canAudit ? (
               <Button variant="secondary" onClick={() => navigate('/audit')}>
                 {t('audit')}

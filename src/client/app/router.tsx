@@ -15,8 +15,11 @@ import { StaffFrame, StatusScreen } from './status-screen';
 /** The dashboard's translations: the staff bundle and privacy's (review counts, the reviewers' tab). */
 export const DASHBOARD_NAMESPACES = [...STAFF_NAMESPACES, 'privacy'] as const;
 
-/** The portal's translations: its own and privacy's (the patient's access history). */
-export const PORTAL_NAMESPACES = ['portal', 'privacy'] as const;
+/**
+ * The portal's translations: its own, privacy's (the patient's access history) and record's (the schedule's due and
+ * overdue doses in the vaccines tab, decision 044).
+ */
+export const PORTAL_NAMESPACES = ['portal', 'privacy', 'record'] as const;
 
 const SetupScreen = lazy(() => import('../features/setup/components/setup-screen').then((m) => ({ default: m.SetupScreen })));
 // Each screen's translations load with its JavaScript (DESIGN.md §10 first-page budget).
@@ -47,13 +50,14 @@ const PatientActivateScreen = lazy(async () => {
 });
 // The portal's lists are the record kinds' (features/record/kinds), handed to the portal screen here.
 const PortalScreen = lazy(async () => {
-  const [m, kinds] = await Promise.all([
+  const [m, kinds, immunization] = await Promise.all([
     import('../features/portal/components/portal-screen'),
     import('../features/record/kinds'),
+    import('../features/record/components/immunization-status'),
     loadNamespaces(...PORTAL_NAMESPACES),
   ]);
   const PortalWithLists = ({ passkeys }: { passkeys?: React.ReactNode }): React.JSX.Element => (
-    <m.PortalScreen lists={kinds.portalLists} passkeys={passkeys} />
+    <m.PortalScreen lists={kinds.portalLists} passkeys={passkeys} immunizations={<immunization.ImmunizationStatusCard patientId="own" />} />
   );
   return { default: PortalWithLists };
 });
@@ -146,6 +150,7 @@ export function AppRouter(): React.JSX.Element {
         <Route path="/login">{me ? <Redirect to="/" replace /> : <Staff user={null} view="home" />}</Route>
         <Route path="/admin">{me ? <Staff user={me} view="admin" /> : <Redirect to="/login" replace />}</Route>
         <Route path="/audit">{me ? <Staff user={me} view="audit" /> : <Redirect to="/login" replace />}</Route>
+        <Route path="/defaulters">{me ? <Staff user={me} view="defaulters" /> : <Redirect to="/login" replace />}</Route>
         <Route path="/audit/reviews">{me ? <Staff user={me} view="reviews" /> : <Redirect to="/login" replace />}</Route>
         <Route path="/">{me ? <Staff user={me} view="home" /> : <Redirect to="/login" replace />}</Route>
         <Route>{me ? <Redirect to="/" replace /> : <Staff user={null} view="home" />}</Route>

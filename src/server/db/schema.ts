@@ -733,3 +733,40 @@ export const medicineCheckAlerts = pgTable(
   },
   (t) => [index('medicine_check_alerts_at_idx').on(t.at)],
 );
+
+/**
+ * Immunization schedule versions an administrator loaded (issue 25 item 1, decision 044); the newest is current, the
+ * shipped file (catalogues/immunization-schedule.json) until there is one. Every version is kept.
+ */
+export const immunizationSchedules = pgTable('immunization_schedules', {
+  id: serial('id').primaryKey(),
+  version: varchar('version', { length: 40 }).notNull().unique(),
+  title: varchar('title', { length: 200 }).notNull(),
+  schedule: jsonb('schedule').notNull(),
+  sha256: varchar('sha256', { length: 64 }).notNull(),
+  loadedAt: timestamp('loaded_at', { withTimezone: true }).notNull().defaultNow(),
+  loadedBy: text('loaded_by').notNull(),
+  loadedByName: varchar('loaded_by_name', { length: 200 }).notNull(),
+});
+
+/**
+ * The defaulter list's index (issue 25 item 3, decision 044): per child, the schedule's next doses of the tracked
+ * series not given yet, with the days they are due, overdue and no longer given, and the facility and day of the
+ * child's last vaccine visit. Rewritten for a patient whenever their vaccines change, and for everyone when a new
+ * schedule is loaded; derived data, never shown without the list's own checks. The index on (facility, due_date)
+ * INCLUDEs the state columns (migration 0045; drizzle cannot declare INCLUDE).
+ */
+export const immunizationDue = pgTable(
+  'immunization_due',
+  {
+    patientId: patientRef(),
+    dose: varchar('dose', { length: 16 }).notNull(),
+    name: varchar('name', { length: 100 }).notNull(),
+    facility: varchar('facility', { length: 200 }).notNull(),
+    dueDate: date('due_date', { mode: 'string' }).notNull(),
+    overdueFrom: date('overdue_from', { mode: 'string' }).notNull(),
+    missedFrom: date('missed_from', { mode: 'string' }),
+    lastVisit: date('last_visit', { mode: 'string' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.patientId, t.dose] }), index('immunization_due_facility_idx').on(t.facility, t.dueDate)],
+);

@@ -18,6 +18,8 @@ export const DESIGN_MATRIX: Record<Permission, readonly number[]> = {
   'users.approve': admins,
   'audit.review': [R.systemAdmin, R.auditor],
   'patients.restrict': admins,
+  'immunizations.schedule': admins,
+  'defaulters.read': [R.doctor, R.nurse],
 };
 
 /** Every role id of SPEC §6, 1-6 and 403-405. */

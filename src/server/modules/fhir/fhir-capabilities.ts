@@ -39,6 +39,8 @@ export const CAPABILITIES: ResourceCapability[] = [
     create: CREATABLE_TYPES.includes(type),
     searchParams: [patientParam, ...searchParamsOf(type)],
   })),
+  // The schedule's due and overdue doses of a patient (decision 044): one resource per patient, searched by patient.
+  { type: 'ImmunizationRecommendation', read: false, create: false, searchParams: [patientParam] },
   { type: 'AuditEvent', read: false, create: false, searchParams: [patientParam] },
 ];
 

@@ -1,5 +1,6 @@
 // Reads and searches of the FHIR API over the existing services (issue 14 item 2): each call is the same service call
 // the staff API makes, so the permission, the live access grant and the audit row hold unchanged.
+import { readImmunizationRecommendation } from '../immunization/immunization-fhir.service';
 import type { AuditLogQueryInput } from '../../../contracts/audit';
 import { AGE_MAX } from '../../../contracts/constants';
 import { ageOn, todayIso } from '../../../contracts/calendar';
@@ -233,6 +234,15 @@ export async function searchAuditEvents(call: FhirCall): Promise<FhirResource> {
     rows.map((e) => ({ resource: auditEventResource(e) })),
     page,
   );
+}
+
+/** GET ImmunizationRecommendation?patient=: the patient's one recommendation resource (decision 044), grant-checked and audited. */
+export async function searchImmunizationRecommendations(call: FhirCall): Promise<FhirResource> {
+  const { values, page, params } = parseSearch(call.query, ['patient']);
+  const patient = values.get('patient');
+  if (patient === undefined) throw unsupported('Search ImmunizationRecommendation by patient', 'patient');
+  const resource = await readImmunizationRecommendation(call.scope, patientParam(patient));
+  return searchset(call.base, 'ImmunizationRecommendation', params, [{ resource }], page);
 }
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -24,6 +24,7 @@ import {
   readPatientResource,
   searchAuditEvents,
   searchClinical,
+  searchImmunizationRecommendations,
   searchPatientResources,
   type FhirCall,
 } from './fhir-read.service';
@@ -137,6 +138,15 @@ export function fhirRoutes({ db, config }: AppDeps) {
         async (request, reply) => send(reply, await readClinical(callOf(request).scope, type, request.params.id)),
       );
     }
+
+    app.get(
+      `${FHIR_BASE_PATH}/ImmunizationRecommendation`,
+      {
+        onRequest: search('ImmunizationRecommendation'),
+        schema: { ...doc("A patient's due and overdue vaccine doses"), querystring: searchQuery(['patient']) },
+      },
+      async (request, reply) => send(reply, await searchImmunizationRecommendations(callOf(request))),
+    );
 
     app.get(
       `${FHIR_BASE_PATH}/AuditEvent`,

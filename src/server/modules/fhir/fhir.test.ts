@@ -88,6 +88,7 @@ describe('metadata and errors', () => {
         'AllergyIntolerance',
         'MedicationStatement',
         'Immunization',
+        'ImmunizationRecommendation',
         'Appointment',
         'Observation',
         'AuditEvent',

@@ -227,6 +227,7 @@ export async function addRecordItem<K extends RecordKind>(
       const row = await insertItem(scope, kind, values, changedBy(c), keyed);
       if (row === null) throw new KeyTaken();
       const event = await keepOverrides(c, scope, kind, row, checks);
+      await serverKind(kind).afterChange?.(scope);
       return ctx.audited(
         row,
         changeAudit(kind, patientId, 'CREATE', row as { id: number; version: number }, [], { newValues: row }, event),
@@ -307,6 +308,7 @@ export async function updateRecordItem<K extends RecordKind>(
     const next = row as { id: number; version: number };
     if (changed.join() !== expected.join()) await correctChanged(scope, kind, id, next.version, changed);
     const event = await keepOverrides(c, scope, kind, row, checks);
+    await serverKind(kind).afterChange?.(scope);
     return ctx.audited(row, changeAudit(kind, item.patientId, 'UPDATE', next, changed, { oldValues: current, newValues: row }, event));
   }).catch((err: unknown) => shownThenRethrow(c, err));
 }
@@ -337,6 +339,7 @@ export async function deleteRecordItem(c: RecordCaller, kind: RecordKind, id: nu
     const row = await markEnteredInError(scope, kind, id, reason, changedBy(c), legacyFirst(before));
     if (!row) throw notFound(kind); // locked above: only a concurrent change of its patient gets here
     const next = row as { id: number; version: number };
+    await serverKind(kind).afterChange?.(scope);
     return ctx.audited(
       undefined,
       changeAudit(kind, item.patientId, 'DELETE', next, ['enteredInError'], { oldValues: before, newValues: row }),

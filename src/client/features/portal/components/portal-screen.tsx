@@ -38,8 +38,19 @@ function AccessError(): React.JSX.Element {
   );
 }
 
-/** `lists`: the record's lists as the portal shows them; `passkeys`: the patient's passkeys card (decision 026). Both composed in app/. */
-export function PortalScreen({ lists, passkeys }: { lists: PortalLists; passkeys?: React.ReactNode }): React.JSX.Element {
+/**
+ * `lists`: the record's lists as the portal shows them; `passkeys`: the patient's passkeys card (decision 026);
+ * `immunizations`: the schedule's due and overdue doses, shown in the vaccines tab (decision 044). Composed in app/.
+ */
+export function PortalScreen({
+  lists,
+  passkeys,
+  immunizations,
+}: {
+  lists: PortalLists;
+  passkeys?: React.ReactNode;
+  immunizations?: React.ReactNode;
+}): React.JSX.Element {
   const { t } = useTranslation(['portal', 'common']);
   const record = useQuery(portalRecordQueryOptions);
   const logout = usePatientLogout();
@@ -60,7 +71,19 @@ export function PortalScreen({ lists, passkeys }: { lists: PortalLists; passkeys
   const shown = lists(medicalRecords, t);
   const items = [
     { value: 'overview', label: t('tabs.overview'), content: <OverviewTab record={record.data} lists={shown} /> },
-    ...shown.map((list) => ({ value: list.kind, label: t(`tabs.${list.kind}`), content: <RecordTab list={list} /> })),
+    ...shown.map((list) => ({
+      value: list.kind,
+      label: t(`tabs.${list.kind}`),
+      content:
+        list.kind === 'vaccines' && immunizations ? (
+          <div className="flex flex-col gap-4">
+            {tab === 'vaccines' ? immunizations : null}
+            <RecordTab list={list} />
+          </div>
+        ) : (
+          <RecordTab list={list} />
+        ),
+    })),
     // Loaded only when opened: a fresh read (and audit row) each time the patient looks.
     { value: 'access', label: t('tabs.accessHistory'), content: tab === 'access' ? <AccessHistoryTab /> : null },
     ...(passkeys ? [{ value: 'passkeys', label: t('tabs.passkeys'), content: tab === 'passkeys' ? passkeys : null }] : []),

@@ -9,6 +9,7 @@ import { Button } from '../../../components/ui/button';
 import { asApiError } from '../../../lib/api-error';
 import { recordSummaryQueryOptions } from '../api/record-queries';
 import { DemographicsSection } from './demographics-section';
+import { RecordImmunizationStatus } from './immunization-status';
 import { MedicalDashboard } from './medical-dashboard';
 import { RecordListSection } from './record-list-section';
 import { RecordSidebar, type RecordMode, type RecordSection } from './record-sidebar';
@@ -61,7 +62,7 @@ export function PatientRecord({ patientId, patient, onBack, canEdit }: PatientRe
   } else if (section === 'demographics') {
     main = <DemographicsSection patient={summary.data.patient} />;
   } else {
-    main = (
+    const list = (
       <RecordListSection
         key={section}
         kind={section}
@@ -71,6 +72,16 @@ export function PatientRecord({ patientId, patient, onBack, canEdit }: PatientRe
         onAddOpenChange={(open) => setOpenDialog(open ? section : null)}
       />
     );
+    // The vaccines section opens with the schedule's due and overdue doses (decision 044).
+    main =
+      section === 'vaccines' ? (
+        <div className="flex flex-col gap-6">
+          <RecordImmunizationStatus patientId={patientId} />
+          {list}
+        </div>
+      ) : (
+        list
+      );
   }
 
   return (

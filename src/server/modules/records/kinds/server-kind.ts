@@ -85,6 +85,8 @@ export interface ServerKind<K extends RecordKind> {
   validate?(input: NewRecordItems[K], code: CodeEntry | null): FieldIssue[];
   /** Warnings a clinician must confirm before the item is stored (the warnings-then-confirm protocol). */
   check?(scope: PatientScope, input: NewRecordItems[K], editing: number | null): Promise<RecordWarning[]>;
+  /** Keeps data derived from the patient's rows of this kind current, in the transaction of every add, edit and entered in error. */
+  afterChange?(scope: PatientScope): Promise<void>;
   fhir: KindFhir<RecordRows[K]>;
 }
 

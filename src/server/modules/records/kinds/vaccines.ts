@@ -1,5 +1,5 @@
-// Vaccines on the server: the table, the duplicate warning (the same vaccine on the same day), and FHIR
-// Immunization (CVX coded when picked from the catalogue).
+// Vaccines on the server: the table, the duplicate warning (the same vaccine on the same day), the defaulter index kept
+// current, and FHIR Immunization (CVX coded when picked from the catalogue).
 import { date, index, uniqueIndex, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
 import { eq } from 'drizzle-orm';
 import { vaccines as contract } from '../../../../contracts/kinds/vaccines';
@@ -7,6 +7,7 @@ import { patientRef } from '../../../db/schema';
 import { validationFailed } from '../../../errors/app-error';
 import { codedFrom, day, first, obj, str, words } from '../../../fhir/input';
 import { concept, named, patientReference, rowIdOf } from '../../../fhir/resources';
+import { refreshImmunizationDue } from '../../immunization/immunization-due.service';
 import { codedColumns } from './coded-columns';
 import { duplicateEntryWarnings } from './duplicate-check.repository';
 import { defineServerKind } from './server-kind';
@@ -34,6 +35,8 @@ export const vaccinesKind = defineServerKind<'vaccines'>({
   table: vaccinesTable,
   check: (scope, input, editing) =>
     duplicateEntryWarnings(scope, vaccinesTable, input, input.vaccine, eq(vaccinesTable.date, input.date), editing),
+  // The defaulter list's index (decision 044) follows every change of a patient's vaccines.
+  afterChange: (scope) => refreshImmunizationDue(scope.tx, [scope.patientId], scope.now),
   fhir: {
     type: 'Immunization',
     rowId: rowIdOf,
