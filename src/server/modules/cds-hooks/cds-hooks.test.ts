@@ -194,6 +194,25 @@ describe('patient-view', () => {
   });
 });
 
+describe('patient-view: immunizations', () => {
+  it('adds a card per overdue and due dose of a child, in the caller’s language, for a client that reads recommendations', async () => {
+    const born = new Date(Date.now() - 20 * 7 * 86_400_000).toISOString().slice(0, 10); // 20 weeks old, no vaccine given
+    const child = (await createPatient(t.db, { lastName: 'Amutenya', dateOfBirth: born })).id;
+    const reader = await createCdsClient(t, 'Okuryangava Clinic Register', [...CDS_SCOPES, 'system/ImmunizationRecommendation.read']);
+    await clientConsents(t, reader.token, child);
+    const en = cardsOf((await call('nhr-patient-view', patientView(child), {}, reader.token)).json());
+    expect(en.length).toBeGreaterThan(0);
+    const penta = en.find((c) => c.summary.startsWith('Pentavalent 1'));
+    expect(penta).toMatchObject({ indicator: 'warning', summary: expect.stringContaining('overdue') });
+    expect(penta?.source.label).toContain('Child Health Passport');
+    const af = cardsOf((await call('nhr-patient-view', patientView(child), { 'accept-language': 'af' }, reader.token)).json());
+    expect(af.find((c) => c.summary.startsWith('Pentavalent 1'))?.summary).toContain('agterstallig');
+    // The same child through a client without that scope: the medicine checks' cards only (none here).
+    await clientConsents(t, client.token, child);
+    expect(cardsOf((await call('nhr-patient-view', patientView(child))).json())).toEqual([]);
+  });
+});
+
 describe('order-select', () => {
   it('checks the selected drafts against the allergies, the active medicines and the other drafts', async () => {
     const body = orderSelect(

@@ -1,8 +1,8 @@
 // The CDS Hooks services this server offers (decision 045), as GET /cds-services lists them, and what each answers.
 // patient-view: the record's open medicine-check findings (active medicines against recorded allergies, and
 // interactions among active medicines). order-select: the medicine checks of the selected draft MedicationRequests.
-// patient-view's cards come from PATIENT_VIEW_PROVIDERS: the immunization status (issue 25 items 1-2) adds its due and
-// overdue doses there, as one more provider.
+// patient-view's cards come from PATIENT_VIEW_PROVIDERS: the medicine checks', then the immunization status's overdue
+// and due doses (issue 25 items 1-2).
 import type { StatementLanguage } from '../../../contracts/medicine-checks';
 import { medicineKnowledgeState } from '../medicine-checks/medicine-knowledge';
 import { noteAlertsShown } from '../medicine-checks/medicine-report.service';
@@ -10,6 +10,8 @@ import { cdsMedicineFindings } from '../records/medicine-findings.service';
 import type { RecordCaller } from '../records/records.service';
 import type { FindingsOrUnavailable } from '../records/kinds/medicine-checks';
 import { findingCode, type MedicineFinding } from '../medicine-checks/medicine-checks.service';
+import { clientMayAccess } from '../api-clients/fhir-access';
+import { immunizationCards } from '../immunization/immunization-cards';
 import { findingCard, uncodedCard, unavailableCard, type CdsCard } from './cds-cards';
 import type { DraftMedicine } from './cds-request';
 
@@ -61,8 +63,17 @@ export const medicineCheckCards: PatientViewProvider = async (call) =>
     }),
   );
 
+/**
+ * patient-view's immunizations: the overdue and due doses of the current schedule (decision 044), for a client whose
+ * scopes read ImmunizationRecommendation (the others get the medicine checks' cards only).
+ */
+const immunizationDoseCards: PatientViewProvider = async (call) =>
+  clientMayAccess(call.caller.actor, 'ImmunizationRecommendation', 'read')
+    ? immunizationCards(call.caller, call.patientId, call.language)
+    : [];
+
 /** The providers of patient-view's cards, in the order their cards are listed. */
-export const PATIENT_VIEW_PROVIDERS: readonly PatientViewProvider[] = [medicineCheckCards];
+export const PATIENT_VIEW_PROVIDERS: readonly PatientViewProvider[] = [medicineCheckCards, immunizationDoseCards];
 
 /** order-select: the selected drafts checked against the record, the other drafts and each other. */
 export async function orderSelectCards(
