@@ -1,0 +1,76 @@
+// The matcher (decision 046): candidate pairs from the blocking keys, scored field by field, kept when they reach
+// "possible". One way to score: the registry-wide run, the check of each added or changed patient, and the warning
+// at add patient all call scorePair.
+import type { MatchBand } from '../../../contracts/duplicates';
+import type { DbOrTx } from '../../db/client';
+import { bandOf, scorePair, type MatchPerson, type PairScore, type Thresholds } from './match-scoring';
+import {
+  candidatePairs,
+  candidatesOfNew,
+  candidatesOfPatient,
+  keepPairs,
+  readPeople,
+  type NewPerson,
+  type ScoredPair,
+} from './match.repository';
+
+export interface ChunkOutcome {
+  compared: number;
+  pairs: number;
+}
+
+function scored(a: MatchPerson, b: MatchPerson, thresholds: Thresholds): ScoredPair | null {
+  const { score, reasons } = scorePair(a, b);
+  const band = bandOf(score, thresholds);
+  if (!band) return null;
+  const [lo, hi] = a.id < b.id ? [a, b] : [b, a];
+  return { a: lo.id, b: hi.id, score, band, reasons };
+}
+
+/** Matches one chunk of the registry-wide run: each patient of `ids` against the lower ids sharing a blocking key. */
+export async function matchChunk(db: DbOrTx, ids: readonly number[], thresholds: Thresholds, now: Date): Promise<ChunkOutcome> {
+  const candidates = await candidatePairs(db, ids);
+  const people = new Map((await readPeople(db, [...new Set(candidates.flat())])).map((p) => [p.id, p]));
+  const found: ScoredPair[] = [];
+  for (const [a, b] of candidates) {
+    const pa = people.get(a);
+    const pb = people.get(b);
+    const pair = pa && pb ? scored(pa, pb, thresholds) : null;
+    if (pair) found.push(pair);
+  }
+  await keepPairs(db, found, now, { patientB: ids });
+  return { compared: candidates.length, pairs: found.length };
+}
+
+/** Matches one added or changed patient against the registry (in the add's transaction). */
+export async function matchPatient(db: DbOrTx, id: number, thresholds: Thresholds, now: Date): Promise<ChunkOutcome> {
+  const candidates = await candidatesOfPatient(db, id);
+  const people = await readPeople(db, [id, ...candidates]);
+  const self = people.find((p) => p.id === id);
+  if (!self) return { compared: 0, pairs: 0 };
+  const found = people.flatMap((p) => (p.id === id ? [] : [scored(self, p, thresholds)].filter((x): x is ScoredPair => x !== null)));
+  await keepPairs(db, found, now, { patient: id });
+  return { compared: candidates.length, pairs: found.length };
+}
+
+export interface LikelyDuplicate extends PairScore {
+  id: number;
+  band: MatchBand;
+}
+
+/** Stored patients a person about to be added may duplicate, best first (the add-patient warning). */
+export async function likelyDuplicatesOf(
+  db: DbOrTx,
+  person: NewPerson & Pick<MatchPerson, 'sex' | 'address' | 'contactNumber'>,
+  thresholds: Thresholds,
+): Promise<LikelyDuplicate[]> {
+  const { codes, ids } = await candidatesOfNew(db, person);
+  const self: MatchPerson = { ...person, id: 0, firstCodes: codes.first, lastCodes: codes.last };
+  const out: LikelyDuplicate[] = [];
+  for (const p of await readPeople(db, ids)) {
+    const s = scorePair(self, p);
+    const band = bandOf(s.score, thresholds);
+    if (band) out.push({ id: p.id, band, ...s });
+  }
+  return out.sort((x, y) => y.score - x.score || x.id - y.id);
+}
