@@ -19,7 +19,8 @@ export type MatchField = (typeof MATCH_FIELDS)[number];
  * How a field compared. Names: exact, accents (equal once accents and punctuation are dropped), typo (one or two
  * letters off), soundsLike (same phonetic code), part (one half of a double name), similar (many shared letter
  * triples), missing (blank or a placeholder such as "Unknown" or "Baby"), different; names swapped (first and last
- * the other way round). Date of birth: exact, dayMonthSwapped, oneDigit, yearOff (a year apart, same day and month),
+ * the other way round). Date of birth: exact, dayMonthSwapped, oneDigit, dayApart (30th and 29th), yearOff (a year
+ * apart, same day and month),
  * missing, different. Sex: same, different. Place: address (nearly the same address), town, region, different,
  * missing. Contact number: same.
  */
@@ -35,6 +36,7 @@ export const MATCH_AGREEMENTS = [
   'swapped',
   'dayMonthSwapped',
   'oneDigit',
+  'dayApart',
   'yearOff',
   'same',
   'address',

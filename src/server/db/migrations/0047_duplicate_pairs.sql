@@ -3,28 +3,32 @@
 -- (the benchmark's truth).
 --
 -- The blocking keys of a patient: two records are compared only when they share one. Phonetic codes (double
--- metaphone of the normalized name) with the date of birth, so typos, sound-alike spellings, swapped names, a changed
+-- metaphone of the normalized names) with the date of birth, so typos, sound-alike spellings, swapped names, a changed
 -- surname or first name and each kind of date-of-birth slip still meet under one key:
---   l: last-name code + date of birth        (first name misspelled, missing or different)
---   f: first-name code + date of birth       (married or misspelled surname, one half of a double surname)
---   n: both codes in order + birth year      (day and month swapped, a digit of the day or month off)
+--   c: a name's code (first or last: swapped names meet) + the date of birth with day and month in order
+--      (day and month swapped meet): a first name misspelled, missing or different, a married or misspelled surname
+--   n: both codes in order + birth year      (a digit of the day or month off)
 --   m: both codes in order + month and day   (the year one off, or a digit of it)
+--   p: the surname's code + year and month   (a first name missing and a digit of the day off)
 --   x: both codes in order, no date of birth (records without one)
-CREATE OR REPLACE FUNCTION nhr_match_keys(first_name text, last_name text, dob date) RETURNS text[]
+-- Takes the normalized names (patients.first_name_norm, last_name_norm): unaccenting every row again is slow.
+CREATE OR REPLACE FUNCTION nhr_match_keys(first_norm text, last_norm text, dob date) RETURNS text[]
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$
     SELECT array_remove(ARRAY[
-      CASE WHEN l <> '' AND dob IS NOT NULL THEN 'l' || l || to_char(dob, 'YYYYMMDD') END,
-      CASE WHEN f <> '' AND dob IS NOT NULL THEN 'f' || f || to_char(dob, 'YYYYMMDD') END,
-      CASE WHEN f <> '' AND l <> '' AND dob IS NOT NULL THEN 'n' || least(f, l) || '.' || greatest(f, l) || to_char(dob, 'YYYY') END,
-      CASE WHEN f <> '' AND l <> '' AND dob IS NOT NULL THEN 'm' || least(f, l) || '.' || greatest(f, l) || to_char(dob, 'MMDD') END,
+      CASE WHEN f <> '' AND dob IS NOT NULL THEN 'c' || f || d END,
+      CASE WHEN l <> '' AND l <> f AND dob IS NOT NULL THEN 'c' || l || d END,
+      CASE WHEN f <> '' AND l <> '' AND dob IS NOT NULL THEN 'n' || least(f, l) || '.' || greatest(f, l) || y END,
+      CASE WHEN f <> '' AND l <> '' AND dob IS NOT NULL THEN 'm' || least(f, l) || '.' || greatest(f, l) || md END,
+      CASE WHEN l <> '' AND dob IS NOT NULL THEN 'p' || l || ym END,
       CASE WHEN f <> '' AND l <> '' AND dob IS NULL THEN 'x' || least(f, l) || '.' || greatest(f, l) END
     ], NULL)
-      FROM (SELECT coalesce(public.nhr_dmetaphone(public.nhr_norm(first_name)), '') AS f,
-                   coalesce(public.nhr_dmetaphone(public.nhr_norm(last_name)), '') AS l) AS codes
+      FROM (SELECT coalesce(public.nhr_dmetaphone(first_norm), '') AS f, coalesce(public.nhr_dmetaphone(last_norm), '') AS l,
+                   to_char(dob, 'YYYY') AS y, to_char(dob, 'MMDD') AS md, to_char(dob, 'YYYYMM') AS ym,
+                   to_char(dob, 'YYYY') || least(to_char(dob, 'MMDD'), to_char(dob, 'DDMM')) AS d) AS codes
   $$;
 --> statement-breakpoint
-CREATE INDEX IF NOT EXISTS patients_match_keys_idx ON patients USING gin (nhr_match_keys(first_name, last_name, date_of_birth));
+CREATE INDEX IF NOT EXISTS patients_match_keys_idx ON patients USING gin (nhr_match_keys(first_name_norm, last_name_norm, date_of_birth));
 --> statement-breakpoint
 CREATE TABLE "duplicate_pairs" (
 	"id" serial PRIMARY KEY NOT NULL,

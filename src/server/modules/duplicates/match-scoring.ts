@@ -35,7 +35,7 @@ export const WEIGHTS = {
   lastName: { exact: 7, accents: 7, part: 5, typo: 5, soundsLike: 4.5, similar: 2, missing: 0, different: -4.5 },
   lastNameDifferentBothWomen: -2,
   namesSwapped: -1,
-  dateOfBirth: { exact: 10, dayMonthSwapped: 6, oneDigit: 5.5, yearOff: 5, missing: 0, different: -9 },
+  dateOfBirth: { exact: 10, dayMonthSwapped: 6, oneDigit: 5.5, dayApart: 5, yearOff: 5, missing: 0, different: -9 },
   sex: { same: 0.5, different: -4 },
   place: { address: 5, town: 1.5, region: 0.5, different: -1, missing: 0 },
   contactNumber: { same: 6 },
@@ -79,7 +79,7 @@ export function compareName(a: string, aCodes: readonly string[], b: string, bCo
 
 type DateAgreement = keyof (typeof WEIGHTS)['dateOfBirth'];
 
-/** Dates of birth (YYYY-MM-DD): equal, day and month swapped, a year apart, one digit off, or different. */
+/** Dates of birth (YYYY-MM-DD): equal, day and month swapped, a year apart, one digit off, a day apart, or different. */
 export function compareDates(a: string | null, b: string | null): DateAgreement {
   if (!a || !b) return 'missing';
   if (a === b) return 'exact';
@@ -91,7 +91,9 @@ export function compareDates(a: string | null, b: string | null): DateAgreement 
   const digitsB = b.replace(/-/g, '');
   let differing = 0;
   for (let i = 0; i < digitsA.length; i++) if (digitsA[i] !== digitsB[i]) differing++;
-  return differing === 1 ? 'oneDigit' : 'different';
+  if (differing === 1) return 'oneDigit';
+  const days = Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / 86_400_000;
+  return days === 1 ? 'dayApart' : 'different';
 }
 
 interface Place {
@@ -151,7 +153,7 @@ function scoreNames(a: MatchPerson, b: MatchPerson): MatchReason[] {
     reason('names', 'swapped', WEIGHTS.namesSwapped),
   ];
   const total = (rs: MatchReason[]) => rs.reduce((s, r) => s + r.weight, 0);
-  const swapCounts = swappedFirst !== 'missing' && swappedLast !== 'missing';
+  const swapCounts = swappedFirst !== 'missing' || swappedLast !== 'missing';
   return swapCounts && total(swapped) > total(straight) ? swapped : straight;
 }
 

@@ -28,19 +28,26 @@ export async function nextChunk(db: DbOrTx, after: number, max: number, limit: n
   return found.map((r) => r.id);
 }
 
+/** `b.id + 0`: the id condition must filter the key's few rows, not join a range of the primary key to them. */
 const candidatesOf = (keys: SQL, other: SQL) =>
   sql`SELECT b.id FROM patients AS b
-       WHERE nhr_match_keys(b.first_name, b.last_name, b.date_of_birth) && ${keys} AND ${other}
+       WHERE nhr_match_keys(b.first_name_norm, b.last_name_norm, b.date_of_birth) && ${keys} AND ${other}
        ORDER BY b.id LIMIT ${CANDIDATES_PER_PATIENT}`;
+const keysOf = (alias: string) => {
+  const c = sql.raw(alias);
+  return sql`nhr_match_keys(${c}.first_name_norm, ${c}.last_name_norm, ${c}.date_of_birth)`;
+};
 
 /** For each patient of the chunk, the patients with a lower id sharing a blocking key: every pair once over a run. */
 export async function candidatePairs(db: DbOrTx, ids: readonly number[]): Promise<[number, number][]> {
   if (ids.length === 0) return [];
+  // PostgreSQL's JIT compiles this statement anew in each chunk, for longer than it runs.
+  await db.execute(sql`SET LOCAL jit = off`);
   const found = await rows<{ a: number; b: number }>(
     db,
     sql`SELECT c.id AS b, o.id AS a
           FROM patients AS c
-          CROSS JOIN LATERAL (${candidatesOf(sql`nhr_match_keys(c.first_name, c.last_name, c.date_of_birth)`, sql`b.id < c.id`)}) AS o
+          CROSS JOIN LATERAL (${candidatesOf(keysOf('c'), sql`b.id + 0 < c.id`)}) AS o
          WHERE c.id = ANY(${intArray(ids)})`,
   );
   return found.map((r) => [r.a, r.b]);
@@ -51,7 +58,7 @@ export async function candidatesOfPatient(db: DbOrTx, id: number): Promise<numbe
   const found = await rows<{ id: number }>(
     db,
     sql`SELECT o.id FROM patients AS c
-          CROSS JOIN LATERAL (${candidatesOf(sql`nhr_match_keys(c.first_name, c.last_name, c.date_of_birth)`, sql`b.id <> c.id`)}) AS o
+          CROSS JOIN LATERAL (${candidatesOf(keysOf('c'), sql`b.id + 0 <> c.id`)}) AS o
          WHERE c.id = ${id}`,
   );
   return found.map((r) => r.id);
@@ -71,7 +78,10 @@ export async function candidatesOfNew(db: DbOrTx, p: NewPerson): Promise<{ codes
     sql`SELECT ARRAY[coalesce(nhr_dmetaphone(nhr_norm(${p.firstName})), ''), coalesce(nhr_dmetaphone_alt(nhr_norm(${p.firstName})), '')] AS first,
                ARRAY[coalesce(nhr_dmetaphone(nhr_norm(${p.lastName})), ''), coalesce(nhr_dmetaphone_alt(nhr_norm(${p.lastName})), '')] AS last`,
   );
-  const found = await rows<{ id: number }>(db, candidatesOf(sql`nhr_match_keys(${p.firstName}, ${p.lastName}, ${dob})`, sql`true`));
+  const found = await rows<{ id: number }>(
+    db,
+    candidatesOf(sql`nhr_match_keys(nhr_norm(${p.firstName}), nhr_norm(${p.lastName}), ${dob})`, sql`true`),
+  );
   return { codes: codes!, ids: found.map((r) => r.id) };
 }
 
