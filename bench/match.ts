@@ -162,6 +162,13 @@ async function incremental(db: Db): Promise<{ p50: number; p95: number; p99: num
 
 class Rollback extends Error {}
 
+function projectPrecision(pairs: number, precision: number, patients: number): number {
+  const scale = 3_000_000 / Math.max(1, patients);
+  const truePairs = pairs * precision * scale;
+  const falsePairs = Math.max(1, pairs * (1 - precision)) * scale * scale;
+  return Math.round((truePairs / (truePairs + falsePairs)) * 10_000) / 10_000;
+}
+
 const database = await open();
 const startedAt = new Date().toISOString();
 try {
@@ -175,6 +182,9 @@ try {
     database: database.handle.kind,
     thresholds: DEFAULT_THRESHOLDS,
     fullRunSeconds: Math.round(seconds * 10) / 10,
+    // Coincidental pairs grow with the square of the registry, true ones with its size: the precision expected at
+    // 3,000,000 from this one (a projection, not a measurement).
+    veryLikelyPrecisionProjectedTo3M: projectPrecision(acc.veryLikely.pairs, acc.veryLikely.precision, n),
     fullRunMinutesScaledTo3M: Math.round(((seconds * 3_000_000) / Math.max(1, n) / 60) * 10) / 10,
     ...acc,
     incrementalMs: inc,

@@ -111,8 +111,9 @@ export function plantDuplicate(generator: PatientGenerator, index: number, id: n
   }
   for (const error of errors) apply(generator, rng, p, error, index);
   // Another desk: the phone number is often left out or a newer one.
-  if (rng.chance(0.3)) p.contactNumber = null;
-  else if (rng.chance(0.3)) p.contactNumber = generator.patient(rng.int(0, index - 1), id).contactNumber;
+  const phone = rng.next();
+  if (phone < 0.3) p.contactNumber = null;
+  else if (phone < 0.51) p.contactNumber = generator.patient(rng.int(0, index - 1), id).contactNumber;
   return { originalIndex, errors, patient: p };
 }
 

@@ -44,7 +44,7 @@ export const WEIGHTS = {
 /** About the score of two identical complete records without a phone number: what a 0-1 score is scaled by. */
 export const SCORE_SCALE = 28;
 
-export const DEFAULT_THRESHOLDS: Thresholds = { veryLikely: 21, possible: 16.5 };
+export const DEFAULT_THRESHOLDS: Thresholds = { veryLikely: 26, possible: 18 };
 
 type NameAgreement = keyof (typeof WEIGHTS)['firstName'];
 
@@ -162,8 +162,10 @@ export function scorePair(a: MatchPerson, b: MatchPerson): PairScore {
   const reasons = scoreNames(a, b);
   const dob = compareDates(a.dateOfBirth, b.dateOfBirth);
   reasons.push(reason('dateOfBirth', dob, WEIGHTS.dateOfBirth[dob]));
-  const sex = a.sex === b.sex ? 'same' : 'different';
-  reasons.push(reason('sex', sex, WEIGHTS.sex[sex]));
+  if (a.sex && b.sex) {
+    const sex = a.sex === b.sex ? 'same' : 'different';
+    reasons.push(reason('sex', sex, WEIGHTS.sex[sex]));
+  }
   const place = comparePlaces(a.address, b.address);
   reasons.push(reason('place', place, WEIGHTS.place[place]));
   const phoneA = digits(a.contactNumber);
