@@ -263,13 +263,14 @@ describe('GET /api/roles', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/roles' });
     expect(res.statusCode).toBe(200);
     const roles = res.json();
-    expect(roles.map((r: { id: number }) => r.id)).toEqual([2, 3, 4, 5, 6, 403, 404, 405]);
+    expect(roles.map((r: { id: number }) => r.id)).toEqual([2, 3, 4, 5, 6, 7, 403, 404, 405]);
     expect(roles.map((r: { displayName: string }) => r.displayName)).toEqual([
       'Administrator',
       'Doctor',
       'Nurse',
       'Receptionist',
       'Auditor',
+      'Health Information Officer',
       'Paramedic',
       'Intermediate Life Support',
       'Basic Life Support',
