@@ -2,7 +2,7 @@
 // "possible". One way to score: the registry-wide run, the check of each added or changed patient, and the warning
 // at add patient all call scorePair.
 import type { MatchBand } from '../../../contracts/duplicates';
-import type { DbOrTx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { bandOf, scorePair, type MatchPerson, type PairScore, type Thresholds } from './match-scoring';
 import {
   candidatePairs,
@@ -14,7 +14,7 @@ import {
   type ScoredPair,
 } from './match.repository';
 
-export interface ChunkOutcome {
+export interface MatchOutcome {
   compared: number;
   pairs: number;
 }
@@ -27,23 +27,49 @@ function scored(a: MatchPerson, b: MatchPerson, thresholds: Thresholds): ScoredP
   return { a: lo.id, b: hi.id, score, band, reasons };
 }
 
-/** Matches one chunk of the registry-wide run: each patient of `ids` against the lower ids sharing a blocking key. */
-export async function matchChunk(db: DbOrTx, ids: readonly number[], thresholds: Thresholds, now: Date): Promise<ChunkOutcome> {
-  const candidates = await candidatePairs(db, ids);
-  const people = new Map((await readPeople(db, [...new Set(candidates.flat())])).map((p) => [p.id, p]));
-  const found: ScoredPair[] = [];
-  for (const [a, b] of candidates) {
+/** Parts of a chunk whose candidates are read side by side (PostgreSQL serves each on its own connection). */
+export const CHUNK_READERS = 2;
+
+/**
+ * The scored pairs of one chunk of the registry-wide run: each patient of `ids` against the lower ids sharing a
+ * blocking key. Read-only, outside the chunk's writing transaction: the candidates are read in CHUNK_READERS parts at
+ * once, each in a read transaction of its own (JIT off there).
+ */
+export async function scoreChunk(
+  db: Db,
+  ids: readonly number[],
+  thresholds: Thresholds,
+): Promise<{ pairs: ScoredPair[]; compared: number }> {
+  const size = Math.ceil(ids.length / CHUNK_READERS);
+  const parts = Array.from({ length: CHUNK_READERS }, (_, i) => ids.slice(i * size, (i + 1) * size)).filter((p) => p.length > 0);
+  const read = await Promise.all(
+    parts.map((part) =>
+      db.transaction(async (tx) => {
+        const candidates = await candidatePairs(tx, part);
+        return { candidates, people: await readPeople(tx, [...new Set(candidates.flat())]) };
+      }),
+    ),
+  );
+  const people = new Map(read.flatMap((r) => r.people).map((p) => [p.id, p]));
+  const pairs: ScoredPair[] = [];
+  let compared = 0;
+  for (const [a, b] of read.flatMap((r) => r.candidates)) {
+    compared++;
     const pa = people.get(a);
     const pb = people.get(b);
     const pair = pa && pb ? scored(pa, pb, thresholds) : null;
-    if (pair) found.push(pair);
+    if (pair) pairs.push(pair);
   }
-  await keepPairs(db, found, now, { patientB: ids });
-  return { compared: candidates.length, pairs: found.length };
+  return { pairs, compared };
+}
+
+/** Stores a chunk's pairs (in the transaction that moves the run's checkpoint past the chunk). */
+export async function keepChunk(tx: DbOrTx, ids: readonly number[], pairs: readonly ScoredPair[], now: Date): Promise<void> {
+  await keepPairs(tx, pairs, now, { patientB: ids });
 }
 
 /** Matches one added or changed patient against the registry (in the add's transaction). */
-export async function matchPatient(db: DbOrTx, id: number, thresholds: Thresholds, now: Date): Promise<ChunkOutcome> {
+export async function matchPatient(db: DbOrTx, id: number, thresholds: Thresholds, now: Date): Promise<MatchOutcome> {
   const candidates = await candidatesOfPatient(db, id);
   const people = await readPeople(db, [id, ...candidates]);
   const self = people.find((p) => p.id === id);

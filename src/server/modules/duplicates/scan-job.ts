@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ScanProgress } from '../../../contracts/duplicates';
 import type { Db } from '../../db/client';
 import type { Thresholds } from './match-scoring';
-import { matchChunk } from './matcher';
+import { keepChunk, scoreChunk } from './matcher';
 import { nextChunk } from './match.repository';
 import { advanceScan, claimScan, createScan, endScan, latestScan, lockOwnedScan, type ScanRow } from './scan.repository';
 
@@ -41,34 +41,38 @@ export async function claimRun(db: Db, owner: string, by: string | null, now: Da
 /** Runs a claimed run chunk by chunk until it is done, paused (signal or maxChunks) or taken over by another worker. */
 export async function runScan(db: Db, run: ScanRow, owner: string, options: ScanOptions): Promise<ScanOutcome> {
   const chunkSize = options.chunkSize ?? SCAN_CHUNK;
+  let checkpoint = run.lastPatientId;
   for (let chunks = 0; ; chunks++) {
     if (options.signal?.aborted || (options.maxChunks !== undefined && chunks >= options.maxChunks)) {
       await endScan(db, run.id, owner, 'paused', options.now());
       return 'paused';
     }
+    // The chunk's candidates are read and scored first (read-only, side by side); then its pairs and the checkpoint
+    // commit together, if this worker still owns the run. A chunk read twice (a crash between) is stored the same.
+    const started = performance.now();
+    const ids = await nextChunk(db, checkpoint, run.maxPatientId, chunkSize);
+    if (ids.length === 0) {
+      await endScan(db, run.id, owner, 'done', options.now());
+      return 'done';
+    }
+    const { pairs, compared } = await scoreChunk(db, ids, options.thresholds);
     const step = await db.transaction(async (tx) => {
       const scan = await lockOwnedScan(tx, run.id, owner);
-      if (!scan) return 'lost' as const;
-      const ids = await nextChunk(tx, scan.lastPatientId, scan.maxPatientId, chunkSize);
-      if (ids.length === 0) return 'done' as const;
-      const started = performance.now();
+      if (!scan || scan.lastPatientId !== checkpoint) return 'lost' as const;
       const now = options.now();
-      const outcome = await matchChunk(tx, ids, options.thresholds, now);
+      await keepChunk(tx, ids, pairs, now);
       await advanceScan(tx, run.id, {
         lastPatientId: ids[ids.length - 1]!,
         done: ids.length,
-        compared: outcome.compared,
-        pairs: outcome.pairs,
+        compared,
+        pairs: pairs.length,
         seconds: (performance.now() - started) / 1000,
         now,
       });
       return 'chunk' as const;
     });
+    checkpoint = ids[ids.length - 1]!;
     if (step === 'lost') return 'lost';
-    if (step === 'done') {
-      await endScan(db, run.id, owner, 'done', options.now());
-      return 'done';
-    }
     if (options.onProgress) {
       const latest = await latestScan(db);
       if (latest) options.onProgress(latest);

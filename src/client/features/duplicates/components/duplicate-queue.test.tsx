@@ -30,7 +30,7 @@ describe('the duplicate review queue', () => {
     await waitFor(async () =>
       expect((await queryRows<{ status: string }>(server.t.db, sql`SELECT status FROM duplicate_scans`))[0]?.status).toBe('done'),
     );
-    // A new view of the queue after the run.
+    // A new view of the queue after the run (the open one refreshes when its progress poll sees the run end).
     cleanup();
     renderWithApp(<DuplicateQueue />);
     const form = await screen.findByRole('form', { name: i18n.t('dashboard:duplicates.decisionLabel', { id: 1 }) });

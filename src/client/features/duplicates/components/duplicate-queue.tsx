@@ -1,8 +1,8 @@
 // The duplicate review queue (issue 24 item 3, decision 046): the matcher's run (start or resume, progress), the open
 // pairs best first, filtered by band; each pair side by side with the fields that differ marked, its score and
 // reasons, and the decisions "not the same person" (with a reason) and "skip". Joining comes later.
-import { useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { duplicateDecisionInput, DECISION_REASON_MAX, MATCH_BANDS, type DuplicatePair } from '../../../../contracts/duplicates';
 import type { PatientSummary } from '../../../../contracts/patients';
@@ -14,7 +14,14 @@ import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
-import { duplicateQueueQueryOptions, scanProgressQueryOptions, useDecide, useStartScan, type QueueFilters } from '../api/duplicates';
+import {
+  duplicateKeys,
+  duplicateQueueQueryOptions,
+  scanProgressQueryOptions,
+  useDecide,
+  useStartScan,
+  type QueueFilters,
+} from '../api/duplicates';
 
 const FIELDS = ['firstName', 'lastName', 'dateOfBirth', 'sex', 'idNumber', 'address'] as const;
 
@@ -23,6 +30,13 @@ function ScanPanel(): React.JSX.Element {
   const progress = useQuery(scanProgressQueryOptions);
   const start = useStartScan();
   const p = progress.data;
+  // When a run ends, the queue shows what it found.
+  const queryClient = useQueryClient();
+  const last = useRef(p?.status);
+  useEffect(() => {
+    if (last.current === 'running' && p?.status !== 'running') void queryClient.invalidateQueries({ predicate: duplicateKeys.all });
+    last.current = p?.status;
+  }, [p?.status, queryClient]);
   return (
     <section aria-labelledby="duplicate-scan" className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4">
       <h3 id="duplicate-scan" className="font-semibold">
