@@ -51,7 +51,8 @@ describe.skipIf(!run)('duplicate review journey at 375 px', () => {
     await page.getByRole('button', { name: 'Check the registry for duplicates' }).click();
     await page.getByText(/Checked 2 patients: 1 pairs found/).waitFor();
     const card = page.getByRole('listitem').filter({ hasText: 'Very likely the same' });
-    await card.getByText('Nghipondka').waitFor();
+    await card.getByRole('heading', { name: 'Ndapewa Nghipondoka and Ndapewa Nghipondka' }).waitFor();
+    expect(await card.getByText('(differs)').count()).toBe(2);
     await card.getByText(/Surname: one or two letters differ/).waitFor();
     await noSideways();
     await screenshot(page, 'duplicates-375-queue');
