@@ -48,6 +48,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'code look-up GET /api/codes over HTTP (signed-in doctor, 1 connection) for many 3-letter prefixes of each catalogue: p50/p95/p99 per kind and overall against p95 <= 20 ms [--prefixes N --rounds R; env WORKERS, SERVER=inline]',
     run: (argv) => script('./codes-lookup.ts', argv),
   },
+  match: {
+    summary:
+      'duplicate matcher (issue 24): a full registry-wide run, precision of "very likely" and "possible", recall over both bands and per planted error, one new patient matched (p50/p95/p99) [env PATIENTS, DUPLICATES (share planted), SEEDED_DATABASE_URL, INCREMENTAL]',
+    run: (argv) => script('./match.ts', argv),
+  },
   auth: {
     summary: 'staff sign-in (argon2id) and an authenticated GET /api/auth/user over HTTP, sequential [env LOGINS, READS]',
     run: (argv) => script('./auth-latency.ts', argv),

@@ -1,4 +1,6 @@
-// npm run seed -- --patients N [--database-url URL] [--seed S] [--as-of YYYY-MM-DD]
+// npm run seed -- --patients N [--database-url URL] [--seed S] [--as-of YYYY-MM-DD] [--duplicates RATE]
+// --duplicates: the share of patients (0-0.5, default 0) planted as duplicates of earlier ones with realistic errors,
+// recorded in seed_duplicates for `npm run bench -- match` (issue 24 item 2).
 // Synthetic Namibian patients with a few clinical rows each, into an empty patients table. Without --database-url
 // it uses DATABASE_URL, else the embedded database in DATA_DIR. The same seed and as-of date give the same data.
 import { parseArgs } from 'node:util';
@@ -15,6 +17,7 @@ const { values } = parseArgs({
     'database-url': { type: 'string' },
     seed: { type: 'string', default: '1' },
     'as-of': { type: 'string' },
+    duplicates: { type: 'string', default: '0' },
   },
 });
 
@@ -29,6 +32,8 @@ const seed = Number(values.seed);
 const asOf = values['as-of'] ?? todayIso();
 if (!Number.isInteger(patients) || patients < 1 || patients > 9_000_000) refuse('--patients must be a whole number from 1 to 9,000,000');
 if (!Number.isInteger(seed)) refuse('--seed must be a whole number');
+const duplicates = Number(values.duplicates);
+if (!Number.isFinite(duplicates) || duplicates < 0 || duplicates > 0.5) refuse('--duplicates must be a share from 0 to 0.5 (e.g. 0.02)');
 if (!isIsoDate(asOf)) refuse('--as-of must be a date written YYYY-MM-DD');
 
 const config = loadConfig();
@@ -45,11 +50,12 @@ try {
     patients,
     seed,
     asOf,
+    duplicates,
     onProgress: (done) => bar.update(done),
     onPhase: (phase) => phase !== 'load' && process.stderr.write(`${phase}...\n`),
   });
   bar.done(
-    `Seeded ${report.patients.toLocaleString('en')} patients and ${report.clinicalRows.toLocaleString('en')} clinical rows ` +
+    `Seeded ${report.patients.toLocaleString('en')} patients (${report.duplicates.toLocaleString('en')} planted duplicates) and ${report.clinicalRows.toLocaleString('en')} clinical rows ` +
       `into ${handle.kind} in ${formatSeconds((performance.now() - started) / 1000)} (seed ${seed}, as of ${asOf}); ` +
       `phases: ${Object.entries(report.timings)
         .map(([k, v]) => `${k} ${v}s`)

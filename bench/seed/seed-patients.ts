@@ -3,6 +3,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../src/server/db/client';
 import { CLINICAL_TABLES, clinicalRows, emptyClinicalRows, type Cell } from '../generator/clinical';
+import { isPlanted, plantDuplicate } from '../generator/duplicates';
 import { PatientGenerator } from '../generator/people';
 import { restoreAfterBulkLoad, setAsideForBulkLoad, type SqlRunner } from './bulk-ddl';
 import { openCopySink } from './copy-sink';
@@ -15,6 +16,8 @@ export interface SeedOptions {
   seed: number;
   /** Ages and clinical dates are computed from this day (YYYY-MM-DD). */
   asOf: string;
+  /** The share of patients (0-0.5) that are planted duplicates of earlier ones, recorded in seed_duplicates. */
+  duplicates?: number;
   /** Patients generated per batch. */
   batchSize?: number;
   onProgress?: (done: number) => void;
@@ -24,6 +27,8 @@ export interface SeedOptions {
 export interface SeedReport {
   patients: number;
   clinicalRows: number;
+  /** Planted duplicates (seed_duplicates). */
+  duplicates: number;
   /** Seconds spent per phase. */
   timings: Record<string, number>;
 }
@@ -60,9 +65,9 @@ export async function seedPatients(handle: DatabaseHandle, databaseUrl: string |
       );
 
     const setAside = await setAsideForBulkLoad(run, [...LOADED_TABLES, ...SEARCH_TABLES]);
-    let clinicalCount = 0;
+    let loaded = { clinical: 0, duplicates: 0 };
     try {
-      clinicalCount = await clock('load', () => load(handle, databaseUrl, options));
+      loaded = await clock('load', () => load(handle, databaseUrl, options));
       await clock('search index', () => run('SELECT nhr_rebuild_search_index()'));
     } finally {
       await clock('indexes', () => restoreAfterBulkLoad(runners, setAside));
@@ -71,13 +76,19 @@ export async function seedPatients(handle: DatabaseHandle, databaseUrl: string |
     await clock('analyze', async () => {
       for (const t of [...LOADED_TABLES, ...SEARCH_TABLES]) await run(`VACUUM (ANALYZE) ${t}`);
     });
-    return { patients: options.patients, clinicalRows: clinicalCount, timings };
+    return { patients: options.patients, clinicalRows: loaded.clinical, duplicates: loaded.duplicates, timings };
   } finally {
     await close();
   }
 }
 
-async function load(handle: DatabaseHandle, databaseUrl: string | undefined, options: SeedOptions): Promise<number> {
+async function load(
+  handle: DatabaseHandle,
+  databaseUrl: string | undefined,
+  options: SeedOptions,
+): Promise<{ clinical: number; duplicates: number }> {
+  const rate = options.duplicates ?? 0;
+  let planted = 0;
   const generator = new PatientGenerator({ seed: options.seed, asOf: options.asOf });
   const sink: LoadSink = databaseUrl ? await openCopySink(databaseUrl) : openInsertSink(handle.db);
   const batchSize = options.batchSize ?? (databaseUrl ? 5_000 : 1_000);
@@ -87,13 +98,21 @@ async function load(handle: DatabaseHandle, databaseUrl: string | undefined, opt
       const end = Math.min(options.patients, start + batchSize);
       const patients: Cell[][] = [];
       const clinical = emptyClinicalRows();
+      const truth: [number, number, string][] = [];
       for (let i = start; i < end; i++) {
-        const p = generator.patient(i, i + 1);
+        let p = generator.patient(i, i + 1);
+        if (isPlanted(options.seed, i, rate)) {
+          const d = plantDuplicate(generator, i, i + 1, rate);
+          p = d.patient;
+          truth.push([i + 1, d.originalIndex + 1, d.errors.join(',')]);
+        }
         patients.push(patientRow(p));
         clinicalRows(p, options.seed, options.asOf, clinical);
       }
       for (const t of CLINICAL_TABLES) clinicalCount += clinical[t].length;
       await sink.write(patients, clinical);
+      if (truth.length > 0) await recordTruth(handle, truth);
+      planted += truth.length;
       options.onProgress?.(end);
     }
     await sink.finish();
@@ -101,7 +120,16 @@ async function load(handle: DatabaseHandle, databaseUrl: string | undefined, opt
     await sink.abort();
     throw error;
   }
-  return clinicalCount;
+  return { clinical: clinicalCount, duplicates: planted };
+}
+
+/** The planted duplicates of one batch, in the app's connection (the COPY sink is for patients and clinical rows). */
+async function recordTruth(handle: DatabaseHandle, truth: readonly [number, number, string][]): Promise<void> {
+  await handle.db.execute(
+    sql`INSERT INTO seed_duplicates (duplicate_id, original_id, errors)
+        SELECT * FROM unnest(${`{${truth.map((t) => t[0]).join(',')}}`}::int[], ${`{${truth.map((t) => t[1]).join(',')}}`}::int[],
+                             ${`{${truth.map((t) => `"${t[2]}"`).join(',')}}`}::text[])`,
+  );
 }
 
 /** Two connections on PostgreSQL (indexes are rebuilt side by side), the app's database on PGlite. */

@@ -19,6 +19,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'AUDIT_PAYLOAD',
   // A version of the immunization schedule an administrator loaded (decision 044).
   'IMMUNIZATION_SCHEDULE',
+  // A possible duplicate pair: the review queue read, a decision, the registry-wide run started (decision 046).
+  'DUPLICATE_PAIR',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

@@ -10,6 +10,7 @@ export const REGISTRATION_ROLE_IDS = [
   ROLE_IDS.nurse,
   ROLE_IDS.receptionist,
   ROLE_IDS.auditor,
+  ROLE_IDS.healthInformationOfficer,
   ROLE_IDS.paramedic,
   ROLE_IDS.intermediateLifeSupport,
   ROLE_IDS.basicLifeSupport,

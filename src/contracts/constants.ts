@@ -72,6 +72,7 @@ export const ROLE_IDS = {
   paramedic: 403,
   intermediateLifeSupport: 404,
   basicLifeSupport: 405,
+  healthInformationOfficer: 7,
 } as const;
 
 export const PERMISSIONS = [
@@ -87,5 +88,6 @@ export const PERMISSIONS = [
   'patients.restrict',
   'immunizations.schedule',
   'defaulters.read',
+  'patients.merge',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

@@ -1,6 +1,7 @@
 // Configuration from the environment, read once at start.
 import path from 'node:path';
 import { CATALOGUE_DIR } from './modules/codes/catalogue-files';
+import { DEFAULT_THRESHOLDS, type Thresholds } from './modules/duplicates/match-scoring';
 
 export interface Config {
   port: number;
@@ -37,6 +38,11 @@ export interface Config {
   now: () => Date;
   /** Thresholds of the privacy review's flags (docs/decisions/018-privacy-review.md). */
   privacy: PrivacyThresholds;
+  /**
+   * The duplicate matcher's two thresholds (MATCH_VERY_LIKELY, MATCH_POSSIBLE; decision 046): a pair scoring at least
+   * `veryLikely` is "very likely" one person, at least `possible` "possible"; below, it is not proposed.
+   */
+  match: Thresholds;
   /**
    * The Ed25519 key that signs the daily audit digest (docs/decisions/012-audit-checkpoints-and-digest.md):
    * AUDIT_SIGNING_KEY (PEM text), else the file AUDIT_SIGNING_KEY_FILE (default DATA_DIR/audit-signing-key.pem,
@@ -186,6 +192,22 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number)
   return value;
 }
 
+function matchThresholds(env: NodeJS.ProcessEnv): Thresholds {
+  const read = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value)) throw new Error(`${name} must be a number, got "${raw}"`);
+    return value;
+  };
+  const thresholds = {
+    veryLikely: read('MATCH_VERY_LIKELY', DEFAULT_THRESHOLDS.veryLikely),
+    possible: read('MATCH_POSSIBLE', DEFAULT_THRESHOLDS.possible),
+  };
+  if (thresholds.possible > thresholds.veryLikely) throw new Error('MATCH_POSSIBLE must not be above MATCH_VERY_LIKELY');
+  return thresholds;
+}
+
 function privacyThresholds(env: NodeJS.ProcessEnv): PrivacyThresholds {
   const d = DEFAULT_PRIVACY_THRESHOLDS;
   return {
@@ -214,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     statementTimeoutMs: wholeNumber(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS),
     now: () => new Date(),
     privacy: privacyThresholds(env),
+    match: matchThresholds(env),
     auditSigningKey: {
       pem: env.AUDIT_SIGNING_KEY?.trim() || undefined,
       file: path.resolve(env.AUDIT_SIGNING_KEY_FILE ?? path.join(env.DATA_DIR ?? './data', 'audit-signing-key.pem')),

@@ -1,5 +1,6 @@
 // The admin screen with the add-patient form (loaded when opened: dashboard-screen.tsx).
 import { hasPermission, type CurrentUser } from '../features/auth/api/current-user';
+import { DuplicateQueue } from '../features/duplicates/components/duplicate-queue';
 import { AddPatientForm } from '../features/patients/components/add-patient-form';
 import { AdminScreen } from './admin-screen';
 
@@ -10,6 +11,7 @@ export function AdminArea({ user }: { user: CurrentUser }): React.JSX.Element {
       canManageUsers={hasPermission(user, 'users.approve')}
       permissions={user.permissions}
       addPatients={<AddPatientForm />}
+      duplicates={hasPermission(user, 'patients.merge') ? <DuplicateQueue /> : undefined}
     />
   );
 }

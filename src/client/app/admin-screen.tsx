@@ -1,5 +1,5 @@
-// Administration panel (SPEC §2): 'Back to Home', tabs 'Add Patients' (default), 'Manage Users', the second-factor
-// policy and the FHIR API's system clients.
+// Administration panel (SPEC §2): 'Back to Home', tabs 'Add Patients' (default), 'Manage Users', the duplicate review
+// queue, the second-factor policy and the FHIR API's system clients.
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../components/ui/button';
@@ -13,18 +13,21 @@ import { MainHeading } from '../components/ui/main-heading';
 
 export function AdminScreen({
   addPatients,
+  duplicates,
   canAddPatients,
   canManageUsers,
   permissions,
 }: {
   addPatients: ReactNode;
+  /** The duplicate review queue, for holders of patients.merge (decision 046); absent for others. */
+  duplicates?: ReactNode;
   canAddPatients: boolean;
   canManageUsers: boolean;
   /** The signed-in user's permissions: a system client may be given only these (issue 21 item 5). */
   permissions: readonly string[];
 }): React.JSX.Element {
   const { t } = useTranslation(['dashboard', 'security', 'users']);
-  const [tab, setTab] = useState(canAddPatients ? 'patients' : 'users');
+  const [tab, setTab] = useState(canAddPatients ? 'patients' : canManageUsers ? 'users' : 'duplicates');
   return (
     <section aria-labelledby="admin-title" className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -57,6 +60,7 @@ export function AdminScreen({
                 },
               ]
             : []),
+          ...(duplicates ? [{ value: 'duplicates', label: t('duplicates.tab'), content: duplicates }] : []),
           ...(canManageUsers ? [{ value: 'security', label: t('security:policy.title'), content: <MfaPolicyPanel /> }] : []),
           // FHIR system clients (decision 020): the same administrators as Manage Users.
           ...(canManageUsers

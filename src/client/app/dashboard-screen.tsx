@@ -33,7 +33,7 @@ export function DashboardScreen({ user, view }: { user: CurrentUser; view: Dashb
   const { t } = useTranslation(['dashboard', 'common', 'privacy']);
   const [, navigate] = useLocation();
   const [profileOpen, setProfileOpen] = useState(false);
-  const canAdmin = hasPermission(user, 'users.approve') || hasPermission(user, 'patients.create');
+  const canAdmin = hasPermission(user, 'users.approve') || hasPermission(user, 'patients.create') || hasPermission(user, 'patients.merge');
   const canReview = hasPermission(user, 'audit.review');
   const canListDefaulters = hasPermission(user, 'defaulters.read');
   const canAudit = hasPermission(user, 'audit.read') || hasPermission(user, 'reports.read') || canReview;

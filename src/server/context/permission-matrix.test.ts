@@ -91,6 +91,25 @@ const ROUTES: GuardedRoute[] = [
     request: () => ({ method: 'PUT', url: '/api/patients/99999999/restricted', payload: { restricted: true } }),
     allowedStatus: 404,
   },
+  // The duplicate review queue (issue 24): probes that change nothing (a decision on an unknown pair is 404).
+  {
+    route: 'GET /api/duplicates',
+    permission: 'patients.merge',
+    request: () => ({ method: 'GET', url: '/api/duplicates' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'GET /api/duplicates/scan',
+    permission: 'patients.merge',
+    request: () => ({ method: 'GET', url: '/api/duplicates/scan' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'POST /api/duplicates/{id}/decision',
+    permission: 'patients.merge',
+    request: () => ({ method: 'POST', url: '/api/duplicates/99999999/decision', payload: { decision: 'skip' } }),
+    allowedStatus: 404,
+  },
   {
     route: 'GET /api/admin/api-clients',
     permission: 'users.approve',

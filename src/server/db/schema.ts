@@ -11,6 +11,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   serial,
   smallint,
   text,
@@ -770,3 +771,73 @@ export const immunizationDue = pgTable(
   },
   (t) => [primaryKey({ columns: [t.patientId, t.dose] }), index('immunization_due_facility_idx').on(t.facility, t.dueDate)],
 );
+
+/**
+ * Probable duplicate patients found by the matcher (issue 24, docs/decisions/046-duplicate-matcher.md): one row per
+ * pair (lower id first), its score, band and the reasons (which fields agreed and how), and the reviewer's decision.
+ * A pair decided "different" is never proposed again: the matcher updates only open pairs. The blocking keys'
+ * function and GIN index on patients are in migration 0047 (drizzle cannot declare an expression GIN index).
+ */
+export const duplicatePairs = pgTable(
+  'duplicate_pairs',
+  {
+    id: serial('id').primaryKey(),
+    patientA: integer('patient_a')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    patientB: integer('patient_b')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    score: real('score').notNull(),
+    band: varchar('band', { length: 16 }).notNull(),
+    reasons: jsonb('reasons').notNull(),
+    status: varchar('status', { length: 16 }).notNull().default('open'),
+    foundAt: timestamp('found_at', { withTimezone: true }).notNull(),
+    scoredAt: timestamp('scored_at', { withTimezone: true }).notNull(),
+    decidedBy: text('decided_by').references(() => users.id),
+    decidedByName: varchar('decided_by_name', { length: 200 }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decisionReason: varchar('decision_reason', { length: 500 }),
+  },
+  (t) => [
+    uniqueIndex('duplicate_pairs_patients_idx').on(t.patientA, t.patientB),
+    index('duplicate_pairs_patient_b_idx').on(t.patientB),
+    index('duplicate_pairs_queue_idx').on(t.status, t.band, t.score),
+    check('duplicate_pairs_order', sql`${t.patientA} < ${t.patientB}`),
+    check('duplicate_pairs_band', sql`${t.band} IN ('very-likely', 'possible')`),
+    check('duplicate_pairs_status', sql`${t.status} IN ('open', 'same', 'different', 'skipped')`),
+  ],
+);
+
+/**
+ * Runs of the registry-wide matcher: the newest row is the current one. Patients are taken in id order in chunks; each
+ * chunk's pairs and `last_patient_id` commit together, so a run stopped anywhere resumes after its last chunk. The
+ * worker running it holds `owner` and renews `heartbeat_at`; a run whose heartbeat is old may be taken over.
+ */
+export const duplicateScans = pgTable(
+  'duplicate_scans',
+  {
+    id: serial('id').primaryKey(),
+    status: varchar('status', { length: 16 }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    startedBy: text('started_by'),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    owner: text('owner'),
+    lastPatientId: integer('last_patient_id').notNull().default(0),
+    maxPatientId: integer('max_patient_id').notNull(),
+    total: integer('total').notNull(),
+    done: integer('done').notNull().default(0),
+    compared: bigint('compared', { mode: 'number' }).notNull().default(0),
+    pairs: integer('pairs').notNull().default(0),
+    seconds: real('seconds').notNull().default(0),
+  },
+  (t) => [check('duplicate_scans_status', sql`${t.status} IN ('running', 'paused', 'done')`)],
+);
+
+/** The duplicates `npm run seed -- --duplicates R` planted, and the errors made in each: the match benchmark's truth. */
+export const seedDuplicates = pgTable('seed_duplicates', {
+  duplicateId: integer('duplicate_id').primaryKey(),
+  originalId: integer('original_id').notNull(),
+  errors: text('errors').notNull(),
+});

@@ -8,7 +8,16 @@ const clinical = [R.doctor, R.nurse, R.paramedic, R.intermediateLifeSupport];
 
 /** The roles holding each permission (DESIGN.md §4 table). */
 export const DESIGN_MATRIX: Record<Permission, readonly number[]> = {
-  'patients.search': [...admins, R.doctor, R.nurse, R.receptionist, R.paramedic, R.intermediateLifeSupport, R.basicLifeSupport],
+  'patients.search': [
+    ...admins,
+    R.doctor,
+    R.nurse,
+    R.receptionist,
+    R.paramedic,
+    R.intermediateLifeSupport,
+    R.basicLifeSupport,
+    R.healthInformationOfficer,
+  ],
   'patients.create': [...admins, R.receptionist],
   'records.read': [...clinical, R.basicLifeSupport],
   'records.write': clinical,
@@ -20,6 +29,7 @@ export const DESIGN_MATRIX: Record<Permission, readonly number[]> = {
   'patients.restrict': admins,
   'immunizations.schedule': admins,
   'defaulters.read': [R.doctor, R.nurse],
+  'patients.merge': [...admins, R.healthInformationOfficer],
 };
 
 /** Every role id of SPEC §6, 1-6 and 403-405. */

@@ -226,7 +226,7 @@ describe('POST /api/auth/register', () => {
     ['missing fields', {}, ['firstName', 'lastName', 'email', 'password', 'department', 'facility', 'roleId']],
     ['wrong types', { ...registration, firstName: 7, roleId: '3' }, ['firstName', 'roleId']],
     ['the System Administrator role', { ...registration, roleId: 1 }, ['roleId']],
-    ['an unknown role', { ...registration, roleId: 7 }, ['roleId']],
+    ['an unknown role', { ...registration, roleId: 8 }, ['roleId']],
     ['a fractional role', { ...registration, roleId: 3.5 }, ['roleId']],
     ['a department not on the list', { ...registration, department: 'Cardiology' }, ['department']],
     ['a 10,000 character name', { ...registration, lastName: 'x'.repeat(10_000) }, ['lastName']],
@@ -263,13 +263,14 @@ describe('GET /api/roles', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/roles' });
     expect(res.statusCode).toBe(200);
     const roles = res.json();
-    expect(roles.map((r: { id: number }) => r.id)).toEqual([2, 3, 4, 5, 6, 403, 404, 405]);
+    expect(roles.map((r: { id: number }) => r.id)).toEqual([2, 3, 4, 5, 6, 7, 403, 404, 405]);
     expect(roles.map((r: { displayName: string }) => r.displayName)).toEqual([
       'Administrator',
       'Doctor',
       'Nurse',
       'Receptionist',
       'Auditor',
+      'Health Information Officer',
       'Paramedic',
       'Intermediate Life Support',
       'Basic Life Support',

@@ -1,10 +1,9 @@
 // Patients: creation with a unique NC number, reading one patient (DESIGN.md §7, SPEC §3).
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AddPatientInput, PatientDetails } from '../../../contracts/patients';
 import { generateNcNumber, type RandomSource } from '../../../contracts/nc-number';
 import type { DbOrTx } from '../../db/client';
 import { patients } from '../../db/schema';
-import { rows } from './search.repository';
 
 /** Attempts before giving up on finding an unused NC number (9 billion numbers: a second attempt is already rare). */
 export const NC_ATTEMPTS = 10;
@@ -57,14 +56,4 @@ export async function insertPatient(tx: DbOrTx, input: AddPatientInput, random?:
 export async function getPatientById(db: DbOrTx, id: number): Promise<PatientDetails | null> {
   const [row] = await db.select(details).from(patients).where(eq(patients.id, id));
   return row ?? null;
-}
-
-/** Patients with exactly these normalized names (any date of birth), for the duplicate warning without a birth date. */
-export async function findBySameNames(db: DbOrTx, firstName: string, lastName: string, limit: number): Promise<number[]> {
-  const found = await rows<{ id: number }>(
-    db,
-    sql`SELECT id FROM patients WHERE last_name_norm = nhr_norm(${lastName}) AND first_name_norm = nhr_norm(${firstName})
-         ORDER BY id LIMIT ${limit}`,
-  );
-  return found.map((r) => r.id);
 }

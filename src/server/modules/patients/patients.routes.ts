@@ -42,7 +42,7 @@ export function patientsRoutes({ db, config }: AppDeps) {
       async (request, reply) => {
         const scope = { db, actor: staffActor(request), meta: request.meta, now: config.now() };
         // The duplicate check is a search: counted in the user's search limit and audited (issue 21 item 9).
-        const checks = { limit: staffLimit(config, 'search', scope.actor.userId, scope.now), alerts: config.alerts };
+        const checks = { limit: staffLimit(config, 'search', scope.actor.userId, scope.now), alerts: config.alerts, match: config.match };
         return reply.status(201).send(await registerPatient(scope, request.body, checks));
       },
     );

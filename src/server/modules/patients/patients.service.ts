@@ -4,12 +4,13 @@ import type { AddPatientInput, PatientDetails, PatientSearchResult } from '../..
 import type { RandomSource } from '../../../contracts/nc-number';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors/app-error';
-import { fuzzySearch } from './fuzzy-search';
-import { findBySameNames, getPatientById, insertPatient } from './patients.repository';
+import type { MatchAgreement, MatchReason as DuplicateReason } from '../../../contracts/duplicates';
+import type { MatchReason } from '../../../contracts/patients';
+import { DEFAULT_THRESHOLDS, SCORE_SCALE, type Thresholds } from '../duplicates/match-scoring';
+import { likelyDuplicatesOf } from '../duplicates/matcher';
+import { getPatientById, insertPatient } from './patients.repository';
 import { getSummaries } from './search.repository';
 
-/** Score from which a fuzzy match with the same date of birth counts as a likely duplicate. */
-export const DUPLICATE_MIN_SCORE = 0.8;
 const DUPLICATE_LIMIT = 10;
 
 /** Creates the patient with a generated NC number (any idNumber in the request was already dropped by the schema). */
@@ -17,28 +18,72 @@ export async function addPatient(tx: DbOrTx, input: AddPatientInput, random?: Ra
   return insertPatient(tx, input, random);
 }
 
+const REASON_OF: Partial<Record<MatchAgreement, MatchReason>> = {
+  exact: 'search:reason.exact',
+  accents: 'search:reason.accents',
+  typo: 'search:reason.typo',
+  similar: 'search:reason.typo',
+  part: 'search:reason.partOfName',
+};
+
+/** The matcher's reasons in the search's words (the add form shows them like search results). */
+function searchReasons(reasons: readonly DuplicateReason[]): MatchReason[] {
+  const out = new Set<MatchReason>();
+  for (const r of reasons) {
+    if (r.field === 'names') out.add('search:reason.namesSwapped');
+    else if (r.field === 'place' && r.agreement === 'address') out.add('search:reason.address');
+    else if ((r.field === 'firstName' || r.field === 'lastName') && r.agreement === 'soundsLike')
+      out.add(r.field === 'firstName' ? 'search:reason.firstNameSoundsLike' : 'search:reason.lastNameSoundsLike');
+    else if (r.field === 'firstName' || r.field === 'lastName') {
+      const mapped = REASON_OF[r.agreement];
+      if (mapped) out.add(mapped);
+    }
+  }
+  if (out.size > 1) out.delete('search:reason.exact');
+  return [...out];
+}
+
+const namesAgree = (reasons: readonly DuplicateReason[]) =>
+  reasons.filter((r) => (r.field === 'firstName' || r.field === 'lastName') && (r.agreement === 'exact' || r.agreement === 'accents'))
+    .length === 2;
+
 /**
- * Patients the new one may duplicate: same date of birth and the same or closely matching names (either order,
- * typos, accents), or, without a date of birth, exactly the same names. Best first, at most 10.
+ * Patients the new one may duplicate: the matcher's score (decision 046) reaches "possible" (typos, sound-alikes,
+ * swapped names, one half of a double name, a date of birth one digit off or with day and month swapped...). Without
+ * a date of birth the score cannot reach it, so both names must agree exactly (accents aside). Best first, at most 10.
  */
 export async function findLikelyDuplicates(
   db: DbOrTx,
-  input: Pick<AddPatientInput, 'firstName' | 'lastName' | 'dateOfBirth'>,
+  input: Pick<AddPatientInput, 'firstName' | 'lastName' | 'dateOfBirth'> &
+    Partial<Pick<AddPatientInput, 'sex' | 'address' | 'contactNumber'>>,
+  thresholds: Thresholds = DEFAULT_THRESHOLDS,
 ): Promise<PatientSearchResult[]> {
-  if (!input.dateOfBirth) {
-    const ids = await findBySameNames(db, input.firstName, input.lastName, DUPLICATE_LIMIT);
-    return (await getSummaries(db, ids, null)).map(({ addressSimilarity: _unused, ...p }) => ({
-      ...p,
-      score: 1,
-      matchReasons: ['search:reason.exact'],
-    }));
-  }
-  const found = await fuzzySearch(
-    db,
-    { firstName: input.firstName, smartLastName: input.lastName },
-    { from: input.dateOfBirth, to: input.dateOfBirth },
+  const person = {
+    firstName: input.firstName,
+    lastName: input.lastName,
+    dateOfBirth: input.dateOfBirth || null,
+    sex: input.sex ?? '',
+    address: input.address ?? '',
+    contactNumber: input.contactNumber || null,
+  };
+  const found = (await likelyDuplicatesOf(db, person, person.dateOfBirth ? thresholds : { veryLikely: -Infinity, possible: -Infinity }))
+    .filter((d) => person.dateOfBirth || namesAgree(d.reasons))
+    .slice(0, DUPLICATE_LIMIT);
+  const summaries = new Map(
+    (
+      await getSummaries(
+        db,
+        found.map((d) => d.id),
+        null,
+      )
+    ).map((p) => [p.id, p]),
   );
-  return found.filter((p) => (p.score ?? 0) >= DUPLICATE_MIN_SCORE).slice(0, DUPLICATE_LIMIT);
+  return found.flatMap((d) => {
+    const p = summaries.get(d.id);
+    if (!p) return [];
+    const { addressSimilarity: _unused, ...summary } = p;
+    return [{ ...summary, score: Math.max(0, Math.min(1, d.score / SCORE_SCALE)), matchReasons: searchReasons(d.reasons) }];
+  });
 }
 
 export async function getPatient(db: DbOrTx, id: number): Promise<PatientDetails> {

@@ -100,8 +100,9 @@ describe('likely duplicates', () => {
     }
   });
 
-  it('does not flag another date of birth or a different person', async () => {
-    expect(await findLikelyDuplicates(db, { firstName: 'Jürgen', lastName: 'Müller', dateOfBirth: '1960-01-16' })).toEqual([]);
+  it('flags a date of birth one digit off (the matcher, decision 046), not another date of birth or a different person', async () => {
+    expect(await findLikelyDuplicates(db, { firstName: 'Jürgen', lastName: 'Müller', dateOfBirth: '1960-01-16' })).toHaveLength(1);
+    expect(await findLikelyDuplicates(db, { firstName: 'Jürgen', lastName: 'Müller', dateOfBirth: '1971-06-30' })).toEqual([]);
     expect(await findLikelyDuplicates(db, { firstName: 'Hans', lastName: 'Weber', dateOfBirth: '1960-01-15' })).toEqual([]);
   });
 

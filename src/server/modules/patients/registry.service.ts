@@ -14,6 +14,8 @@ import { AppError } from '../../errors/app-error';
 import { countOrRefuse, limitInStatement, overLimit, purgeByChance, type StatementLimit } from '../../http/rate-limit';
 import { noteSearchVolume, searchVolumeCheckSql } from '../privacy/alerts.service';
 import { prepareActivationCode, storeIssuedActivationCode } from '../portal/portal-activation.service';
+import { DEFAULT_THRESHOLDS, type Thresholds } from '../duplicates/match-scoring';
+import { matchPatient } from '../duplicates/matcher';
 import { addPatient, findLikelyDuplicates } from './patients.service';
 import { findExactAudited, type ExactSearch } from './search-audited.repository';
 import { searchAuditSummary, searchPatients } from './search.service';
@@ -93,13 +95,16 @@ type AddPatientRequest = z.output<typeof addPatientRequest>;
 export async function registerPatient(
   scope: RequestScope<StaffActor>,
   request: AddPatientRequest,
-  checks: { limit?: StatementLimit; alerts?: Config['alerts'] } = {},
+  checks: { limit?: StatementLimit; alerts?: Config['alerts']; match?: Thresholds } = {},
 ): Promise<AddPatientResponse> {
   const { confirmDuplicate, ...input } = request;
-  if (!confirmDuplicate) await refuseLikelyDuplicates(scope, input, checks);
+  const thresholds = checks.match ?? DEFAULT_THRESHOLDS;
+  if (!confirmDuplicate) await refuseLikelyDuplicates(scope, input, checks, thresholds);
   const prepared = await prepareActivationCode();
   return inAuditedTransaction(scope, async (ctx) => {
     const patient = await addPatient(ctx.tx, input);
+    // The new patient's pairs for the review queue, in the add's transaction (decision 046).
+    await matchPatient(ctx.tx, patient.id, thresholds, scope.now);
     const { activation, audit } = await storeIssuedActivationCode(ctx, patient.id, prepared, 'registration');
     const created = {
       action: 'CREATE',
@@ -121,6 +126,7 @@ async function refuseLikelyDuplicates(
   scope: RequestScope<StaffActor>,
   input: Omit<AddPatientRequest, 'confirmDuplicate'>,
   checks: { limit?: StatementLimit; alerts?: Config['alerts'] },
+  thresholds: Thresholds,
 ): Promise<void> {
   if (checks.limit) await countOrRefuse(scope.db, checks.limit);
   const criteria = {
@@ -129,7 +135,7 @@ async function refuseLikelyDuplicates(
     lastName: input.lastName,
     dateOfBirth: input.dateOfBirth ?? null,
   };
-  const duplicates = await findLikelyDuplicates(scope.db, input);
+  const duplicates = await findLikelyDuplicates(scope.db, input, thresholds);
   if (duplicates.length === 0) return;
   await inAuditedTransaction(scope, async (ctx) =>
     ctx.audited(null, {

@@ -182,7 +182,7 @@ describe('GET /api/admin/active-users and /api/admin/user-stats', () => {
     );
     expect(stats.total).toBe(counts!.total);
     expect(stats.byStatus).toEqual({ active: counts!.active, pending: counts!.pending });
-    expect(stats.byRole.map((r: { roleId: number }) => r.roleId)).toEqual([1, 2, 3, 4, 5, 6, 403, 404, 405]);
+    expect(stats.byRole.map((r: { roleId: number }) => r.roleId)).toEqual([1, 2, 3, 4, 5, 6, 7, 403, 404, 405]);
     expect(stats.byRole.find((r: { roleId: number }) => r.roleId === 4)).toMatchObject({
       displayName: 'Nurse',
       total: counts!.nurses,

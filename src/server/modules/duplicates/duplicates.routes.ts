@@ -1,0 +1,60 @@
+// Duplicate patients API (issue 24, decision 046), all behind patients.merge: the registry-wide run (start or resume,
+// progress), the review queue and the decisions "different" and "skip". Joining ("same") comes with item 4.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  duplicateDecisionInput,
+  duplicateIdParams,
+  duplicatePage,
+  duplicateQuery,
+  PAIR_STATUSES,
+  scanProgress,
+} from '../../../contracts/duplicates';
+import { requireStaff, staffScope } from '../../context/guards';
+import { zodRoutes, type AppDeps } from '../../deps';
+import { auditScanStarted, decideDuplicate, readDuplicates } from './duplicates.service';
+import { ScanRunner } from './scan-job';
+
+export function duplicatesRoutes({ db, config }: AppDeps) {
+  const canMerge = requireStaff('patients.merge');
+  const scope = (request: FastifyRequest) => staffScope(request, db, config.now);
+  return async (app: FastifyInstance): Promise<void> => {
+    const runner = new ScanRunner(db, { thresholds: config.match, now: config.now }, (error) =>
+      app.log.error({ err: error }, 'duplicate scan failed'),
+    );
+    app.addHook('onClose', async () => runner.close());
+    const r = zodRoutes(app);
+    const tags = ['duplicates'];
+
+    r.get('/api/duplicates/scan', { onRequest: canMerge, schema: { tags, response: { 200: scanProgress } } }, async () =>
+      runner.progress(),
+    );
+
+    r.post('/api/duplicates/scan', { onRequest: canMerge, schema: { tags, response: { 202: scanProgress } } }, async (request, reply) => {
+      const s = scope(request);
+      const progress = await runner.start(s.actor.userId);
+      await auditScanStarted(s, progress);
+      return reply.status(202).send(progress);
+    });
+
+    r.get(
+      '/api/duplicates',
+      { onRequest: canMerge, schema: { tags, querystring: duplicateQuery, response: { 200: duplicatePage } } },
+      async (request) => readDuplicates(scope(request), request.query),
+    );
+
+    r.post(
+      '/api/duplicates/:id/decision',
+      {
+        onRequest: canMerge,
+        schema: {
+          tags,
+          params: duplicateIdParams,
+          body: duplicateDecisionInput,
+          response: { 200: z.object({ id: z.number().int(), status: z.enum(PAIR_STATUSES) }) },
+        },
+      },
+      async (request) => decideDuplicate(scope(request), request.params.id, request.body),
+    );
+  };
+}

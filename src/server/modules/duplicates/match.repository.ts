@@ -1,0 +1,126 @@
+// The matcher's statements (decision 046): candidate pairs by blocking key (nhr_match_keys and its GIN index,
+// migration 0047), the records to score, and keeping the proposed pairs. Decided pairs are never touched here.
+import { sql, type SQL } from 'drizzle-orm';
+import type { MatchBand } from '../../../contracts/duplicates';
+import type { DbOrTx } from '../../db/client';
+import { intArray, rows, textArray } from '../patients/search.repository';
+import type { MatchPerson } from './match-scoring';
+
+/** Candidates kept per patient: a block larger than this (a very common name on one day) is cut, lowest ids first. */
+export const CANDIDATES_PER_PATIENT = 200;
+
+const PERSON = sql`p.id, p.first_name AS "firstName", p.last_name AS "lastName",
+  ARRAY[coalesce(nhr_dmetaphone(p.first_name_norm), ''), coalesce(nhr_dmetaphone_alt(p.first_name_norm), '')] AS "firstCodes",
+  ARRAY[coalesce(nhr_dmetaphone(p.last_name_norm), ''), coalesce(nhr_dmetaphone_alt(p.last_name_norm), '')] AS "lastCodes",
+  p.date_of_birth::text AS "dateOfBirth", p.sex, p.address, p.contact_number AS "contactNumber"`;
+
+export async function readPeople(db: DbOrTx, ids: readonly number[]): Promise<MatchPerson[]> {
+  if (ids.length === 0) return [];
+  return rows(db, sql`SELECT ${PERSON} FROM patients AS p WHERE p.id = ANY(${intArray(ids)})`);
+}
+
+/** The next `limit` patient ids after `after`, up to `max`. */
+export async function nextChunk(db: DbOrTx, after: number, max: number, limit: number): Promise<number[]> {
+  const found = await rows<{ id: number }>(
+    db,
+    sql`SELECT id FROM patients WHERE id > ${after} AND id <= ${max} ORDER BY id LIMIT ${limit}`,
+  );
+  return found.map((r) => r.id);
+}
+
+/**
+ * `b.id + 0`: the id condition and the order must apply to the key's few rows; on the bare id the planner ANDs a range
+ * of the primary key into every lookup, or walks the whole primary key in order (seconds per patient at 1,000,000).
+ */
+const candidatesOf = (keys: SQL, other: SQL) =>
+  sql`SELECT b.id FROM patients AS b
+       WHERE nhr_match_keys(b.first_name_norm, b.last_name_norm, b.date_of_birth) && ${keys} AND ${other}
+       ORDER BY b.id + 0 LIMIT ${CANDIDATES_PER_PATIENT}`;
+const keysOf = (alias: string) => {
+  const c = sql.raw(alias);
+  return sql`nhr_match_keys(${c}.first_name_norm, ${c}.last_name_norm, ${c}.date_of_birth)`;
+};
+
+/** For each patient of the chunk, the patients with a lower id sharing a blocking key: every pair once over a run. */
+export async function candidatePairs(db: DbOrTx, ids: readonly number[]): Promise<[number, number][]> {
+  if (ids.length === 0) return [];
+  // PostgreSQL's JIT compiles this statement anew in each chunk, for longer than it runs.
+  await db.execute(sql`SET LOCAL jit = off`);
+  const found = await rows<{ a: number; b: number }>(
+    db,
+    sql`SELECT c.id AS b, o.id AS a
+          FROM patients AS c
+          CROSS JOIN LATERAL (${candidatesOf(keysOf('c'), sql`b.id + 0 < c.id`)}) AS o
+         WHERE c.id = ANY(${intArray(ids)})`,
+  );
+  return found.map((r) => [r.a, r.b]);
+}
+
+/** Patients sharing a blocking key with one patient (any id but its own). */
+export async function candidatesOfPatient(db: DbOrTx, id: number): Promise<number[]> {
+  const found = await rows<{ id: number }>(
+    db,
+    sql`SELECT o.id FROM patients AS c
+          CROSS JOIN LATERAL (${candidatesOf(keysOf('c'), sql`b.id + 0 <> c.id`)}) AS o
+         WHERE c.id = ${id}`,
+  );
+  return found.map((r) => r.id);
+}
+
+export interface NewPerson {
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string | null;
+}
+
+/** A person not stored yet (the add-patient warning): their phonetic codes and the patients sharing a blocking key. */
+export async function candidatesOfNew(db: DbOrTx, p: NewPerson): Promise<{ codes: { first: string[]; last: string[] }; ids: number[] }> {
+  const dob = p.dateOfBirth ? sql`${p.dateOfBirth}::date` : sql`NULL::date`;
+  const [codes] = await rows<{ first: string[]; last: string[] }>(
+    db,
+    sql`SELECT ARRAY[coalesce(nhr_dmetaphone(nhr_norm(${p.firstName})), ''), coalesce(nhr_dmetaphone_alt(nhr_norm(${p.firstName})), '')] AS first,
+               ARRAY[coalesce(nhr_dmetaphone(nhr_norm(${p.lastName})), ''), coalesce(nhr_dmetaphone_alt(nhr_norm(${p.lastName})), '')] AS last`,
+  );
+  const found = await rows<{ id: number }>(
+    db,
+    candidatesOf(sql`nhr_match_keys(nhr_norm(${p.firstName}), nhr_norm(${p.lastName}), ${dob})`, sql`true`),
+  );
+  return { codes: codes!, ids: found.map((r) => r.id) };
+}
+
+export interface ScoredPair {
+  a: number;
+  b: number;
+  score: number;
+  band: MatchBand;
+  reasons: unknown;
+}
+
+/**
+ * Stores the pairs found: new ones open; open ones rescored; decided ones (different, skipped, same) untouched, so a
+ * pair someone judged is never proposed again. Then drops open pairs of `stale` that were not found this time.
+ */
+export async function keepPairs(
+  db: DbOrTx,
+  pairs: readonly ScoredPair[],
+  now: Date,
+  stale: { patientB: readonly number[] } | { patient: number },
+): Promise<void> {
+  if (pairs.length > 0) {
+    await db.execute(sql`
+      INSERT INTO duplicate_pairs (patient_a, patient_b, score, band, reasons, status, found_at, scored_at)
+      SELECT a, b, score, band, reasons::jsonb, 'open', ${now}, ${now}
+        FROM unnest(${intArray(pairs.map((p) => p.a))}, ${intArray(pairs.map((p) => p.b))},
+                    ${sql`${`{${pairs.map((p) => p.score).join(',')}}`}::real[]`}, ${textArray(pairs.map((p) => p.band))},
+                    ${textArray(pairs.map((p) => JSON.stringify(p.reasons)))}) AS n(a, b, score, band, reasons)
+      ON CONFLICT (patient_a, patient_b) DO UPDATE
+         SET score = excluded.score, band = excluded.band, reasons = excluded.reasons, scored_at = excluded.scored_at
+       WHERE duplicate_pairs.status = 'open'`);
+  }
+  const kept = sql`(patient_a, patient_b) NOT IN (SELECT * FROM unnest(${intArray(pairs.map((p) => p.a))}, ${intArray(pairs.map((p) => p.b))}))`;
+  const whose =
+    'patient' in stale
+      ? sql`(patient_a = ${stale.patient} OR patient_b = ${stale.patient})`
+      : sql`patient_b = ANY(${intArray(stale.patientB)})`;
+  await db.execute(sql`DELETE FROM duplicate_pairs WHERE status = 'open' AND ${whose} AND ${kept}`);
+}

@@ -1,0 +1,102 @@
+// The matcher (decision 046): candidate pairs from the blocking keys, scored field by field, kept when they reach
+// "possible". One way to score: the registry-wide run, the check of each added or changed patient, and the warning
+// at add patient all call scorePair.
+import type { MatchBand } from '../../../contracts/duplicates';
+import type { Db, DbOrTx } from '../../db/client';
+import { bandOf, scorePair, type MatchPerson, type PairScore, type Thresholds } from './match-scoring';
+import {
+  candidatePairs,
+  candidatesOfNew,
+  candidatesOfPatient,
+  keepPairs,
+  readPeople,
+  type NewPerson,
+  type ScoredPair,
+} from './match.repository';
+
+export interface MatchOutcome {
+  compared: number;
+  pairs: number;
+}
+
+function scored(a: MatchPerson, b: MatchPerson, thresholds: Thresholds): ScoredPair | null {
+  const { score, reasons } = scorePair(a, b);
+  const band = bandOf(score, thresholds);
+  if (!band) return null;
+  const [lo, hi] = a.id < b.id ? [a, b] : [b, a];
+  return { a: lo.id, b: hi.id, score, band, reasons };
+}
+
+/** Parts of a chunk whose candidates are read side by side (PostgreSQL serves each on its own connection). */
+export const CHUNK_READERS = 2;
+
+/**
+ * The scored pairs of one chunk of the registry-wide run: each patient of `ids` against the lower ids sharing a
+ * blocking key. Read-only, outside the chunk's writing transaction: the candidates are read in CHUNK_READERS parts at
+ * once, each in a read transaction of its own (JIT off there).
+ */
+export async function scoreChunk(
+  db: Db,
+  ids: readonly number[],
+  thresholds: Thresholds,
+): Promise<{ pairs: ScoredPair[]; compared: number }> {
+  const size = Math.ceil(ids.length / CHUNK_READERS);
+  const parts = Array.from({ length: CHUNK_READERS }, (_, i) => ids.slice(i * size, (i + 1) * size)).filter((p) => p.length > 0);
+  const read = await Promise.all(
+    parts.map((part) =>
+      db.transaction(async (tx) => {
+        const candidates = await candidatePairs(tx, part);
+        return { candidates, people: await readPeople(tx, [...new Set(candidates.flat())]) };
+      }),
+    ),
+  );
+  const people = new Map(read.flatMap((r) => r.people).map((p) => [p.id, p]));
+  const pairs: ScoredPair[] = [];
+  let compared = 0;
+  for (const [a, b] of read.flatMap((r) => r.candidates)) {
+    compared++;
+    const pa = people.get(a);
+    const pb = people.get(b);
+    const pair = pa && pb ? scored(pa, pb, thresholds) : null;
+    if (pair) pairs.push(pair);
+  }
+  return { pairs, compared };
+}
+
+/** Stores a chunk's pairs (in the transaction that moves the run's checkpoint past the chunk). */
+export async function keepChunk(tx: DbOrTx, ids: readonly number[], pairs: readonly ScoredPair[], now: Date): Promise<void> {
+  await keepPairs(tx, pairs, now, { patientB: ids });
+}
+
+/** Matches one added or changed patient against the registry (in the add's transaction). */
+export async function matchPatient(db: DbOrTx, id: number, thresholds: Thresholds, now: Date): Promise<MatchOutcome> {
+  const candidates = await candidatesOfPatient(db, id);
+  const people = await readPeople(db, [id, ...candidates]);
+  const self = people.find((p) => p.id === id);
+  if (!self) return { compared: 0, pairs: 0 };
+  const found = people.flatMap((p) => (p.id === id ? [] : [scored(self, p, thresholds)].filter((x): x is ScoredPair => x !== null)));
+  await keepPairs(db, found, now, { patient: id });
+  return { compared: candidates.length, pairs: found.length };
+}
+
+export interface LikelyDuplicate extends PairScore {
+  id: number;
+  band: MatchBand;
+}
+
+/** Stored patients a person about to be added may duplicate, best first (the add-patient warning). */
+export async function likelyDuplicatesOf(
+  db: DbOrTx,
+  person: NewPerson & Pick<MatchPerson, 'sex' | 'address' | 'contactNumber'>,
+  thresholds: Thresholds,
+): Promise<LikelyDuplicate[]> {
+  const { codes, ids } = await candidatesOfNew(db, person);
+  const self: MatchPerson = { ...person, id: 0, firstCodes: codes.first, lastCodes: codes.last };
+  const out: LikelyDuplicate[] = [];
+  for (const p of await readPeople(db, ids)) {
+    const s = scorePair(self, p);
+    const band = bandOf(s.score, thresholds);
+    if (band) out.push({ id: p.id, band, ...s });
+  }
+  return out.sort((x, y) => y.score - x.score || x.id - y.id);
+}

@@ -1,0 +1,137 @@
+// The registry-wide matcher as a resumable job (decision 046): patients in id order, a chunk per transaction with
+// its checkpoint; started or resumed by POST /api/duplicates/scan (in the background of the worker that got the
+// request) or by `npm run match` (in the foreground). One run at a time: the run's row names its owner.
+import { randomUUID } from 'node:crypto';
+import type { ScanProgress } from '../../../contracts/duplicates';
+import type { Db } from '../../db/client';
+import type { Thresholds } from './match-scoring';
+import { keepChunk, scoreChunk } from './matcher';
+import { nextChunk } from './match.repository';
+import { advanceScan, claimScan, createScan, endScan, latestScan, lockOwnedScan, type ScanRow } from './scan.repository';
+
+/** Patients per chunk (one transaction each). */
+export const SCAN_CHUNK = 1000;
+/** A running run whose heartbeat is older than this is taken to be abandoned (its worker stopped) and may be resumed. */
+export const SCAN_STALE_MS = 2 * 60_000;
+
+export interface ScanOptions {
+  thresholds: Thresholds;
+  now: () => Date;
+  chunkSize?: number;
+  /** Stop (paused) after this many chunks: tests of resuming. */
+  maxChunks?: number;
+  signal?: AbortSignal;
+  onProgress?: (scan: ScanRow) => void;
+}
+
+export type ScanOutcome = 'done' | 'paused' | 'lost';
+
+/**
+ * The run to work on, owned by `owner`: the current one resumed when paused or abandoned, else a new one when none
+ * is running (a finished run is started again). Null when another worker's run is still alive.
+ */
+export async function claimRun(db: Db, owner: string, by: string | null, now: Date): Promise<ScanRow | null> {
+  return db.transaction(async (tx) => {
+    const latest = await latestScan(tx);
+    if (!latest || latest.status === 'done') return createScan(tx, owner, by, now);
+    return claimScan(tx, latest.id, owner, now, new Date(now.getTime() - SCAN_STALE_MS));
+  });
+}
+
+/** Runs a claimed run chunk by chunk until it is done, paused (signal or maxChunks) or taken over by another worker. */
+export async function runScan(db: Db, run: ScanRow, owner: string, options: ScanOptions): Promise<ScanOutcome> {
+  const chunkSize = options.chunkSize ?? SCAN_CHUNK;
+  let checkpoint = run.lastPatientId;
+  for (let chunks = 0; ; chunks++) {
+    if (options.signal?.aborted || (options.maxChunks !== undefined && chunks >= options.maxChunks)) {
+      await endScan(db, run.id, owner, 'paused', options.now());
+      return 'paused';
+    }
+    // The chunk's candidates are read and scored first (read-only, side by side); then its pairs and the checkpoint
+    // commit together, if this worker still owns the run. A chunk read twice (a crash between) is stored the same.
+    const started = performance.now();
+    const ids = await nextChunk(db, checkpoint, run.maxPatientId, chunkSize);
+    if (ids.length === 0) {
+      await endScan(db, run.id, owner, 'done', options.now());
+      return 'done';
+    }
+    const { pairs, compared } = await scoreChunk(db, ids, options.thresholds);
+    const step = await db.transaction(async (tx) => {
+      const scan = await lockOwnedScan(tx, run.id, owner);
+      if (!scan || scan.lastPatientId !== checkpoint) return 'lost' as const;
+      const now = options.now();
+      await keepChunk(tx, ids, pairs, now);
+      await advanceScan(tx, run.id, {
+        lastPatientId: ids[ids.length - 1]!,
+        done: ids.length,
+        compared,
+        pairs: pairs.length,
+        seconds: (performance.now() - started) / 1000,
+        now,
+      });
+      return 'chunk' as const;
+    });
+    checkpoint = ids[ids.length - 1]!;
+    if (step === 'lost') return 'lost';
+    if (options.onProgress) {
+      const latest = await latestScan(db);
+      if (latest) options.onProgress(latest);
+    }
+  }
+}
+
+export function progressOf(scan: ScanRow | null, thresholds: Thresholds): ScanProgress {
+  const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+  return {
+    status: scan?.status ?? 'never',
+    done: scan?.done ?? 0,
+    total: scan?.total ?? 0,
+    compared: Number(scan?.compared ?? 0),
+    pairs: scan?.pairs ?? 0,
+    startedAt: scan ? iso(scan.startedAt) : null,
+    finishedAt: scan ? iso(scan.finishedAt) : null,
+    seconds: Math.round(Number(scan?.seconds ?? 0) * 10) / 10,
+    thresholds,
+  };
+}
+
+/** One per app: the background run this worker started, stopped (paused) when the app closes. */
+export class ScanRunner {
+  private running: Promise<ScanOutcome> | null = null;
+  private readonly abort = new AbortController();
+  private readonly owner = `worker-${randomUUID()}`;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: Omit<ScanOptions, 'signal'>,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** Starts or resumes the run in the background; answers the progress as it is now. */
+  async start(by: string | null): Promise<ScanProgress> {
+    if (!this.running) {
+      const run = await claimRun(this.db, this.owner, by, this.options.now());
+      if (run) {
+        this.running = runScan(this.db, run, this.owner, { ...this.options, signal: this.abort.signal })
+          .catch((error: unknown) => {
+            this.onError(error);
+            return 'lost' as const;
+          })
+          .finally(() => {
+            this.running = null;
+          });
+      }
+    }
+    return this.progress();
+  }
+
+  async progress(): Promise<ScanProgress> {
+    return progressOf(await latestScan(this.db), this.options.thresholds);
+  }
+
+  /** Pauses a run in progress (its checkpoint is kept) and waits for it to stop. */
+  async close(): Promise<void> {
+    this.abort.abort();
+    await this.running;
+  }
+}
