@@ -39,7 +39,7 @@ describe('POST /api/auth/login', () => {
       role: { name: 'doctor', displayName: 'Doctor' },
       isActive: true,
       accountStatus: 'active',
-      permissions: ['patients.search', 'records.read', 'records.write'],
+      permissions: ['defaulters.read', 'patients.search', 'records.read', 'records.write'],
     });
     expect(Object.keys(body.user).sort()).toEqual(
       [
