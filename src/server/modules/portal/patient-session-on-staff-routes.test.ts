@@ -39,6 +39,8 @@ const PUBLIC = new Set([
   // The notice after a reset two staff members confirmed (issue 21 item 1, portal-two-person-reset.test.ts).
   'GET /api/patient-portal/notices',
   'POST /api/patient-portal/notices/dismiss',
+  // The patient's own immunization schedule (issue 25 item 2, immunization.test.ts).
+  'GET /api/patient-portal/immunization-status',
   // Passkeys (decision 026): sign-in with a passkey is public like the password sign-in, and the self-service routes
   // serve staff and patients alike, each acting only on the caller's own passkeys (passkeys.test.ts proves that).
   'POST /api/auth/passkey/options',

@@ -52,7 +52,7 @@ describe('PATCH /api/users/{id}', () => {
       facility: 'Katutura State Hospital',
       roleId: 4,
       role: { name: 'nurse', displayName: 'Nurse' },
-      permissions: ['patients.search', 'records.read', 'records.write'],
+      permissions: ['defaulters.read', 'patients.search', 'records.read', 'records.write'],
     });
     const row = await snapshot(nurse.id);
     expect(row).toMatchObject({ first_name: 'Selma', email: 'selma.hamutenya@health.gov.na', role_id: 4, is_active: true });
