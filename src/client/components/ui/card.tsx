@@ -7,7 +7,7 @@ export function Card({ className, ...props }: React.ComponentProps<'div'>): Reac
 export function CardHeader({ className, ...props }: HTMLAttributes<HTMLDivElement>): React.JSX.Element {
   return <div className={cn('flex flex-col gap-1 p-5 pb-3', className)} {...props} />;
 }
-export function CardTitle({ className, ...props }: HTMLAttributes<HTMLHeadingElement>): React.JSX.Element {
+export function CardTitle({ className, ...props }: React.ComponentProps<'h2'>): React.JSX.Element {
   return <h2 className={cn('text-lg font-semibold text-slate-900', className)} {...props} />;
 }
 export function CardDescription({ className, ...props }: HTMLAttributes<HTMLParagraphElement>): React.JSX.Element {

@@ -114,17 +114,24 @@ export function ImmunizationStatusView({ status }: { status: ImmunizationStatus 
 
 /**
  * The card: `patientId` for staff, 'own' in the portal. `vaccinesUpdatedAt`: when the vaccines list last changed, so
- * the status is read again after a dose is recorded.
+ * the status is read again after a dose is recorded. `focusTitle`: the title takes focus when the card mounts (the
+ * dashboard's link to the vaccines).
  */
 export function ImmunizationStatusCard({
   patientId,
   vaccinesUpdatedAt,
+  focusTitle = false,
 }: {
   patientId: number | 'own';
   vaccinesUpdatedAt?: number;
+  focusTitle?: boolean;
 }): React.JSX.Element {
   const { t } = useTranslation(['record', 'common']);
   const status = useImmunizationStatus(patientId);
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focusTitle) title.current?.focus();
+  }, [focusTitle]);
   const first = useRef(true);
   const { refetch } = status;
   useEffect(() => {
@@ -146,7 +153,7 @@ export function ImmunizationStatusCard({
   return (
     <Card>
       <CardHeader>
-        <CardTitle id="immunization-status" tabIndex={-1} className="focus:outline-none">
+        <CardTitle ref={title} id="immunization-status" tabIndex={-1} className="focus:outline-none">
           {t('immunization.title')}
         </CardTitle>
       </CardHeader>
@@ -156,7 +163,7 @@ export function ImmunizationStatusCard({
 }
 
 /** The staff record's card, read again whenever the patient's vaccines list changes. */
-export function RecordImmunizationStatus({ patientId }: { patientId: number }): React.JSX.Element {
+export function RecordImmunizationStatus({ patientId, focusTitle }: { patientId: number; focusTitle?: boolean }): React.JSX.Element {
   const vaccines = useRecordList('vaccines', patientId);
-  return <ImmunizationStatusCard patientId={patientId} vaccinesUpdatedAt={vaccines.dataUpdatedAt} />;
+  return <ImmunizationStatusCard patientId={patientId} vaccinesUpdatedAt={vaccines.dataUpdatedAt} focusTitle={focusTitle ?? false} />;
 }

@@ -1,6 +1,7 @@
 // The Medical Dashboard (SPEC §2, §9): critical alerts at the top, age, the counters, then the panels. What each kind
 // adds (alerts, counters, the rows of a panel part) is decided by its contract and put in order by
-// contracts/record-dashboard.ts for the clinic's today; each kind's client file (kinds/) draws its parts.
+// contracts/record-dashboard.ts for the clinic's today; each kind's client file (kinds/) draws its parts. Below the
+// title, the schedule's overdue and due doses (dashboard-doses.tsx) with a way to the vaccines section.
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertTriangle } from 'lucide-react';
@@ -10,6 +11,7 @@ import { todayIso } from '../../../../contracts/calendar';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { useRecordLists } from '../api/record-queries';
 import { kindView } from '../kinds';
+import { DashboardDoses } from './dashboard-doses';
 
 function Counter({ label, value, hint }: { label: string; value: number; hint?: string | undefined }): React.JSX.Element {
   return (
@@ -32,7 +34,16 @@ function Panel({ id, title, children }: { id: string; title: string; children: R
   );
 }
 
-export function MedicalDashboard({ patient, patientId }: { patient: RecordPatient | undefined; patientId: number }): React.JSX.Element {
+export function MedicalDashboard({
+  patient,
+  patientId,
+  onOpenVaccines,
+}: {
+  patient: RecordPatient | undefined;
+  patientId: number;
+  /** Shows the vaccines section with focus on its schedule. */
+  onOpenVaccines: () => void;
+}): React.JSX.Element {
   const { t } = useTranslation('record');
   const lists = useRecordLists(patientId);
   const d = medicalDashboard({ ...lists, dateOfBirth: patient?.dateOfBirth ?? null }, todayIso());
@@ -59,6 +70,7 @@ export function MedicalDashboard({ patient, patientId }: { patient: RecordPatien
         </h2>
         {d.age !== null ? <p className="text-sm text-slate-600">{t('dashboard.age', { age: d.age })}</p> : null}
       </div>
+      <DashboardDoses patientId={patientId} onOpenVaccines={onOpenVaccines} />
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         {d.counters.map((c) => (
           <Counter

@@ -38,6 +38,8 @@ export function PatientRecord({ patientId, patient, onBack, canEdit }: PatientRe
   const [mode, setMode] = useState<RecordMode>('view');
   // SPEC §4: only one add dialog is open at a time.
   const [openDialog, setOpenDialog] = useState<RecordKind | null>(null);
+  // The dashboard's "go to the vaccines" moves focus to the schedule's heading; the sidebar does not.
+  const [focusSchedule, setFocusSchedule] = useState(false);
   const editing = canEdit && mode === 'edit';
   const shown = summary.data?.patient ?? patient;
 
@@ -58,7 +60,17 @@ export function PatientRecord({ patientId, patient, onBack, canEdit }: PatientRe
       </div>
     );
   } else if (section === 'dashboard') {
-    main = <MedicalDashboard patient={summary.data.patient} patientId={patientId} />;
+    main = (
+      <MedicalDashboard
+        patient={summary.data.patient}
+        patientId={patientId}
+        onOpenVaccines={() => {
+          setSection('vaccines');
+          setOpenDialog(null);
+          setFocusSchedule(true);
+        }}
+      />
+    );
   } else if (section === 'demographics') {
     main = <DemographicsSection patient={summary.data.patient} />;
   } else {
@@ -76,7 +88,7 @@ export function PatientRecord({ patientId, patient, onBack, canEdit }: PatientRe
     main =
       section === 'vaccines' ? (
         <div className="flex flex-col gap-6">
-          <RecordImmunizationStatus patientId={patientId} />
+          <RecordImmunizationStatus patientId={patientId} focusTitle={focusSchedule} />
           {list}
         </div>
       ) : (
@@ -99,6 +111,7 @@ export function PatientRecord({ patientId, patient, onBack, canEdit }: PatientRe
         onSectionChange={(s) => {
           setSection(s);
           setOpenDialog(null);
+          setFocusSchedule(false);
         }}
       />
       <div className="min-w-0">{main}</div>
