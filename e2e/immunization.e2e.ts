@@ -1,6 +1,6 @@
 // Journey (issue 25, "Done means"): on a 375 px phone, by keyboard only, a clinician of the clinic (a doctor: nurses
 // and doctors hold the defaulter list) lists the clinic's defaulters and finds a child; opens the child's record,
-// sees Pentavalent 2 overdue with its reason in the Vaccines section; records the dose (picked from the catalogue);
+// sees Pentavalent 2 overdue on the dashboard, goes from there to the Vaccines section and sees its reason; records the dose (picked from the catalogue);
 // the schedule now counts it; and the child leaves the defaulter list. No horizontal scroll, no axe violation.
 import { describe, expect, it } from 'vitest';
 import { addDays, todayIso } from '../src/contracts/calendar';
@@ -42,7 +42,7 @@ const GIVEN: [string, string, number][] = [
 
 describe.skipIf(!run)('immunization journey: an overdue dose seen with its reason, recorded, and off the defaulter list', () => {
   const j = usePhoneJourney(DOCTOR, NAMES);
-  const { tabTo, press, dialog, field, noHorizontalScroll, noViolations, openSection } = j;
+  const { tabTo, press, dialog, field, noHorizontalScroll, noViolations, isFocused } = j;
   const lang: Lang = 'en';
   const childRow = () => j.page.getByRole('rowheader', { name: 'Shikongo, Ndapewa' });
 
@@ -79,8 +79,16 @@ describe.skipIf(!run)('immunization journey: an overdue dose seen with its reaso
 
   it('shows Pentavalent 2 overdue with its reason in the record, records it, and the schedule counts it', async () => {
     await j.openRecord(lang, j.patients.en);
-    await openSection(lang, 'vaccines');
-    await j.page.getByRole('heading', { name: tr(lang, 'record:immunization.title') }).waitFor();
+    // The dashboard names the overdue dose and leads, by keyboard, to the vaccines section's schedule.
+    const doses = j.page.getByRole('region', { name: tr(lang, 'record:dashboard.doses.title') });
+    await doses.getByRole('listitem').filter({ hasText: 'Pentavalent 2' }).waitFor();
+    await noHorizontalScroll('dashboard doses');
+    await noViolations('dashboard doses');
+    await screenshot(j.page, 'dashboard-doses-375');
+    await press(doses.getByRole('button', { name: tr(lang, 'record:dashboard.doses.open') }), 'Enter');
+    const title = j.page.getByRole('heading', { name: tr(lang, 'record:immunization.title') });
+    await title.waitFor();
+    await expect.poll(() => isFocused(title)).toBe(true);
     const overdue = j.page.getByRole('list', { name: tr(lang, 'record:immunization.groups.overdue') });
     const reason = tr(lang, 'record:immunization.reasons.OVERDUE', { weeks: '4 weeks', date: ddmmyyyy(addDays(DOB, 70)) });
     await overdue
