@@ -46,10 +46,10 @@ export function ScheduleVersions(): React.JSX.Element {
       onError: (error) => {
         const api = asApiError(error);
         if (api?.code === 'CONFLICT') return refuse(t('schedule.conflict', { version: String(api.details.version ?? '') }));
-        const problems = (api?.issues ?? []).map((issue) => {
-          const where = issue.path ? t('schedule.at', { path: issue.path }) : '';
-          return `${where}${t(issueKey(issue.message, (k) => i18n.exists(k)))}`;
-        });
+        // Each problem names where it is in the file (a JSON path such as doses.3.earliestAge) and what is wrong.
+        const problems = (api?.issues ?? []).map(
+          (issue) => `${issue.path ? `${issue.path}: ` : ''}${t(issueKey(issue.message, (k) => i18n.exists(k)))}`,
+        );
         refuse(errorText(t, error, t('schedule.failed')), problems);
       },
     });
