@@ -37,7 +37,7 @@ describe('the immunization schedule in the Admin area', () => {
 
     await upload(jsonFile({ ...shipped, version: 'bad version!', doses: [{ ...shipped.doses[0], earliestAge: 'soon' }] }));
     const refused = await screen.findByRole('alert');
-    expect(refused.textContent).toContain(i18n.t('common:errors.VALIDATION_FAILED'));
+    expect(refused.textContent).toContain(i18n.t('dashboard:schedule.invalid'));
     expect(refused.textContent).toContain(i18n.t('validation:scheduleVersion'));
     expect(refused.textContent).toContain(`doses.0.earliestAge: ${i18n.t('validation:scheduleAge')}`);
     expect(document.activeElement).toBe(refused);

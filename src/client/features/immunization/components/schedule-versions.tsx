@@ -50,7 +50,7 @@ export function ScheduleVersions(): React.JSX.Element {
         const problems = (api?.issues ?? []).map(
           (issue) => `${issue.path ? `${issue.path}: ` : ''}${t(issueKey(issue.message, (k) => i18n.exists(k)))}`,
         );
-        refuse(errorText(t, error, t('schedule.failed')), problems);
+        refuse(api?.code === 'VALIDATION_FAILED' ? t('schedule.invalid') : errorText(t, error, t('schedule.failed')), problems);
       },
     });
   };
