@@ -1,5 +1,5 @@
 // Administration panel (SPEC §2): 'Back to Home', tabs 'Add Patients' (default), 'Manage Users', the duplicate review
-// queue, the second-factor policy and the FHIR API's system clients.
+// queue, the immunization schedule, the second-factor policy and the FHIR API's system clients.
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../components/ui/button';
@@ -14,6 +14,7 @@ import { MainHeading } from '../components/ui/main-heading';
 export function AdminScreen({
   addPatients,
   duplicates,
+  schedule,
   canAddPatients,
   canManageUsers,
   permissions,
@@ -21,6 +22,8 @@ export function AdminScreen({
   addPatients: ReactNode;
   /** The duplicate review queue, for holders of patients.merge (decision 046); absent for others. */
   duplicates?: ReactNode;
+  /** The immunization schedule's versions, for holders of immunizations.schedule (decision 044); absent for others. */
+  schedule?: ReactNode;
   canAddPatients: boolean;
   canManageUsers: boolean;
   /** The signed-in user's permissions: a system client may be given only these (issue 21 item 5). */
@@ -61,6 +64,7 @@ export function AdminScreen({
               ]
             : []),
           ...(duplicates ? [{ value: 'duplicates', label: t('duplicates.tab'), content: duplicates }] : []),
+          ...(schedule ? [{ value: 'schedule', label: t('schedule.tab'), content: schedule }] : []),
           ...(canManageUsers ? [{ value: 'security', label: t('security:policy.title'), content: <MfaPolicyPanel /> }] : []),
           // FHIR system clients (decision 020): the same administrators as Manage Users.
           ...(canManageUsers
