@@ -18,6 +18,7 @@ import {
   timestamp,
   uniqueIndex,
   varchar,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -176,6 +177,9 @@ export const patients = pgTable(
     nextOfKinContact: varchar('next_of_kin_contact', { length: 32 }).notNull().default(''),
     /** VIP/restricted record (set by an administrator, audited): every break-the-glass access to it is flagged. */
     restricted: boolean('restricted').notNull().default(false),
+    /** Joined into another record (issue 24, decision 048): this record is inactive and its NC number resolves there. */
+    replacedBy: integer('replaced_by').references((): AnyPgColumn => patients.id),
+    replacedAt: timestamp('replaced_at', { withTimezone: true }),
     createdAt: createdAt(),
     // Normalized search columns, maintained by the database (lower case, no accents, no spaces or punctuation).
     firstNameNorm: text('first_name_norm').generatedAlwaysAs(sql`nhr_norm(first_name)`),
@@ -841,3 +845,72 @@ export const seedDuplicates = pgTable('seed_duplicates', {
   originalId: integer('original_id').notNull(),
   errors: text('errors').notNull(),
 });
+
+/**
+ * Joins of two records of one person (issue 24, docs/decisions/048-patient-joins.md). A join waits for a second
+ * reviewer (`pending`) when the records hold many clinical rows, is `joined`, or `undone`. `keep` is the reviewer's
+ * choice per demographic field ({ field: patientId }, and `portal`: whose portal sign-in to keep); `replaced` the
+ * survivor's values it overwrote ({ field: { from, to } }), so undo can put them back. Indexes in migration 0048.
+ */
+export const patientJoins = pgTable(
+  'patient_joins',
+  {
+    id: serial('id').primaryKey(),
+    pairId: integer('pair_id').references(() => duplicatePairs.id, { onDelete: 'set null' }),
+    survivorId: integer('survivor_id')
+      .notNull()
+      .references(() => patients.id),
+    mergedId: integer('merged_id')
+      .notNull()
+      .references(() => patients.id),
+    status: varchar('status', { length: 16 }).notNull(),
+    keep: jsonb('keep').notNull().default({}),
+    replaced: jsonb('replaced').notNull().default({}),
+    clinicalRows: integer('clinical_rows').notNull().default(0),
+    rowsMoved: integer('rows_moved').notNull().default(0),
+    reason: varchar('reason', { length: 500 }),
+    requestedBy: text('requested_by').references(() => users.id),
+    requestedByName: varchar('requested_by_name', { length: 200 }),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
+    approvedBy: text('approved_by').references(() => users.id),
+    approvedByName: varchar('approved_by_name', { length: 200 }),
+    approvedAt: timestamp('approved_at', { withTimezone: true }),
+    joinedAt: timestamp('joined_at', { withTimezone: true }),
+    undoneBy: text('undone_by').references(() => users.id),
+    undoneByName: varchar('undone_by_name', { length: 200 }),
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
+    undoReason: varchar('undo_reason', { length: 500 }),
+  },
+  (t) => [
+    uniqueIndex('patient_joins_live_merged_idx')
+      .on(t.mergedId)
+      .where(sql`${t.status} IN ('pending', 'joined')`),
+    index('patient_joins_survivor_idx').on(t.survivorId),
+    index('patient_joins_status_idx').on(t.status, t.requestedAt),
+    check('patient_joins_status', sql`${t.status} IN ('pending', 'joined', 'undone')`),
+    check('patient_joins_two_patients', sql`${t.survivorId} <> ${t.mergedId}`),
+  ],
+);
+
+/**
+ * The join ledger: each row a join re-pointed from the merged-away patient to the survivor (`moved`, by its primary
+ * key), or removed because the survivor already had its like (`removed`, with the whole row in `row_data`).
+ * Undo replays it backwards.
+ */
+export const patientJoinRows = pgTable(
+  'patient_join_rows',
+  {
+    joinId: integer('join_id')
+      .notNull()
+      .references(() => patientJoins.id),
+    tableName: varchar('table_name', { length: 63 }).notNull(),
+    columnName: varchar('column_name', { length: 63 }).notNull(),
+    action: varchar('action', { length: 16 }).notNull(),
+    rowKey: jsonb('row_key').notNull(),
+    rowData: jsonb('row_data'),
+  },
+  (t) => [
+    index('patient_join_rows_join_idx').on(t.joinId, t.tableName),
+    check('patient_join_rows_action', sql`${t.action} IN ('moved', 'removed')`),
+  ],
+);
