@@ -86,7 +86,7 @@ describe('the built client', () => {
     const ng = await page({ 'accept-language': 'de-DE, ng;q=0.8, en;q=0.5' });
     expect(ng).toContain('<html lang="ng">');
     expect(preloads(ng)).toEqual(['/assets/locale-ng-core-Xng9.js']);
-    for (const headers of [{}, { cookie: 'language=xx', 'accept-language': 'fr' }]) {
+    for (const headers of [{}, { cookie: 'language=xx', 'accept-language': 'fr' }] as Record<string, string>[]) {
       const en = await page(headers);
       expect(en).toContain('<html lang="en">');
       expect(preloads(en)).toEqual(['/assets/locale-en-core-Xen9.js']);
