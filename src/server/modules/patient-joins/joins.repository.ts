@@ -29,11 +29,15 @@ const VALUES = sql.join(
   sql`, `,
 );
 
-/** One patient's row, locked FOR UPDATE until commit (adds for it wait; see records.repository insertItem). */
+/**
+ * One patient's row, locked FOR NO KEY UPDATE until commit: an add for the patient (records.repository insertItem,
+ * FOR SHARE) waits for the join and then sees it; the foreign-key checks of other writes (FOR KEY SHARE: an edit's new
+ * version row) do not wait, so an edit that holds a row the join is about to move finishes first (no deadlock).
+ */
 export async function lockPatient(db: DbOrTx, patientId: number): Promise<PatientValues | null> {
   const [found] = await rows<PatientValues>(
     db,
-    sql`SELECT id, replaced_by AS "replacedBy", ${VALUES} FROM patients WHERE id = ${patientId} FOR UPDATE`,
+    sql`SELECT id, replaced_by AS "replacedBy", ${VALUES} FROM patients WHERE id = ${patientId} FOR NO KEY UPDATE`,
   );
   return found ?? null;
 }
