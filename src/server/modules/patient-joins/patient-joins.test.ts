@@ -121,6 +121,7 @@ describe('join and undo', () => {
 
   it('undo puts both records back exactly; rows added to the survivor since stay there', async () => {
     const [survivor, merged] = await twoRecords();
+    await t.db.execute(sql`UPDATE patients SET restricted = true WHERE id = ${merged.id}`);
     const pairId = await openPair(t.db, survivor.id, merged.id);
     const before = { survivor: await lists(survivor.id), merged: await lists(merged.id) };
     const patientsBefore = { survivor: await patientRow(survivor.id), merged: await patientRow(merged.id) };
@@ -130,7 +131,10 @@ describe('join and undo', () => {
       keep: { firstName: merged.id, address: merged.id },
     });
     expect(joined.statusCode, joined.body).toBe(200);
-    const { joinId } = joined.json<{ joinId: number }>();
+    const { joinId, join } = joined.json<{ joinId: number; join: PatientJoin }>();
+    // Restricted if either record was; each value replaced is in the join, to be put back.
+    expect(await patientRow(survivor.id)).toMatchObject({ restricted: true, first_name: 'Ndapwea', address: 'Erf 7, Oshakati, Oshana' });
+    expect(Object.keys(join.replaced).sort()).toEqual(['address', 'firstName', 'restricted']);
     const added = await recordApi(t, doctor).add('allergies', survivor.id, { ...SAMPLE_INPUTS.allergies, allergen: 'Sulfonamides' });
     expect(added.statusCode, added.body).toBe(201);
     const addedId = added.json<{ id: number }>().id;
@@ -160,6 +164,31 @@ describe('join and undo', () => {
     const again = await post(officer, `/api/patient-joins/${joinId}/undo`, { reason: 'again' });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'JOIN_ALREADY_UNDONE' });
+  });
+});
+
+describe('the portal sign-in', () => {
+  it('keep.portal picks whose PIN stays on the survivor; undo gives each record its own back', async () => {
+    const survivor = await createPatient(t.db);
+    const merged = await createPatient(t.db);
+    for (const p of [survivor, merged])
+      await t.db.execute(sql`INSERT INTO patient_portal_credentials (patient_id, pin_hash, pin_set_at) VALUES (${p.id}, ${`pin-of-${p.id}`}, now())`);
+    const pins = () =>
+      queryRows<{ patient_id: number; pin_hash: string }>(
+        t.db,
+        sql`SELECT patient_id, pin_hash FROM patient_portal_credentials WHERE patient_id IN (${survivor.id}, ${merged.id}) ORDER BY patient_id`,
+      );
+    const before = await pins();
+    const joined = await post(admin, `/api/duplicates/${await openPair(t.db, survivor.id, merged.id)}/decision`, {
+      decision: 'same',
+      survivorId: survivor.id,
+      keep: { portal: merged.id },
+    });
+    expect(joined.statusCode, joined.body).toBe(200);
+    expect(await pins()).toEqual([{ patient_id: survivor.id, pin_hash: `pin-of-${merged.id}` }]);
+    const undone = await post(admin, `/api/patient-joins/${joined.json<{ joinId: number }>().joinId}/undo`, { reason: 'Not the same person' });
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect(await pins()).toEqual(before);
   });
 });
 
