@@ -276,7 +276,7 @@ describe('the second reviewer', () => {
     const approved = await post(admin, `/api/patient-joins/${joinId}/approve`);
     expect(approved.statusCode, approved.body).toBe(200);
     expect(approved.json<PatientJoin>()).toMatchObject({ status: 'joined', approvedBy: expect.any(String), requestedBy: expect.any(String) });
-    expect((await rowsOf(survivor.id)).vitals).toBe(countsBefore.survivor.vitals + countsBefore.merged.vitals);
+    expect((await rowsOf(survivor.id)).vitals).toBe(countsBefore.survivor.vitals! + countsBefore.merged.vitals!);
     expect(await patientRow(merged.id)).toMatchObject({ replaced_by: survivor.id });
     const twice = await post(admin, `/api/patient-joins/${joinId}/approve`);
     expect(twice.statusCode).toBe(409);
