@@ -13,6 +13,7 @@ import {
   type DemographicField,
   type JoinRow,
   type PatientValues,
+  versionsFollowItems,
 } from './joins.repository';
 import { referencesTreated } from './patient-references';
 
@@ -70,6 +71,7 @@ export async function performUndo(
   let rowsMovedBack = 0;
   for (const ref of referencesTreated('moved', 'keyed'))
     rowsMovedBack += await moveRowsBack(db, join.id, ref, join.survivorId, join.mergedId);
+  await versionsFollowItems(db, [join.survivorId, join.mergedId]);
   const removedTables = new Set([...referencesTreated('keyed', 'open-pairs')].map((r) => r.table));
   for (const table of removedTables) await reinsertRemoved(db, join.id, table);
   const restored: string[] = [];

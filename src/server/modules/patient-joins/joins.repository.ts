@@ -255,3 +255,17 @@ export async function insertJoinEvent(
     timestamp: event.at,
   });
 }
+
+/**
+ * After undo: each version row (record_versions) of an item of either patient follows its item, including versions
+ * written on the survivor since the join (an edit of a row that has now gone back to the merged record).
+ */
+export async function versionsFollowItems(db: DbOrTx, patientIds: readonly [number, number]): Promise<void> {
+  const [a, b] = patientIds;
+  for (const [kind, k] of Object.entries(SERVER_KINDS)) {
+    const table = sql.identifier(getTableName(k.table));
+    await db.execute(sql`UPDATE record_versions AS v SET patient_id = t.patient_id FROM ${table} AS t
+                          WHERE v.kind = ${kind} AND v.item_id = t.id AND v.patient_id IN (${a}, ${b})
+                            AND t.patient_id IN (${a}, ${b}) AND v.patient_id <> t.patient_id`);
+  }
+}

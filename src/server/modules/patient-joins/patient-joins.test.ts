@@ -139,6 +139,10 @@ describe('join and undo', () => {
     expect(added.statusCode, added.body).toBe(201);
     const addedId = added.json<{ id: number }>().id;
 
+    // A row of the merged record edited on the survivor after the join goes back with its new version and history.
+    const editedId = (before.merged.diagnoses[0] as { id: number }).id;
+    const edited = await recordApi(t, doctor).edit('diagnoses', editedId, { ...SAMPLE_INPUTS.diagnoses, description: 'HbA1c 7.2%' });
+    expect(edited.statusCode, edited.body).toBe(200);
     const undone = await post(officer, `/api/patient-joins/${joinId}/undo`, { reason: 'Twins: a clinic nurse knows them both' });
     expect(undone.statusCode, undone.body).toBe(200);
     expect(undone.json<PatientJoin>()).toMatchObject({ status: 'undone', undoReason: 'Twins: a clinic nurse knows them both' });
@@ -151,7 +155,15 @@ describe('join and undo', () => {
     expect(restSurvivor).toEqual(restBefore);
     expect(allergies.filter((r) => (r as { id: number }).id !== addedId)).toEqual(allergiesBefore);
     expect(allergies.map((r) => (r as { id: number }).id)).toContain(addedId);
-    expect(await lists(merged.id)).toEqual(before.merged);
+    const { diagnoses: diagnosesAfter, ...restMerged } = await lists(merged.id);
+    const { diagnoses: diagnosesBefore, ...restMergedBefore } = before.merged;
+    expect(restMerged).toEqual(restMergedBefore);
+    expect(diagnosesAfter).toEqual([{ ...(diagnosesBefore[0] as object), description: 'HbA1c 7.2%', version: 2, updatedAt: expect.any(String) }]);
+    const versions = await queryRows<{ patient_id: number }>(
+      t.db,
+      sql`SELECT DISTINCT patient_id FROM record_versions WHERE kind = 'diagnoses' AND item_id = ${editedId}`,
+    );
+    expect(versions).toEqual([{ patient_id: merged.id }]);
     // The pair is open again, to be decided anew; the undo is audited on both patients and a security event.
     expect(await queryOne(t.db, sql`SELECT status FROM duplicate_pairs WHERE id = ${pairId}`)).toEqual({ status: 'open' });
     const audits = await queryRows(
