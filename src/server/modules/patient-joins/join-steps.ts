@@ -11,10 +11,10 @@ import {
   setDemographic,
   setReplacedBy,
   type DemographicField,
-  type JoinRow,
   type PatientValues,
   versionsFollowItems,
-} from './joins.repository';
+} from './join-patients.repository';
+import type { JoinRow } from './joins.repository';
 import { referencesTreated } from './patient-references';
 
 export interface JoinOutcome {
