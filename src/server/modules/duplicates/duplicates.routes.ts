@@ -1,19 +1,19 @@
 // Duplicate patients API (issue 24, decision 046), all behind patients.merge: the registry-wide run (start or resume,
-// progress), the review queue and the decisions "different" and "skip". Joining ("same") comes with item 4.
+// progress), the review queue and the decisions: "different", "skip", and "same" (the join: modules/patient-joins).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import {
   duplicateDecisionInput,
+  duplicateDecisionResult,
   duplicateIdParams,
   duplicatePage,
   duplicateQuery,
-  PAIR_STATUSES,
   scanProgress,
 } from '../../../contracts/duplicates';
 import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { auditScanStarted, decideDuplicate, readDuplicates } from './duplicates.service';
 import { ScanRunner } from './scan-job';
+import { decideSame, joinSettingsOf } from '../patient-joins/joins.service';
 
 export function duplicatesRoutes({ db, config }: AppDeps) {
   const canMerge = requireStaff('patients.merge');
@@ -51,10 +51,14 @@ export function duplicatesRoutes({ db, config }: AppDeps) {
           tags,
           params: duplicateIdParams,
           body: duplicateDecisionInput,
-          response: { 200: z.object({ id: z.number().int(), status: z.enum(PAIR_STATUSES) }) },
+          response: { 200: duplicateDecisionResult },
         },
       },
-      async (request) => decideDuplicate(scope(request), request.params.id, request.body),
+      async (request) => {
+        const body = request.body;
+        if (body.decision === 'same') return decideSame(scope(request), request.params.id, body, joinSettingsOf(config));
+        return decideDuplicate(scope(request), request.params.id, body);
+      },
     );
   };
 }

@@ -53,7 +53,7 @@ export async function candidatePairs(db: DbOrTx, ids: readonly number[]): Promis
     sql`SELECT c.id AS b, o.id AS a
           FROM patients AS c
           CROSS JOIN LATERAL (${candidatesOf(keysOf('c'), sql`b.id + 0 < c.id`)}) AS o
-         WHERE c.id = ANY(${intArray(ids)})`,
+         WHERE c.id = ANY(${intArray(ids)}) AND c.replaced_by IS NULL`,
   );
   return found.map((r) => [r.a, r.b]);
 }
@@ -64,7 +64,7 @@ export async function candidatesOfPatient(db: DbOrTx, id: number): Promise<numbe
     db,
     sql`SELECT o.id FROM patients AS c
           CROSS JOIN LATERAL (${candidatesOf(keysOf('c'), sql`b.id + 0 <> c.id`)}) AS o
-         WHERE c.id = ${id}`,
+         WHERE c.id = ${id} AND c.replaced_by IS NULL`,
   );
   return found.map((r) => r.id);
 }

@@ -84,7 +84,18 @@ const fill = (url: string): string =>
 describe('a patient session on staff endpoints', () => {
   it('finds the staff endpoints in the OpenAPI document', () => {
     const routes = apiRoutes().map((r) => `${r.method} ${r.url}`);
-    for (const known of ['GET /api/auth/user', 'GET /api/admin/pending-users', 'PATCH /api/users/{id}', 'POST /api/auth/patient-login']) {
+    for (const known of [
+      'GET /api/auth/user',
+      'GET /api/admin/pending-users',
+      'PATCH /api/users/{id}',
+      'POST /api/auth/patient-login',
+      // Joins (decision 048): staff only.
+      'POST /api/duplicates/{id}/decision',
+      'GET /api/patient-joins',
+      'GET /api/patient-joins/{id}',
+      'POST /api/patient-joins/{id}/approve',
+      'POST /api/patient-joins/{id}/undo',
+    ]) {
       expect(routes).toContain(known);
     }
   });
