@@ -50,7 +50,7 @@ export type JoinedRecord = z.infer<typeof joinedRecord>;
 
 /**
  * GET /api/patients/{id}: the patient, and (additive, decision 048) `replaces`, the records joined into it (live
- * joins); for a record joined away, its own old demographics with `replacedBy`, the record it now belongs to.
+ * joins; absent when none); for a record joined away, its own old demographics with `replacedBy`, the record it now belongs to.
  */
 export const patientRead = recordPatient.extend({
   replaces: z.array(joinedRecord).optional(),

@@ -188,7 +188,7 @@ export async function patientWithLiveGrant(
 
 /**
  * GET /api/patients/{id}: the demographics with a live grant, audited as VIEW PATIENT in the same transaction, with
- * the records joined into this one (`replaces`). A record joined away (decision 048) is read, inactive, with
+ * the records joined into this one (`replaces`, only when there are any). A record joined away (decision 048) is read, inactive, with
  * `replacedBy`, by a user who may open the record it now belongs to; anyone else is answered 409 PATIENT_JOINED.
  */
 export async function readPatient(scope: RequestScope<StaffActor>, patientId: number): Promise<PatientRead> {
@@ -198,7 +198,9 @@ export async function readPatient(scope: RequestScope<StaffActor>, patientId: nu
     if (read.survivor) {
       if (!read.survivorGranted) throw patientJoined(read.survivor.id);
     } else if (!read.granted) throw accessNotConfirmed();
-    const body: PatientRead = read.survivor ? { ...read.patient, replacedBy: read.survivor } : { ...read.patient, replaces: read.replaces };
+    const body: PatientRead = read.survivor
+      ? { ...read.patient, replacedBy: read.survivor }
+      : { ...read.patient, ...(read.replaces.length > 0 ? { replaces: read.replaces } : {}) };
     return ctx.audited(body, {
       action: 'VIEW',
       resourceType: 'PATIENT',
