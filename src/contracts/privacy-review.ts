@@ -76,6 +76,13 @@ export const reviewQueueQuery = z.strictObject({
   status: z.enum(REVIEW_STATUSES, { error: 'validation:invalidChoice' }).default('unreviewed'),
   facility: textOrNoFilter(200),
   userId: textOrNoFilter(64),
+  /** One person's accesses: this patient's and those of every record joined with it (decision 048). */
+  patientId: z.coerce
+    .number({ error: 'validation:invalidId' })
+    .int({ error: 'validation:invalidId' })
+    .min(1, { error: 'validation:invalidId' })
+    .max(2_147_483_647, { error: 'validation:invalidId' })
+    .optional(),
   page: pageNumber(100_000).default(1),
   pageSize: pageNumber(REVIEW_PAGE_SIZE_MAX).default(20),
 });

@@ -35,3 +35,11 @@ export function linkedIdsSql(id: SQL): SQL {
                 WHERE linked.hops < ${sql.raw(String(JOIN_CHAIN_MAX))})
              SELECT DISTINCT linked.id FROM linked`;
 }
+
+/**
+ * Every id of one person: the record `id` belongs to now and every record joined into it. As an int[] expression
+ * (`column = ANY(...)` runs it once and keeps the (patient_id, timestamp) index usable).
+ */
+export function personIdsSql(id: SQL): SQL {
+  return sql`ARRAY(${linkedIdsSql(survivorIdSql(id))})`;
+}
