@@ -168,6 +168,8 @@ export const VOLUME_ALERT_TYPES = [
   'SIGN_IN_SPRAY_ALERT',
   'PORTAL_CODE_VOLUME_ALERT',
   'PORTAL_DESK_ACTIVATION_ALERT',
+  // Issue 24 item 7 (decision 048): a patient reported that the join of two of their records is wrong.
+  'PATIENT_JOIN_REPORTED',
 ] as const;
 export type VolumeAlertType = (typeof VOLUME_ALERT_TYPES)[number];
 
@@ -191,6 +193,8 @@ export const volumeAlert = z.object({
   minutes: z.number().int(),
   /** When the count last grew: a bulk-search alert keeps counting while it is open (decision 036). */
   updatedAt: z.string(),
+  /** PATIENT_JOIN_REPORTED: the join reported and its two records (decision 048). */
+  patientJoin: z.object({ joinId: z.number().int(), survivorId: z.number().int(), mergedId: z.number().int() }).optional(),
   /** Far past its threshold (more than 4 times): CRITICAL. */
   escalated: z.boolean(),
 });
