@@ -37,9 +37,11 @@ export function linkedIdsSql(id: SQL): SQL {
 }
 
 /**
- * Every id of one person: the record `id` belongs to now and every record joined into it. As an int[] expression
+ * Every id of one person: the record `id` belongs to now and every record joined into it (`id` alone when no patient
+ * has it). As an int[] expression
  * (`column = ANY(...)` runs it once and keeps the (patient_id, timestamp) index usable).
  */
 export function personIdsSql(id: SQL): SQL {
-  return sql`ARRAY(${linkedIdsSql(survivorIdSql(id))})`;
+  // An id no patient has (audit rows may name one) is itself.
+  return sql`ARRAY(${linkedIdsSql(sql`coalesce(${survivorIdSql(id)}, ${id})`)})`;
 }
