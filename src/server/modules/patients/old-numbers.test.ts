@@ -123,8 +123,14 @@ describe('the API on the old and the surviving id', () => {
   });
 
   it('a record route on the old id tells the NC number of the survivor only to a user with a grant there', async () => {
-    const res = await recordApi(t, cookie).list('allergies', merged.id);
-    expect(res.json()).toMatchObject({ code: 'PATIENT_JOINED', survivorId: survivor.id, survivorIdNumber: survivor.idNumber });
+    for (const res of [await recordApi(t, cookie).list('allergies', merged.id), await get(`/api/patients/${merged.id}/record-summary`)]) {
+      expect(res.json()).toMatchObject({ code: 'PATIENT_JOINED', survivorId: survivor.id, survivorIdNumber: survivor.idNumber });
+    }
+    const { cookie: other } = await signInAs(t, ROLE_IDS.doctor);
+    for (const res of [await recordApi(t, other).list('allergies', merged.id), await get(`/api/patients/${merged.id}/record-summary`, other)]) {
+      expect(res.json()).toMatchObject({ code: 'PATIENT_JOINED', survivorId: survivor.id });
+      expect(res.json()).not.toHaveProperty('survivorIdNumber');
+    }
   });
 
   it('follows a chain of joins to the record the number belongs to now', async () => {

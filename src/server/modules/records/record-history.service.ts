@@ -85,7 +85,7 @@ export async function readRecordChanges(
   );
   if ('unconfirmed' in read) throw new UnconfirmedActorError();
   if (!read.found) throw patientNotFound();
-  if (!read.granted) throw read.survivorId === null ? accessNotConfirmed() : patientJoined(read.survivorId);
+  if (!read.granted) throw read.survivorId === null ? accessNotConfirmed() : patientJoined(read.survivorId, read.survivorIdNumber);
   if (!read.cursorKnown) throw invalidCursor();
   const changes: ChangesResponse['changes'] = [];
   for (const kind of RECORD_KINDS) {

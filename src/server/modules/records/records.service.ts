@@ -373,7 +373,7 @@ export async function readRecordSummary(c: RecordCaller, patientId: number, chec
   );
   if ('unconfirmed' in read) throw new UnconfirmedActorError();
   if (!read.found) throw patientNotFound();
-  if (!read.granted) throw read.survivorId === null ? accessNotConfirmed() : patientJoined(read.survivorId);
+  if (!read.granted) throw read.survivorId === null ? accessNotConfirmed() : patientJoined(read.survivorId, read.survivorIdNumber);
   return read.summary;
 }
 
