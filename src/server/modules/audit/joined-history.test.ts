@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ROLE_IDS } from '../../../contracts/constants';
-import { joinPatients, undoJoin, type TestJoin } from '../../test/join-fixtures';
+import { joinPatients, undoJoin, type TestJoin } from '../../test/joined-records-fixtures';
 import { signInPatient } from '../../test/portal-fixtures';
 import { breakGlass, insertPatientAt, staffFrom, WINDHOEK, type SignedInStaff } from '../../test/privacy-fixtures';
 import { queryOne } from '../../test/sql';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE_IDS } from '../../../contracts/constants';
 import { NC_NUMBER_SYSTEM } from '../../fhir/resources';
 import { expectValidFhir } from '../../test/fhir-validator';
-import { joinPatients, undoJoin, type TestJoin } from '../../test/join-fixtures';
+import { joinPatients, undoJoin, type TestJoin } from '../../test/joined-records-fixtures';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { confirmAccess, recordApi } from '../../test/record-api';
 import { SAMPLE_INPUTS } from '../../test/record-samples';

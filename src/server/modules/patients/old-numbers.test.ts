@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ROLE_IDS } from '../../../contracts/constants';
-import { joinPatients, undoJoin, type TestJoin } from '../../test/join-fixtures';
+import { joinPatients, undoJoin, type TestJoin } from '../../test/joined-records-fixtures';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { auditCount, confirmAccess, recordApi } from '../../test/record-api';
 import { SAMPLE_INPUTS } from '../../test/record-samples';

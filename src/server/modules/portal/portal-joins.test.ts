@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ROLE_IDS } from '../../../contracts/constants';
 import type { PortalJoins } from '../../../contracts/portal-joins';
-import { joinPatients, undoJoin, type TestJoin } from '../../test/join-fixtures';
+import { joinPatients, undoJoin, type TestJoin } from '../../test/joined-records-fixtures';
 import { createPatient } from '../../test/patient-fixtures';
 import { signInPatient } from '../../test/portal-fixtures';
 import { staffFrom } from '../../test/privacy-fixtures';

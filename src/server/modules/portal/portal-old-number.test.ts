@@ -2,7 +2,7 @@
 // the survivor, whose credentials the join kept, so the kept PIN signs in and shows the survivor's record; the date of
 // birth of either record is accepted. After undo the old number names its own record again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinPatients, undoJoin } from '../../test/join-fixtures';
+import { joinPatients, undoJoin } from '../../test/joined-records-fixtures';
 import { activatePatient, insertPatient, PATIENT_PIN, type SeededPatient } from '../../test/portal-fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
 

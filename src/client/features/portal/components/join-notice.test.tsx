@@ -6,7 +6,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { sql } from 'drizzle-orm';
-import { joinPatients } from '../../../../server/test/join-fixtures';
+import { joinPatients } from '../../../../server/test/joined-records-fixtures';
 import { insertPatient, signInPatient } from '../../../../server/test/portal-fixtures';
 import { queryOne } from '../../../../server/test/sql';
 import { realServer } from '../../../test/real-server';

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
-import { joinPatients } from '../../../../server/test/join-fixtures';
+import { joinPatients } from '../../../../server/test/joined-records-fixtures';
 import { createPatient } from '../../../../server/test/patient-fixtures';
 import { realServerWithRecord } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
