@@ -78,7 +78,9 @@ type LiveGrantRow = { actorOk: boolean; granted: boolean; found: boolean; surviv
 /** The grant check (DESIGN.md §4), with the cached actor's confirmation first when `actor` is given (decision 028). */
 function liveGrantSql(slot: Slots<LiveGrantSlots>, actor: SQL | null): SQL {
   const actorOk = actor ? sql`(SELECT ok FROM actor_ok)` : sql`true`;
-  const grantOn = (patient: SQL) => sql`EXISTS (SELECT 1 FROM access_grants AS g WHERE g.user_id = ${slot.userId} AND g.patient_id = ${patient}
+  const grantOn = (
+    patient: SQL,
+  ) => sql`EXISTS (SELECT 1 FROM access_grants AS g WHERE g.user_id = ${slot.userId} AND g.patient_id = ${patient}
                                                 AND g.expires_at > ${slot.now}::timestamptz)`;
   // A joined-away record is never granted; the survivor is looked up only then (the common open reads one row).
   return sql`${actor ? sql`WITH ${actor}` : sql``}

@@ -30,7 +30,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const search = (body: object, as = cookie) => t.app.inject({ method: 'POST', url: '/api/patients/search', headers: { cookie: as }, payload: body });
+const search = (body: object, as = cookie) =>
+  t.app.inject({ method: 'POST', url: '/api/patients/search', headers: { cookie: as }, payload: body });
 const get = (url: string, as = cookie) => t.app.inject({ method: 'GET', url, headers: { cookie: as } });
 
 describe('the merged-away NC number', () => {
@@ -40,7 +41,10 @@ describe('the merged-away NC number', () => {
     expect(res.json()).toEqual([
       expect.objectContaining({ id: survivor.id, idNumber: survivor.idNumber, joinedFrom: { idNumber: merged.idNumber } }),
     ]);
-    const row = await queryOne<{ patient_id: number }>(t.db, sql`SELECT patient_id FROM audit_logs WHERE action = 'SEARCH' ORDER BY id DESC LIMIT 1`);
+    const row = await queryOne<{ patient_id: number }>(
+      t.db,
+      sql`SELECT patient_id FROM audit_logs WHERE action = 'SEARCH' ORDER BY id DESC LIMIT 1`,
+    );
     expect(row?.patient_id).toBe(survivor.id);
   });
 
@@ -127,7 +131,10 @@ describe('the API on the old and the surviving id', () => {
       expect(res.json()).toMatchObject({ code: 'PATIENT_JOINED', survivorId: survivor.id, survivorIdNumber: survivor.idNumber });
     }
     const { cookie: other } = await signInAs(t, ROLE_IDS.doctor);
-    for (const res of [await recordApi(t, other).list('allergies', merged.id), await get(`/api/patients/${merged.id}/record-summary`, other)]) {
+    for (const res of [
+      await recordApi(t, other).list('allergies', merged.id),
+      await get(`/api/patients/${merged.id}/record-summary`, other),
+    ]) {
       expect(res.json()).toMatchObject({ code: 'PATIENT_JOINED', survivorId: survivor.id });
       expect(res.json()).not.toHaveProperty('survivorIdNumber');
     }

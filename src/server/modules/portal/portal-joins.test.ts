@@ -27,7 +27,14 @@ const register = async (facility: string, lastName: string) => {
     method: 'POST',
     url: '/api/admin/patients',
     headers: { cookie: desk.cookie },
-    payload: { firstName: 'Hilma', lastName, sex: 'Female', dateOfBirth: '1979-05-02', address: '3 Sam Nujoma Drive, Ongwediva', confirmDuplicate: true },
+    payload: {
+      firstName: 'Hilma',
+      lastName,
+      sex: 'Female',
+      dateOfBirth: '1979-05-02',
+      address: '3 Sam Nujoma Drive, Ongwediva',
+      confirmDuplicate: true,
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   const body = res.json() as { id?: number; idNumber?: string; patient?: { id: number; idNumber: string } };
@@ -61,7 +68,12 @@ describe('the notice of joined records', () => {
   it('names the facilities where each record was registered and when they were joined, audited', async () => {
     expect(await joins()).toEqual({
       items: [
-        { id: join.id, joinedAt: '2026-11-20T10:00:00.000Z', facilities: ['Katutura State Hospital', 'Oshakati State Hospital'], reported: false },
+        {
+          id: join.id,
+          joinedAt: '2026-11-20T10:00:00.000Z',
+          facilities: ['Katutura State Hospital', 'Oshakati State Hospital'],
+          reported: false,
+        },
       ],
     });
     const row = await queryOne<{ patient_id: number; new_values: object }>(

@@ -23,7 +23,12 @@ afterAll(async () => {
 });
 
 const login = (ncNumber: string, dateOfBirth: string, pin = PATIENT_PIN) =>
-  t.app.inject({ method: 'POST', url: '/api/auth/patient-login', payload: { ncNumber, dateOfBirth, pin }, remoteAddress: `10.9.0.${++ip}` });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/patient-login',
+    payload: { ncNumber, dateOfBirth, pin },
+    remoteAddress: `10.9.0.${++ip}`,
+  });
 const cookieOf = (res: Awaited<ReturnType<typeof login>>) => `nhr_sid=${res.cookies.find((c) => c.name === 'nhr_sid')!.value}`;
 
 describe('the joined-away NC number at the portal', () => {

@@ -41,9 +41,16 @@ interface ChangesSlots extends AuditSlots {
   sinceJson: string;
 }
 
-type ChangesRow = { patient: unknown; granted: boolean | null; survivorId: number | null; survivorIdNumber: string | null; known: boolean; xmin: string; audited: number; actorOk: boolean } & Partial<
-  Record<RecordKind, Record<string, unknown>[]>
->;
+type ChangesRow = {
+  patient: unknown;
+  granted: boolean | null;
+  survivorId: number | null;
+  survivorIdNumber: string | null;
+  known: boolean;
+  xmin: string;
+  audited: number;
+  actorOk: boolean;
+} & Partial<Record<RecordKind, Record<string, unknown>[]>>;
 
 /** The statement of one shape (with a cursor or not; confirming the cached actor or not), built once. */
 function changesSql(slot: Slots<ChangesSlots>, withCursor: boolean, actor: SQL | null): SQL {

@@ -26,7 +26,14 @@ interface SummarySlots extends AuditSlots {
   now: string;
 }
 
-type SummaryRow = { patient: RecordPatient | null; granted: boolean | null; survivorId: number | null; survivorIdNumber: string | null; audited: number; actorOk: boolean } & Partial<RecordLists>;
+type SummaryRow = {
+  patient: RecordPatient | null;
+  granted: boolean | null;
+  survivorId: number | null;
+  survivorIdNumber: string | null;
+  audited: number;
+  actorOk: boolean;
+} & Partial<RecordLists>;
 
 /** The statement, built once per shape (db/client hotStatement): with the cached actor's confirmation or without. */
 function summarySql(slot: Slots<SummarySlots>, actor: SQL | null): SQL {

@@ -41,7 +41,10 @@ export function JoinNotice(): React.JSX.Element | null {
   const items = joins.data?.items ?? [];
   if (items.length === 0) return null;
   return (
-    <section aria-labelledby="join-notice-title" className="mb-3 flex flex-col gap-2 rounded-md border border-sky-300 bg-sky-50 p-3 text-sm">
+    <section
+      aria-labelledby="join-notice-title"
+      className="mb-3 flex flex-col gap-2 rounded-md border border-sky-300 bg-sky-50 p-3 text-sm"
+    >
       <h2 id="join-notice-title" className="font-semibold text-slate-900">
         {t('joinNotice.title')}
       </h2>
