@@ -41,6 +41,9 @@ const PUBLIC = new Set([
   'POST /api/patient-portal/notices/dismiss',
   // The patient's own immunization schedule (issue 25 item 2, immunization.test.ts).
   'GET /api/patient-portal/immunization-status',
+  // The patient's records joined into one, and the report that a join is wrong (issue 24 item 7, portal-joins.test.ts).
+  'GET /api/patient-portal/joins',
+  'POST /api/patient-portal/joins/{id}/report',
   // Passkeys (decision 026): sign-in with a passkey is public like the password sign-in, and the self-service routes
   // serve staff and patients alike, each acting only on the caller's own passkeys (passkeys.test.ts proves that).
   'POST /api/auth/passkey/options',
