@@ -2,7 +2,7 @@
 // the survivor, whose credentials the join kept, so the kept PIN signs in and shows the survivor's record; the date of
 // birth of either record is accepted. After undo the old number names its own record again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinPatients, undoJoin } from '../../test/joined-records-fixtures';
+import { joinPatients, undoJoin } from '../../test/join-fixtures';
 import { activatePatient, insertPatient, PATIENT_PIN, type SeededPatient } from '../../test/portal-fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
@@ -37,7 +37,7 @@ describe('the joined-away NC number at the portal', () => {
   });
 
   it("after the join, the old number with the kept PIN signs in to the survivor and shows the survivor's record", async () => {
-    const join = await joinPatients(t.db, survivor.id, merged.id);
+    const join = await joinPatients(t, survivor.id, merged.id);
     for (const dateOfBirth of [merged.dateOfBirth, survivor.dateOfBirth]) {
       const res = await login(merged.ncNumber, dateOfBirth);
       expect(res.statusCode, res.body).toBe(200);
@@ -49,7 +49,7 @@ describe('the joined-away NC number at the portal', () => {
     // A wrong PIN or a date of birth of neither record is still the one refusal.
     expect((await login(merged.ncNumber, merged.dateOfBirth, '000000')).json()).toMatchObject({ code: 'PATIENT_LOGIN_FAILED' });
     expect((await login(merged.ncNumber, '1991-01-01')).json()).toMatchObject({ code: 'PATIENT_LOGIN_FAILED' });
-    await undoJoin(t.db, join);
+    await undoJoin(t, join);
     expect((await login(merged.ncNumber, merged.dateOfBirth)).statusCode).toBe(401);
     expect((await login(survivor.ncNumber, survivor.dateOfBirth)).statusCode).toBe(200);
   });
