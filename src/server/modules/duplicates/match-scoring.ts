@@ -3,7 +3,7 @@
 // people (Fellegi-Sunter); the score is the sum. Pure: the phonetic codes come with the records from the database.
 import type { MatchAgreement, MatchBand, MatchField, MatchReason } from '../../../contracts/duplicates';
 import { foldAccents, lowerLetters, nameWords, normalizeName } from '../patients/name-normalize';
-import { osaDistance, trigramSimilarity } from '../patients/search-scoring';
+import { osaDistance, trigrams, trigramSetSimilarity } from '../patients/search-scoring';
 
 /** What the matcher knows of one patient. `firstCodes`/`lastCodes`: double metaphone (primary, alternate) of the name. */
 export interface MatchPerson {
@@ -59,21 +59,55 @@ export function isPlaceholderName(name: string): boolean {
 
 const wordsOf = (name: string) => nameWords(name).filter((w) => w.length >= 2 && !PARTICLES.has(w));
 
+/**
+ * What comparing a string needs, worked out once per distinct string: a registry-wide run compares each record with
+ * a dozen others and the same names recur, and redoing the normalizing per pair was most of the run's time. Bounded:
+ * emptied when it grows past MEMO_MAX strings.
+ */
+const MEMO_MAX = 200_000;
+function memo<T>(make: (s: string) => T): (s: string) => T {
+  const cache = new Map<string, T>();
+  return (s) => {
+    let v = cache.get(s);
+    if (v === undefined) {
+      if (cache.size >= MEMO_MAX) cache.clear();
+      v = make(s);
+      cache.set(s, v);
+    }
+    return v;
+  };
+}
+
+interface NameForm {
+  placeholder: boolean;
+  norm: string;
+  lower: string;
+  words: string[];
+  grams: Set<string>;
+}
+
+const nameForm = memo((name: string): NameForm => {
+  const norm = normalizeName(name);
+  return { placeholder: isPlaceholderName(name), norm, lower: lowerLetters(name), words: wordsOf(name), grams: trigrams(norm) };
+});
+
 /** One name against another: the best agreement level that holds. */
 export function compareName(a: string, aCodes: readonly string[], b: string, bCodes: readonly string[]): NameAgreement {
-  if (isPlaceholderName(a) || isPlaceholderName(b)) return 'missing';
-  const na = normalizeName(a);
-  const nb = normalizeName(b);
-  if (na === nb) return lowerLetters(a) === lowerLetters(b) ? 'exact' : 'accents';
-  const wa = wordsOf(a);
-  const wb = wordsOf(b);
+  const fa = nameForm(a);
+  const fb = nameForm(b);
+  if (fa.placeholder || fb.placeholder) return 'missing';
+  const na = fa.norm;
+  const nb = fb.norm;
+  if (na === nb) return fa.lower === fb.lower ? 'exact' : 'accents';
+  const wa = fa.words;
+  const wb = fb.words;
   if ((wa.length > 1 || wb.length > 1) && (wa.includes(nb) || wb.includes(na) || wa.some((w) => w.length >= 3 && wb.includes(w))))
     return 'part';
   const shorter = Math.min(na.length, nb.length);
   const distance = osaDistance(na, nb, 2);
   if ((distance === 1 && shorter >= 4) || (distance === 2 && shorter >= 8)) return 'typo';
   if (aCodes.some((c) => c !== '' && bCodes.includes(c))) return 'soundsLike';
-  if (distance <= 2 || trigramSimilarity(na, nb) >= 0.5) return 'similar';
+  if (distance <= 2 || trigramSetSimilarity(fa.grams, fb.grams) >= 0.5) return 'similar';
   return 'different';
 }
 
@@ -100,24 +134,26 @@ interface Place {
   folded: string;
   town: string | null;
   region: string | null;
+  grams: Set<string>;
 }
 
 /** An address written "..., town, region" (the registry's form); the last part alone is taken as the town. */
-export function placeOf(address: string): Place {
+export const placeOf = memo((address: string): Place => {
   const folded = foldAccents(address).replace(/\s+/g, ' ').trim();
   const parts = folded
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
-  if (parts.length >= 3) return { folded, town: parts[parts.length - 2]!, region: parts[parts.length - 1]! };
-  return { folded, town: parts[parts.length - 1] ?? null, region: null };
-}
+  const grams = trigrams(folded);
+  if (parts.length >= 3) return { folded, town: parts[parts.length - 2]!, region: parts[parts.length - 1]!, grams };
+  return { folded, town: parts[parts.length - 1] ?? null, region: null, grams };
+});
 
 export function comparePlaces(a: string, b: string): keyof (typeof WEIGHTS)['place'] {
   const pa = placeOf(a);
   const pb = placeOf(b);
   if (!pa.folded || !pb.folded) return 'missing';
-  if (pa.folded === pb.folded || trigramSimilarity(pa.folded, pb.folded) >= 0.8) return 'address';
+  if (pa.folded === pb.folded || trigramSetSimilarity(pa.grams, pb.grams) >= 0.8) return 'address';
   if (pa.town && pa.town === pb.town) return 'town';
   if (pa.region && pa.region === pb.region) return 'region';
   return 'different';

@@ -30,16 +30,18 @@ function scored(a: MatchPerson, b: MatchPerson, thresholds: Thresholds): ScoredP
 /** Parts of a chunk whose candidates are read side by side (PostgreSQL serves each on its own connection). */
 export const CHUNK_READERS = 2;
 
+/** What scoring a chunk needs from the database: its candidate pairs and the records they name. */
+export interface ChunkRead {
+  candidates: [number, number][];
+  people: Map<number, MatchPerson>;
+}
+
 /**
- * The scored pairs of one chunk of the registry-wide run: each patient of `ids` against the lower ids sharing a
- * blocking key. Read-only, outside the chunk's writing transaction: the candidates are read in CHUNK_READERS parts at
- * once, each in a read transaction of its own (JIT off there).
+ * Reads one chunk of the registry-wide run: each patient of `ids` against the lower ids sharing a blocking key.
+ * Read-only, outside the chunk's writing transaction: the candidates are read in CHUNK_READERS parts at once, each in
+ * a read transaction of its own (JIT off there).
  */
-export async function scoreChunk(
-  db: Db,
-  ids: readonly number[],
-  thresholds: Thresholds,
-): Promise<{ pairs: ScoredPair[]; compared: number }> {
+export async function readChunk(db: Db, ids: readonly number[]): Promise<ChunkRead> {
   const size = Math.ceil(ids.length / CHUNK_READERS);
   const parts = Array.from({ length: CHUNK_READERS }, (_, i) => ids.slice(i * size, (i + 1) * size)).filter((p) => p.length > 0);
   const read = await Promise.all(
@@ -50,17 +52,19 @@ export async function scoreChunk(
       }),
     ),
   );
-  const people = new Map(read.flatMap((r) => r.people).map((p) => [p.id, p]));
+  return { candidates: read.flatMap((r) => r.candidates), people: new Map(read.flatMap((r) => r.people).map((p) => [p.id, p])) };
+}
+
+/** Scores a chunk read: the pairs that reach "possible". */
+export function scoreRead({ candidates, people }: ChunkRead, thresholds: Thresholds): { pairs: ScoredPair[]; compared: number } {
   const pairs: ScoredPair[] = [];
-  let compared = 0;
-  for (const [a, b] of read.flatMap((r) => r.candidates)) {
-    compared++;
+  for (const [a, b] of candidates) {
     const pa = people.get(a);
     const pb = people.get(b);
     const pair = pa && pb ? scored(pa, pb, thresholds) : null;
     if (pair) pairs.push(pair);
   }
-  return { pairs, compared };
+  return { pairs, compared: candidates.length };
 }
 
 /** Stores a chunk's pairs (in the transaction that moves the run's checkpoint past the chunk). */

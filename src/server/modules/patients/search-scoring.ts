@@ -96,19 +96,24 @@ export function rankWords(token: SearchToken, candidates: ReadonlyMap<string, Wo
   return out.sort((a, b) => b.rank - a.rank || a.word.localeCompare(b.word)).slice(0, limit);
 }
 
-/** pg_trgm's similarity(): shared trigrams of the padded words over all their trigrams. */
-export function trigramSimilarity(a: string, b: string): number {
-  const grams = (s: string): Set<string> => {
-    const padded = `  ${s} `;
-    const out = new Set<string>();
-    for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
-    return out;
-  };
-  const ga = grams(a);
-  const gb = grams(b);
+/** pg_trgm's trigrams of a word: the word padded with two spaces before and one after, every three letters. */
+export function trigrams(s: string): Set<string> {
+  const padded = `  ${s} `;
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
+  return out;
+}
+
+/** Shared trigrams over all trigrams of the two (pg_trgm's similarity() of the words they came from). */
+export function trigramSetSimilarity(ga: ReadonlySet<string>, gb: ReadonlySet<string>): number {
   let shared = 0;
   for (const g of ga) if (gb.has(g)) shared++;
   return shared / (ga.size + gb.size - shared);
+}
+
+/** pg_trgm's similarity(): shared trigrams of the padded words over all their trigrams. */
+export function trigramSimilarity(a: string, b: string): number {
+  return trigramSetSimilarity(trigrams(a), trigrams(b));
 }
 
 const SIDE_REASON: Record<'first' | 'last', Partial<Record<MatchKind, MatchReason>>> = {
