@@ -31,11 +31,11 @@ async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
 
 async function open(): Promise<BenchDatabase> {
   if (SEEDED) {
-    const handle = await openDatabase({ databaseUrl: SEEDED, poolSize: 3 });
+    const handle = await openDatabase({ databaseUrl: SEEDED, poolSize: 2 });
     await handle.migrate();
     return { handle, url: SEEDED, dispose: () => handle.close() };
   }
-  const database = await createBenchDatabase({ poolSize: 3, keep: process.env.KEEP === '1' });
+  const database = await createBenchDatabase({ poolSize: 2, keep: process.env.KEEP === '1' });
   const t0 = performance.now();
   const bar = new ProgressBar(PATIENTS, 'seed');
   const report = await seedPatients(database.handle, database.url, {

@@ -11,8 +11,7 @@ import { formatSeconds, ProgressBar } from '../bench/seed/progress';
 const { values } = parseArgs({ options: { 'database-url': { type: 'string' } } });
 const config = loadConfig();
 const databaseUrl = values['database-url'] ?? config.databaseUrl;
-// Three connections: the next chunk is read on two while the current one is stored on the third.
-const handle = await openDatabase(databaseUrl ? { databaseUrl, poolSize: 3 } : { dataDir: config.dataDir }).catch((err: unknown) => {
+const handle = await openDatabase(databaseUrl ? { databaseUrl, poolSize: 2 } : { dataDir: config.dataDir }).catch((err: unknown) => {
   console.error(`match: ${err instanceof DataDirInUseError ? err.message : `cannot open the database: ${(err as Error).message}`}`);
   process.exit(1);
 });

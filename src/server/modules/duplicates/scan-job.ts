@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ScanProgress } from '../../../contracts/duplicates';
 import type { Db } from '../../db/client';
 import type { Thresholds } from './match-scoring';
-import { keepChunk, readChunk, scoreRead, type ChunkRead } from './matcher';
+import { keepChunk, readChunk, scoreRead } from './matcher';
 import { nextChunk } from './match.repository';
 import { advanceScan, claimScan, createScan, endScan, latestScan, lockOwnedScan, type ScanRow } from './scan.repository';
 
@@ -38,44 +38,25 @@ export async function claimRun(db: Db, owner: string, by: string | null, now: Da
   });
 }
 
-interface NextChunk {
-  ids: number[];
-  read: Promise<ChunkRead>;
-}
-
-/** The chunk after `after`: its ids, and its reading under way (the database works while this thread scores). */
-async function fetchChunk(db: Db, after: number, max: number, size: number): Promise<NextChunk> {
-  const ids = await nextChunk(db, after, max, size);
-  const read = readChunk(db, ids);
-  read.catch(() => undefined); // awaited when its turn comes; a run stopped before then drops it
-  return { ids, read };
-}
-
-/**
- * Runs a claimed run chunk by chunk until it is done, paused (signal or maxChunks) or taken over by another worker.
- * The next chunk is read while this one is scored and stored: the database's work and the scoring overlap.
- */
+/** Runs a claimed run chunk by chunk until it is done, paused (signal or maxChunks) or taken over by another worker. */
 export async function runScan(db: Db, run: ScanRow, owner: string, options: ScanOptions): Promise<ScanOutcome> {
   const chunkSize = options.chunkSize ?? SCAN_CHUNK;
   let checkpoint = run.lastPatientId;
-  let next = await fetchChunk(db, checkpoint, run.maxPatientId, chunkSize);
   for (let chunks = 0; ; chunks++) {
     if (options.signal?.aborted || (options.maxChunks !== undefined && chunks >= options.maxChunks)) {
-      await next.read.catch(() => undefined);
       await endScan(db, run.id, owner, 'paused', options.now());
       return 'paused';
     }
-    // The chunk's candidates were read first (read-only, side by side); then its pairs and the checkpoint commit
-    // together, if this worker still owns the run. A chunk read twice (a crash between) is stored the same.
+    // The chunk's candidates are read and scored first (read-only, side by side); then its pairs and the checkpoint
+    // commit together, if this worker still owns the run. A chunk read twice (a crash between) is stored the same.
+    // (Reading the next chunk while scoring this one gained nothing on two cores: the database is the busier part.)
     const started = performance.now();
-    const { ids } = next;
+    const ids = await nextChunk(db, checkpoint, run.maxPatientId, chunkSize);
     if (ids.length === 0) {
       await endScan(db, run.id, owner, 'done', options.now());
       return 'done';
     }
-    const read = await next.read;
-    next = await fetchChunk(db, ids[ids.length - 1]!, run.maxPatientId, chunkSize);
-    const { pairs, compared } = scoreRead(read, options.thresholds);
+    const { pairs, compared } = scoreRead(await readChunk(db, ids), options.thresholds);
     const step = await db.transaction(async (tx) => {
       const scan = await lockOwnedScan(tx, run.id, owner);
       if (!scan || scan.lastPatientId !== checkpoint) return 'lost' as const;
@@ -92,10 +73,7 @@ export async function runScan(db: Db, run: ScanRow, owner: string, options: Scan
       return 'chunk' as const;
     });
     checkpoint = ids[ids.length - 1]!;
-    if (step === 'lost') {
-      await next.read.catch(() => undefined);
-      return 'lost';
-    }
+    if (step === 'lost') return 'lost';
     if (options.onProgress) {
       const latest = await latestScan(db);
       if (latest) options.onProgress(latest);
