@@ -11,7 +11,7 @@ import { listJson, presentLists } from '../records/records.repository';
 
 /** The two patients' records in the order asked; a patient that does not exist is left out. */
 export async function readPairRecords(db: DbOrTx, ids: readonly [number, number]): Promise<PairRecord[]> {
-  const lists = Object.fromEntries(RECORD_KINDS.map((kind) => [kind, sql<unknown[]>`${listJson(kind, patients.id)}`]));
+  const lists = Object.fromEntries(RECORD_KINDS.map((kind) => [kind, sql<unknown[]>`${listJson(kind, sql`${patients.id}`)}`]));
   const found = await db
     .select({
       patient: patientDetailsColumns,
