@@ -21,6 +21,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'IMMUNIZATION_SCHEDULE',
   // A possible duplicate pair: the review queue read, a decision, the registry-wide run started (decision 046).
   'DUPLICATE_PAIR',
+  // A join of two records of one person, read (decision 048; the join and its undo are audited on each patient).
+  'PATIENT_JOIN',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

@@ -2,6 +2,7 @@
 // why each matched, the reviewer's decisions and the registry-wide scan's progress.
 import { z } from 'zod';
 import { textOrNoFilter } from './fields';
+import { patientJoin, sameDecisionInput } from './patient-joins';
 import { patientSummary } from './patients';
 import { recordSummary } from './record-api';
 import { isSafeText } from './safe-text';
@@ -100,7 +101,7 @@ export type DuplicatePage = z.infer<typeof duplicatePage>;
 export const DECISION_REASON_MAX = 500;
 
 /**
- * `POST /api/duplicates/{id}/decision`. "same" (joining) is not accepted yet: it comes with the join (issue 24 item 4).
+ * `POST /api/duplicates/{id}/decision`. "same" joins the two records (decision 048: contracts/patient-joins.ts);
  * "different" needs the reviewer's reason; "skip" leaves the pair for later (listed with status=skipped).
  */
 export const duplicateDecisionInput = z.discriminatedUnion(
@@ -119,10 +120,21 @@ export const duplicateDecisionInput = z.discriminatedUnion(
       decision: z.literal('skip'),
       reason: textOrNoFilter(DECISION_REASON_MAX),
     }),
+    sameDecisionInput,
   ],
   { error: 'validation:duplicateDecisionInvalid' },
 );
 export type DuplicateDecisionInput = z.input<typeof duplicateDecisionInput>;
+export type DuplicateSameInput = z.output<typeof sameDecisionInput>;
+
+/** The decision's answer; a "same" decision adds the join (performed, or pending a second reviewer). */
+export const duplicateDecisionResult = z.object({
+  id: z.number().int(),
+  status: z.enum(PAIR_STATUSES),
+  joinId: z.number().int().optional(),
+  join: patientJoin.optional(),
+});
+export type DuplicateDecisionResult = z.infer<typeof duplicateDecisionResult>;
 
 export const duplicateIdParams = z.object({
   id: z

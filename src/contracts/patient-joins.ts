@@ -32,25 +32,24 @@ export const joinKeep = z.partialRecord(z.enum(JOIN_KEEP_FIELDS, { error: 'valid
 export type JoinKeep = z.infer<typeof joinKeep>;
 
 export const JOIN_REASON_MAX = 500;
-const reasonText = (required: boolean) => {
-  const text = z
-    .string({ error: 'validation:joinReasonRequired' })
-    .refine(isSafeText, { error: 'validation:textInvalid', abort: true })
-    .trim()
-    .max(JOIN_REASON_MAX, { error: 'validation:tooLong' });
-  return required ? text.min(1, { error: 'validation:joinReasonRequired' }) : textOrNoFilter(JOIN_REASON_MAX);
-};
+/** Why a join was wrong: required. */
+const requiredReason = z
+  .string({ error: 'validation:joinReasonRequired' })
+  .refine(isSafeText, { error: 'validation:textInvalid', abort: true })
+  .trim()
+  .max(JOIN_REASON_MAX, { error: 'validation:tooLong' })
+  .min(1, { error: 'validation:joinReasonRequired' });
 
 /** The "same person" decision of `POST /api/duplicates/{id}/decision`: which record survives, and which values. */
 export const sameDecisionInput = z.strictObject({
   decision: z.literal('same'),
   survivorId: patientId,
   keep: joinKeep.default({}),
-  reason: reasonText(false),
+  reason: textOrNoFilter(JOIN_REASON_MAX),
 });
 
 /** `POST /api/patient-joins/{id}/undo`: why the join was wrong. */
-export const joinUndoInput = z.strictObject({ reason: reasonText(true) });
+export const joinUndoInput = z.strictObject({ reason: requiredReason });
 export type JoinUndoInput = z.input<typeof joinUndoInput>;
 
 /** A join as the review screen and the API show it. */
@@ -88,3 +87,11 @@ export const joinQuery = z.strictObject({
 });
 
 export const joinList = z.array(patientJoin);
+
+export const joinIdParams = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, { error: 'validation:invalidId' })
+    .transform(Number)
+    .refine((n) => n <= 2_147_483_647, { error: 'validation:invalidId' }),
+});

@@ -28,6 +28,7 @@ import { patientsRoutes } from './modules/patients/patients.routes';
 import { portalRoutes } from './modules/portal/portal.routes';
 import { privacyRoutes } from './modules/privacy/privacy.routes';
 import { duplicatesRoutes } from './modules/duplicates/duplicates.routes';
+import { patientJoinsRoutes } from './modules/patient-joins/joins.routes';
 import { registerAccessRefusalEvents } from './modules/access/access-refusals';
 import { accessRoutes } from './modules/access/access.routes';
 import { apiClientsRoutes } from './modules/api-clients/api-clients.routes';
@@ -116,6 +117,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(immunizationRoutes(deps));
   await app.register(privacyRoutes(deps));
   await app.register(duplicatesRoutes(deps));
+  await app.register(patientJoinsRoutes(deps));
   await app.register(fhirRoutes(deps));
   await app.register(cdsHooksRoutes(deps));
   await app.register(apiClientsRoutes(deps));

@@ -44,6 +44,11 @@ export interface Config {
    */
   match: Thresholds;
   /**
+   * Joining two records (decision 048): above `secondReviewRows` clinical rows of both records together
+   * (JOIN_SECOND_REVIEW_ROWS, default 50), a join waits for a second holder of patients.merge to approve it.
+   */
+  join: { secondReviewRows: number };
+  /**
    * The Ed25519 key that signs the daily audit digest (docs/decisions/012-audit-checkpoints-and-digest.md):
    * AUDIT_SIGNING_KEY (PEM text), else the file AUDIT_SIGNING_KEY_FILE (default DATA_DIR/audit-signing-key.pem,
    * created on first use). AUDIT_DIGEST_HOURS: how often the server writes a digest (default 24; 0 turns it off).
@@ -192,6 +197,9 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number)
   return value;
 }
 
+/** Clinical rows of both records above which a join needs a second reviewer (decision 048). */
+export const DEFAULT_JOIN_SECOND_REVIEW_ROWS = 50;
+
 function matchThresholds(env: NodeJS.ProcessEnv): Thresholds {
   const read = (name: string, fallback: number) => {
     const raw = env[name];
@@ -237,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     now: () => new Date(),
     privacy: privacyThresholds(env),
     match: matchThresholds(env),
+    join: { secondReviewRows: positiveInteger(env, 'JOIN_SECOND_REVIEW_ROWS', DEFAULT_JOIN_SECOND_REVIEW_ROWS) },
     auditSigningKey: {
       pem: env.AUDIT_SIGNING_KEY?.trim() || undefined,
       file: path.resolve(env.AUDIT_SIGNING_KEY_FILE ?? path.join(env.DATA_DIR ?? './data', 'audit-signing-key.pem')),

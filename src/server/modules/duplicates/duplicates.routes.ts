@@ -1,14 +1,14 @@
 // Duplicate patients API (issue 24, decision 046), all behind patients.merge: the registry-wide run (start or resume,
-// progress), the review queue, one pair with both whole records (pair-detail.service) and the decisions "different" and "skip". Joining ("same") comes with item 4.
+// progress), the review queue, one pair with both whole records (pair-detail.service), and the decisions: "different",
+// "skip", and "same" (the join: modules/patient-joins).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import {
   duplicateDecisionInput,
+  duplicateDecisionResult,
   duplicateIdParams,
   duplicatePage,
   duplicateQuery,
   pairDetail,
-  PAIR_STATUSES,
   scanProgress,
 } from '../../../contracts/duplicates';
 import { requireStaff, staffScope } from '../../context/guards';
@@ -16,6 +16,7 @@ import { zodRoutes, type AppDeps } from '../../deps';
 import { auditScanStarted, decideDuplicate, readDuplicates } from './duplicates.service';
 import { readPairDetail } from './pair-detail.service';
 import { ScanRunner } from './scan-job';
+import { decideSame, joinSettingsOf } from '../patient-joins/joins.service';
 
 export function duplicatesRoutes({ db, config }: AppDeps) {
   const canMerge = requireStaff('patients.merge');
@@ -59,10 +60,14 @@ export function duplicatesRoutes({ db, config }: AppDeps) {
           tags,
           params: duplicateIdParams,
           body: duplicateDecisionInput,
-          response: { 200: z.object({ id: z.number().int(), status: z.enum(PAIR_STATUSES) }) },
+          response: { 200: duplicateDecisionResult },
         },
       },
-      async (request) => decideDuplicate(scope(request), request.params.id, request.body),
+      async (request) => {
+        const body = request.body;
+        if (body.decision === 'same') return decideSame(scope(request), request.params.id, body, joinSettingsOf(config));
+        return decideDuplicate(scope(request), request.params.id, body);
+      },
     );
   };
 }

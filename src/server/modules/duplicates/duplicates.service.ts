@@ -22,12 +22,15 @@ export async function readDuplicates(scope: RequestScope<StaffActor>, query: Dup
   });
 }
 
+/** The pair, locked until the transaction ends: for the "same person" decision (modules/patient-joins). */
+export const lockDuplicatePair = lockPair;
+
 const DECIDABLE: readonly PairStatus[] = ['open', 'skipped'];
 
 export async function decideDuplicate(
   scope: RequestScope<StaffActor>,
   id: number,
-  input: DuplicateDecisionInput,
+  input: Exclude<DuplicateDecisionInput, { decision: 'same' }>,
 ): Promise<{ id: number; status: PairStatus }> {
   return inAuditedTransaction(scope, async (ctx) => {
     const pair = await lockPair(ctx.tx, id);

@@ -224,12 +224,14 @@ describe('who may', () => {
     expect(await queryRows(t.db, sql`SELECT id, status, done FROM duplicate_scans ORDER BY id`)).toEqual(scans);
   });
 
-  it('hostile or unfinished decisions: a clear 400 or 404, and nothing changes ("same" is not accepted yet)', async () => {
+  it('hostile or unfinished decisions: a clear 400 or 404, and nothing changes', async () => {
     const before = await pairRows();
     const id = before.find((p) => p.status === 'open')!.id;
     const cases: [string, object | undefined, number, string][] = [
       [`/api/duplicates/${id}/decision`, { decision: 'same' }, 400, 'VALIDATION_FAILED'],
-      [`/api/duplicates/${id}/decision`, { decision: 'same', survivorId: 1, keep: {} }, 400, 'VALIDATION_FAILED'],
+      [`/api/duplicates/${id}/decision`, { decision: 'same', survivorId: 99999999, keep: {} }, 400, 'JOIN_SURVIVOR_NOT_IN_PAIR'],
+      [`/api/duplicates/${id}/decision`, { decision: 'same', survivorId: 0 }, 400, 'VALIDATION_FAILED'],
+      [`/api/duplicates/${id}/decision`, { decision: 'same', survivorId: 1, keep: { shoeSize: 1 } }, 400, 'VALIDATION_FAILED'],
       [`/api/duplicates/${id}/decision`, { decision: 'different' }, 400, 'VALIDATION_FAILED'],
       [`/api/duplicates/${id}/decision`, { decision: 'different', reason: '   ' }, 400, 'VALIDATION_FAILED'],
       [`/api/duplicates/${id}/decision`, { decision: 'different', reason: 'a\u0000b' }, 400, 'VALIDATION_FAILED'],

@@ -29,12 +29,13 @@ export async function nextChunk(db: DbOrTx, after: number, max: number, limit: n
 }
 
 /**
+ * A record joined into another (replaced_by, decision 048) is inactive: never a candidate, never proposed again.
  * `b.id + 0`: the id condition and the order must apply to the key's few rows; on the bare id the planner ANDs a range
  * of the primary key into every lookup, or walks the whole primary key in order (seconds per patient at 1,000,000).
  */
 const candidatesOf = (keys: SQL, other: SQL) =>
   sql`SELECT b.id FROM patients AS b
-       WHERE nhr_match_keys(b.first_name_norm, b.last_name_norm, b.date_of_birth) && ${keys} AND ${other}
+       WHERE nhr_match_keys(b.first_name_norm, b.last_name_norm, b.date_of_birth) && ${keys} AND ${other} AND b.replaced_by IS NULL
        ORDER BY b.id + 0 LIMIT ${CANDIDATES_PER_PATIENT}`;
 const keysOf = (alias: string) => {
   const c = sql.raw(alias);
@@ -51,7 +52,7 @@ export async function candidatePairs(db: DbOrTx, ids: readonly number[]): Promis
     sql`SELECT c.id AS b, o.id AS a
           FROM patients AS c
           CROSS JOIN LATERAL (${candidatesOf(keysOf('c'), sql`b.id + 0 < c.id`)}) AS o
-         WHERE c.id = ANY(${intArray(ids)})`,
+         WHERE c.id = ANY(${intArray(ids)}) AND c.replaced_by IS NULL`,
   );
   return found.map((r) => [r.a, r.b]);
 }
@@ -62,7 +63,7 @@ export async function candidatesOfPatient(db: DbOrTx, id: number): Promise<numbe
     db,
     sql`SELECT o.id FROM patients AS c
           CROSS JOIN LATERAL (${candidatesOf(keysOf('c'), sql`b.id + 0 <> c.id`)}) AS o
-         WHERE c.id = ${id}`,
+         WHERE c.id = ${id} AND c.replaced_by IS NULL`,
   );
   return found.map((r) => r.id);
 }

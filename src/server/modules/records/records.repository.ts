@@ -15,6 +15,7 @@ import type { PatientScope } from '../access/patient-scope';
 import { serverKind } from './kinds';
 import type { KindTable } from './kinds/server-kind';
 import { presentRow, presentRows } from './present';
+import { patientJoinedError } from '../patient-joins/joined-patient.repository';
 
 type Raw = Record<string, unknown>;
 
@@ -186,7 +187,10 @@ const tableName = (kind: RecordKind): string => getTableName(tableOf(kind));
 
 /**
  * Inserts one item for the scope's patient as version 1, with its first version in record_versions and, when `key`
- * is given, its Idempotency-Key claimed, in one statement (one round trip on the add's path). The row as its reader
+ * is given, its Idempotency-Key claimed, in one statement (one round trip on the add's path). Only while the patient
+ * is not joined into another record: the patient's row is locked FOR KEY SHARE with `replaced_by IS NULL` (the index
+ * lookup the foreign key check makes anyway), so an add racing a join waits for it and then, finding the patient
+ * joined, answers 409 PATIENT_JOINED (decision 048) and nothing lands on the inactive record. The row as its reader
  * sees it, or null when the key was already taken (by an earlier add, or a concurrent one this statement waited
  * for): the caller then rolls back, so the row inserted here is gone.
  */
@@ -213,17 +217,27 @@ export async function insertItem<K extends RecordKind>(
         INSERT INTO ${table} (${sql.join(
           columns.map((c) => sql.identifier(c.name)),
           sql`, `,
-        )}) VALUES (${sql.join(
+        )}) SELECT ${sql.join(
           columns.map((c, i) => cellSql(c, i)),
           sql`, `,
-        )}) RETURNING *)${claim},
+        )} FROM (SELECT 1 FROM patients WHERE id = ${slot.patientId}::int AND replaced_by IS NULL FOR KEY SHARE) AS live
+        RETURNING *)${claim},
       v AS (INSERT INTO ${recordVersions} (kind, item_id, version, patient_id, action, at, by, changed, row)
             SELECT ${slot.kind}::varchar, ins.id, 1, ins.patient_id, 'created', ${slot.at}::timestamptz, ${slot.by}::varchar,
                    '{}'::text[], ${versionRowOf(kind, sql`ins`)} FROM ins${key === null ? sql`` : sql` WHERE EXISTS (SELECT 1 FROM k)`})
     SELECT ins.*, ${key === null ? sql`true` : sql`EXISTS (SELECT 1 FROM k)`} AS "keyClaimed" FROM ins`;
   });
-  const [raw] = await statement(scope.tx, { ...slots, kind, at: by.now.toISOString(), by: by.name, ...(key ?? {}) });
-  const { keyClaimed, ...row } = raw!;
+  const [raw] = await statement(scope.tx, {
+    ...slots,
+    kind,
+    patientId: scope.patientId,
+    at: by.now.toISOString(),
+    by: by.name,
+    ...(key ?? {}),
+  });
+  // No row: the patient was joined into another record (decision 048), perhaps by a join this statement waited for.
+  if (!raw) throw await patientJoinedError(scope.tx, scope.patientId);
+  const { keyClaimed, ...row } = raw;
   return keyClaimed ? toRow(kind, builderRow(kind, row)) : null;
 }
 
