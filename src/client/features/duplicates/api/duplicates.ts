@@ -2,8 +2,15 @@
 // starting it, one pair with both whole records, and a decision (which refreshes the queue and the joins).
 import type { z } from 'zod';
 import { queryOptions, useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
-import type { DuplicateDecisionInput, DuplicatePage, PairDetail, PairStatus, ScanProgress } from '../../../../contracts/duplicates';
-import type { PatientJoin, sameDecisionInput } from '../../../../contracts/patient-joins';
+import type {
+  DuplicateDecisionInput,
+  DuplicateDecisionResult,
+  DuplicatePage,
+  PairDetail,
+  PairStatus,
+  ScanProgress,
+} from '../../../../contracts/duplicates';
+import type { sameDecisionInput } from '../../../../contracts/patient-joins';
 import { apiJson } from '../../../lib/api-client';
 import { underUrl, urlKey } from '../../../lib/query-keys';
 import { JOINS_PREFIX } from './patient-joins';
@@ -61,19 +68,12 @@ export function useDecide(id: number): UseMutationResult<{ id: number; status: P
 }
 
 export type SameDecision = z.input<typeof sameDecisionInput>;
-/** The answer to "same person": the pair's new status and the join (joined, or pending a second reviewer). */
-export interface JoinAnswer {
-  id: number;
-  status: PairStatus;
-  joinId: number;
-  join: PatientJoin;
-}
 
 /** "Same person": joins the pair's records (POST /api/duplicates/{id}/decision with decision "same"). */
-export function useJoinPair(id: number): UseMutationResult<JoinAnswer, Error, SameDecision> {
+export function useJoinPair(id: number): UseMutationResult<DuplicateDecisionResult, Error, SameDecision> {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SameDecision) => apiJson<JoinAnswer>('POST', `${PREFIX}/${id}/decision`, input),
+    mutationFn: (input: SameDecision) => apiJson<DuplicateDecisionResult>('POST', `${PREFIX}/${id}/decision`, input),
     retry: false,
     onSuccess: () => queryClient.invalidateQueries({ predicate: duplicateKeys.decided }),
   });

@@ -157,7 +157,7 @@ function JoinItem({ join, userName }: { join: PatientJoin; userName: string }): 
           ) : null}
         </div>
       ) : null}
-      {join.status === 'joined' ? (
+      {join.status !== 'undone' ? (
         <div>
           <Button size="sm" variant="secondary" onClick={() => setUndoing(true)}>
             {t('duplicates.joins.undo')}

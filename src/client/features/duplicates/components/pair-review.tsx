@@ -76,7 +76,7 @@ function Review({
       {
         onSuccess: (answer) => {
           setConfirming(false);
-          setDone(answer.join);
+          if (answer.join) setDone(answer.join);
         },
         onError: (e) => {
           setConfirming(false);
