@@ -97,8 +97,9 @@ describe.skipIf(!run)('duplicate review journey at 375 px', () => {
     expect(grant.status()).toBe(201);
     await j.press(page.getByRole('link', { name: "Open Tangeni Shikongo's record" }), 'Enter');
     await page.getByRole('heading', { name: 'Medical Dashboard' }).waitFor();
+    // The joined record's severe allergy is among the survivor's critical allergies.
+    await page.getByRole('heading', { name: 'Critical Allergies' }).waitFor();
     await page.getByText('Penicillin').first().waitFor();
-    await page.getByText('Hypertension').first().waitFor();
     await j.noSideways('survivor record');
   });
 
@@ -109,7 +110,7 @@ describe.skipIf(!run)('duplicate review journey at 375 px', () => {
     const pairsTab = page.getByRole('tab', { name: 'Pairs to review' });
     await j.tabTo(pairsTab);
     await page.keyboard.press('ArrowRight');
-    expect(await page.getByRole('tab', { name: 'Joins' }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.getByRole('tab', { name: 'Joins' }).getAttribute('aria-selected')).toBe('true');
     const item = page.getByRole('listitem').filter({ hasText: 'Tangeni Schikongo' });
     await item.getByText('Joined', { exact: true }).waitFor();
     await item.getByText(/Asked for by Loide Haimbodi/).waitFor();
@@ -132,7 +133,7 @@ describe.skipIf(!run)('duplicate review journey at 375 px', () => {
     // The surviving record no longer holds the allergy: it is back on its own record.
     await page.goto(`${j.app.baseUrl}/?patient=${first.id}`);
     await page.getByRole('heading', { name: 'Medical Dashboard' }).waitFor();
-    await page.getByText('Hypertension').first().waitFor();
+    await page.getByText('No critical safety information').waitFor();
     expect(await page.getByText('Penicillin').count()).toBe(0);
   });
 

@@ -27,7 +27,7 @@ function JoinDone({ join, canOpenRecords }: { join: PatientJoin; canOpenRecords:
   const name = nameOf(join.survivor);
   return (
     <div role="status" className="flex flex-col gap-2 rounded-lg border border-green-300 bg-green-50 p-4 text-green-950">
-      <p ref={heading} tabIndex={-1} className="font-semibold outline-none">
+      <p id={`join-done-${join.id}`} ref={heading} tabIndex={-1} className="font-semibold outline-none">
         {join.status === 'pending' ? t('duplicates.review.pending') : t('duplicates.review.joined', { name, nc: join.survivor.idNumber })}
       </p>
       {join.status === 'joined' && canOpenRecords ? (
@@ -133,6 +133,8 @@ function Review({
         cancelText={t('duplicates.review.cancel')}
         pending={join.isPending}
         pendingText={t('duplicates.review.joining')}
+        // Joined: the Join button is gone, and focus goes to what the join did.
+        returnFocus={() => document.querySelector<HTMLElement>('[id^="join-done-"]')}
       />
     </div>
   );
