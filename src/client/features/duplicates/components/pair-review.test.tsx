@@ -18,6 +18,7 @@ import { renderWithApp, switchLanguage } from '../../../test/render';
 import { PairReview } from './pair-review';
 
 let pairId = 0;
+let bigPairId = 0;
 let older: TestPatient;
 let newer: TestPatient;
 const server = realServer(async (t) => {
@@ -30,6 +31,17 @@ const server = realServer(async (t) => {
     t.db,
     sql`INSERT INTO duplicate_pairs (patient_a, patient_b, score, band, reasons, found_at, scored_at)
         VALUES (${older.id}, ${newer.id}, 30, 'very-likely', '[]'::jsonb, now(), now()) RETURNING id`,
+  ))!.id;
+  // Two records with 60 clinical rows together: above the limit (50), a join waits for a second reviewer.
+  const big = [
+    await createPatient(t.db, { firstName: 'Hilma', lastName: 'Amutenya', dateOfBirth: '1990-05-21' }),
+    await createPatient(t.db, { firstName: 'Hilma', lastName: 'Amutenja', dateOfBirth: '1990-05-21' }),
+  ];
+  for (const p of big) await insertClinicalRows(t.db, p.id, { diagnoses: 30, appointments: 0, allergies: 0, medications: 0, vaccines: 0 });
+  bigPairId = (await queryOne<{ id: number }>(
+    t.db,
+    sql`INSERT INTO duplicate_pairs (patient_a, patient_b, score, band, reasons, found_at, scored_at)
+        VALUES (${big[0]!.id}, ${big[1]!.id}, 28, 'very-likely', '[]'::jsonb, now(), now()) RETURNING id`,
   ))!.id;
   return (await signInAs(t, ROLE_IDS.healthInformationOfficer)).cookie;
 });
@@ -94,5 +106,19 @@ describe('a pair side by side', () => {
     expect((await queryOne<{ status: string }>(server.t.db, sql`SELECT status FROM duplicate_pairs WHERE id = ${pairId}`))!.status).toBe(
       'open',
     );
+  });
+
+  it('joins a large pair only after a second reviewer: the reviewer is told it waits', async () => {
+    await switchLanguage('en');
+    const user = userEvent.setup();
+    renderWithApp(<PairReview pairId={bigPairId} onBack={() => {}} describeRow={describeRow} canOpenRecords />);
+    const join = await screen.findByRole('button', { name: i18n.t('dashboard:duplicates.review.join') });
+    await user.click(join);
+    const dialog = await screen.findByRole('dialog', { name: i18n.t('dashboard:duplicates.review.joinTitle') });
+    await user.click(within(dialog).getByRole('button', { name: i18n.t('dashboard:duplicates.review.joinConfirm') }));
+    expect(await screen.findByText(i18n.t('dashboard:duplicates.review.pending'))).toBeTruthy();
+    // Not joined yet: no way to the surviving record.
+    expect(screen.queryByRole('link')).toBeNull();
+    expect(await queryOne(server.t.db, sql`SELECT status FROM patient_joins`)).toEqual({ status: 'pending' });
   });
 });
