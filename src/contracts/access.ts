@@ -1,7 +1,7 @@
 // Record access (DESIGN.md §4, break-the-glass) and the patient's demographics as the record shows them (SPEC §3).
 import { z } from 'zod';
 import { safeString } from './fields';
-import { patientDetails } from './patients';
+import { patientDetails, patientSummary } from './patients';
 
 export const ACCESS_REASON_MIN = 5;
 export const ACCESS_REASON_MAX = 500;
@@ -43,3 +43,17 @@ export type AccessGrant = z.infer<typeof accessGrant>;
 /** GET /api/patients/{id}: the SPEC §3 patient fields (the one patient shape, patients.ts). */
 export const recordPatient = patientDetails;
 export type RecordPatient = z.infer<typeof recordPatient>;
+
+/** A record joined into this one (decision 048): its id and NC number, which still find this record, and when. */
+export const joinedRecord = z.object({ id: z.number().int(), idNumber: z.string(), joinedAt: z.string().nullable() });
+export type JoinedRecord = z.infer<typeof joinedRecord>;
+
+/**
+ * GET /api/patients/{id}: the patient, and (additive, decision 048) `replaces`, the records joined into it (live
+ * joins; absent when none); for a record joined away, its own old demographics with `replacedBy`, the record it now belongs to.
+ */
+export const patientRead = recordPatient.extend({
+  replaces: z.array(joinedRecord).optional(),
+  replacedBy: patientSummary.optional(),
+});
+export type PatientRead = z.infer<typeof patientRead>;

@@ -142,6 +142,8 @@ export type PatientSummary = z.infer<typeof patientSummary>;
 export const patientSearchResult = patientSummary.extend({
   score: z.number().min(0).max(1).optional(),
   matchReasons: z.array(z.enum(MATCH_REASONS)).optional(),
+  /** Found by the NC number of a record joined into this one (decision 048): that number. */
+  joinedFrom: z.object({ idNumber: z.string() }).optional(),
 });
 export type PatientSearchResult = z.infer<typeof patientSearchResult>;
 export const patientSearchResults = z.array(patientSearchResult);

@@ -76,6 +76,13 @@ export const reviewQueueQuery = z.strictObject({
   status: z.enum(REVIEW_STATUSES, { error: 'validation:invalidChoice' }).default('unreviewed'),
   facility: textOrNoFilter(200),
   userId: textOrNoFilter(64),
+  /** One person's accesses: this patient's and those of every record joined with it (decision 048). */
+  patientId: z.coerce
+    .number({ error: 'validation:invalidId' })
+    .int({ error: 'validation:invalidId' })
+    .min(1, { error: 'validation:invalidId' })
+    .max(2_147_483_647, { error: 'validation:invalidId' })
+    .optional(),
   page: pageNumber(100_000).default(1),
   pageSize: pageNumber(REVIEW_PAGE_SIZE_MAX).default(20),
 });
@@ -161,6 +168,8 @@ export const VOLUME_ALERT_TYPES = [
   'SIGN_IN_SPRAY_ALERT',
   'PORTAL_CODE_VOLUME_ALERT',
   'PORTAL_DESK_ACTIVATION_ALERT',
+  // Issue 24 item 7 (decision 048): a patient reported that the join of two of their records is wrong.
+  'PATIENT_JOIN_REPORTED',
 ] as const;
 export type VolumeAlertType = (typeof VOLUME_ALERT_TYPES)[number];
 
@@ -184,6 +193,8 @@ export const volumeAlert = z.object({
   minutes: z.number().int(),
   /** When the count last grew: a bulk-search alert keeps counting while it is open (decision 036). */
   updatedAt: z.string(),
+  /** PATIENT_JOIN_REPORTED: the join reported and its two records (decision 048). */
+  patientJoin: z.object({ joinId: z.number().int(), survivorId: z.number().int(), mergedId: z.number().int() }).optional(),
   /** Far past its threshold (more than 4 times): CRITICAL. */
   escalated: z.boolean(),
 });

@@ -58,7 +58,13 @@ export function PatientArea({ user }: { user: CurrentUser }): React.JSX.Element 
   if (patientId !== null) {
     return (
       <Suspense fallback={<p role="status">{t('common:loading')}</p>}>
-        <PatientRecord key={patientId} patientId={patientId} onBack={() => navigate('/')} canEdit={hasPermission(user, 'records.write')} />
+        <PatientRecord
+          key={patientId}
+          patientId={patientId}
+          onBack={() => navigate('/')}
+          onOpenPatient={(id) => navigate(`/?patient=${id}`)}
+          canEdit={hasPermission(user, 'records.write')}
+        />
       </Suspense>
     );
   }

@@ -63,7 +63,11 @@ async function start(): Promise<void> {
       detection: {
         order: ['localStorage', 'navigator', 'htmlTag'],
         lookupLocalStorage: LANGUAGE_STORAGE_KEY,
-        caches: ['localStorage'],
+        // The cookie tells the server the language, so the page comes with its translations preloaded (index-page.ts).
+        caches: ['localStorage', 'cookie'],
+        lookupCookie: LANGUAGE_STORAGE_KEY,
+        cookieMinutes: 60 * 24 * 365,
+        cookieOptions: { path: '/', sameSite: 'strict' },
       },
       // A key missing from the active language is a defect: say so on the console, where every journey looks.
       // Lookups that bring their own defaultValue (a role or department name from the server, a probe for an

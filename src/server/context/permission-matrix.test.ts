@@ -116,6 +116,31 @@ const ROUTES: GuardedRoute[] = [
     request: () => ({ method: 'POST', url: '/api/duplicates/99999999/decision', payload: { decision: 'skip' } }),
     allowedStatus: 404,
   },
+  // Joins (decision 048): probes on an unknown join (404) change nothing.
+  {
+    route: 'GET /api/patient-joins',
+    permission: 'patients.merge',
+    request: () => ({ method: 'GET', url: '/api/patient-joins' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'GET /api/patient-joins/{id}',
+    permission: 'patients.merge',
+    request: () => ({ method: 'GET', url: '/api/patient-joins/99999999' }),
+    allowedStatus: 404,
+  },
+  {
+    route: 'POST /api/patient-joins/{id}/approve',
+    permission: 'patients.merge',
+    request: () => ({ method: 'POST', url: '/api/patient-joins/99999999/approve' }),
+    allowedStatus: 404,
+  },
+  {
+    route: 'POST /api/patient-joins/{id}/undo',
+    permission: 'patients.merge',
+    request: () => ({ method: 'POST', url: '/api/patient-joins/99999999/undo', payload: { reason: 'Probe' } }),
+    allowedStatus: 404,
+  },
   {
     route: 'GET /api/admin/api-clients',
     permission: 'users.approve',

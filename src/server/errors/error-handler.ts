@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { errorStatus, type ApiErrorBody, type ErrorCode, type FieldIssue } from '../../contracts/errors';
 import { AppError } from './app-error';
 import { FHIR_JSON, isCdsHooksUrl, isFhirUrl, operationOutcomeOf } from './operation-outcome';
+import type { IndexPage } from '../http/index-page';
 
 const fastifyCodes: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
@@ -84,12 +85,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
   });
 }
 
-/** Unknown API routes get a JSON 404; with the client built, other GETs get index.html (SPA fallback). */
-export function registerNotFoundHandler(app: FastifyInstance, spaFallback: boolean): void {
+/** Unknown API routes get a JSON 404; with the client built, other GETs get the page in the reader's language (SPA fallback). */
+export function registerNotFoundHandler(app: FastifyInstance, page: IndexPage | undefined): void {
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api/') || isFhirUrl(request.url) || isCdsHooksUrl(request.url);
-    const isPage = spaFallback && !isApi && (request.method === 'GET' || request.method === 'HEAD');
-    if (isPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (page && !isApi && (request.method === 'GET' || request.method === 'HEAD')) return page.send(request, reply);
     const body: ApiErrorBody = { message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'ROUTE_NOT_FOUND' };
     if (isFhirUrl(request.url)) return reply.status(404).type(FHIR_JSON).send(operationOutcomeOf(404, body));
     if (isCdsHooksUrl(request.url)) return reply.status(404).send(operationOutcomeOf(404, body));

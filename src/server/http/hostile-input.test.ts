@@ -191,6 +191,12 @@ describe('hostile input on every route of the OpenAPI document, as every role', 
       'POST /api/patients/{id}/portal-reset/confirm',
       'GET /api/patient-portal/notices',
       'POST /api/patient-portal/notices/dismiss',
+      // Issue 24 items 4-5 (decision 048): joins, their approval and undo.
+      'POST /api/duplicates/{id}/decision',
+      'GET /api/patient-joins',
+      'GET /api/patient-joins/{id}',
+      'POST /api/patient-joins/{id}/approve',
+      'POST /api/patient-joins/{id}/undo',
     ]) {
       expect(named).toContain(route);
     }

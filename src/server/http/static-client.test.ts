@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/test-app';
 
@@ -17,8 +17,10 @@ beforeAll(async () => {
   mkdirSync(path.join(clientDir, 'assets'));
   writeFileSync(
     path.join(clientDir, 'index.html'),
-    '<!doctype html><title>NHR</title><script type="module" src="/assets/index-AbC123.js"></script>',
+    '<!doctype html><html lang="en"><head><title>NHR</title></head><body><script type="module" src="/assets/index-AbC123.js"></script></body></html>',
   );
+  for (const lang of ['en', 'af', 'ng'])
+    writeFileSync(path.join(clientDir, 'assets', `locale-${lang}-core-X${lang}9.js`), 'export default {};');
   writeFileSync(path.join(clientDir, 'assets', 'index-AbC123.js'), SCRIPT);
   writeFileSync(path.join(clientDir, 'assets', 'index-AbC123.js.br'), brotliCompressSync(SCRIPT));
   t = await createTestApp({ clientDir });
@@ -68,6 +70,30 @@ describe('the built client', () => {
       expect(res.headers['content-security-policy'], url).toContain("frame-ancestors 'none'");
       expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
     }
+  });
+
+  it("comes in the reader's language with its core translations preloaded: the chosen language's cookie, then Accept-Language, then English", async () => {
+    const page = async (headers: Record<string, string>) => {
+      const res = await t.app.inject({ method: 'GET', url: '/login', headers: { 'accept-encoding': 'br', ...headers } });
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(res.headers.vary).toContain('Cookie');
+      return brotliDecompressSync(res.rawPayload).toString();
+    };
+    const preloads = (html: string) => [...html.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+    const af = await page({ cookie: 'language=af', 'accept-language': 'ng, en;q=0.5' });
+    expect(af).toContain('<html lang="af">');
+    expect(preloads(af)).toEqual(['/assets/locale-af-core-Xaf9.js']);
+    const ng = await page({ 'accept-language': 'de-DE, ng;q=0.8, en;q=0.5' });
+    expect(ng).toContain('<html lang="ng">');
+    expect(preloads(ng)).toEqual(['/assets/locale-ng-core-Xng9.js']);
+    for (const headers of [{}, { cookie: 'language=xx', 'accept-language': 'fr' }] as Record<string, string>[]) {
+      const en = await page(headers);
+      expect(en).toContain('<html lang="en">');
+      expect(preloads(en)).toEqual(['/assets/locale-en-core-Xen9.js']);
+    }
+    const plain = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'identity', 'accept-language': 'af' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('locale-af-core-Xaf9.js');
   });
 
   it('keeps the document headers on the API', async () => {

@@ -7,11 +7,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { loadIndexPage, type IndexPage } from './index-page';
 
 const ASSET_PREFIX = '/assets/';
 
-export async function registerStaticClient(app: FastifyInstance, clientDir: string): Promise<boolean> {
-  if (!existsSync(path.join(clientDir, 'index.html'))) return false;
+/** Registers the built client's files; answers the page app routes get (undefined when no client is built). */
+export async function registerStaticClient(app: FastifyInstance, clientDir: string): Promise<IndexPage | undefined> {
+  if (!existsSync(path.join(clientDir, 'index.html'))) return undefined;
   app.addHook('onRoute', (route) => {
     if (!route.url?.startsWith(ASSET_PREFIX)) return;
     // @fastify/helmet reads this per route: skip its headers for the hashed assets only.
@@ -31,5 +33,5 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
       }
     },
   });
-  return true;
+  return loadIndexPage(clientDir);
 }

@@ -2,6 +2,7 @@
 import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { hotStatement, type DbOrTx, type Slots } from '../../db/client';
 import { actorCheckSlotted, type ActorSlots } from '../../context/session';
+import { survivorIdSql } from '../../db/joined-patients';
 import { patientDetailsColumns } from '../../db/patient-columns';
 import { accessGrants, patients } from '../../db/schema';
 import type { PatientDetails } from '../../../contracts/patients';
@@ -44,20 +45,21 @@ export async function findPatientWithGrant(
   userId: string,
   patientId: number,
   now: Date,
-): Promise<{ patient: PatientRow; granted: boolean } | null> {
+): Promise<{ patient: PatientRow; granted: boolean; survivorId: number | null } | null> {
   const [row] = await db
     .select({
       ...patientColumns,
-      granted: sql<boolean>`exists (
+      granted: sql<boolean>`${patients.replacedBy} IS NULL AND exists (
         SELECT 1 FROM ${accessGrants}
         WHERE ${accessGrants.userId} = ${userId} AND ${accessGrants.patientId} = ${patientId} AND ${accessGrants.expiresAt} > ${now.toISOString()}::timestamptz
       )`,
+      survivorId: sql<number | null>`CASE WHEN ${patients.replacedBy} IS NOT NULL THEN ${survivorIdSql(sql`${patients.id}`)} END`,
     })
     .from(patients)
     .where(eq(patients.id, patientId));
   if (!row) return null;
-  const { granted, ...patient } = row;
-  return { patient, granted };
+  const { granted, survivorId, ...patient } = row;
+  return { patient, granted, survivorId };
 }
 
 /** What differs between two grant checks: who, which patient, when. */
@@ -67,16 +69,30 @@ interface LiveGrantSlots {
   now: string;
 }
 
-type LiveGrantRow = { actorOk: boolean; granted: boolean; found: boolean };
+/**
+ * `survivorId`: the record a joined-away patient now belongs to (decision 048), else null; `survivorIdNumber`: its NC
+ * number, only when this user holds a live grant for the survivor.
+ */
+type LiveGrantRow = { actorOk: boolean; granted: boolean; found: boolean; survivorId: number | null; survivorIdNumber: string | null };
 
 /** The grant check (DESIGN.md §4), with the cached actor's confirmation first when `actor` is given (decision 028). */
 function liveGrantSql(slot: Slots<LiveGrantSlots>, actor: SQL | null): SQL {
   const actorOk = actor ? sql`(SELECT ok FROM actor_ok)` : sql`true`;
+  const grantOn = (
+    patient: SQL,
+  ) => sql`EXISTS (SELECT 1 FROM access_grants AS g WHERE g.user_id = ${slot.userId} AND g.patient_id = ${patient}
+                                                AND g.expires_at > ${slot.now}::timestamptz)`;
+  // A joined-away record is never granted; the survivor is looked up only then (the common open reads one row).
   return sql`${actor ? sql`WITH ${actor}` : sql``}
         SELECT ${actorOk} AS "actorOk",
-               ${actorOk} AND EXISTS (SELECT 1 FROM access_grants AS g WHERE g.user_id = ${slot.userId} AND g.patient_id = ${slot.patientId}
-                                        AND g.expires_at > ${slot.now}::timestamptz) AS granted,
-               ${actorOk} AND EXISTS (SELECT 1 FROM patients WHERE id = ${slot.patientId}) AS found`;
+               ${actorOk} AND p.replaced_by IS NULL AND ${grantOn(slot.patientId)} AS granted,
+               ${actorOk} AND p.id IS NOT NULL AS found,
+               CASE WHEN ${actorOk} THEN j.survivor_id END AS "survivorId",
+               CASE WHEN ${actorOk} AND ${grantOn(sql`j.survivor_id`)} THEN (SELECT s.id_number FROM patients AS s WHERE s.id = j.survivor_id) END
+                 AS "survivorIdNumber"
+          FROM (SELECT 1) AS one
+          LEFT JOIN patients AS p ON p.id = ${slot.patientId}
+          LEFT JOIN LATERAL (SELECT ${survivorIdSql(sql`p.id`)} AS survivor_id WHERE p.replaced_by IS NOT NULL) AS j ON true`;
 }
 
 const liveGrantStatement = hotStatement<LiveGrantSlots, LiveGrantRow>('nhr_live_grant', (slot) => liveGrantSql(slot, null));
@@ -85,7 +101,8 @@ const liveGrantActorStatement = hotStatement<LiveGrantSlots & ActorSlots, LiveGr
 );
 
 /**
- * Whether this user holds a live grant for this patient and whether the patient exists, in one statement; with
+ * Whether this user holds a live grant for this patient, whether the patient exists and, for a joined-away patient,
+ * its survivor, in one statement; with
  * `actor` (context/session's actorSlotsOf), `actorOk` false when the cached actor was not confirmed (then neither).
  */
 export async function liveGrant(db: DbOrTx, userId: string, patientId: number, now: Date, actor?: ActorSlots): Promise<LiveGrantRow> {

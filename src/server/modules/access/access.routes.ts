@@ -1,6 +1,6 @@
 // Record access (DESIGN.md §4): confirm access to a patient's record, and read the patient's demographics with it.
 import type { FastifyInstance } from 'fastify';
-import { accessGrant, recordAccessInput, recordPatient } from '../../../contracts/access';
+import { accessGrant, patientRead, recordAccessInput } from '../../../contracts/access';
 import { recordIdParams } from '../../../contracts/record-api';
 import { withConfirmedActor } from '../../context/actor-check';
 import { requireStaff, staffScope } from '../../context/guards';
@@ -40,7 +40,7 @@ export function accessRoutes({ db, config }: AppDeps) {
 
     r.get(
       '/api/patients/:id',
-      { onRequest: canRead, schema: { tags, params: recordIdParams, response: { 200: recordPatient } } },
+      { onRequest: canRead, schema: { tags, params: recordIdParams, response: { 200: patientRead } } },
       async (request) => readPatient(staffScope(request, db, config.now), request.params.id),
     );
   };

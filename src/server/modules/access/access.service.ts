@@ -7,6 +7,7 @@ import {
   ACCESS_NOT_CONFIRMED_MESSAGE,
   recordAccessInput,
   type AccessGrant,
+  type PatientRead,
   type RecordAccessInput,
   type RecordPatient,
 } from '../../../contracts/access';
@@ -24,6 +25,7 @@ import { AppError, validationFailed } from '../../errors/app-error';
 import { recordSecurityEvent } from '../auth/auth.service';
 import { assertFreshReauth } from '../auth/mfa.service';
 import { breakGlassInHour, findPatientWithGrant, liveGrant } from './access.repository';
+import { findPatientRead } from './patient-read.repository';
 import { insertGrantAudited } from './grant-audited.repository';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -78,6 +80,14 @@ async function refuseOverBreakGlassCeiling(db: Db, actor: StaffActor, meta: Requ
 }
 
 export const patientNotFound = (): AppError => new AppError('PATIENT_NOT_FOUND', 'Patient not found');
+/**
+ * 409 PATIENT_JOINED (decision 048): the record was joined into `survivorId`; its NC number is told only to a user
+ * who may open the survivor.
+ */
+export const patientJoined = (survivorId: number, survivorIdNumber: string | null = null): AppError =>
+  new AppError('PATIENT_JOINED', 'This record was joined into another record', {
+    details: { survivorId, ...(survivorIdNumber ? { survivorIdNumber } : {}) },
+  });
 export const accessNotConfirmed = (): AppError => new AppError('ACCESS_GRANT_REQUIRED', ACCESS_NOT_CONFIRMED_MESSAGE);
 
 function parseAccess(input: RecordAccessInput): { consent: boolean; reason: string | null } {
@@ -135,13 +145,14 @@ export async function grantRecordAccess(
   if (outcome.kind === 'unconfirmed') throw new UnconfirmedActorError();
   if (outcome.kind === 'limited') return overLimit(checks.limit!, outcome.resetMs);
   if (outcome.kind === 'missing') throw patientNotFound();
+  if (outcome.kind === 'joined') throw patientJoined(outcome.survivorId);
   const row = outcome.grant;
   return { ...row, grantedAt: row.grantedAt.toISOString(), expiresAt: row.expiresAt.toISOString() };
 }
 
 /**
  * Refuses unless this user holds a live grant for this patient: 403 FORBIDDEN ('Access to this record has not been
- * confirmed'), or 404 when the patient does not exist. Pass the transaction of the read or change it guards. With
+ * confirmed'), 404 when the patient does not exist, 409 PATIENT_JOINED when it was joined into another record. Pass the transaction of the read or change it guards. With
  * `check` it also confirms the worker's cached actor (decision 028) and throws UnconfirmedActorError when it was not.
  */
 export async function assertLiveGrant(
@@ -154,6 +165,7 @@ export async function assertLiveGrant(
   const found = await liveGrant(db, actor.userId, patientId, now, check ? actorSlotsOf(check) : undefined);
   if (!found.actorOk) throw new UnconfirmedActorError();
   if (found.granted) return;
+  if (found.survivorId !== null) throw patientJoined(found.survivorId, found.survivorIdNumber);
   throw found.found ? accessNotConfirmed() : patientNotFound();
 }
 
@@ -169,20 +181,32 @@ export async function patientWithLiveGrant(
 ): Promise<RecordPatient> {
   const found = await findPatientWithGrant(db, actor.userId, patientId, now);
   if (!found) throw patientNotFound();
+  if (found.survivorId !== null) throw patientJoined(found.survivorId);
   if (!found.granted) throw accessNotConfirmed();
   return found.patient;
 }
 
-/** GET /api/patients/{id}: the demographics with a live grant, audited as VIEW PATIENT in the same transaction. */
-export async function readPatient(scope: RequestScope<StaffActor>, patientId: number): Promise<RecordPatient> {
+/**
+ * GET /api/patients/{id}: the demographics with a live grant, audited as VIEW PATIENT in the same transaction, with
+ * the records joined into this one (`replaces`, only when there are any). A record joined away (decision 048) is read, inactive, with
+ * `replacedBy`, by a user who may open the record it now belongs to; anyone else is answered 409 PATIENT_JOINED.
+ */
+export async function readPatient(scope: RequestScope<StaffActor>, patientId: number): Promise<PatientRead> {
   return inAuditedTransaction(scope, async (ctx) => {
-    const patient = await patientWithLiveGrant(ctx.tx, ctx.actor, patientId, ctx.now);
-    return ctx.audited(patient, {
+    const read = await findPatientRead(ctx.tx, ctx.actor.userId, patientId, ctx.now);
+    if (!read) throw patientNotFound();
+    if (read.survivor) {
+      if (!read.survivorGranted) throw patientJoined(read.survivor.id);
+    } else if (!read.granted) throw accessNotConfirmed();
+    const body: PatientRead = read.survivor
+      ? { ...read.patient, replacedBy: read.survivor }
+      : { ...read.patient, ...(read.replaces.length > 0 ? { replaces: read.replaces } : {}) };
+    return ctx.audited(body, {
       action: 'VIEW',
       resourceType: 'PATIENT',
       resourceId: patientId,
       patientId,
-      newValues: { view: 'DEMOGRAPHICS' },
+      newValues: { view: 'DEMOGRAPHICS', ...(read.survivor ? { replacedBy: read.survivor.id } : {}) },
     });
   });
 }

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { auditAppendSql, sqlJson, type StatementAuditEntry } from '../../audit/audit-in-statement';
 import { countCte, GATE_COLUMNS, gateCtes, gateName, type GateColumns, type StatementGate } from '../../context/statement-gate';
 import { preparedRows, type Db } from '../../db/client';
+import { survivorIdSql } from '../../db/joined-patients';
 import type { GrantRow, NewGrant } from './access.repository';
 
 /** The grant's audit row; `grantId` in new_values is filled with the inserted grant's id. */
@@ -16,6 +17,8 @@ export type GrantOutcome =
   | { kind: 'stored'; grant: GrantRow }
   /** No such patient: nothing written. */
   | { kind: 'missing' }
+  /** The patient was joined into `survivorId` (decision 048): nothing written. */
+  | { kind: 'joined'; survivorId: number }
   | { kind: 'limited'; resetMs: number | null }
   | { kind: 'unconfirmed' };
 
@@ -26,11 +29,11 @@ export async function insertGrantAudited(db: Db, grant: NewGrant, audit: GrantAu
     newValues: { ...(audit.newValues as Record<string, never>), grantId: sqlJson(sql`g.id`) },
   };
   // The gate (`lim`: the actor's confirmation and the grant limit, decision 028) runs first; nothing else runs without it.
-  const [row] = await preparedRows<GateColumns & { id: number | null; audited: number } & Omit<GrantRow, 'id'>>(
+  const [row] = await preparedRows<GateColumns & { id: number | null; audited: number; survivorId: number | null } & Omit<GrantRow, 'id'>>(
     db,
     `nhr_grant_audited${gateName(checks)}`,
     sql`WITH ${gateCtes(checks)}
-             p AS (SELECT id FROM patients WHERE id = ${grant.patientId} AND (SELECT ok FROM lim) FOR KEY SHARE),
+             p AS (SELECT id FROM patients WHERE id = ${grant.patientId} AND replaced_by IS NULL AND (SELECT ok FROM lim) FOR KEY SHARE),
              g AS (INSERT INTO access_grants (user_id, patient_id, consent, reason, granted_at, expires_at)
                    SELECT ${grant.userId}, p.id, ${grant.consent}, ${grant.reason}, ${grant.grantedAt.toISOString()}::timestamptz,
                           ${grant.expiresAt.toISOString()}::timestamptz FROM p
@@ -39,12 +42,14 @@ export async function insertGrantAudited(db: Db, grant: NewGrant, audit: GrantAu
         SELECT ${GATE_COLUMNS},
                g.id, g.patient_id AS "patientId", g.consent, g.reason,
                extract(epoch FROM g.granted_at)::float8 * 1000 AS "grantedAt", extract(epoch FROM g.expires_at)::float8 * 1000 AS "expiresAt",
-               (SELECT count(*)::int FROM a) AS audited
+               (SELECT count(*)::int FROM a) AS audited,
+               (SELECT ${survivorIdSql(sql`jp.id`)} FROM patients AS jp WHERE jp.id = ${grant.patientId} AND jp.replaced_by IS NOT NULL)
+                 AS "survivorId"
           FROM lim LEFT JOIN g ON true`,
   );
   if (!row || !row.actorOk) return { kind: 'unconfirmed' };
   if (!row.limitOk) return { kind: 'limited', resetMs: row.limitResetMs };
-  if (row.id === null) return { kind: 'missing' };
+  if (row.id === null) return row.survivorId === null ? { kind: 'missing' } : { kind: 'joined', survivorId: row.survivorId };
   if (row.audited !== 1) throw new Error('the grant was stored without its audit row');
   return {
     kind: 'stored',

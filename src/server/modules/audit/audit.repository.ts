@@ -1,6 +1,7 @@
 // Audit log reads (SPEC §7). Rows are only ever written through src/server/audit/audit-writer.
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { personIdsSql } from '../../db/joined-patients';
 import { auditLogs, auditPayloads } from '../../db/schema';
 import type { StoredAuditValues } from './audit-values';
 import { auditPayloadJoin, auditValueColumns } from './audit-values.repository';
@@ -39,7 +40,8 @@ export interface AuditLogRow extends StoredAuditValues {
 export async function selectAuditLogs(db: DbOrTx, c: AuditLogCriteria): Promise<AuditLogRow[]> {
   const conditions: SQL[] = [];
   if (c.userId !== undefined) conditions.push(eq(auditLogs.userId, c.userId));
-  if (c.patientId !== undefined) conditions.push(eq(auditLogs.patientId, c.patientId));
+  // Audit rows keep the id they were written with: a patient's rows are those of every record joined with it (decision 048).
+  if (c.patientId !== undefined) conditions.push(sql`${auditLogs.patientId} = ANY(${personIdsSql(sql`${c.patientId}::int`)})`);
   if (c.resourceType !== undefined) conditions.push(eq(auditLogs.resourceType, c.resourceType));
   if (c.action !== undefined) conditions.push(eq(auditLogs.action, c.action));
   if (c.from) conditions.push(gte(auditLogs.timestamp, c.from));

@@ -3,6 +3,7 @@
 // the indicator from the tier (contraindicated critical, serious warning, minor info), and a source whose label names
 // the knowledge version the finding came from.
 import { randomUUID } from 'node:crypto';
+import { preferredLanguage } from '../../http/accept-language';
 import { STATEMENT_LANGUAGES, type MedicineCheckTier, type StatementLanguage } from '../../../contracts/medicine-checks';
 import { findingCode, knowledgeText, type MedicineFinding } from '../medicine-checks/medicine-checks.service';
 import type { MedicineKnowledge } from '../medicine-checks/knowledge-files';
@@ -25,18 +26,7 @@ const INDICATOR: Record<MedicineCheckTier, CdsCard['indicator']> = { contraindic
 
 /** The first of en, af, ng an Accept-Language header names (by its order and q values); English otherwise. */
 export function languageOf(header: string | string[] | undefined): StatementLanguage {
-  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
-  const ranked = text
-    .split(',')
-    .map((part, i) => {
-      const [tag = '', ...params] = part.trim().toLowerCase().split(';');
-      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-      return { lang: tag.split('-')[0] ?? '', q: q === undefined ? 1 : Number(q), i };
-    })
-    .filter((l) => l.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  const hit = ranked.find((l) => (STATEMENT_LANGUAGES as readonly string[]).includes(l.lang));
-  return (hit?.lang as StatementLanguage | undefined) ?? 'en';
+  return preferredLanguage(header, STATEMENT_LANGUAGES);
 }
 
 const shortened = (text: string): string => (text.length <= SUMMARY_MAX ? text : `${text.slice(0, SUMMARY_MAX - 1).trimEnd()}…`);

@@ -204,6 +204,27 @@ describe('a patient added', () => {
     expect(pair).toMatchObject({ band: 'very-likely' });
     expect(pair!.reasons).toContainEqual(expect.objectContaining({ field: 'lastName', agreement: 'typo' }));
   });
+
+  it('is never paired with a record joined into another (decision 048): its survivor stands for it', async () => {
+    const person = {
+      firstName: 'Iyaloo',
+      lastName: 'Shapumba',
+      sex: 'Female',
+      dateOfBirth: '1987-01-30',
+      address: 'Erf 4, Ondangwa, Oshana',
+    };
+    const survivor = (await post(admin, '/api/admin/patients', { ...person, confirmDuplicate: true })).json<{ id: number }>().id;
+    const joined = (await post(admin, '/api/admin/patients', { ...person, confirmDuplicate: true })).json<{ id: number }>().id;
+    await t.db.execute(sql`DELETE FROM duplicate_pairs WHERE patient_b = ${joined}`);
+    await t.db.execute(sql`UPDATE patients SET replaced_by = ${survivor}, replaced_at = now() WHERE id = ${joined}`);
+    const added = await post(admin, '/api/admin/patients', { ...person, confirmDuplicate: true });
+    expect(added.statusCode).toBe(201);
+    const page = await list();
+    expect(pairOf(page, survivor, added.json<{ id: number }>().id)).toMatchObject({ band: 'very-likely' });
+    expect(page.items.filter((p) => p.patients.some((x) => x.id === joined))).toEqual([]);
+    await scanToEnd();
+    expect((await list()).items.filter((p) => p.patients.some((x) => x.id === joined))).toEqual([]);
+  });
 });
 
 describe('who may', () => {

@@ -19,23 +19,24 @@ export async function readPeople(db: DbOrTx, ids: readonly number[]): Promise<Ma
   return rows(db, sql`SELECT ${PERSON} FROM patients AS p WHERE p.id = ANY(${intArray(ids)})`);
 }
 
-/** The next `limit` patient ids after `after`, up to `max`. */
+/** The next `limit` patient ids after `after`, up to `max`; records joined into another (decision 048) are left out. */
 export async function nextChunk(db: DbOrTx, after: number, max: number, limit: number): Promise<number[]> {
   const found = await rows<{ id: number }>(
     db,
-    sql`SELECT id FROM patients WHERE id > ${after} AND id <= ${max} ORDER BY id LIMIT ${limit}`,
+    sql`SELECT id FROM patients WHERE id > ${after} AND id <= ${max} AND replaced_by IS NULL ORDER BY id LIMIT ${limit}`,
   );
   return found.map((r) => r.id);
 }
 
 /**
- * A record joined into another (replaced_by, decision 048) is inactive: never a candidate, never proposed again.
+ * Records joined into another (replaced_by set, decision 048) are never candidates: their survivor stands for them.
  * `b.id + 0`: the id condition and the order must apply to the key's few rows; on the bare id the planner ANDs a range
  * of the primary key into every lookup, or walks the whole primary key in order (seconds per patient at 1,000,000).
  */
 const candidatesOf = (keys: SQL, other: SQL) =>
   sql`SELECT b.id FROM patients AS b
-       WHERE nhr_match_keys(b.first_name_norm, b.last_name_norm, b.date_of_birth) && ${keys} AND ${other} AND b.replaced_by IS NULL
+       WHERE nhr_match_keys(b.first_name_norm, b.last_name_norm, b.date_of_birth) && ${keys} AND ${other}
+         AND b.replaced_by IS NULL
        ORDER BY b.id + 0 LIMIT ${CANDIDATES_PER_PATIENT}`;
 const keysOf = (alias: string) => {
   const c = sql.raw(alias);

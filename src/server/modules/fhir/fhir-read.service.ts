@@ -6,6 +6,7 @@ import { AGE_MAX } from '../../../contracts/constants';
 import { ageOn, todayIso } from '../../../contracts/calendar';
 import { patientSearchInput, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
 import type { FhirResourceType } from '../../../contracts/fhir-scopes';
+import type { RecordKind } from '../../../contracts/kinds';
 import type { Config } from '../../config';
 import type { StaffActor } from '../../context/actor';
 import type { RequestScope } from '../../context/data-context';
@@ -34,9 +35,33 @@ export interface FhirCall {
 
 const resourceNotFound = (type: string, id: string): AppError => new AppError('NOT_FOUND', `${type}/${id} not found`);
 
-/** GET Patient/{id}: the demographics, with a live grant (403 without), audited as VIEW PATIENT. */
+/**
+ * GET Patient/{id}: the demographics, with a live grant (403 without), audited as VIEW PATIENT. Joined records
+ * (decision 048) carry Patient.link: a record joined away is inactive with `replaced-by` the record it now belongs to
+ * (read by a user who may open that one; 409 PATIENT_JOINED otherwise); a survivor lists `replaces` for each.
+ */
 export async function readPatientResource(scope: FhirScope, id: number): Promise<FhirResource> {
-  return patientResource(await readPatient(scope, id));
+  const read = await readPatient(scope, id);
+  const resource = patientResource(read);
+  const link = (other: number, type: 'replaced-by' | 'replaces') => ({ other: { reference: `Patient/${other}` }, type });
+  if (read.replacedBy) return { ...resource, active: false, link: [link(read.replacedBy.id, 'replaced-by')] };
+  if (read.replaces?.length) return { ...resource, active: true, link: read.replaces.map((r) => link(r.id, 'replaces')) };
+  return resource;
+}
+
+/** The patient's list of one kind; `patient=` naming a record joined away reads the record it now belongs to (decision 048). */
+async function listOfPatient<K extends RecordKind>(
+  scope: FhirScope,
+  kind: K,
+  patientId: number,
+): Promise<{ patientId: number; rows: Awaited<ReturnType<typeof listRecordItems<K>>> }> {
+  try {
+    return { patientId, rows: await listRecordItems(scope, kind, patientId) };
+  } catch (err) {
+    const survivorId = err instanceof AppError && err.code === 'PATIENT_JOINED' ? err.details?.survivorId : undefined;
+    if (typeof survivorId !== 'number') throw err;
+    return { patientId: survivorId, rows: await listRecordItems(scope, kind, survivorId) };
+  }
 }
 
 /** The search of the staff API a FHIR Patient search stands for; 400 for any other combination. */
@@ -185,13 +210,14 @@ export async function searchClinical(call: FhirCall, type: FhirResourceType): Pr
   const { values, page, params } = parseSearch(call.query, ['patient', ...searchParamsOf(type).map((p) => p.name)]);
   const patient = values.get('patient');
   if (patient === undefined) throw unsupported(`Search ${type} by patient`, 'patient');
-  const patientId = patientParam(patient);
+  let patientId = patientParam(patient);
   const selected = kindsOf(type).map((k) => ({ k, keep: k.fhir.search ? k.fhir.search.select(values) : () => true }));
   const resources: FhirResource[] = [];
   for (const { k, keep } of selected) {
     if (keep === null) continue;
-    const rows = await listRecordItems(call.scope, k.kind, patientId);
-    resources.push(...rows.flatMap((row) => k.resources(row)).filter(keep));
+    const list = await listOfPatient(call.scope, k.kind, patientId);
+    patientId = list.patientId;
+    resources.push(...list.rows.flatMap((row) => k.resources(row)).filter(keep));
   }
   return searchset(
     call.base,

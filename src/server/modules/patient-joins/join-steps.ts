@@ -11,9 +11,10 @@ import {
   setDemographic,
   setReplacedBy,
   type DemographicField,
-  type JoinRow,
   type PatientValues,
-} from './joins.repository';
+  versionsFollowItems,
+} from './join-patients.repository';
+import type { JoinRow } from './joins.repository';
 import { referencesTreated } from './patient-references';
 
 export interface JoinOutcome {
@@ -70,6 +71,7 @@ export async function performUndo(
   let rowsMovedBack = 0;
   for (const ref of referencesTreated('moved', 'keyed'))
     rowsMovedBack += await moveRowsBack(db, join.id, ref, join.survivorId, join.mergedId);
+  await versionsFollowItems(db, [join.survivorId, join.mergedId]);
   const removedTables = new Set([...referencesTreated('keyed', 'open-pairs')].map((r) => r.table));
   for (const table of removedTables) await reinsertRemoved(db, join.id, table);
   const restored: string[] = [];

@@ -12,20 +12,18 @@ import type { Thresholds } from '../duplicates/match-scoring';
 import { lockDuplicatePair } from '../duplicates/duplicates.service';
 import { AppError } from '../../errors/app-error';
 import { performJoin, performUndo } from './join-steps';
+import { countClinicalRows, lockBoth, type PatientValues } from './join-patients.repository';
 import {
-  countClinicalRows,
   insertJoin,
   insertJoinEvent,
   laterJoinOf,
   liveJoinOf,
-  lockBoth,
   lockJoin,
   markJoined,
   markUndone,
   selectJoins,
   setPairStatus,
   type JoinRow,
-  type PatientValues,
 } from './joins.repository';
 
 export interface JoinSettings {

@@ -8,12 +8,14 @@ import { ROLE_IDS } from '../../../contracts/constants';
 import { RECORD_KINDS, type RecordKind } from '../../../contracts/kinds';
 import type { PatientJoin } from '../../../contracts/patient-joins';
 import { databaseFingerprint } from '../../test/db-fingerprint';
+import { openPair } from '../../test/join-fixtures';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { confirmAccess, recordApi } from '../../test/record-api';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
 import { queryOne, queryRows } from '../../test/sql';
 import { signInAs } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { matchPatient } from '../duplicates/matcher';
 
 const SECOND_REVIEW_ROWS = 20;
 let t: TestApp;
@@ -24,17 +26,6 @@ let doctor: string;
 const post = (cookie: string, url: string, payload?: object) =>
   t.app.inject({ method: 'POST', url, headers: { cookie }, ...(payload ? { payload } : {}) });
 const get = (cookie: string, url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
-
-/** An open pair of the two patients, as the matcher stores it. */
-export async function openPair(db: TestApp['db'], a: number, b: number): Promise<number> {
-  const [lo, hi] = a < b ? [a, b] : [b, a];
-  const row = await queryOne<{ id: number }>(
-    db,
-    sql`INSERT INTO duplicate_pairs (patient_a, patient_b, score, band, reasons, status, found_at, scored_at)
-        VALUES (${lo}, ${hi}, 30, 'very-likely', '[]'::jsonb, 'open', now(), now()) RETURNING id`,
-  );
-  return row!.id;
-}
 
 /** Two records of one person, each with one row of every kind (added by the doctor, who may open both). */
 async function twoRecords(): Promise<[TestPatient, TestPatient]> {
@@ -130,6 +121,7 @@ describe('join and undo', () => {
 
   it('undo puts both records back exactly; rows added to the survivor since stay there', async () => {
     const [survivor, merged] = await twoRecords();
+    await t.db.execute(sql`UPDATE patients SET restricted = true WHERE id = ${merged.id}`);
     const pairId = await openPair(t.db, survivor.id, merged.id);
     const before = { survivor: await lists(survivor.id), merged: await lists(merged.id) };
     const patientsBefore = { survivor: await patientRow(survivor.id), merged: await patientRow(merged.id) };
@@ -139,11 +131,18 @@ describe('join and undo', () => {
       keep: { firstName: merged.id, address: merged.id },
     });
     expect(joined.statusCode, joined.body).toBe(200);
-    const { joinId } = joined.json<{ joinId: number }>();
+    const { joinId, join } = joined.json<{ joinId: number; join: PatientJoin }>();
+    // Restricted if either record was; each value replaced is in the join, to be put back.
+    expect(await patientRow(survivor.id)).toMatchObject({ restricted: true, first_name: 'Ndapwea', address: 'Erf 7, Oshakati, Oshana' });
+    expect(Object.keys(join.replaced).sort()).toEqual(['address', 'firstName', 'restricted']);
     const added = await recordApi(t, doctor).add('allergies', survivor.id, { ...SAMPLE_INPUTS.allergies, allergen: 'Sulfonamides' });
     expect(added.statusCode, added.body).toBe(201);
     const addedId = added.json<{ id: number }>().id;
 
+    // A row of the merged record edited on the survivor after the join goes back with its new version and history.
+    const editedId = (before.merged.diagnoses[0] as { id: number }).id;
+    const edited = await recordApi(t, doctor).edit('diagnoses', editedId, { ...SAMPLE_INPUTS.diagnoses, description: 'HbA1c 7.2%' });
+    expect(edited.statusCode, edited.body).toBe(200);
     const undone = await post(officer, `/api/patient-joins/${joinId}/undo`, { reason: 'Twins: a clinic nurse knows them both' });
     expect(undone.statusCode, undone.body).toBe(200);
     expect(undone.json<PatientJoin>()).toMatchObject({ status: 'undone', undoReason: 'Twins: a clinic nurse knows them both' });
@@ -156,7 +155,15 @@ describe('join and undo', () => {
     expect(restSurvivor).toEqual(restBefore);
     expect(allergies.filter((r) => (r as { id: number }).id !== addedId)).toEqual(allergiesBefore);
     expect(allergies.map((r) => (r as { id: number }).id)).toContain(addedId);
-    expect(await lists(merged.id)).toEqual(before.merged);
+    const { diagnoses: diagnosesAfter, ...restMerged } = await lists(merged.id);
+    const { diagnoses: diagnosesBefore, ...restMergedBefore } = before.merged;
+    expect(restMerged).toEqual(restMergedBefore);
+    expect(diagnosesAfter).toEqual([{ ...(diagnosesBefore[0] as object), description: 'HbA1c 7.2%', version: 2, updatedAt: expect.any(String) }]);
+    const versions = await queryRows<{ patient_id: number }>(
+      t.db,
+      sql`SELECT DISTINCT patient_id FROM record_versions WHERE kind = 'diagnoses' AND item_id = ${editedId}`,
+    );
+    expect(versions).toEqual([{ patient_id: merged.id }]);
     // The pair is open again, to be decided anew; the undo is audited on both patients and a security event.
     expect(await queryOne(t.db, sql`SELECT status FROM duplicate_pairs WHERE id = ${pairId}`)).toEqual({ status: 'open' });
     const audits = await queryRows(
@@ -169,6 +176,31 @@ describe('join and undo', () => {
     const again = await post(officer, `/api/patient-joins/${joinId}/undo`, { reason: 'again' });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'JOIN_ALREADY_UNDONE' });
+  });
+});
+
+describe('the portal sign-in', () => {
+  it('keep.portal picks whose PIN stays on the survivor; undo gives each record its own back', async () => {
+    const survivor = await createPatient(t.db);
+    const merged = await createPatient(t.db);
+    for (const p of [survivor, merged])
+      await t.db.execute(sql`INSERT INTO patient_portal_credentials (patient_id, pin_hash, pin_set_at) VALUES (${p.id}, ${`pin-of-${p.id}`}, now())`);
+    const pins = () =>
+      queryRows<{ patient_id: number; pin_hash: string }>(
+        t.db,
+        sql`SELECT patient_id, pin_hash FROM patient_portal_credentials WHERE patient_id IN (${survivor.id}, ${merged.id}) ORDER BY patient_id`,
+      );
+    const before = await pins();
+    const joined = await post(admin, `/api/duplicates/${await openPair(t.db, survivor.id, merged.id)}/decision`, {
+      decision: 'same',
+      survivorId: survivor.id,
+      keep: { portal: merged.id },
+    });
+    expect(joined.statusCode, joined.body).toBe(200);
+    expect(await pins()).toEqual([{ patient_id: survivor.id, pin_hash: `pin-of-${merged.id}` }]);
+    const undone = await post(admin, `/api/patient-joins/${joined.json<{ joinId: number }>().joinId}/undo`, { reason: 'Not the same person' });
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect(await pins()).toEqual(before);
   });
 });
 
@@ -220,5 +252,118 @@ describe('refusals', () => {
     expect(decided.statusCode).toBe(409);
     expect(decided.json()).toMatchObject({ code: 'DUPLICATE_PAIR_DECIDED' });
     expect(await databaseFingerprint(t.db)).toEqual(before);
+  });
+});
+
+describe('the second reviewer', () => {
+  it('above the row limit the join waits: nothing moves, the requester cannot approve, another holder of patients.merge does', async () => {
+    const [survivor, merged] = await twoRecords();
+    for (let i = 0; i < SECOND_REVIEW_ROWS; i++)
+      expect((await recordApi(t, doctor).add('vitals', merged.id, { ...SAMPLE_INPUTS.vitals, weight: 60 + i })).statusCode).toBe(201);
+    const pairId = await openPair(t.db, survivor.id, merged.id);
+    const countsBefore = { survivor: await rowsOf(survivor.id), merged: await rowsOf(merged.id) };
+    const asked = await post(officer, `/api/duplicates/${pairId}/decision`, { decision: 'same', survivorId: survivor.id, keep: { address: merged.id } });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const { joinId, join } = asked.json<{ joinId: number; join: PatientJoin }>();
+    expect(join).toMatchObject({ status: 'pending', rowsMoved: 0, joinedAt: null });
+    expect(join.clinicalRows).toBeGreaterThan(SECOND_REVIEW_ROWS);
+    expect({ survivor: await rowsOf(survivor.id), merged: await rowsOf(merged.id) }).toEqual(countsBefore);
+    expect(await patientRow(merged.id)).toMatchObject({ replaced_by: null });
+
+    // While it waits, neither record can be joined elsewhere.
+    const third = await createPatient(t.db);
+    const elsewhere = await post(admin, `/api/duplicates/${await openPair(t.db, merged.id, third.id)}/decision`, {
+      decision: 'same',
+      survivorId: third.id,
+    });
+    expect(elsewhere.statusCode).toBe(409);
+    expect(elsewhere.json()).toMatchObject({ code: 'JOIN_PENDING', joinId });
+
+    const own = await post(officer, `/api/patient-joins/${joinId}/approve`);
+    expect(own.statusCode).toBe(403);
+    expect(own.json()).toMatchObject({ code: 'APPROVE_OWN_JOIN' });
+    expect((await post(doctor, `/api/patient-joins/${joinId}/approve`)).statusCode).toBe(403);
+    expect({ survivor: await rowsOf(survivor.id), merged: await rowsOf(merged.id) }).toEqual(countsBefore);
+
+    const approved = await post(admin, `/api/patient-joins/${joinId}/approve`);
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json<PatientJoin>()).toMatchObject({ status: 'joined', approvedBy: expect.any(String), requestedBy: expect.any(String) });
+    expect((await rowsOf(survivor.id)).vitals).toBe(countsBefore.survivor.vitals! + countsBefore.merged.vitals!);
+    expect(await patientRow(merged.id)).toMatchObject({ replaced_by: survivor.id });
+    const twice = await post(admin, `/api/patient-joins/${joinId}/approve`);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toMatchObject({ code: 'JOIN_NOT_PENDING' });
+  });
+
+  it('undo of a waiting join cancels it: nothing moved, the pair is open again', async () => {
+    const [survivor, merged] = await twoRecords();
+    for (let i = 0; i < SECOND_REVIEW_ROWS; i++) await recordApi(t, doctor).add('vitals', survivor.id, { ...SAMPLE_INPUTS.vitals, weight: 50 + i });
+    const pairId = await openPair(t.db, survivor.id, merged.id);
+    const { joinId } = (await post(officer, `/api/duplicates/${pairId}/decision`, { decision: 'same', survivorId: survivor.id })).json<{
+      joinId: number;
+    }>();
+    const cancelled = await post(officer, `/api/patient-joins/${joinId}/undo`, { reason: 'Asked the wrong pair' });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json<PatientJoin>()).toMatchObject({ status: 'undone', joinedAt: null });
+    expect(await queryOne(t.db, sql`SELECT status FROM duplicate_pairs WHERE id = ${pairId}`)).toEqual({ status: 'open' });
+    expect((await post(admin, `/api/patient-joins/${joinId}/approve`)).json()).toMatchObject({ code: 'JOIN_NOT_PENDING' });
+  });
+});
+
+describe('chains, lists and the matcher', () => {
+  it('a survivor joined away later: its earlier join is undone only after the later one', async () => {
+    const [a, b] = await twoRecords();
+    const c = await createPatient(t.db, { firstName: 'Ndapewa', lastName: 'Nghipondoka', dateOfBirth: '1984-03-09' });
+    const first = (await post(admin, `/api/duplicates/${await openPair(t.db, a.id, b.id)}/decision`, { decision: 'same', survivorId: a.id })).json<{
+      joinId: number;
+    }>().joinId;
+    const later = await post(admin, `/api/duplicates/${await openPair(t.db, a.id, c.id)}/decision`, { decision: 'same', survivorId: c.id });
+    expect(later.statusCode, later.body).toBe(200);
+    const refused = await post(admin, `/api/patient-joins/${first}/undo`, { reason: 'Wrong' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'JOIN_UNDO_LATER_FIRST', joinId: later.json<{ joinId: number }>().joinId });
+    expect((await post(admin, `/api/patient-joins/${later.json<{ joinId: number }>().joinId}/undo`, { reason: 'Wrong' })).statusCode).toBe(200);
+    expect((await post(admin, `/api/patient-joins/${first}/undo`, { reason: 'Wrong' })).statusCode).toBe(200);
+    for (const p of [a, b, c]) expect(await patientRow(p.id)).toMatchObject({ replaced_by: null });
+  });
+
+  it('lists joins newest first, by status and patient, and one by id; each read is audited as a VIEW', async () => {
+    const [survivor, merged] = await twoRecords();
+    const { joinId } = (
+      await post(admin, `/api/duplicates/${await openPair(t.db, survivor.id, merged.id)}/decision`, { decision: 'same', survivorId: survivor.id })
+    ).json<{ joinId: number }>();
+    const all = (await get(officer, '/api/patient-joins')).json<PatientJoin[]>();
+    expect(all[0]!.id).toBe(joinId);
+    expect(all.map((j) => j.requestedAt)).toEqual([...all.map((j) => j.requestedAt)].sort().reverse());
+    const mine = (await get(officer, `/api/patient-joins?patientId=${merged.id}&status=joined`)).json<PatientJoin[]>();
+    expect(mine.map((j) => j.id)).toEqual([joinId]);
+    expect((await get(officer, `/api/patient-joins?patientId=${merged.id}&status=undone`)).json()).toEqual([]);
+    const one = await get(officer, `/api/patient-joins/${joinId}`);
+    expect(one.json<PatientJoin>()).toMatchObject({ id: joinId, survivor: { id: survivor.id }, merged: { id: merged.id } });
+    expect((await get(officer, '/api/patient-joins/99999999')).json()).toMatchObject({ code: 'PATIENT_JOIN_NOT_FOUND' });
+    const views = await queryRows<{ ids: number[] }>(
+      t.db,
+      sql`SELECT new_values::jsonb -> 'patientIds' AS ids FROM audit_logs WHERE resource_type = 'PATIENT_JOIN' AND action = 'VIEW'
+           AND resource_id = ${String(joinId)}`,
+    );
+    expect(views[0]?.ids).toEqual(expect.arrayContaining([survivor.id, merged.id]));
+  });
+
+  it('a joined-away record is never proposed again: the matcher pairs a look-alike with the survivor only', async () => {
+    const [survivor, merged] = await twoRecords();
+    await post(admin, `/api/duplicates/${await openPair(t.db, survivor.id, merged.id)}/decision`, { decision: 'same', survivorId: survivor.id });
+    const lookAlike = await createPatient(t.db, { firstName: 'Ndapewa', lastName: 'Nghipondoka', dateOfBirth: '1984-03-09' });
+    await matchPatient(t.db, lookAlike.id, t.config.match, new Date());
+    await matchPatient(t.db, merged.id, t.config.match, new Date());
+    const pairs = await queryRows<{ a: number; b: number }>(
+      t.db,
+      sql`SELECT patient_a AS a, patient_b AS b FROM duplicate_pairs WHERE status = 'open' AND (patient_a = ${merged.id} OR patient_b = ${merged.id})`,
+    );
+    expect(pairs).toEqual([]);
+    const withSurvivor = await queryRows(
+      t.db,
+      sql`SELECT 1 FROM duplicate_pairs WHERE status = 'open' AND ${lookAlike.id} IN (patient_a, patient_b) AND ${survivor.id} IN (patient_a, patient_b)`,
+    );
+    expect(withSurvivor).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@
 // with it (decision 048). Join and undo are driven from this one list; the catalogue test
 // (patient-references.test.ts) reads the database's own catalogue and fails when a column that refers to a patient is
 // missing here, or when this list names a column that no longer exists.
-import { CLINICAL_TABLES } from './joins.repository';
+import { CLINICAL_TABLES } from './join-patients.repository';
 
 /**
  * - moved: each row of the merged-away patient is re-pointed to the survivor (ledger: 'moved', its primary key).

@@ -210,19 +210,22 @@ async function rank(
         scoredCandidates.map((c) => c.patientId),
         address,
       )
-    ).map((d) => [d.id, d]),
+    ).map((d) => [d.foundId, d]),
   );
   const results: PatientSearchResult[] = [];
+  // A record joined away is answered by the record it now belongs to, once (decision 048).
+  const shown = new Set<number>();
   for (const c of scoredCandidates) {
     const d = details.get(c.patientId);
-    if (!d) continue;
-    const { addressSimilarity, ...summary } = d;
+    if (!d || shown.has(d.id)) continue;
+    const { addressSimilarity, foundId: _found, ...summary } = d;
     const exactTokens = c.hits.filter((h) => h.kind === 'exact').map((h) => tokens[h.token]!);
     const reasons = accentAware(c.reasons, exactTokens, `${d.firstName} ${d.lastName}`);
     if (address) {
       if ((addressSimilarity ?? 0) < ADDRESS_MIN_SIMILARITY) continue;
       reasons.push('search:reason.address');
     }
+    shown.add(d.id);
     results.push({ ...summary, score: Math.round(c.score * 1000) / 1000, matchReasons: reasons });
     if (results.length === SEARCH_RESULT_LIMIT) break;
   }
@@ -253,12 +256,14 @@ async function addressOnly(db: DbOrTx, address: string, born: DateRange): Promis
         found.map((f) => f.patientId),
         null,
       )
-    ).map((d) => [d.id, d]),
+    ).map((d) => [d.foundId, d]),
   );
+  const shown = new Set<number>();
   return found.flatMap((f) => {
     const d = details.get(f.patientId);
-    if (!d) return [];
-    const { addressSimilarity: _unused, ...summary } = d;
+    if (!d || shown.has(d.id)) return [];
+    shown.add(d.id);
+    const { addressSimilarity: _unused, foundId: _found, ...summary } = d;
     return [{ ...summary, score: Math.round(f.similarity * 1000) / 1000, matchReasons: ['search:reason.address' as const] }];
   });
 }

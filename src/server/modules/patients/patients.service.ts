@@ -76,12 +76,15 @@ export async function findLikelyDuplicates(
         found.map((d) => d.id),
         null,
       )
-    ).map((p) => [p.id, p]),
+    ).map((p) => [p.foundId, p]),
   );
+  // A record joined away is answered by the record it now belongs to, once (decision 048).
+  const shown = new Set<number>();
   return found.flatMap((d) => {
     const p = summaries.get(d.id);
-    if (!p) return [];
-    const { addressSimilarity: _unused, ...summary } = p;
+    if (!p || shown.has(p.id)) return [];
+    shown.add(p.id);
+    const { addressSimilarity: _unused, foundId: _found, ...summary } = p;
     return [{ ...summary, score: Math.max(0, Math.min(1, d.score / SCORE_SCALE)), matchReasons: searchReasons(d.reasons) }];
   });
 }

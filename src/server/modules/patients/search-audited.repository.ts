@@ -2,21 +2,19 @@
 // trip, no BEGIN/COMMIT, and one snapshot for the read and the row (issue 11, docs/decisions/015). Each method is a
 // named prepared statement, so a connection plans it once.
 import { sql, type SQL } from 'drizzle-orm';
-import type { PatientSummary } from '../../../contracts/patients';
+import type { PatientSearchResult } from '../../../contracts/patients';
 import { auditAppendSql, sqlJson, type StatementAuditEntry } from '../../audit/audit-in-statement';
 import { countCte, GATE_COLUMNS, gateCtes, gateName, type GateColumns, type StatementGate } from '../../context/statement-gate';
 import { preparedRows, type Db } from '../../db/client';
-import { SUMMARY_COLUMNS } from './search.repository';
+import { idNumberSearchSql, nameDobSearchSql, withoutEmptyJoin } from './search.repository';
 
 export type ExactSearch =
   { method: 'id-number'; idNumber: string } | { method: 'name-dob'; lastName: string; dateOfBirth: string; limit: number };
 
 function exactQuery(search: ExactSearch): SQL {
   return search.method === 'id-number'
-    ? sql`SELECT ${SUMMARY_COLUMNS} FROM patients WHERE id_number = ${search.idNumber}`
-    : sql`SELECT ${SUMMARY_COLUMNS} FROM patients
-           WHERE last_name_norm = nhr_norm(${search.lastName}) AND date_of_birth = ${search.dateOfBirth}::date
-           ORDER BY first_name_norm, id LIMIT ${search.limit}`;
+    ? idNumberSearchSql(search.idNumber)
+    : nameDobSearchSql(search.lastName, search.dateOfBirth, search.limit);
 }
 
 /** The SEARCH row's parts that the statement fills in: the found ids, their number, and the patient when one. */
@@ -37,7 +35,7 @@ export interface SearchChecks extends StatementGate {
 
 /** The found patients, or `limited` when the rate limit refused the search (nothing was read or written but the count). */
 export type ExactSearchOutcome =
-  | { limited: false; patients: PatientSummary[] }
+  | { limited: false; patients: PatientSearchResult[] }
   | { limited: true; resetMs: number | null }
   | { unconfirmed: true; limited: false; patients: [] };
 
@@ -65,7 +63,7 @@ export async function findExactAudited(
   // The gate (`lim`: the actor's confirmation, then the rate limit) runs first; the search and its row wait on its
   // `ok`. The check's CTE calls a volatile function, so it is never inlined, and the outer query reads its one row: it
   // runs exactly once, after the search (it reads ids). The limit's count is read by nothing: PostgreSQL runs it last.
-  const found = await preparedRows<PatientSummary & GateColumns & { ord: number | null }>(
+  const found = await preparedRows<PatientSearchResult & GateColumns & { ord: number | null; joinedFrom: { idNumber: string } | null }>(
     db,
     `nhr_search_${search.method}_audited${volume ? '_checked' : ''}${gateName(checks)}`,
     sql`WITH ${gateCtes(checks)}
@@ -83,6 +81,6 @@ export async function findExactAudited(
     limited: false,
     patients: found
       .filter((row) => row.ord !== null)
-      .map(({ ord: _ord, actorOk: _actor, limitOk: _ok, limitResetMs: _reset, ...patient }) => patient),
+      .map(({ ord: _ord, actorOk: _actor, limitOk: _ok, limitResetMs: _reset, ...patient }) => withoutEmptyJoin(patient)),
   };
 }

@@ -3,7 +3,8 @@
 // deletion neighbourhoods, prefixes, double metaphone, trigrams for long words) and the word-pair index.
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import type { PatientSummary } from '../../../contracts/patients';
+import type { PatientSearchResult, PatientSummary } from '../../../contracts/patients';
+import { currentIdSql } from '../../db/joined-patients';
 import type { WordVia } from './search-scoring';
 
 /** Runs raw SQL; both drivers answer with `{ rows }` (the shared Db type leaves the result untyped). */
@@ -21,33 +22,76 @@ export const intArray = (values: readonly number[]): SQL => sql`${arrayLiteral(v
 export const SUMMARY_COLUMNS = sql`id, first_name AS "firstName", last_name AS "lastName", date_of_birth::text AS "dateOfBirth",
   id_number AS "idNumber", sex, address`;
 
+/** The summary columns of `alias`'s row (a qualified SUMMARY_COLUMNS). */
+const summaryColumnsOf = (alias: string): SQL => {
+  const a = sql.raw(alias);
+  return sql`${a}.id, ${a}.first_name AS "firstName", ${a}.last_name AS "lastName", ${a}.date_of_birth::text AS "dateOfBirth",
+    ${a}.id_number AS "idNumber", ${a}.sex, ${a}.address`;
+};
+
+/**
+ * The NC number search: the patient with this number or, when that record was joined into another (decision 048),
+ * the record it now belongs to, with `joinedFrom` naming the number searched (null otherwise).
+ */
+export function idNumberSearchSql(idNumber: string): SQL {
+  return sql`SELECT ${summaryColumnsOf('s')},
+                    CASE WHEN m.replaced_by IS NOT NULL THEN json_build_object('idNumber', m.id_number) END AS "joinedFrom"
+               FROM patients AS m JOIN patients AS s ON s.id = ${currentIdSql(sql`m.id`, sql`m.replaced_by`)}
+              WHERE m.id_number = ${idNumber}`;
+}
+
+/** The last name + date of birth search; a record joined away is answered by the record it now belongs to, once. */
+export function nameDobSearchSql(lastName: string, dateOfBirth: string, limit: number): SQL {
+  return sql`SELECT ${summaryColumnsOf('s')}, NULL::json AS "joinedFrom"
+               FROM (SELECT f.sid, min(f.o) AS o
+                       FROM (SELECT ${currentIdSql(sql`m.id`, sql`m.replaced_by`)} AS sid, row_number() OVER (ORDER BY m.first_name_norm, m.id) AS o
+                               FROM patients AS m
+                              WHERE m.last_name_norm = nhr_norm(${lastName}) AND m.date_of_birth = ${dateOfBirth}::date
+                              ORDER BY m.first_name_norm, m.id LIMIT ${limit}) AS f
+                      GROUP BY f.sid) AS g
+               JOIN patients AS s ON s.id = g.sid
+              ORDER BY g.o`;
+}
+
+/** A found row without a null `joinedFrom`. */
+export function withoutEmptyJoin<T extends { joinedFrom?: { idNumber: string } | null }>(row: T): T {
+  if (row.joinedFrom) return row;
+  const { joinedFrom: _none, ...rest } = row;
+  return rest as T;
+}
+
+type FoundRow = PatientSummary & { joinedFrom?: { idNumber: string } | null };
+
 export async function findByNameAndDateOfBirth(
   db: DbOrTx,
   lastName: string,
   dateOfBirth: string,
   limit: number,
-): Promise<PatientSummary[]> {
-  return rows(
-    db,
-    sql`SELECT ${SUMMARY_COLUMNS} FROM patients
-         WHERE last_name_norm = nhr_norm(${lastName}) AND date_of_birth = ${dateOfBirth}::date
-         ORDER BY first_name_norm, id LIMIT ${limit}`,
-  );
+): Promise<PatientSearchResult[]> {
+  return (await rows<FoundRow>(db, nameDobSearchSql(lastName, dateOfBirth, limit))).map(withoutEmptyJoin) as PatientSearchResult[];
 }
 
-export async function findByIdNumber(db: DbOrTx, idNumber: string): Promise<PatientSummary[]> {
-  return rows(db, sql`SELECT ${SUMMARY_COLUMNS} FROM patients WHERE id_number = ${idNumber}`);
+export async function findByIdNumber(db: DbOrTx, idNumber: string): Promise<PatientSearchResult[]> {
+  return (await rows<FoundRow>(db, idNumberSearchSql(idNumber))).map(withoutEmptyJoin) as PatientSearchResult[];
 }
 
 export interface PatientSummaryWithAddress extends PatientSummary {
   /** Word similarity of the searched address to the patient's address (0-1), when an address was searched. */
   addressSimilarity: number | null;
+  /** The candidate this summary answers: `id` itself, or a record joined into `id` (decision 048). */
+  foundId: number;
 }
 
+/** The candidates' summaries; a record joined away is answered by the record it now belongs to. */
 export async function getSummaries(db: DbOrTx, ids: readonly number[], address: string | null): Promise<PatientSummaryWithAddress[]> {
   if (ids.length === 0) return [];
-  const similarity = address ? sql`word_similarity(nhr_fold(${address}), nhr_fold(address))` : sql`NULL::real`;
-  return rows(db, sql`SELECT ${SUMMARY_COLUMNS}, ${similarity} AS "addressSimilarity" FROM patients WHERE id = ANY(${intArray(ids)})`);
+  const similarity = address ? sql`word_similarity(nhr_fold(${address}), nhr_fold(s.address))` : sql`NULL::real`;
+  return rows(
+    db,
+    sql`SELECT ${summaryColumnsOf('s')}, ${similarity} AS "addressSimilarity", m.id AS "foundId"
+          FROM patients AS m JOIN patients AS s ON s.id = ${currentIdSql(sql`m.id`, sql`m.replaced_by`)}
+         WHERE m.id = ANY(${intArray(ids)})`,
+  );
 }
 
 export interface WordCandidate {

@@ -5,6 +5,7 @@ import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../context/actor';
 import type { PatientScope } from '../access/patient-scope';
 import type { DbOrTx } from '../../db/client';
+import { personIdsSql } from '../../db/joined-patients';
 import { auditLogs, roles, users } from '../../db/schema';
 
 export interface AccessRow {
@@ -35,9 +36,12 @@ const latestReview = (column: string): SQL =>
   sql`(SELECT ${sql.raw(column)} FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${sql.raw('"audit_logs"."id"')}::text
     ORDER BY r.timestamp DESC, r.id DESC LIMIT 1)`;
 
+/** The patient's rows: those of every record joined into theirs too (audit rows keep their old id, decision 048). */
+const ofPerson = (patientId: number): SQL => sql`${auditLogs.patientId} = ANY(${personIdsSql(sql`${patientId}::int`)})`;
+
 function accessesOf(patientId: number): SQL | undefined {
   return and(
-    eq(auditLogs.patientId, patientId),
+    ofPerson(patientId),
     or(
       and(eq(auditLogs.action, 'VIEW'), sql`${flagType} IN ('CONSENT', 'BREAK_GLASS')`),
       eq(auditLogs.action, 'SEARCH'),
@@ -91,7 +95,7 @@ export async function countUnreviewedEmergencyAccesses(db: DbOrTx, patientId: nu
     .from(auditLogs)
     .where(
       and(
-        eq(auditLogs.patientId, patientId),
+        ofPerson(patientId),
         isBreakGlass,
         sql`NOT EXISTS (SELECT 1 FROM audit_logs r WHERE r.resource_type = 'ACCESS_REVIEW' AND r.resource_id = ${sql.raw('"audit_logs"."id"')}::text)`,
       ),

@@ -78,8 +78,7 @@ async function checkPatientSignIn(
   const proofFailure = await proof.check(row, attempt.now);
   let failure: string | null;
   if (!row) failure = 'unknown_nc_number';
-  else if (claim.dateOfBirth !== undefined && (row.dateOfBirth === null || row.dateOfBirth !== claim.dateOfBirth))
-    failure = 'wrong_date_of_birth';
+  else if (claim.dateOfBirth !== undefined && !row.datesOfBirth.includes(claim.dateOfBirth)) failure = 'wrong_date_of_birth';
   else failure = proofFailure ?? (proof.commit ? await proof.commit(row, attempt.now) : null);
   if (!row || failure) {
     await recordSignInFailure(db, attempt, { kind: 'patient', method: proof.method, reason: failure, patientId: row?.id ?? null });

@@ -41,6 +41,9 @@ const PUBLIC = new Set([
   'POST /api/patient-portal/notices/dismiss',
   // The patient's own immunization schedule (issue 25 item 2, immunization.test.ts).
   'GET /api/patient-portal/immunization-status',
+  // The patient's records joined into one, and the report that a join is wrong (issue 24 item 7, portal-joins.test.ts).
+  'GET /api/patient-portal/joins',
+  'POST /api/patient-portal/joins/{id}/report',
   // Passkeys (decision 026): sign-in with a passkey is public like the password sign-in, and the self-service routes
   // serve staff and patients alike, each acting only on the caller's own passkeys (passkeys.test.ts proves that).
   'POST /api/auth/passkey/options',
@@ -84,7 +87,18 @@ const fill = (url: string): string =>
 describe('a patient session on staff endpoints', () => {
   it('finds the staff endpoints in the OpenAPI document', () => {
     const routes = apiRoutes().map((r) => `${r.method} ${r.url}`);
-    for (const known of ['GET /api/auth/user', 'GET /api/admin/pending-users', 'PATCH /api/users/{id}', 'POST /api/auth/patient-login']) {
+    for (const known of [
+      'GET /api/auth/user',
+      'GET /api/admin/pending-users',
+      'PATCH /api/users/{id}',
+      'POST /api/auth/patient-login',
+      // Joins (decision 048): staff only.
+      'POST /api/duplicates/{id}/decision',
+      'GET /api/patient-joins',
+      'GET /api/patient-joins/{id}',
+      'POST /api/patient-joins/{id}/approve',
+      'POST /api/patient-joins/{id}/undo',
+    ]) {
       expect(routes).toContain(known);
     }
   });

@@ -2,7 +2,9 @@
 // Sign-in bookkeeping reads and changes these outside an audited context: a sign-in is recorded as a security event
 // (decision 004), not as an audit row; issuing a code is audited by its caller in the same transaction.
 import { and, eq, gt, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
+import { currentIdSql } from '../../db/joined-patients';
 import { patientPortalCredentials, patients, roles, users, webauthnCredentials } from '../../db/schema';
 
 export interface PortalSignInRow {
@@ -20,11 +22,20 @@ export interface PortalSignInRow {
   codeIssuedIp: string | null;
   codeIssuedUserAgent: string | null;
   resetConfirmedBy: string | null;
+  /**
+   * The dates of birth the sign-in accepts: the record's, and when the number typed is a record joined into this one
+   * (decision 048), that record's too (the person may still give the one the clinic first wrote down).
+   */
+  datesOfBirth: string[];
 }
 
-/** What a patient sign-in compares: the patient by the unique NC number, with their credentials if any. */
+/**
+ * What a patient sign-in compares: the patient by the unique NC number, with their credentials if any. The number of
+ * a record joined into another (decision 048) names the record it now belongs to, whose credentials the join kept.
+ */
 export async function findPortalSignIn(db: DbOrTx, ncNumber: string): Promise<PortalSignInRow | null> {
   const c = patientPortalCredentials;
+  const named = alias(patients, 'named');
   const [row] = await db
     .select({
       id: patients.id,
@@ -40,11 +51,16 @@ export async function findPortalSignIn(db: DbOrTx, ncNumber: string): Promise<Po
       codeIssuedIp: c.codeIssuedIp,
       codeIssuedUserAgent: c.codeIssuedUserAgent,
       resetConfirmedBy: c.resetConfirmedBy,
+      typedDateOfBirth: named.dateOfBirth,
     })
-    .from(patients)
+    .from(named)
+    .innerJoin(patients, eq(patients.id, sql`${currentIdSql(sql`${named.id}`, sql`${named.replacedBy}`)}`))
     .leftJoin(c, eq(c.patientId, patients.id))
-    .where(eq(patients.idNumber, ncNumber));
-  return row ?? null;
+    .where(eq(named.idNumber, ncNumber));
+  if (!row) return null;
+  const { typedDateOfBirth, ...found } = row;
+  const datesOfBirth = [found.dateOfBirth, typedDateOfBirth].filter((d): d is string => d !== null);
+  return { ...found, datesOfBirth: [...new Set(datesOfBirth)] };
 }
 
 /** The patient's NC number (the sign-in throttle's subject), or null when the patient is gone. */

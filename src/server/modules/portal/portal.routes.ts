@@ -46,6 +46,8 @@ import { rateLimitOf } from '../../http/rate-limit';
 import { messageResult } from '../../../contracts/auth';
 import { portalAccessSummary } from '../../../contracts/privacy-review';
 import { loadAccessLog, loadAccessSummary, loadPortalRecord } from './portal.service';
+import { readPortalJoins, reportPortalJoin } from './portal-joins.service';
+import { portalJoinReport, portalJoins } from '../../../contracts/portal-joins';
 
 export function portalRoutes(deps: AppDeps) {
   const { db, config } = deps;
@@ -136,6 +138,19 @@ export function portalRoutes(deps: AppDeps) {
       async (request) => {
         await dismissPortalNotices(deps, patientActor(request).patientId);
         return { message: 'Notice dismissed' };
+      },
+    );
+
+    // The patient is told about their records joined into one, and may report a join as wrong (decision 048).
+    r.get('/api/patient-portal/joins', { onRequest: patientOnly, schema: { tags, response: { 200: portalJoins } } }, async (request) =>
+      readPortalJoins(patientScope(request, db, config.now)),
+    );
+    r.post(
+      '/api/patient-portal/joins/:id/report',
+      { onRequest: patientOnly, schema: { tags, params: recordIdParams, response: { 200: portalJoinReport, 201: portalJoinReport } } },
+      async (request, reply) => {
+        const report = await reportPortalJoin(patientScope(request, db, config.now), request.params.id);
+        return reply.status(report.created ? 201 : 200).send(report);
       },
     );
 

@@ -132,10 +132,12 @@ export interface AlertRow {
   /** When the alert's count last grew (its `at` until then). */
   updatedAt: string;
   escalated: boolean;
+  /** PATIENT_JOIN_REPORTED's join and records (decision 048); null for every other type. */
+  patientJoin: { joinId: number; survivorId: number; mergedId: number } | null;
 }
 
 const ALERT_TYPES = sql`e.event_type IN ('BULK_SEARCH_ALERT', 'BULK_SEARCH_DAILY_ALERT', 'GRANT_VOLUME_ALERT', 'SIGN_IN_SPRAY_ALERT',
-  'PORTAL_CODE_VOLUME_ALERT', 'PORTAL_DESK_ACTIVATION_ALERT')`;
+  'PORTAL_CODE_VOLUME_ALERT', 'PORTAL_DESK_ACTIVATION_ALERT', 'PATIENT_JOIN_REPORTED')`;
 
 /** A page of alerts, newest first, with the user's name at the time. */
 export async function selectAlerts(db: DbOrTx, limit: number, offset: number): Promise<{ rows: AlertRow[]; total: number }> {
@@ -147,7 +149,10 @@ export async function selectAlerts(db: DbOrTx, limit: number, offset: number): P
         coalesce((e.metadata ->> 'count')::int, 0) AS count, coalesce((e.metadata ->> 'threshold')::int, 0) AS threshold,
         coalesce((e.metadata ->> 'minutes')::int, 0) AS minutes,
         to_char(coalesce((e.metadata ->> 'updatedAt')::timestamptz, e.timestamp) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt",
-        e.severity = 'CRITICAL' AS escalated
+        e.severity = 'CRITICAL' AS escalated,
+        CASE WHEN e.event_type = 'PATIENT_JOIN_REPORTED' THEN
+          jsonb_build_object('joinId', (e.metadata ->> 'joinId')::int, 'survivorId', (e.metadata ->> 'survivorId')::int,
+                             'mergedId', (e.metadata ->> 'mergedId')::int) END AS "patientJoin"
       FROM security_events e LEFT JOIN users u ON u.id = e.user_id
       WHERE ${ALERT_TYPES}
       ORDER BY e.timestamp DESC, e.id DESC LIMIT ${limit} OFFSET ${offset}`,

@@ -133,6 +133,7 @@ export async function readVolumeAlerts(scope: RequestScope<StaffActor>, query: V
       minutes: r.minutes,
       updatedAt: r.updatedAt,
       escalated: r.escalated,
+      ...(r.patientJoin ? { patientJoin: r.patientJoin } : {}),
     })),
     page: q.page,
     pageSize: q.pageSize,

@@ -3,6 +3,7 @@
 // rows themselves (resource_type ACCESS_REVIEW, resource_id = the reviewed row's id), written by the audit writer.
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { personIdsSql } from '../../db/joined-patients';
 import type { StoredAuditValues } from '../audit/audit-values';
 import { auditValueSql } from '../audit/audit-values.repository';
 
@@ -13,6 +14,8 @@ export interface QueueCriteria {
   status: 'unreviewed' | 'reviewed' | 'all';
   facility?: string | undefined;
   userId?: string | undefined;
+  /** One person (with every record joined with theirs, decision 048). */
+  patientId?: number | undefined;
   /** Only this break-the-glass row (the detail view). */
   id?: number | undefined;
   limit: number;
@@ -58,6 +61,8 @@ function where(c: QueueCriteria): SQL {
   if (c.id !== undefined) parts.push(sql`a.id = ${c.id}`);
   if (c.facility !== undefined) parts.push(sql`a.facility = ${c.facility}`);
   if (c.userId !== undefined) parts.push(sql`a.user_id = ${c.userId}`);
+  // One person's accesses: those of every record joined with theirs too (decision 048).
+  if (c.patientId !== undefined) parts.push(sql`a.patient_id = ANY(${personIdsSql(sql`${c.patientId}::int`)})`);
   if (c.status === 'unreviewed') parts.push(sql`NOT EXISTS (${reviewOf(sql`a.id`)})`);
   if (c.status === 'reviewed') parts.push(sql`EXISTS (${reviewOf(sql`a.id`)})`);
   return sql.join(parts, sql` AND `);
@@ -151,7 +156,7 @@ export async function selectGrantActivity(
     sql`SELECT a.id::int AS "id", ${iso(sql`a.timestamp`)} AS "at", a.action AS "action", a.resource_id AS "resourceId",
         ${values.columns}
       FROM audit_logs a ${values.join}
-      WHERE a.user_id = ${q.userId} AND a.patient_id = ${q.patientId} AND a.id <> ${q.excludeId}
+      WHERE a.user_id = ${q.userId} AND a.patient_id = ANY(${personIdsSql(sql`${q.patientId}::int`)}) AND a.id <> ${q.excludeId}
         AND a.timestamp >= ${q.from}::timestamptz AND a.timestamp <= ${q.until}::timestamptz
       ORDER BY a.timestamp, a.id
       LIMIT ${q.limit}`,

@@ -67,6 +67,7 @@ export async function readReviewQueue(
     status: q.status,
     facility: q.facility,
     userId: q.userId,
+    patientId: q.patientId,
     limit: q.pageSize,
     offset: (q.page - 1) * q.pageSize,
   };

@@ -19,7 +19,7 @@ export type ChangesRead =
   | { found: false }
   /** The cached actor was not confirmed (decision 028): nothing was read or written. */
   | { unconfirmed: true; found: false }
-  | { found: true; granted: false }
+  | { found: true; granted: false; survivorId: number | null; survivorIdNumber: string | null }
   | { found: true; granted: true; cursorKnown: false }
   | { found: true; granted: true; cursorKnown: true; xmin: string; rows: Partial<Record<RecordKind, Record<string, unknown>[]>> };
 
@@ -41,9 +41,16 @@ interface ChangesSlots extends AuditSlots {
   sinceJson: string;
 }
 
-type ChangesRow = { patient: unknown; granted: boolean | null; known: boolean; xmin: string; audited: number; actorOk: boolean } & Partial<
-  Record<RecordKind, Record<string, unknown>[]>
->;
+type ChangesRow = {
+  patient: unknown;
+  granted: boolean | null;
+  survivorId: number | null;
+  survivorIdNumber: string | null;
+  known: boolean;
+  xmin: string;
+  audited: number;
+  actorOk: boolean;
+} & Partial<Record<RecordKind, Record<string, unknown>[]>>;
 
 /** The statement of one shape (with a cursor or not; confirming the cached actor or not), built once. */
 function changesSql(slot: Slots<ChangesSlots>, withCursor: boolean, actor: SQL | null): SQL {
@@ -63,7 +70,7 @@ function changesSql(slot: Slots<ChangesSlots>, withCursor: boolean, actor: SQL |
              p AS (SELECT * FROM (${patientWithGrantSql(slot.userId, slot.patientId, slot.now)}) AS pg WHERE ${actorOk}),
              l AS (SELECT ${sql.join(lists, sql`, `)} FROM p WHERE p.granted AND ${known}),
              a AS (SELECT ${auditAppendSlotted(slot, newValues, slot.patientId)} AS audit_id FROM l)
-        SELECT p.patient, p.granted, ${known} AS known, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin,
+        SELECT p.patient, p.granted, p."survivorId", p."survivorIdNumber", ${known} AS known, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin,
                ${sql.join(
                  RECORD_KINDS.map((k) => sql`l.${sql.identifier(k)}`),
                  sql`, `,
@@ -109,9 +116,9 @@ export async function readChangesAudited(
     : await (cursor ? STATEMENTS.since : STATEMENTS.all)(db, values);
   if (row && !row.actorOk) return { unconfirmed: true, found: false };
   if (!row?.patient) return { found: false };
-  if (!row.granted) return { found: true, granted: false };
+  if (!row.granted) return { found: true, granted: false, survivorId: row.survivorId, survivorIdNumber: row.survivorIdNumber };
   if (!row.known) return { found: true, granted: true, cursorKnown: false };
   if (row.audited !== 1) throw new Error('the changes were read without their audit row');
-  const { patient: _p, granted: _g, known: _k, xmin, audited: _a, actorOk: _o, ...rows } = row;
+  const { patient: _p, granted: _g, survivorId: _s, survivorIdNumber: _n, known: _k, xmin, audited: _a, actorOk: _o, ...rows } = row;
   return { found: true, granted: true, cursorKnown: true, xmin, rows };
 }

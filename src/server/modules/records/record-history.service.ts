@@ -7,7 +7,7 @@ import { UnconfirmedActorError } from '../../context/actor-check';
 import { inAuditedTransaction } from '../../context/data-context';
 import { actorSlotsOf } from '../../context/session';
 import { AppError } from '../../errors/app-error';
-import { accessNotConfirmed, patientNotFound } from '../access/access.service';
+import { accessNotConfirmed, patientJoined, patientNotFound } from '../access/access.service';
 import { openPatientRecord } from '../access/patient-scope';
 import { readChangesAudited } from './record-changes.repository';
 import { selectVersions } from './record-versions.repository';
@@ -85,7 +85,7 @@ export async function readRecordChanges(
   );
   if ('unconfirmed' in read) throw new UnconfirmedActorError();
   if (!read.found) throw patientNotFound();
-  if (!read.granted) throw accessNotConfirmed();
+  if (!read.granted) throw read.survivorId === null ? accessNotConfirmed() : patientJoined(read.survivorId, read.survivorIdNumber);
   if (!read.cursorKnown) throw invalidCursor();
   const changes: ChangesResponse['changes'] = [];
   for (const kind of RECORD_KINDS) {

@@ -14,7 +14,7 @@ import { listJson, presentLists } from './records.repository';
 
 export type SummaryRead =
   | { found: false }
-  | { found: true; granted: false }
+  | { found: true; granted: false; survivorId: number | null; survivorIdNumber: string | null }
   | { found: true; granted: true; summary: RecordSummary }
   /** The cached actor was not confirmed (decision 028): nothing was read or written. */
   | { unconfirmed: true; found: false };
@@ -26,7 +26,14 @@ interface SummarySlots extends AuditSlots {
   now: string;
 }
 
-type SummaryRow = { patient: RecordPatient | null; granted: boolean | null; audited: number; actorOk: boolean } & Partial<RecordLists>;
+type SummaryRow = {
+  patient: RecordPatient | null;
+  granted: boolean | null;
+  survivorId: number | null;
+  survivorIdNumber: string | null;
+  audited: number;
+  actorOk: boolean;
+} & Partial<RecordLists>;
 
 /** The statement, built once per shape (db/client hotStatement): with the cached actor's confirmation or without. */
 function summarySql(slot: Slots<SummarySlots>, actor: SQL | null): SQL {
@@ -37,7 +44,7 @@ function summarySql(slot: Slots<SummarySlots>, actor: SQL | null): SQL {
              p AS (SELECT * FROM (${patientWithGrantSql(slot.userId, slot.patientId, slot.now)}) AS pg WHERE ${actorOk}),
              l AS (SELECT ${sql.join(lists, sql`, `)} FROM p WHERE p.granted),
              a AS (SELECT ${auditAppendSlotted(slot, { view: 'RECORD', returned }, slot.patientId)} AS audit_id FROM l)
-        SELECT p.patient, p.granted, ${sql.join(
+        SELECT p.patient, p.granted, p."survivorId", p."survivorIdNumber", ${sql.join(
           RECORD_KINDS.map((k) => sql`l.${sql.identifier(k)}`),
           sql`, `,
         )},
@@ -67,8 +74,8 @@ export async function readSummaryAudited(
   const [row] = actor ? await summaryActorStatement(db, { ...values, ...actor }) : await summaryStatement(db, values);
   if (row && !row.actorOk) return { unconfirmed: true, found: false };
   if (!row?.patient) return { found: false };
-  if (!row.granted) return { found: true, granted: false };
+  if (!row.granted) return { found: true, granted: false, survivorId: row.survivorId, survivorIdNumber: row.survivorIdNumber };
   if (row.audited !== 1) throw new Error('the record was read without its audit row');
-  const { patient, granted: _g, audited: _a, actorOk: _o, ...rest } = row;
+  const { patient, granted: _g, survivorId: _s, survivorIdNumber: _n, audited: _a, actorOk: _o, ...rest } = row;
   return { found: true, granted: true, summary: { patient, ...presentLists(rest as RecordLists) } };
 }

@@ -188,9 +188,10 @@ const tableName = (kind: RecordKind): string => getTableName(tableOf(kind));
 /**
  * Inserts one item for the scope's patient as version 1, with its first version in record_versions and, when `key`
  * is given, its Idempotency-Key claimed, in one statement (one round trip on the add's path). Only while the patient
- * is not joined into another record: the patient's row is locked FOR KEY SHARE with `replaced_by IS NULL` (the index
- * lookup the foreign key check makes anyway), so an add racing a join waits for it and then, finding the patient
- * joined, answers 409 PATIENT_JOINED (decision 048) and nothing lands on the inactive record. The row as its reader
+ * is not joined into another record: the patient's row is locked FOR SHARE with `replaced_by IS NULL` (the index
+ * lookup the foreign key check makes anyway). A join holds the row FOR NO KEY UPDATE, which FOR SHARE waits for (FOR
+ * KEY SHARE would not), so an add racing a join waits and then, finding the patient joined, answers 409
+ * PATIENT_JOINED (decision 048): nothing lands on the inactive record. The row as its reader
  * sees it, or null when the key was already taken (by an earlier add, or a concurrent one this statement waited
  * for): the caller then rolls back, so the row inserted here is gone.
  */
@@ -220,7 +221,7 @@ export async function insertItem<K extends RecordKind>(
         )}) SELECT ${sql.join(
           columns.map((c, i) => cellSql(c, i)),
           sql`, `,
-        )} FROM (SELECT 1 FROM patients WHERE id = ${slot.patientId}::int AND replaced_by IS NULL FOR KEY SHARE) AS live
+        )} FROM (SELECT 1 FROM patients WHERE id = ${slot.patientId}::int AND replaced_by IS NULL FOR SHARE) AS live
         RETURNING *)${claim},
       v AS (INSERT INTO ${recordVersions} (kind, item_id, version, patient_id, action, at, by, changed, row)
             SELECT ${slot.kind}::varchar, ins.id, 1, ins.patient_id, 'created', ${slot.at}::timestamptz, ${slot.by}::varchar,

@@ -26,7 +26,7 @@ import { actorSlotsOf } from '../../context/session';
 import { inAuditedTransaction, type ContextAuditEntry, type RequestScope } from '../../context/data-context';
 import { AppError, validationFailed } from '../../errors/app-error';
 import { auditActorOf } from '../../audit/audit-writer';
-import { accessNotConfirmed, patientNotFound } from '../access/access.service';
+import { accessNotConfirmed, patientJoined, patientNotFound } from '../access/access.service';
 import { openOwnRecordWithDetails, openPatientRecord, type PatientScope } from '../access/patient-scope';
 import { readSummaryAudited } from './record-summary.repository';
 import { codeEntryOf } from './record-codes';
@@ -373,7 +373,7 @@ export async function readRecordSummary(c: RecordCaller, patientId: number, chec
   );
   if ('unconfirmed' in read) throw new UnconfirmedActorError();
   if (!read.found) throw patientNotFound();
-  if (!read.granted) throw accessNotConfirmed();
+  if (!read.granted) throw read.survivorId === null ? accessNotConfirmed() : patientJoined(read.survivorId, read.survivorIdNumber);
   return read.summary;
 }
 

@@ -1,6 +1,7 @@
 // The results panel (SPEC §2): 'N patient(s) found', rows as 'Last, First' with DOB (en-GB), NC number, sex and
 // the first two parts of the address; fuzzy results say why they matched. Staff who may add patients also get a
-// 'Portal code' button per row (decision 016: a new portal activation code, at the desk).
+// 'Portal code' button per row (decision 016: a new portal activation code, at the desk). A patient found by the NC
+// number of a record joined into theirs says so (decision 048).
 import { useTranslation } from 'react-i18next';
 import type { PatientSearchResult } from '../../../../contracts/patients';
 import { Badge } from '../../../components/ui/badge';
@@ -55,6 +56,11 @@ export function SearchResults({
                   {t(`sex.${p.sex}`, { defaultValue: p.sex })}
                 </span>
                 {p.address ? <span className="text-sm text-slate-500">{shortAddress(p.address)}</span> : null}
+                {p.joinedFrom ? (
+                  <span className="text-sm text-amber-800">
+                    {t('joinedFrom')} <span className="font-mono">{p.joinedFrom.idNumber}</span>
+                  </span>
+                ) : null}
                 {p.matchReasons?.length ? (
                   <span className="flex flex-wrap gap-1" aria-label={t('whyMatched')}>
                     {p.matchReasons.map((r) => (

@@ -15,6 +15,7 @@ import { usePatientLogout } from '../api/patient-logout';
 import { portalRecordQueryOptions } from '../api/portal-record';
 import { AccessHistoryTab } from './access-history-tab';
 import { OverviewTab } from './overview-tab';
+import { JoinNotice } from './join-notice';
 import { ResetNotice } from './reset-notice';
 import { RecordTab, type PortalLists } from './record-tabs';
 
@@ -111,6 +112,7 @@ export function PortalScreen({
       </header>
       <main className="mx-auto max-w-4xl px-4 py-4">
         <ResetNotice />
+        <JoinNotice />
         <p className="mb-3 text-sm text-slate-600">{t('header.subtitle')}</p>
         <Tabs label={t('tabs.label')} value={tab} onValueChange={setTab} items={items} />
       </main>

@@ -36,7 +36,7 @@ export function VolumeAlerts(): React.JSX.Element | null {
                   </time>
                 </div>
                 <p className="break-words text-slate-800">
-                  {t(`alerts.${a.type}`, { count: a.count, minutes: a.minutes, threshold: a.threshold })}
+                  {t(`alerts.${a.type}`, { count: a.count, minutes: a.minutes, threshold: a.threshold, ...a.patientJoin })}
                 </p>
                 {a.escalated ? <p className="font-semibold text-red-900">{t('alerts.escalated')}</p> : null}
                 {a.updatedAt !== a.at ? (

@@ -45,10 +45,10 @@ describe('immunization reasons', () => {
     }
   });
 
-  it('reads as the issue asks in English', async () => {
+  it('reads as the issue asks in English (the dose is listed under "Due now", so its reason does not say "Due" again)', async () => {
     const t = await translator('en', en);
     expect(reasonText(t, { code: 'DUE_AFTER_INTERVAL', params: { previous: 'MR 1', previousDate: '2026-03-12', interval: '4w' } })).toBe(
-      'Due: MR 1 given on 12/03/2026, at least 4 weeks ago.',
+      'MR 1 given on 12/03/2026, at least 4 weeks ago.',
     );
     expect(reasonText(t, { code: 'OVERDUE', params: { weeks: 3, date: '2026-10-01' } })).toBe('Overdue by 3 weeks (due 01/10/2026).');
     expect(reasonText(t, { code: 'OVERDUE', params: { weeks: 1, date: '2026-10-01' } })).toBe('Overdue by 1 week (due 01/10/2026).');

@@ -1,5 +1,6 @@
 // The patient record screen (SPEC §2): sidebar, then the chosen section. One summary request loads everything
-// ('Loading patient records...'); a refused open (no confirmed access, no permission) says why, with a way back.
+// ('Loading patient records...'); a refused open (no confirmed access, no permission) says why, with a way back; a
+// record joined into another (decision 048) says so and offers to open that one.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +22,17 @@ export interface PatientRecordProps {
   onBack: () => void;
   /** The user holds records.write: the Edit mode is offered. */
   canEdit: boolean;
+  /** Opens another record: the one this record was joined into (decision 048). */
+  onOpenPatient?: (patientId: number) => void;
+}
+
+/** A record joined into another (409 PATIENT_JOINED): that record's id, and its NC number when the server told it. */
+function joinedInto(error: unknown): { survivorId: number; idNumber: string | null } | null {
+  const apiError = asApiError(error);
+  if (apiError?.code !== 'PATIENT_JOINED') return null;
+  const { survivorId, survivorIdNumber } = apiError.details;
+  if (typeof survivorId !== 'number') return null;
+  return { survivorId, idNumber: typeof survivorIdNumber === 'string' ? survivorIdNumber : null };
 }
 
 function errorKey(error: unknown): string {
@@ -31,7 +43,7 @@ function errorKey(error: unknown): string {
   return 'errors.loadFailed';
 }
 
-export function PatientRecord({ patientId, patient, onBack, canEdit }: PatientRecordProps): React.JSX.Element {
+export function PatientRecord({ patientId, patient, onBack, canEdit, onOpenPatient }: PatientRecordProps): React.JSX.Element {
   const { t } = useTranslation('record');
   const summary = useQuery(recordSummaryQueryOptions(patientId));
   const [section, setSection] = useState<RecordSection>('dashboard');
@@ -49,6 +61,19 @@ export function PatientRecord({ patientId, patient, onBack, canEdit }: PatientRe
       <p role="status" className="p-4 text-slate-600">
         {t('loading')}
       </p>
+    );
+  } else if (summary.isError && joinedInto(summary.error)) {
+    const joined = joinedInto(summary.error)!;
+    main = (
+      <div role="alert" className="flex flex-col items-start gap-3 rounded-md bg-amber-50 p-4 text-amber-900">
+        <p>{joined.idNumber ? t('joined.intoNumber', { nc: joined.idNumber }) : t('joined.intoOther')}</p>
+        <div className="flex flex-wrap gap-2">
+          {onOpenPatient ? <Button onClick={() => onOpenPatient(joined.survivorId)}>{t('joined.open')}</Button> : null}
+          <Button variant="secondary" onClick={onBack}>
+            {t('backToSearch')}
+          </Button>
+        </div>
+      </div>
     );
   } else if (summary.isError) {
     main = (

@@ -1,0 +1,43 @@
+import '../../../test/dom';
+// The portal's notice of joined records (issue 24 item 7, decision 048), against the real server: it names the two
+// facilities (here unknown) and the date in Oshiwambo (Ndonga), and "Report that this is wrong" opens one case and says so.
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import i18n from 'i18next';
+import { sql } from 'drizzle-orm';
+import { joinPatients } from '../../../../server/test/joined-records-fixtures';
+import { insertPatient, signInPatient } from '../../../../server/test/portal-fixtures';
+import { queryOne } from '../../../../server/test/sql';
+import { realServer } from '../../../test/real-server';
+import { renderWithApp, switchLanguage } from '../../../test/render';
+import { JoinNotice } from './join-notice';
+
+const server = realServer(async (t) => {
+  const survivor = await insertPatient(t.db, { firstName: 'Ndeshi' });
+  const merged = await insertPatient(t.db, { firstName: 'Ndeshi' });
+  // Inserted without a CREATE audit row: where they were registered is not known, and the notice says so
+  // (portal-joins.test.ts proves the facilities named from the CREATE rows).
+  await joinPatients(t.db, survivor.id, merged.id, new Date('2026-11-20T10:00:00Z'));
+  return signInPatient(t, survivor);
+});
+
+describe('the joined-records notice in the portal', () => {
+  it('names the facilities and the date in Ndonga, and reports the join once', async () => {
+    await switchLanguage('ng');
+    const user = userEvent.setup();
+    renderWithApp(<JoinNotice />);
+    const title = await screen.findByRole('heading', { name: i18n.t('portal:joinNotice.title') });
+    const section = title.closest('section')!;
+    expect(section.textContent).toContain('20');
+    expect(section.textContent).toContain(i18n.t('portal:joinNotice.unknownFacility'));
+    await user.click(screen.getByRole('button', { name: i18n.t('portal:joinNotice.report') }));
+    expect(await screen.findByText(i18n.t('portal:joinNotice.reported'))).toBeTruthy();
+    expect(screen.queryByRole('button', { name: i18n.t('portal:joinNotice.report') })).toBeNull();
+    const cases = await queryOne<{ n: number }>(
+      server.t.db,
+      sql`SELECT count(*)::int AS n FROM security_events WHERE event_type = 'PATIENT_JOIN_REPORTED'`,
+    );
+    expect(cases?.n).toBe(1);
+  });
+});
