@@ -22,14 +22,16 @@ export function DecisionForm({ pair, onDecided }: { pair: Pick<DuplicatePair, 'i
       return;
     }
     setError(undefined);
-    decide.mutate(parsed.data, {
-      onSuccess: (answer) => {
+    // mutateAsync: on the queue the decided pair's card leaves the list (unmounted) before a mutate callback would run.
+    decide
+      .mutateAsync(parsed.data)
+      .then((answer) => {
         toast({ title: t(`duplicates.saved.${answer.status}`) });
         onDecided?.();
-      },
-      onError: (e) =>
+      })
+      .catch((e: unknown) =>
         toast({ title: t('duplicates.failed'), description: errorText(t, e, t('duplicates.failed')), variant: 'destructive' }),
-    });
+      );
   };
   return (
     <form

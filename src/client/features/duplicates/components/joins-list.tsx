@@ -133,18 +133,21 @@ function JoinItem({ join, userName }: { join: PatientJoin; userName: string }): 
               aria-describedby={own ? ownId : undefined}
               pending={approve.isPending}
               onClick={() =>
-                approve.mutate(
-                  { id: join.id },
-                  {
-                    onSuccess: () => toast({ title: t('duplicates.joins.approved_toast') }),
-                    onError: (e) =>
-                      toast({
-                        title: t('duplicates.joins.failed'),
-                        description: errorText(t, e, t('duplicates.joins.failed')),
-                        variant: 'destructive',
-                      }),
-                  },
-                )
+                // mutateAsync: the item moves from the waiting list to the recent one (remounted), and its focus
+                // goes to the join's line there.
+                approve
+                  .mutateAsync({ id: join.id })
+                  .then(() => {
+                    toast({ title: t('duplicates.joins.approved_toast') });
+                    requestAnimationFrame(() => document.getElementById(`join-${join.id}`)?.focus());
+                  })
+                  .catch((e: unknown) =>
+                    toast({
+                      title: t('duplicates.joins.failed'),
+                      description: errorText(t, e, t('duplicates.joins.failed')),
+                      variant: 'destructive',
+                    }),
+                  )
               }
             >
               {t('duplicates.joins.approve')}
