@@ -9,7 +9,7 @@ import { insertPatient } from '../src/server/test/portal-fixtures';
 import { createStaffUser } from '../src/server/test/staff';
 import { browserAvailable, screenshot } from './support/browser';
 import { signInThroughPage } from './support/fixtures';
-import { usePhonePage } from './support/phone-journey';
+import { tr, usePhonePage } from './support/phone-journey';
 
 const run = browserAvailable();
 const OFFICER = { firstName: 'Loide', lastName: 'Haimbodi', email: 'loide.haimbodi@health.gov.na', password: 'registry-clean-up-9' };
@@ -119,7 +119,7 @@ describe.skipIf(!run)('duplicate review journey at 375 px', () => {
     const dialog = page.getByRole('dialog', { name: 'Undo this join?' });
     // No reason: refused, with the reason asked for.
     await j.press(dialog.getByRole('button', { name: 'Undo the join' }), 'Enter');
-    await dialog.getByText('Say why this join was wrong.').waitFor();
+    await dialog.getByText(tr('en', 'validation:joinReasonRequired')).waitFor();
     await j.typeInto(dialog.getByRole('textbox', { name: /Why the join was wrong/ }), 'Father and son, same name');
     await j.press(dialog.getByRole('button', { name: 'Undo the join' }), 'Enter');
     await dialog.waitFor({ state: 'detached' });
