@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ROLE_IDS } from '../../../contracts/constants';
-import { joinPatients, undoJoin, type TestJoin } from '../../test/joined-records-fixtures';
+import { joinPatients, undoJoin, type TestJoin } from '../../test/join-fixtures';
 import { signInPatient } from '../../test/portal-fixtures';
 import { breakGlass, insertPatientAt, staffFrom, WINDHOEK, type SignedInStaff } from '../../test/privacy-fixtures';
 import { queryOne } from '../../test/sql';
@@ -39,7 +39,7 @@ beforeAll(async () => {
     t.db,
     sql`SELECT id::int AS id FROM audit_logs WHERE patient_id = ${merged.id} AND compliance_flags ->> 'type' = 'BREAK_GLASS'`,
   ))!.id;
-  join = await joinPatients(t.db, survivor.id, merged.id);
+  join = await joinPatients(t, survivor.id, merged.id);
 });
 afterAll(async () => {
   await t?.close();
@@ -91,7 +91,7 @@ describe("a row written for the merged-away record before the join, in the survi
   });
 
   it('after undo, the row is the old record’s alone again', async () => {
-    await undoJoin(t.db, join);
+    await undoJoin(t, join);
     expect(await auditIds(survivor.id)).not.toContain(accessId);
     expect(await auditIds(merged.id)).toContain(accessId);
     expect(await reviewIds(survivor.id)).toEqual([]);

@@ -3,13 +3,15 @@
 // old NC number answers the survivor, and a clinical search with patient={old} reads the survivor's record. Every
 // resource is checked by the FHIR R4 validator. After undo, each record answers as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { ROLE_IDS } from '../../../contracts/constants';
 import { NC_NUMBER_SYSTEM } from '../../fhir/resources';
 import { expectValidFhir } from '../../test/fhir-validator';
-import { joinPatients, undoJoin, type TestJoin } from '../../test/joined-records-fixtures';
+import { joinPatients, undoJoin, type TestJoin } from '../../test/join-fixtures';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { confirmAccess, recordApi } from '../../test/record-api';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
+import { queryOne } from '../../test/sql';
 import { signInAs } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
@@ -27,13 +29,20 @@ const get = async (url: string, as = cookie) => {
 const entries = (bundle: Json) => ((bundle.entry as { resource: Json }[] | undefined) ?? []).map((e) => e.resource);
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Above no clinical rows a join waits for a second reviewer: this join (one allergy) is approved by a second one.
+  t = await createTestApp({ join: { secondReviewRows: 0 } });
   cookie = (await signInAs(t, ROLE_IDS.doctor)).cookie;
   survivor = await createPatient(t.db, { firstName: 'Ndapewa', lastName: 'Shikongo', dateOfBirth: '1984-03-09' });
   merged = await createPatient(t.db, { firstName: 'Ndapewa', lastName: 'Shikongo', dateOfBirth: '1984-03-09' });
   await confirmAccess(t, cookie, survivor.id);
   expect((await recordApi(t, cookie).add('allergies', survivor.id, SAMPLE_INPUTS.allergies)).statusCode).toBe(201);
-  join = await joinPatients(t.db, survivor.id, merged.id);
+  join = await joinPatients(t, survivor.id, merged.id);
+  const reviewers = await queryOne<{ requested_by: string; approved_by: string | null }>(
+    t.db,
+    sql`SELECT requested_by, approved_by FROM patient_joins WHERE id = ${join.id}`,
+  );
+  expect(reviewers?.approved_by).toBeTruthy();
+  expect(reviewers?.approved_by).not.toBe(reviewers?.requested_by);
 });
 afterAll(async () => {
   await t?.close();
@@ -86,7 +95,7 @@ describe('joined records in FHIR', () => {
   });
 
   it('after undo, each record answers as before: no links, the old number finds its own record', async () => {
-    await undoJoin(t.db, join);
+    await undoJoin(t, join);
     const s = await get(`/fhir/R4/Patient/${survivor.id}`);
     expect(s.body).not.toHaveProperty('link');
     expect(s.body).not.toHaveProperty('active');

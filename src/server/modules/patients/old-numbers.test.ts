@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ROLE_IDS } from '../../../contracts/constants';
-import { joinPatients, undoJoin, type TestJoin } from '../../test/joined-records-fixtures';
+import { joinPatients, undoJoin, type TestJoin } from '../../test/join-fixtures';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { auditCount, confirmAccess, recordApi } from '../../test/record-api';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   cookie = (await signInAs(t, ROLE_IDS.doctor)).cookie;
   survivor = await createPatient(t.db, { firstName: 'Ndapewa', lastName: 'Amukoto', dateOfBirth: '1984-07-21' });
   merged = await createPatient(t.db, { firstName: 'Ndapewa', lastName: 'Amukoto', dateOfBirth: '1984-07-21' });
-  join = await joinPatients(t.db, survivor.id, merged.id, new Date('2026-11-20T10:00:00Z'));
+  join = await joinPatients(t, survivor.id, merged.id);
 });
 afterAll(async () => {
   await t?.close();
@@ -96,7 +96,7 @@ describe('the API on the old and the surviving id', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       id: survivor.id,
-      replaces: [{ id: merged.id, idNumber: merged.idNumber, joinedAt: '2026-11-20T10:00:00.000Z' }],
+      replaces: [{ id: merged.id, idNumber: merged.idNumber, joinedAt: join.joinedAt }],
     });
     expect(res.json()).not.toHaveProperty('replacedBy');
   });
@@ -144,8 +144,8 @@ describe('the API on the old and the surviving id', () => {
     const third = await createPatient(t.db, { lastName: 'Amukoto-Shilongo', dateOfBirth: '1984-07-21' });
     const first = await createPatient(t.db, { lastName: 'Amukoto-Shilongo', dateOfBirth: '1984-07-21' });
     const middle = await createPatient(t.db, { lastName: 'Amukoto-Shilongo', dateOfBirth: '1984-07-21' });
-    await joinPatients(t.db, middle.id, first.id);
-    await joinPatients(t.db, third.id, middle.id);
+    await joinPatients(t, middle.id, first.id);
+    await joinPatients(t, third.id, middle.id);
     const [found] = (await search({ method: 'id-number', idNumber: first.idNumber })).json() as object[];
     expect(found).toMatchObject({ id: third.id, joinedFrom: { idNumber: first.idNumber } });
     expect((await get(`/api/patients/${first.id}/allergies`)).json()).toMatchObject({ survivorId: third.id });
@@ -157,7 +157,7 @@ describe('the API on the old and the surviving id', () => {
 
 describe('after undo', () => {
   it('the old number finds its own record again, and its routes answer as for any record', async () => {
-    await undoJoin(t.db, join);
+    await undoJoin(t, join);
     const [found] = (await search({ method: 'id-number', idNumber: merged.idNumber })).json() as object[];
     expect(found).toMatchObject({ id: merged.id, idNumber: merged.idNumber });
     expect(found).not.toHaveProperty('joinedFrom');

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ROLE_IDS } from '../../../contracts/constants';
 import type { PortalJoins } from '../../../contracts/portal-joins';
-import { joinPatients, undoJoin, type TestJoin } from '../../test/joined-records-fixtures';
+import { joinPatients, undoJoin, type TestJoin } from '../../test/join-fixtures';
 import { createPatient } from '../../test/patient-fixtures';
 import { signInPatient } from '../../test/portal-fixtures';
 import { staffFrom } from '../../test/privacy-fixtures';
@@ -55,7 +55,7 @@ beforeAll(async () => {
   t = await createTestApp();
   survivor = await register('Oshakati State Hospital', 'Shikongo');
   merged = await register('Katutura State Hospital', 'Nghipondoka');
-  join = await joinPatients(t.db, survivor.id, merged.id, new Date('2026-11-20T10:00:00Z'));
+  join = await joinPatients(t, survivor.id, merged.id);
   patientCookie = await signInPatient(t, survivor);
   const other = await createPatient(t.db);
   otherCookie = await signInPatient(t, { id: other.id, ncNumber: other.idNumber, dateOfBirth: other.dateOfBirth });
@@ -70,7 +70,7 @@ describe('the notice of joined records', () => {
       items: [
         {
           id: join.id,
-          joinedAt: '2026-11-20T10:00:00.000Z',
+          joinedAt: join.joinedAt,
           facilities: ['Katutura State Hospital', 'Oshakati State Hospital'],
           reported: false,
         },
@@ -85,10 +85,10 @@ describe('the notice of joined records', () => {
 
   it('says plainly when a record has no known facility (null)', async () => {
     const bare = await createPatient(t.db);
-    const withBare = await joinPatients(t.db, survivor.id, bare.id);
+    const withBare = await joinPatients(t, survivor.id, bare.id);
     const item = (await joins()).items.find((i) => i.id === withBare.id)!;
     expect(item.facilities).toEqual([null, 'Oshakati State Hospital']);
-    await undoJoin(t.db, withBare);
+    await undoJoin(t, withBare);
   });
 
   it('shows another patient nothing of this join', async () => {
@@ -162,7 +162,7 @@ describe('reporting a join as wrong', () => {
   });
 
   it('after undo the notice is gone and the join can no longer be reported', async () => {
-    await undoJoin(t.db, join);
+    await undoJoin(t, join);
     expect(await joins()).toEqual({ items: [] });
     expect((await report(join.id)).statusCode).toBe(404);
   });

@@ -1,8 +1,9 @@
 // Portal sign-in with the NC number of a record joined into another (issue 24 item 6, decision 048): the number names
 // the survivor, whose credentials the join kept, so the kept PIN signs in and shows the survivor's record; the date of
-// birth of either record is accepted. After undo the old number names its own record again.
+// birth of either record is accepted. When the reviewer kept the old record's sign-in, its PIN moved to the survivor.
+// After undo the old number names its own record again, each with its own PIN.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinPatients, undoJoin } from '../../test/joined-records-fixtures';
+import { joinPatients, undoJoin } from '../../test/join-fixtures';
 import { activatePatient, insertPatient, PATIENT_PIN, type SeededPatient } from '../../test/portal-fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
@@ -37,7 +38,7 @@ describe('the joined-away NC number at the portal', () => {
   });
 
   it("after the join, the old number with the kept PIN signs in to the survivor and shows the survivor's record", async () => {
-    const join = await joinPatients(t.db, survivor.id, merged.id);
+    const join = await joinPatients(t, survivor.id, merged.id);
     for (const dateOfBirth of [merged.dateOfBirth, survivor.dateOfBirth]) {
       const res = await login(merged.ncNumber, dateOfBirth);
       expect(res.statusCode, res.body).toBe(200);
@@ -49,8 +50,27 @@ describe('the joined-away NC number at the portal', () => {
     // A wrong PIN or a date of birth of neither record is still the one refusal.
     expect((await login(merged.ncNumber, merged.dateOfBirth, '000000')).json()).toMatchObject({ code: 'PATIENT_LOGIN_FAILED' });
     expect((await login(merged.ncNumber, '1991-01-01')).json()).toMatchObject({ code: 'PATIENT_LOGIN_FAILED' });
-    await undoJoin(t.db, join);
+    await undoJoin(t, join);
     expect((await login(merged.ncNumber, merged.dateOfBirth)).statusCode).toBe(401);
     expect((await login(survivor.ncNumber, survivor.dateOfBirth)).statusCode).toBe(200);
+  });
+
+  it("when the reviewer kept the old record's PIN, it moves to the survivor: both numbers sign in with it; undo gives each its own", async () => {
+    const OLD_PIN = '735194';
+    const kept = await insertPatient(t.db, { firstName: 'Aina', lastName: 'Haimbili', dateOfBirth: '1988-11-02' });
+    const old = await insertPatient(t.db, { firstName: 'Aina', lastName: 'Haimbili', dateOfBirth: '1988-11-02' });
+    await activatePatient(t.db, kept, PATIENT_PIN);
+    await activatePatient(t.db, old, OLD_PIN);
+    const join = await joinPatients(t, kept.id, old.id, { keep: { portal: old.id } });
+    for (const ncNumber of [old.ncNumber, kept.ncNumber]) {
+      const res = await login(ncNumber, kept.dateOfBirth, OLD_PIN);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ patient: { id: kept.id } });
+      expect((await login(ncNumber, kept.dateOfBirth, PATIENT_PIN)).json()).toMatchObject({ code: 'PATIENT_LOGIN_FAILED' });
+    }
+    await undoJoin(t, join);
+    expect((await login(old.ncNumber, old.dateOfBirth, OLD_PIN)).json()).toMatchObject({ patient: { id: old.id } });
+    expect((await login(kept.ncNumber, kept.dateOfBirth, PATIENT_PIN)).json()).toMatchObject({ patient: { id: kept.id } });
+    expect((await login(kept.ncNumber, kept.dateOfBirth, OLD_PIN)).statusCode).toBe(401);
   });
 });

@@ -6,19 +6,21 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { sql } from 'drizzle-orm';
-import { joinPatients } from '../../../../server/test/joined-records-fixtures';
+import { formatDate } from '../../../lib/dates';
+import { joinPatients, type TestJoin } from '../../../../server/test/join-fixtures';
 import { insertPatient, signInPatient } from '../../../../server/test/portal-fixtures';
 import { queryOne } from '../../../../server/test/sql';
 import { realServer } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
 import { JoinNotice } from './join-notice';
 
+let join: TestJoin;
 const server = realServer(async (t) => {
   const survivor = await insertPatient(t.db, { firstName: 'Ndeshi' });
   const merged = await insertPatient(t.db, { firstName: 'Ndeshi' });
   // Inserted without a CREATE audit row: where they were registered is not known, and the notice says so
   // (portal-joins.test.ts proves the facilities named from the CREATE rows).
-  await joinPatients(t.db, survivor.id, merged.id, new Date('2026-11-20T10:00:00Z'));
+  join = await joinPatients(t, survivor.id, merged.id);
   return signInPatient(t, survivor);
 });
 
@@ -29,8 +31,9 @@ describe('the joined-records notice in the portal', () => {
     renderWithApp(<JoinNotice />);
     const title = await screen.findByRole('heading', { name: i18n.t('portal:joinNotice.title') });
     const section = title.closest('section')!;
-    expect(section.textContent).toContain('20');
-    expect(section.textContent).toContain(i18n.t('portal:joinNotice.unknownFacility'));
+    const unknown = i18n.t('portal:joinNotice.unknownFacility');
+    const date = formatDate(join.joinedAt.slice(0, 10));
+    expect(section.textContent).toContain(i18n.t('portal:joinNotice.body', { first: unknown, second: unknown, date }));
     await user.click(screen.getByRole('button', { name: i18n.t('portal:joinNotice.report') }));
     expect(await screen.findByText(i18n.t('portal:joinNotice.reported'))).toBeTruthy();
     expect(screen.queryByRole('button', { name: i18n.t('portal:joinNotice.report') })).toBeNull();

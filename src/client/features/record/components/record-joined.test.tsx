@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
-import { joinPatients } from '../../../../server/test/joined-records-fixtures';
+import { joinPatients } from '../../../../server/test/join-fixtures';
 import { createPatient } from '../../../../server/test/patient-fixtures';
 import { realServerWithRecord } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
@@ -16,7 +16,7 @@ const server = realServerWithRecord();
 describe('a record joined into another', () => {
   it('names the NC number it was joined into and opens that record', async () => {
     const merged = await createPatient(server.t.db);
-    await joinPatients(server.t.db, server.patient.id, merged.id);
+    await joinPatients(server.t, server.patient.id, merged.id);
     await switchLanguage('af');
     const user = userEvent.setup();
     const open = vi.fn();
