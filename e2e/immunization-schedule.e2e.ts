@@ -2,16 +2,13 @@
 // shipped file as current, loads a file with a problem (listed, focused), then the shipped file under a new version
 // name, which becomes current. Screenshots go to e2e/artifacts/.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createStaffUser } from '../src/server/test/staff';
-import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
+import { browserAvailable, screenshot } from './support/browser';
 import { signInThroughPage } from './support/fixtures';
-import { startSeededApp } from './support/record-seed';
-import type { RunningApp } from './support/server';
+import { usePhonePage } from './support/phone-journey';
 
 const run = browserAvailable();
-const WIDTH = 375;
 const ADMIN = { firstName: 'Selma', lastName: 'Amupolo', email: 'selma.amupolo@health.gov.na', password: 'schedule-keeper-7' };
 const shipped = JSON.parse(readFileSync('catalogues/immunization-schedule.json', 'utf8')) as Record<string, unknown>;
 const file = (content: Record<string, unknown>) => ({
@@ -21,32 +18,12 @@ const file = (content: Record<string, unknown>) => ({
 });
 
 describe.skipIf(!run)('immunization schedule journey at 375 px', () => {
-  let app: RunningApp;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let consoleErrors: string[] = [];
-
-  beforeAll(async () => {
-    app = (await startSeededApp((db) => createStaffUser(db, { roleId: 2, ...ADMIN, facility: 'Windhoek Central Hospital' }))).app;
-    browser = await launchBrowser();
-    context = await browser.newContext({ locale: 'en-GB', viewport: { width: WIDTH, height: 800 }, isMobile: true, hasTouch: true });
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    consoleErrors = watchConsole(page);
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await app?.stop();
-  });
-
-  const noSideways = async (): Promise<void> => {
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(WIDTH);
-  };
+  const j = usePhonePage((db) => createStaffUser(db, { roleId: 2, ...ADMIN, facility: 'Windhoek Central Hospital' }));
+  const noSideways = () => j.noSideways();
 
   it('refuses a bad file with its problems and loads a new version, by keyboard', async () => {
-    await signInThroughPage(page, app.baseUrl, ADMIN.email, ADMIN.password);
+    const { page } = j;
+    await signInThroughPage(page, j.app.baseUrl, ADMIN.email, ADMIN.password);
     await page.getByRole('button', { name: 'Admin', exact: true }).click();
     await page.getByRole('tab', { selected: true }).focus();
     const tab = page.getByRole('tab', { name: 'Immunization schedule' });
@@ -77,6 +54,6 @@ describe.skipIf(!run)('immunization schedule journey at 375 px', () => {
       .waitFor();
     await noSideways();
     await screenshot(page, 'immunization-schedule-375-loaded');
-    expect(consoleErrors.filter((e) => !/status of 40[0139]/.test(e))).toEqual([]);
+    expect(j.consoleErrors.filter((e) => !/status of 40[0139]/.test(e))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 // screen (the dialog, its fields, a section's list, no sideways scroll, no axe violation) and the steps each takes
 // (sign in, confirm access, switch language with the header's selector, open the record in edit mode, open a section).
 // Call usePhoneJourney inside a describe block; `app`, `page`, `consoleErrors` and `patients` are set once beforeAll
-// has run, and the steps use them then.
+// has run, and the steps use them then. usePhonePage is the part without the doctor: a seeded app and the phone page.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -52,35 +52,35 @@ export interface PhoneJourney {
   patients: Record<Lang, TestPatient>;
 }
 
-/** The doctor and one patient per language seeded, the app started, and a 375 px phone page opened on it. */
-export function usePhoneJourney(
-  doctor: JourneyDoctor,
-  names: Record<Lang, { firstName: string; lastName: string }>,
-  /** More to seed beside the doctor and the patients (e.g. an auditor). */
-  seedMore: (db: Db) => Promise<void> = async () => {},
-) {
-  const j = {} as PhoneJourney;
+export interface PhonePage<T> {
+  app: RunningApp;
+  page: Page;
+  consoleErrors: string[];
+  /** What the seed returned. */
+  seeded: T;
+}
+
+/**
+ * The app started on a database seeded by `seed`, and a 375 px phone page (English, touch) opened on it; closed after
+ * the block. For journeys that bring their own users (the Admin screens); usePhoneJourney builds on it. `app`, `page`,
+ * `consoleErrors` and `seeded` are set once beforeAll has run.
+ */
+export function usePhonePage<T>(seed: (db: Db) => Promise<T>, timeout = 20_000) {
+  const p = {} as PhonePage<T>;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    const started = await startSeededApp(async (db) => {
-      await createStaffUser(db, { roleId: 3, ...doctor });
-      const seeded = {} as Record<Lang, TestPatient>;
-      for (const lang of LANGS) seeded[lang] = await createPatient(db, names[lang]);
-      await seedMore(db);
-      return seeded;
-    });
-    j.app = started.app;
-    j.patients = started.seeded;
+    const started = await startSeededApp(seed);
+    p.app = started.app;
+    p.seeded = started.seeded;
     browser = await launchBrowser();
-    j.page = await browser.newPage({ locale: 'en-GB', viewport: PHONE, isMobile: true, hasTouch: true });
-    j.page.setDefaultTimeout(15_000);
-    j.consoleErrors = watchConsole(j.page);
+    p.page = await browser.newPage({ locale: 'en-GB', viewport: PHONE, isMobile: true, hasTouch: true });
+    p.page.setDefaultTimeout(timeout);
+    p.consoleErrors = watchConsole(p.page);
   });
   afterAll(async () => {
     await browser?.close();
-    await j.app?.stop();
+    await p.app?.stop();
   });
-
   // ---- keyboard only -------------------------------------------------------------------------------------------
   const isFocused = (target: Locator): Promise<boolean> => target.evaluate((el) => el === document.activeElement);
   /**
@@ -95,18 +95,51 @@ export function usePhoneJourney(
     });
     for (let i = 0; i <= max; i++) {
       if (await isFocused(target)) return;
-      await j.page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+      await p.page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
     }
     throw new Error(`${back ? 'Shift+Tab' : 'Tab'} did not reach ${String(target)} in ${max} presses`);
   }
   async function press(target: Locator, key: 'Enter' | 'Space'): Promise<void> {
     await tabTo(target);
-    await j.page.keyboard.press(key);
+    await p.page.keyboard.press(key);
   }
   async function typeInto(target: Locator, text: string): Promise<void> {
     await tabTo(target);
-    await j.page.keyboard.type(text);
+    await p.page.keyboard.type(text);
   }
+  /** The page is no wider than the phone: nothing scrolls sideways. */
+  async function noSideways(where = 'page'): Promise<void> {
+    const width = await p.page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width, `${where}: page ${width} px wide`).toBeLessThanOrEqual(PHONE.width);
+  }
+  /** No axe violation on the page as it is now. */
+  async function noViolations(where: string): Promise<void> {
+    expect(await axeViolations(p.page), where).toEqual([]);
+  }
+  return Object.assign(p, { noSideways, noViolations, isFocused, tabTo, press, typeInto });
+}
+
+/** The doctor and one patient per language seeded, the app started, and a 375 px phone page opened on it. */
+export function usePhoneJourney(
+  doctor: JourneyDoctor,
+  names: Record<Lang, { firstName: string; lastName: string }>,
+  /** More to seed beside the doctor and the patients (e.g. an auditor). */
+  seedMore: (db: Db) => Promise<void> = async () => {},
+) {
+  const phone = usePhonePage(async (db) => {
+    await createStaffUser(db, { roleId: 3, ...doctor });
+    const seeded = {} as Record<Lang, TestPatient>;
+    for (const lang of LANGS) seeded[lang] = await createPatient(db, names[lang]);
+    await seedMore(db);
+    return seeded;
+  }, 15_000);
+  const j = phone as unknown as PhoneJourney;
+  beforeAll(() => {
+    j.patients = phone.seeded;
+  });
+
+  // ---- keyboard only (usePhonePage) ----------------------------------------------------------------------------
+  const { isFocused, tabTo, press, typeInto } = phone;
   const focused = () =>
     j.page.evaluate(() => {
       const el = document.activeElement;
@@ -126,9 +159,7 @@ export function usePhoneJourney(
       expect(inner.scroll, `${where}: the dialog scrolls sideways`).toBeLessThanOrEqual(inner.client);
     }
   }
-  async function noViolations(where: string): Promise<void> {
-    expect(await axeViolations(j.page), where).toEqual([]);
-  }
+  const { noViolations } = phone;
 
   // ---- the steps -----------------------------------------------------------------------------------------------
   /** Signs in through the login page, in English, by keyboard, and waits for the user menu. */

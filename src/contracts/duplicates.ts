@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { textOrNoFilter } from './fields';
 import { patientJoin, sameDecisionInput } from './patient-joins';
 import { patientSummary } from './patients';
+import { recordSummary } from './record-api';
 import { isSafeText } from './safe-text';
 
 export const MATCH_BANDS = ['very-likely', 'possible'] as const;
@@ -161,3 +162,18 @@ export const scanProgress = z.object({
   thresholds: z.object({ veryLikely: z.number(), possible: z.number() }),
 });
 export type ScanProgress = z.infer<typeof scanProgress>;
+
+/** One record of a pair as the reviewer compares it: demographics, every clinical list, and portal sign-in set up. */
+export const pairRecord = recordSummary.extend({
+  /** The patient has portal sign-in (a PIN): when both do, the reviewer picks whose to keep. */
+  portal: z.boolean(),
+  /** When the record was created (the older one is the default survivor). */
+  createdAt: z.string(),
+  /** Clinical rows of every list (what a join would move). */
+  clinicalRows: z.number().int(),
+});
+export type PairRecord = z.infer<typeof pairRecord>;
+
+/** `GET /api/duplicates/{id}`: the pair as in the queue, with both whole records in the pair's order. */
+export const pairDetail = duplicatePair.extend({ records: z.tuple([pairRecord, pairRecord]) });
+export type PairDetail = z.infer<typeof pairDetail>;

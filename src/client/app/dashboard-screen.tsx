@@ -17,7 +17,8 @@ import { StaffHeader } from './staff-header';
 const ProfileArea = lazy(() => import('./profile-area').then((m) => ({ default: m.ProfileArea })));
 // The audit area names medicine-check findings in the record's words (decision 045): its translations come along.
 const AuditArea = lazy(() => Promise.all([import('./audit-area'), loadNamespaces('record')]).then(([m]) => ({ default: m.AuditArea })));
-const AdminArea = lazy(() => import('./admin-area').then((m) => ({ default: m.AdminArea })));
+// The duplicate review shows record entries in the record's words (its kind views): its translations come along.
+const AdminArea = lazy(() => Promise.all([import('./admin-area'), loadNamespaces('record')]).then(([m]) => ({ default: m.AdminArea })));
 const DefaultersScreen = lazy(() =>
   import('../features/immunization/components/defaulters-screen').then((m) => ({ default: m.DefaultersScreen })),
 );

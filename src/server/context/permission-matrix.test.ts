@@ -105,6 +105,12 @@ const ROUTES: GuardedRoute[] = [
     allowedStatus: 200,
   },
   {
+    route: 'GET /api/duplicates/{id}',
+    permission: 'patients.merge',
+    request: () => ({ method: 'GET', url: '/api/duplicates/99999999' }),
+    allowedStatus: 404,
+  },
+  {
     route: 'POST /api/duplicates/{id}/decision',
     permission: 'patients.merge',
     request: () => ({ method: 'POST', url: '/api/duplicates/99999999/decision', payload: { decision: 'skip' } }),

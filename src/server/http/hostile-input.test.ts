@@ -191,7 +191,8 @@ describe('hostile input on every route of the OpenAPI document, as every role', 
       'POST /api/patients/{id}/portal-reset/confirm',
       'GET /api/patient-portal/notices',
       'POST /api/patient-portal/notices/dismiss',
-      // Issue 24 items 4-5 (decision 048): joins, their approval and undo.
+      // Issue 24 items 3-5 (decisions 046, 048): one pair with both records, joins, their approval and undo.
+      'GET /api/duplicates/{id}',
       'POST /api/duplicates/{id}/decision',
       'GET /api/patient-joins',
       'GET /api/patient-joins/{id}',

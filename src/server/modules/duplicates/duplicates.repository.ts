@@ -44,6 +44,10 @@ const summary = (alias: string) => {
     'dateOfBirth', ${p}.date_of_birth::text, 'idNumber', ${p}.id_number, 'sex', ${p}.sex, 'address', ${p}.address)`;
 };
 
+const selectPairs = sql`SELECT d.id, d.score, d.band, d.reasons, d.status, d.found_at AS "foundAt", d.decided_at AS "decidedAt",
+               d.decided_by_name AS "decidedBy", d.decision_reason AS "decisionReason", ${summary('a')} AS a, ${summary('b')} AS b
+          FROM duplicate_pairs AS d JOIN patients AS a ON a.id = d.patient_a JOIN patients AS b ON b.id = d.patient_b`;
+
 export async function listPairs(db: DbOrTx, q: DuplicateQuery): Promise<{ items: DuplicatePair[]; total: number }> {
   const where: SQL[] = [sql`d.status = ${q.status}`];
   if (q.band) where.push(sql`d.band = ${q.band}`);
@@ -56,14 +60,15 @@ export async function listPairs(db: DbOrTx, q: DuplicateQuery): Promise<{ items:
   );
   const found = await rows<PairRow>(
     db,
-    sql`SELECT d.id, d.score, d.band, d.reasons, d.status, d.found_at AS "foundAt", d.decided_at AS "decidedAt",
-               d.decided_by_name AS "decidedBy", d.decision_reason AS "decisionReason", ${summary('a')} AS a, ${summary('b')} AS b
-          FROM duplicate_pairs AS d JOIN patients AS a ON a.id = d.patient_a JOIN patients AS b ON b.id = d.patient_b
-         WHERE ${condition}
-         ORDER BY d.score DESC, d.id
-         LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`,
+    sql`${selectPairs} WHERE ${condition} ORDER BY d.score DESC, d.id LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`,
   );
   return { items: found.map(toPair), total };
+}
+
+/** One pair as the queue lists it, whatever its status; null when unknown. */
+export async function pairById(db: DbOrTx, id: number): Promise<DuplicatePair | null> {
+  const [found] = await rows<PairRow>(db, sql`${selectPairs} WHERE d.id = ${id}`);
+  return found ? toPair(found) : null;
 }
 
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());

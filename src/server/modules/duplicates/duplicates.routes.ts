@@ -1,5 +1,6 @@
 // Duplicate patients API (issue 24, decision 046), all behind patients.merge: the registry-wide run (start or resume,
-// progress), the review queue and the decisions: "different", "skip", and "same" (the join: modules/patient-joins).
+// progress), the review queue, one pair with both whole records (pair-detail.service), and the decisions: "different",
+// "skip", and "same" (the join: modules/patient-joins).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   duplicateDecisionInput,
@@ -7,11 +8,13 @@ import {
   duplicateIdParams,
   duplicatePage,
   duplicateQuery,
+  pairDetail,
   scanProgress,
 } from '../../../contracts/duplicates';
 import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { auditScanStarted, decideDuplicate, readDuplicates } from './duplicates.service';
+import { readPairDetail } from './pair-detail.service';
 import { ScanRunner } from './scan-job';
 import { decideSame, joinSettingsOf } from '../patient-joins/joins.service';
 
@@ -41,6 +44,12 @@ export function duplicatesRoutes({ db, config }: AppDeps) {
       '/api/duplicates',
       { onRequest: canMerge, schema: { tags, querystring: duplicateQuery, response: { 200: duplicatePage } } },
       async (request) => readDuplicates(scope(request), request.query),
+    );
+
+    r.get(
+      '/api/duplicates/:id',
+      { onRequest: canMerge, schema: { tags, params: duplicateIdParams, response: { 200: pairDetail } } },
+      async (request) => readPairDetail(scope(request), request.params.id),
     );
 
     r.post(

@@ -92,7 +92,8 @@ describe('a patient session on staff endpoints', () => {
       'GET /api/admin/pending-users',
       'PATCH /api/users/{id}',
       'POST /api/auth/patient-login',
-      // Joins (decision 048): staff only.
+      // A pair with both whole records (decision 046) and joins (decision 048): staff only.
+      'GET /api/duplicates/{id}',
       'POST /api/duplicates/{id}/decision',
       'GET /api/patient-joins',
       'GET /api/patient-joins/{id}',

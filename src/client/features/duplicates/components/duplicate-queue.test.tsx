@@ -15,6 +15,8 @@ import { realServer } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';
 import { DuplicateQueue } from './duplicate-queue';
 
+const queueProps = { describeRow: () => ({ title: '', lines: [] }), canOpenRecords: false, userName: 'Loide Haimbodi' };
+
 const server = realServer(async (t) => {
   await createPatient(t.db, { firstName: 'Ndapewa', lastName: 'Nghipondoka', dateOfBirth: '1984-03-09' });
   await createPatient(t.db, { firstName: 'Ndapewa', lastName: 'Nghipondka', dateOfBirth: '1984-03-09' });
@@ -25,14 +27,14 @@ describe('the duplicate review queue', () => {
   it('runs the matcher, shows the pair side by side, and records "not the same person" by keyboard', async () => {
     await switchLanguage('af');
     const user = userEvent.setup();
-    renderWithApp(<DuplicateQueue />);
+    renderWithApp(<DuplicateQueue {...queueProps} />);
     await user.click(await screen.findByRole('button', { name: i18n.t('dashboard:duplicates.run') }));
     await waitFor(async () =>
       expect((await queryRows<{ status: string }>(server.t.db, sql`SELECT status FROM duplicate_scans`))[0]?.status).toBe('done'),
     );
     // A new view of the queue after the run (the open one refreshes when its progress poll sees the run end).
     cleanup();
-    renderWithApp(<DuplicateQueue />);
+    renderWithApp(<DuplicateQueue {...queueProps} />);
     const form = await screen.findByRole('form', { name: i18n.t('dashboard:duplicates.decisionLabel', { id: 1 }) });
     const card = form.closest('li')!;
     expect(within(card).getByText(i18n.t('dashboard:duplicates.band.very-likely'))).toBeTruthy();

@@ -1,27 +1,25 @@
 // The duplicate review queue (issue 24 item 3, decision 046): the matcher's run (start or resume, progress), the open
 // pairs best first, filtered by band; each pair side by side with the fields that differ marked, its score and
-// reasons, and the decisions "not the same person" (with a reason) and "skip". Joining comes later.
+// reasons, and the decisions "not the same person" (with a reason) and "skip"; "Compare side by side" opens the pair
+// whole (pair-review: both records, the choices, joining). Beside the pairs, the Joins (joins-list).
 import { useEffect, useRef, useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { duplicateDecisionInput, DECISION_REASON_MAX, MATCH_BANDS, type DuplicatePair } from '../../../../contracts/duplicates';
+import { MATCH_BANDS, type DuplicatePair } from '../../../../contracts/duplicates';
 import type { PatientSummary } from '../../../../contracts/patients';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { Spinner } from '../../../components/ui/spinner';
-import { Textarea } from '../../../components/ui/textarea';
+import { Tabs } from '../../../components/ui/tabs';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
-import {
-  duplicateKeys,
-  duplicateQueueQueryOptions,
-  scanProgressQueryOptions,
-  useDecide,
-  useStartScan,
-  type QueueFilters,
-} from '../api/duplicates';
+import { duplicateKeys, duplicateQueueQueryOptions, scanProgressQueryOptions, useStartScan, type QueueFilters } from '../api/duplicates';
+import { DecisionForm } from './decision-form';
+import { JoinsList } from './joins-list';
+import { PairReview } from './pair-review';
+import type { DescribeRow } from './pair-lists';
 
 const FIELDS = ['firstName', 'lastName', 'dateOfBirth', 'sex', 'idNumber', 'address'] as const;
 
@@ -95,56 +93,7 @@ function Side({ patient, other, label }: { patient: PatientSummary; other: Patie
   );
 }
 
-function DecisionForm({ pair }: { pair: DuplicatePair }): React.JSX.Element {
-  const { t } = useTranslation(['dashboard', 'validation']);
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const decide = useDecide(pair.id);
-  const send = (input: unknown): void => {
-    const parsed = duplicateDecisionInput.safeParse(input);
-    if (!parsed.success) {
-      setError(t(parsed.error.issues[0]!.message));
-      return;
-    }
-    setError(undefined);
-    decide.mutate(parsed.data, {
-      onSuccess: (answer) => toast({ title: t(`duplicates.saved.${answer.status}`) }),
-      onError: (e) =>
-        toast({ title: t('duplicates.failed'), description: errorText(t, e, t('duplicates.failed')), variant: 'destructive' }),
-    });
-  };
-  return (
-    <form
-      noValidate
-      aria-label={t('duplicates.decisionLabel', { id: pair.id })}
-      className="flex flex-col gap-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        send({ decision: 'different', reason });
-      }}
-    >
-      <FormField label={t('duplicates.reason')} error={error} required>
-        <Textarea value={reason} onChange={(e) => setReason(e.target.value)} maxLength={DECISION_REASON_MAX} rows={2} />
-      </FormField>
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={decide.isPending}>
-          {t('duplicates.different')}
-        </Button>
-        <Button
-          type="button"
-          variant="secondary"
-          disabled={decide.isPending}
-          onClick={() => send({ decision: 'skip', reason: reason || undefined })}
-        >
-          {t('duplicates.skip')}
-        </Button>
-      </div>
-      <p className="text-xs text-slate-500">{t('duplicates.joinLater')}</p>
-    </form>
-  );
-}
-
-function PairCard({ pair }: { pair: DuplicatePair }): React.JSX.Element {
+function PairCard({ pair, onOpen }: { pair: DuplicatePair; onOpen: (id: number) => void }): React.JSX.Element {
   const { t } = useTranslation('dashboard');
   const [a, b] = pair.patients;
   return (
@@ -174,19 +123,72 @@ function PairCard({ pair }: { pair: DuplicatePair }): React.JSX.Element {
           ))}
         </ul>
       </div>
+      <div>
+        <Button variant="secondary" data-pair-open={pair.id} onClick={() => onOpen(pair.id)}>
+          {t('duplicates.review.open')}
+        </Button>
+      </div>
       <DecisionForm pair={pair} />
     </li>
   );
 }
 
-export function DuplicateQueue(): React.JSX.Element {
+export interface DuplicateQueueProps {
+  /** How an entry of a record list reads (the record's own kind views, composed in by the app). */
+  describeRow: DescribeRow;
+  /** The user may open records: a join's result links to the surviving record. */
+  canOpenRecords: boolean;
+  /** The signed-in reviewer's name (a join they asked for needs another reviewer's approval). */
+  userName: string;
+}
+
+export function DuplicateQueue(props: DuplicateQueueProps): React.JSX.Element {
   const { t } = useTranslation('dashboard');
+  const [view, setView] = useState('pairs');
+  return (
+    <Tabs
+      label={t('duplicates.views.label')}
+      value={view}
+      onValueChange={setView}
+      items={[
+        { value: 'pairs', label: t('duplicates.views.pairs'), content: <PairsView {...props} /> },
+        { value: 'joins', label: t('duplicates.views.joins'), content: <JoinsList userName={props.userName} /> },
+      ]}
+    />
+  );
+}
+
+function PairsView({ describeRow, canOpenRecords }: DuplicateQueueProps): React.JSX.Element {
+  const [open, setOpen] = useState<number | null>(null);
+  // Kept here so that the list comes back as it was left.
   const [filters, setFilters] = useState<QueueFilters>({ band: '', page: 1 });
+  const back = (): void => {
+    const id = open;
+    setOpen(null);
+    // Back on the list: focus on the pair's "Compare" button when it is still there, else the list's heading.
+    requestAnimationFrame(() =>
+      (document.querySelector<HTMLElement>(`[data-pair-open="${id}"]`) ?? document.getElementById('duplicates-title'))?.focus(),
+    );
+  };
+  if (open !== null) return <PairReview pairId={open} onBack={back} describeRow={describeRow} canOpenRecords={canOpenRecords} />;
+  return <PairQueue onOpen={setOpen} filters={filters} setFilters={setFilters} />;
+}
+
+function PairQueue({
+  onOpen,
+  filters,
+  setFilters,
+}: {
+  onOpen: (id: number) => void;
+  filters: QueueFilters;
+  setFilters: (f: QueueFilters) => void;
+}): React.JSX.Element {
+  const { t } = useTranslation('dashboard');
   const queue = useQuery({ ...duplicateQueueQueryOptions(filters), placeholderData: keepPreviousData });
   const pages = queue.data ? Math.max(1, Math.ceil(queue.data.total / queue.data.pageSize)) : 1;
   return (
     <section aria-labelledby="duplicates-title" className="flex flex-col gap-4">
-      <h2 id="duplicates-title" className="text-lg font-semibold">
+      <h2 id="duplicates-title" tabIndex={-1} className="text-lg font-semibold outline-none">
         {t('duplicates.title')}
       </h2>
       <ScanPanel />
@@ -211,7 +213,7 @@ export function DuplicateQueue(): React.JSX.Element {
       {queue.data && queue.data.items.length === 0 ? <p>{t('duplicates.empty')}</p> : null}
       <ul className="flex flex-col gap-4">
         {queue.data?.items.map((p) => (
-          <PairCard key={p.id} pair={p} />
+          <PairCard key={p.id} pair={p} onOpen={onOpen} />
         ))}
       </ul>
       {pages > 1 ? (
