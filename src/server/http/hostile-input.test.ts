@@ -27,6 +27,8 @@ interface JsonSchema {
   anyOf?: JsonSchema[];
   items?: JsonSchema;
   default?: unknown;
+  /** OpenAPI 3.0's way of saying null is allowed. */
+  nullable?: boolean;
 }
 interface Operation {
   parameters?: { in: string; name: string; schema?: JsonSchema }[];
@@ -66,6 +68,9 @@ const isDateField = (name: string, schema: JsonSchema): boolean =>
   schema.format === 'date' || /date$|^date|nextDue|nextReview|recordedAt/i.test(name);
 
 const types = (s: JsonSchema): string[] => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []);
+
+const allowsNull = (s: JsonSchema): boolean =>
+  s.nullable === true || types(s).includes('null') || [...(s.oneOf ?? []), ...(s.anyOf ?? [])].some(allowsNull);
 
 /** A plausible valid value for a schema, so that the hostile field is what a refusal is about. */
 function validValue(name: string, s: JsonSchema): unknown {
@@ -129,7 +134,11 @@ function casesFor(path: string, method: Method, op: Operation, seed: number): Ca
     const base = validObject(body);
     for (const [field, schema] of Object.entries(body.properties ?? {})) {
       if (schema.const !== undefined || (schema.enum?.length === 1 && field === 'method')) continue; // the union's tag
-      const values = [...hostileText(n * 10, isDateField(field, schema)), ...hostileTypes(n * 10)];
+      // null (or an infinity, which JSON sends as null) is no wrong type for a field the schema declares nullable.
+      const values = [
+        ...hostileText(n * 10, isDateField(field, schema)),
+        ...hostileTypes(n * 10).filter((h) => !(JSON.stringify(h.value) === 'null' && allowsNull(schema))),
+      ];
       n++;
       for (const hostile of values) {
         out.push({ route, where: `body ${field}`, hostile, request: { method, url: url(), payload: { ...base, [field]: hostile.value } } });
