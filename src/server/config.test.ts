@@ -43,6 +43,7 @@ describe('JOIN_SECOND_REVIEW_ROWS', () => {
   it('is 50 by default, takes a whole number of 1 or more and refuses anything else', () => {
     expect(loadConfig({}).join.secondReviewRows).toBe(50);
     expect(loadConfig({ JOIN_SECOND_REVIEW_ROWS: '200' }).join.secondReviewRows).toBe(200);
-    for (const bad of ['0', '-3', '2.5', 'many']) expect(() => loadConfig({ JOIN_SECOND_REVIEW_ROWS: bad })).toThrow(/JOIN_SECOND_REVIEW_ROWS/);
+    for (const bad of ['0', '-3', '2.5', 'many'])
+      expect(() => loadConfig({ JOIN_SECOND_REVIEW_ROWS: bad })).toThrow(/JOIN_SECOND_REVIEW_ROWS/);
   });
 });

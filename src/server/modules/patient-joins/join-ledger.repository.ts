@@ -14,8 +14,7 @@ function keyJson(ref: PatientReference, alias: string): SQL {
   return sql`jsonb_build_object(${sql.join(parts, sql`, `)})`;
 }
 
-const count = async (db: DbOrTx, statement: SQL): Promise<number> =>
-  (await rows<{ n: number }>(db, statement))[0]?.n ?? 0;
+const count = async (db: DbOrTx, statement: SQL): Promise<number> => (await rows<{ n: number }>(db, statement))[0]?.n ?? 0;
 
 /** Re-points every row of `ref` from `from` to `to`, recording each in the ledger; the number moved. */
 export async function moveRows(db: DbOrTx, joinId: number, ref: PatientReference, from: number, to: number): Promise<number> {
@@ -32,13 +31,7 @@ export async function moveRows(db: DbOrTx, joinId: number, ref: PatientReference
  * Of a keyed table (its primary key includes the patient): removes the rows of `loser` whose like (the same other
  * key columns) `winner` already has, each recorded with its whole row; the number removed.
  */
-export async function removeLikeRows(
-  db: DbOrTx,
-  joinId: number,
-  ref: PatientReference,
-  loser: number,
-  winner: number,
-): Promise<number> {
+export async function removeLikeRows(db: DbOrTx, joinId: number, ref: PatientReference, loser: number, winner: number): Promise<number> {
   const same = (ref.key ?? []).filter((k) => k !== ref.column).map((k) => sql` AND w.${id(k)} = l.${id(k)}`);
   return count(
     db,

@@ -88,7 +88,11 @@ export async function markJoined(
     .where(eq(patientJoins.id, joinId));
 }
 
-export async function markUndone(db: DbOrTx, joinId: number, by: { userId: string; name: string; at: Date; reason: string }): Promise<void> {
+export async function markUndone(
+  db: DbOrTx,
+  joinId: number,
+  by: { userId: string; name: string; at: Date; reason: string },
+): Promise<void> {
   await db
     .update(patientJoins)
     .set({ status: 'undone', undoneBy: by.userId, undoneByName: by.name, undoneAt: by.at, undoReason: by.reason })

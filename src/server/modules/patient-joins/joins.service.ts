@@ -77,7 +77,11 @@ function patientAudits(
 }
 
 /** Both patients locked; 409 when either is joined away already. */
-async function lockLivePatients(ctx: DataContext<StaffActor>, survivorId: number, mergedId: number): Promise<[PatientValues, PatientValues]> {
+async function lockLivePatients(
+  ctx: DataContext<StaffActor>,
+  survivorId: number,
+  mergedId: number,
+): Promise<[PatientValues, PatientValues]> {
   const both = await lockBoth(ctx.tx, survivorId, mergedId);
   if (!both) throw new AppError('PATIENT_NOT_FOUND', 'Patient not found');
   const joined = both.find((p) => p.replacedBy !== null);
@@ -129,15 +133,15 @@ export async function decideSame(
     if (!DECIDABLE.includes(pair.status))
       throw new AppError('DUPLICATE_PAIR_DECIDED', 'This pair has already been decided', { details: { status: pair.status } });
     const ids = [pair.patientA, pair.patientB];
-    if (!ids.includes(input.survivorId))
-      throw new AppError('JOIN_SURVIVOR_NOT_IN_PAIR', 'The record to keep must be one of the pair');
+    if (!ids.includes(input.survivorId)) throw new AppError('JOIN_SURVIVOR_NOT_IN_PAIR', 'The record to keep must be one of the pair');
     const keep = input.keep ?? {};
     if (Object.values(keep).some((v) => !ids.includes(v)))
       throw new AppError('JOIN_KEEP_NOT_IN_PAIR', 'Each value to keep must come from one of the pair');
     const mergedId = input.survivorId === pair.patientA ? pair.patientB : pair.patientA;
     const [survivor, merged] = await lockLivePatients(ctx, input.survivorId, mergedId);
     const pending = await liveJoinOf(ctx.tx, ids);
-    if (pending) throw new AppError('JOIN_PENDING', 'A join of one of these records is waiting for approval', { details: { joinId: pending.id } });
+    if (pending)
+      throw new AppError('JOIN_PENDING', 'A join of one of these records is waiting for approval', { details: { joinId: pending.id } });
 
     const clinicalRows = await countClinicalRows(ctx.tx, ids);
     const reason = input.reason?.trim() || null;
@@ -159,7 +163,15 @@ export async function decideSame(
       resourceType: 'DUPLICATE_PAIR',
       resourceId: pairId,
       oldValues: { status: pair.status },
-      newValues: { status: 'same', joinId, pending: needsSecond, clinicalRows, reason, patientIds: ids, role: actorRoleAtTheTime(ctx.actor) },
+      newValues: {
+        status: 'same',
+        joinId,
+        pending: needsSecond,
+        clinicalRows,
+        reason,
+        patientIds: ids,
+        role: actorRoleAtTheTime(ctx.actor),
+      },
     };
     if (needsSecond) return ctx.audited({ id: pairId, status: 'same' as const, joinId, join: await joinById(ctx, joinId) }, pairAudit);
     const outcome = await joinNow(ctx, { id: joinId, keep }, survivor, merged, settings, null);
@@ -176,7 +188,8 @@ export async function approveJoin(scope: RequestScope<StaffActor>, joinId: numbe
   return inAuditedTransaction(scope, async (ctx) => {
     const join = await lockJoin(ctx.tx, joinId);
     if (!join) throw notFound();
-    if (join.status !== 'pending') throw new AppError('JOIN_NOT_PENDING', 'This join is not waiting for approval', { details: { status: join.status } });
+    if (join.status !== 'pending')
+      throw new AppError('JOIN_NOT_PENDING', 'This join is not waiting for approval', { details: { status: join.status } });
     if (join.requestedBy === ctx.actor.userId) throw new AppError('APPROVE_OWN_JOIN', 'A second reviewer must approve this join');
     const [survivor, merged] = await lockLivePatients(ctx, join.survivorId, join.mergedId);
     const outcome = await joinNow(ctx, join, survivor, merged, settings, ctx.actor);

@@ -48,12 +48,10 @@ const onPatient = async (table: string, patientId: number) =>
 
 /** Sessions waiting for a lock in this database (PostgreSQL). */
 const waiting = async () =>
-  (
-    await queryOne<{ n: number }>(
-      t.db,
-      sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-    )
-  )!.n;
+  (await queryOne<{ n: number }>(
+    t.db,
+    sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+  ))!.n;
 async function until(condition: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 500; i++) {
     if (await condition()) return;
@@ -131,7 +129,10 @@ describe('hostile bodies on the join routes', () => {
       bodies.push([`/api/duplicates/${openId}/decision`, { decision: 'same', survivorId: survivor.id, keep: value }]);
       bodies.push([`/api/patient-joins/${joinId}/undo`, { reason: value }]);
     }
-    bodies.push([`/api/duplicates/${openId}/decision`, { decision: 'same', survivorId: survivor.id, keep: { portal: merged.id, extra: 1 } }]);
+    bodies.push([
+      `/api/duplicates/${openId}/decision`,
+      { decision: 'same', survivorId: survivor.id, keep: { portal: merged.id, extra: 1 } },
+    ]);
     bodies.push([`/api/patient-joins/${joinId}/undo`, {}]);
     bodies.push([`/api/patient-joins/${joinId}/undo`, { reason: '   ' }]);
     bodies.push([`/api/patient-joins/${joinId}/undo`, { reason: 'x'.repeat(501) }]);

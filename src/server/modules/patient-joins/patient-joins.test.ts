@@ -31,7 +31,9 @@ const get = (cookie: string, url: string) => t.app.inject({ method: 'GET', url, 
 async function twoRecords(): Promise<[TestPatient, TestPatient]> {
   const survivor = await createPatient(t.db, { firstName: 'Ndapewa', lastName: 'Nghipondoka', dateOfBirth: '1984-03-09' });
   const merged = await createPatient(t.db, { firstName: 'Ndapwea', lastName: 'Nghipondoka', dateOfBirth: '1984-03-09' });
-  await t.db.execute(sql`UPDATE patients SET contact_number = '+264 81 222 3333', address = 'Erf 7, Oshakati, Oshana' WHERE id = ${merged.id}`);
+  await t.db.execute(
+    sql`UPDATE patients SET contact_number = '+264 81 222 3333', address = 'Erf 7, Oshakati, Oshana' WHERE id = ${merged.id}`,
+  );
   const api = recordApi(t, doctor);
   for (const p of [survivor, merged]) {
     await confirmAccess(t, doctor, p.id);
@@ -64,7 +66,10 @@ const patientRow = (id: number) =>
 const rowsOf = async (patientId: number) => {
   const counts: Record<string, number> = {};
   for (const table of ['allergies', 'appointments', 'diagnoses', 'lab_results', 'medications', 'vaccines', 'vitals', 'access_grants']) {
-    const row = await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE patient_id = ${patientId}`);
+    const row = await queryOne<{ n: number }>(
+      t.db,
+      sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE patient_id = ${patientId}`,
+    );
     counts[table] = row!.n;
   }
   return counts;
@@ -93,7 +98,11 @@ describe('join and undo', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json<{ id: number; status: string; joinId: number; join: PatientJoin }>();
-    expect(body).toMatchObject({ id: pairId, status: 'same', join: { status: 'joined', survivor: { id: survivor.id }, merged: { id: merged.id } } });
+    expect(body).toMatchObject({
+      id: pairId,
+      status: 'same',
+      join: { status: 'joined', survivor: { id: survivor.id }, merged: { id: merged.id } },
+    });
     expect(body.join.replaced).toEqual({
       contactNumber: { from: '+264 81 555 0101', to: '+264 81 222 3333' },
       address: { from: '12 Independence Avenue, Windhoek, Khomas', to: 'Erf 7, Oshakati, Oshana' },
@@ -115,7 +124,10 @@ describe('join and undo', () => {
       sql`SELECT patient_id FROM audit_logs WHERE resource_type = 'PATIENT' AND new_values::jsonb ->> 'join' = ${String(body.joinId)} ORDER BY patient_id`,
     );
     expect(audits.map((a) => a.patient_id)).toEqual([survivor.id, merged.id].sort((a, b) => a - b));
-    const events = await queryRows(t.db, sql`SELECT 1 FROM security_events WHERE event_type = 'PATIENT_JOIN' AND metadata ->> 'joinId' = ${String(body.joinId)}`);
+    const events = await queryRows(
+      t.db,
+      sql`SELECT 1 FROM security_events WHERE event_type = 'PATIENT_JOIN' AND metadata ->> 'joinId' = ${String(body.joinId)}`,
+    );
     expect(events).toHaveLength(1);
   });
 
@@ -158,7 +170,9 @@ describe('join and undo', () => {
     const { diagnoses: diagnosesAfter, ...restMerged } = await lists(merged.id);
     const { diagnoses: diagnosesBefore, ...restMergedBefore } = before.merged;
     expect(restMerged).toEqual(restMergedBefore);
-    expect(diagnosesAfter).toEqual([{ ...(diagnosesBefore[0] as object), description: 'HbA1c 7.2%', version: 2, updatedAt: expect.any(String) }]);
+    expect(diagnosesAfter).toEqual([
+      { ...(diagnosesBefore[0] as object), description: 'HbA1c 7.2%', version: 2, updatedAt: expect.any(String) },
+    ]);
     const versions = await queryRows<{ patient_id: number }>(
       t.db,
       sql`SELECT DISTINCT patient_id FROM record_versions WHERE kind = 'diagnoses' AND item_id = ${editedId}`,
@@ -184,7 +198,9 @@ describe('the portal sign-in', () => {
     const survivor = await createPatient(t.db);
     const merged = await createPatient(t.db);
     for (const p of [survivor, merged])
-      await t.db.execute(sql`INSERT INTO patient_portal_credentials (patient_id, pin_hash, pin_set_at) VALUES (${p.id}, ${`pin-of-${p.id}`}, now())`);
+      await t.db.execute(
+        sql`INSERT INTO patient_portal_credentials (patient_id, pin_hash, pin_set_at) VALUES (${p.id}, ${`pin-of-${p.id}`}, now())`,
+      );
     const pins = () =>
       queryRows<{ patient_id: number; pin_hash: string }>(
         t.db,
@@ -198,7 +214,9 @@ describe('the portal sign-in', () => {
     });
     expect(joined.statusCode, joined.body).toBe(200);
     expect(await pins()).toEqual([{ patient_id: survivor.id, pin_hash: `pin-of-${merged.id}` }]);
-    const undone = await post(admin, `/api/patient-joins/${joined.json<{ joinId: number }>().joinId}/undo`, { reason: 'Not the same person' });
+    const undone = await post(admin, `/api/patient-joins/${joined.json<{ joinId: number }>().joinId}/undo`, {
+      reason: 'Not the same person',
+    });
     expect(undone.statusCode, undone.body).toBe(200);
     expect(await pins()).toEqual(before);
   });
@@ -262,7 +280,11 @@ describe('the second reviewer', () => {
       expect((await recordApi(t, doctor).add('vitals', merged.id, { ...SAMPLE_INPUTS.vitals, weight: 60 + i })).statusCode).toBe(201);
     const pairId = await openPair(t.db, survivor.id, merged.id);
     const countsBefore = { survivor: await rowsOf(survivor.id), merged: await rowsOf(merged.id) };
-    const asked = await post(officer, `/api/duplicates/${pairId}/decision`, { decision: 'same', survivorId: survivor.id, keep: { address: merged.id } });
+    const asked = await post(officer, `/api/duplicates/${pairId}/decision`, {
+      decision: 'same',
+      survivorId: survivor.id,
+      keep: { address: merged.id },
+    });
     expect(asked.statusCode, asked.body).toBe(200);
     const { joinId, join } = asked.json<{ joinId: number; join: PatientJoin }>();
     expect(join).toMatchObject({ status: 'pending', rowsMoved: 0, joinedAt: null });
@@ -287,7 +309,11 @@ describe('the second reviewer', () => {
 
     const approved = await post(admin, `/api/patient-joins/${joinId}/approve`);
     expect(approved.statusCode, approved.body).toBe(200);
-    expect(approved.json<PatientJoin>()).toMatchObject({ status: 'joined', approvedBy: expect.any(String), requestedBy: expect.any(String) });
+    expect(approved.json<PatientJoin>()).toMatchObject({
+      status: 'joined',
+      approvedBy: expect.any(String),
+      requestedBy: expect.any(String),
+    });
     expect((await rowsOf(survivor.id)).vitals).toBe(countsBefore.survivor.vitals! + countsBefore.merged.vitals!);
     expect(await patientRow(merged.id)).toMatchObject({ replaced_by: survivor.id });
     const twice = await post(admin, `/api/patient-joins/${joinId}/approve`);
@@ -297,7 +323,8 @@ describe('the second reviewer', () => {
 
   it('undo of a waiting join cancels it: nothing moved, the pair is open again', async () => {
     const [survivor, merged] = await twoRecords();
-    for (let i = 0; i < SECOND_REVIEW_ROWS; i++) await recordApi(t, doctor).add('vitals', survivor.id, { ...SAMPLE_INPUTS.vitals, weight: 50 + i });
+    for (let i = 0; i < SECOND_REVIEW_ROWS; i++)
+      await recordApi(t, doctor).add('vitals', survivor.id, { ...SAMPLE_INPUTS.vitals, weight: 50 + i });
     const pairId = await openPair(t.db, survivor.id, merged.id);
     const { joinId } = (await post(officer, `/api/duplicates/${pairId}/decision`, { decision: 'same', survivorId: survivor.id })).json<{
       joinId: number;
@@ -314,7 +341,9 @@ describe('chains, lists and the matcher', () => {
   it('a survivor joined away later: its earlier join is undone only after the later one', async () => {
     const [a, b] = await twoRecords();
     const c = await createPatient(t.db, { firstName: 'Ndapewa', lastName: 'Nghipondoka', dateOfBirth: '1984-03-09' });
-    const first = (await post(admin, `/api/duplicates/${await openPair(t.db, a.id, b.id)}/decision`, { decision: 'same', survivorId: a.id })).json<{
+    const first = (
+      await post(admin, `/api/duplicates/${await openPair(t.db, a.id, b.id)}/decision`, { decision: 'same', survivorId: a.id })
+    ).json<{
       joinId: number;
     }>().joinId;
     const later = await post(admin, `/api/duplicates/${await openPair(t.db, a.id, c.id)}/decision`, { decision: 'same', survivorId: c.id });
@@ -322,7 +351,9 @@ describe('chains, lists and the matcher', () => {
     const refused = await post(admin, `/api/patient-joins/${first}/undo`, { reason: 'Wrong' });
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ code: 'JOIN_UNDO_LATER_FIRST', joinId: later.json<{ joinId: number }>().joinId });
-    expect((await post(admin, `/api/patient-joins/${later.json<{ joinId: number }>().joinId}/undo`, { reason: 'Wrong' })).statusCode).toBe(200);
+    expect((await post(admin, `/api/patient-joins/${later.json<{ joinId: number }>().joinId}/undo`, { reason: 'Wrong' })).statusCode).toBe(
+      200,
+    );
     expect((await post(admin, `/api/patient-joins/${first}/undo`, { reason: 'Wrong' })).statusCode).toBe(200);
     for (const p of [a, b, c]) expect(await patientRow(p.id)).toMatchObject({ replaced_by: null });
   });
@@ -330,7 +361,10 @@ describe('chains, lists and the matcher', () => {
   it('lists joins newest first, by status and patient, and one by id; each read is audited as a VIEW', async () => {
     const [survivor, merged] = await twoRecords();
     const { joinId } = (
-      await post(admin, `/api/duplicates/${await openPair(t.db, survivor.id, merged.id)}/decision`, { decision: 'same', survivorId: survivor.id })
+      await post(admin, `/api/duplicates/${await openPair(t.db, survivor.id, merged.id)}/decision`, {
+        decision: 'same',
+        survivorId: survivor.id,
+      })
     ).json<{ joinId: number }>();
     const all = (await get(officer, '/api/patient-joins')).json<PatientJoin[]>();
     expect(all[0]!.id).toBe(joinId);
@@ -351,7 +385,10 @@ describe('chains, lists and the matcher', () => {
 
   it('a joined-away record is never proposed again: the matcher pairs a look-alike with the survivor only', async () => {
     const [survivor, merged] = await twoRecords();
-    await post(admin, `/api/duplicates/${await openPair(t.db, survivor.id, merged.id)}/decision`, { decision: 'same', survivorId: survivor.id });
+    await post(admin, `/api/duplicates/${await openPair(t.db, survivor.id, merged.id)}/decision`, {
+      decision: 'same',
+      survivorId: survivor.id,
+    });
     const lookAlike = await createPatient(t.db, { firstName: 'Ndapewa', lastName: 'Nghipondoka', dateOfBirth: '1984-03-09' });
     await matchPatient(t.db, lookAlike.id, t.config.match, new Date());
     await matchPatient(t.db, merged.id, t.config.match, new Date());

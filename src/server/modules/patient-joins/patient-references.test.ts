@@ -57,7 +57,10 @@ describe('the declared list of patient references', () => {
         )
       ).map((r) => r.name),
     );
-    expect(PATIENT_REFERENCES.map(named).filter((name) => !columns.has(name)), 'declared columns that do not exist').toEqual([]);
+    expect(
+      PATIENT_REFERENCES.map(named).filter((name) => !columns.has(name)),
+      'declared columns that do not exist',
+    ).toEqual([]);
     // Moved and keyed rows are recorded by their primary key: the declared key must be the table's primary key.
     for (const ref of referencesTreated('moved', 'keyed')) {
       const [pk] = await queryRows<{ key: string[] }>(
