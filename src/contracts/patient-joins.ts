@@ -5,8 +5,8 @@ import { textOrNoFilter } from './fields';
 import { patientSummary } from './patients';
 import { isSafeText } from './safe-text';
 
-/** The demographic fields a reviewer picks, each from one of the two records; `portal`: whose portal sign-in to keep. */
-export const JOIN_KEEP_FIELDS = [
+/** The demographic fields a reviewer picks, each from one of the two records. */
+export const JOIN_DETAIL_FIELDS = [
   'firstName',
   'lastName',
   'dateOfBirth',
@@ -15,8 +15,11 @@ export const JOIN_KEEP_FIELDS = [
   'address',
   'nextOfKin',
   'nextOfKinContact',
-  'portal',
 ] as const;
+export type JoinDetailField = (typeof JOIN_DETAIL_FIELDS)[number];
+
+/** What `keep` may name: each demographic field, and `portal`: whose portal sign-in to keep. */
+export const JOIN_KEEP_FIELDS = [...JOIN_DETAIL_FIELDS, 'portal'] as const;
 export type JoinKeepField = (typeof JOIN_KEEP_FIELDS)[number];
 
 export const JOIN_STATUSES = ['pending', 'joined', 'undone'] as const;

@@ -3,29 +3,16 @@
 // a visible mark and a screen-reader word), and, when both records have portal sign-in, whose PIN keeps working.
 import { useTranslation } from 'react-i18next';
 import type { PairRecord } from '../../../../contracts/duplicates';
-import type { JoinKeepField } from '../../../../contracts/patient-joins';
+import { JOIN_DETAIL_FIELDS, type JoinDetailField, type JoinKeepField } from '../../../../contracts/patient-joins';
 import { formatDate } from '../../../lib/dates';
-
-/** The demographic fields a reviewer picks (JOIN_KEEP_FIELDS without the portal, which has its own choice). */
-export const DETAIL_FIELDS = [
-  'firstName',
-  'lastName',
-  'dateOfBirth',
-  'sex',
-  'contactNumber',
-  'address',
-  'nextOfKin',
-  'nextOfKinContact',
-] as const satisfies readonly JoinKeepField[];
-export type DetailField = (typeof DETAIL_FIELDS)[number];
 
 export type Keep = Partial<Record<JoinKeepField, number>>;
 
-const valueOf = (record: PairRecord, field: DetailField): string => {
+const valueOf = (record: PairRecord, field: JoinDetailField): string => {
   const v = record.patient[field] ?? '';
   return field === 'dateOfBirth' && v ? formatDate(v) : v;
 };
-export const differs = (a: PairRecord, b: PairRecord, field: DetailField): boolean =>
+export const differs = (a: PairRecord, b: PairRecord, field: JoinDetailField): boolean =>
   (a.patient[field] ?? '').trim() !== (b.patient[field] ?? '').trim();
 
 /** The suggested survivor: the record with more clinical rows; when even, the older one (the lower id). */
@@ -124,7 +111,7 @@ export function DetailChoices({
         {t('duplicates.field.idNumber')}: {t('duplicates.record', { n: '1' })} {a.patient.idNumber} · {t('duplicates.record', { n: '2' })}{' '}
         {b.patient.idNumber}
       </p>
-      {DETAIL_FIELDS.map((field) => {
+      {JOIN_DETAIL_FIELDS.map((field) => {
         const label = t(`duplicates.field.${field}`);
         if (!differs(a, b, field))
           return (

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PairDetail } from '../../../../contracts/duplicates';
-import type { JoinKeepField, PatientJoin } from '../../../../contracts/patient-joins';
+import { JOIN_DETAIL_FIELDS, type JoinKeepField, type PatientJoin } from '../../../../contracts/patient-joins';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -15,7 +15,7 @@ import { errorText } from '../../../lib/error-text';
 import { useFocusOnMount } from '../../../lib/focus';
 import { pairDetailQueryOptions, useJoinPair } from '../api/duplicates';
 import { DecisionForm } from './decision-form';
-import { DETAIL_FIELDS, DetailChoices, differs, PortalChoice, suggestedSurvivor, SurvivorChoice, type Keep } from './pair-choices';
+import { DetailChoices, differs, PortalChoice, suggestedSurvivor, SurvivorChoice, type Keep } from './pair-choices';
 import { PairLists, type DescribeRow } from './pair-lists';
 
 const nameOf = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
@@ -69,7 +69,7 @@ function Review({
 
   const confirmJoin = (): void => {
     const keep: Keep = {};
-    for (const field of DETAIL_FIELDS) if (differs(records[0], records[1], field)) keep[field] = idOf(keepOf(field));
+    for (const field of JOIN_DETAIL_FIELDS) if (differs(records[0], records[1], field)) keep[field] = idOf(keepOf(field));
     if (records[0].portal && records[1].portal) keep.portal = idOf(keepOf('portal'));
     join.mutate(
       { decision: 'same', survivorId: idOf(survivor), keep, reason: undefined },
