@@ -105,3 +105,45 @@ describe('different people', () => {
     expect(band(other({ dateOfBirth: '1961-07-22', address: 'Erf 3, Rundu, Kavango East' }))).toBeNull();
   });
 });
+
+describe('a floor (the registry-wide run stops comparing a pair once it cannot reach "possible")', () => {
+  it('answers the full score where it reaches the floor and nothing where it does not, over every mix of slips', () => {
+    const firsts: Partial<MatchPerson>[] = [
+      {},
+      { firstName: 'Ndapwea' },
+      { firstName: 'Unknown' },
+      { firstName: 'Johannes', firstCodes: ['JHNS', 'AHNS'] },
+    ];
+    const lasts: Partial<MatchPerson>[] = [
+      {},
+      { lastName: 'Shikongo', lastCodes: ['XKNK', 'XKNK'] },
+      { firstName: 'Nghipondoka', lastName: 'Ndapewa' },
+    ];
+    const dates = ['1984-03-09', '1984-09-03', '1984-03-08', '1983-03-09', '1984-03-10', '1961-07-22', null];
+    const places = [base.address, '12 Independence Ave, Oshakati, Oshana', 'Erf 40, Ondangwa, Oshana', 'Erf 3, Rundu, Kavango East', ''];
+    const others: Partial<MatchPerson>[] = [{}, { sex: 'Male' }, { sex: '' }, { contactNumber: '081 555 0101' }];
+    const a = { ...base, contactNumber: '+264 81 555 0101' };
+    let reached = 0;
+    let dropped = 0;
+    for (const f of firsts)
+      for (const l of lasts)
+        for (const dateOfBirth of dates)
+          for (const address of places)
+            for (const o of others) {
+              const b = other({ ...f, ...l, dateOfBirth, address, ...o });
+              const full = scorePair(a, b);
+              for (const floor of [DEFAULT_THRESHOLDS.possible, DEFAULT_THRESHOLDS.veryLikely]) {
+                const floored = scorePair(a, b, floor);
+                if (full.score >= floor) {
+                  expect(floored).toEqual(full);
+                  reached++;
+                } else {
+                  expect(floored).toBeNull();
+                  dropped++;
+                }
+              }
+            }
+    expect(reached).toBeGreaterThan(50);
+    expect(dropped).toBeGreaterThan(50);
+  });
+});

@@ -3,7 +3,7 @@
 // people (Fellegi-Sunter); the score is the sum. Pure: the phonetic codes come with the records from the database.
 import type { MatchAgreement, MatchBand, MatchField, MatchReason } from '../../../contracts/duplicates';
 import { foldAccents, lowerLetters, nameWords, normalizeName } from '../patients/name-normalize';
-import { osaDistance, trigrams, trigramSetSimilarity } from '../patients/search-scoring';
+import { osaDistance, trigrams, trigramSetSimilarAtLeast, type Trigrams } from '../patients/search-scoring';
 
 /** What the matcher knows of one patient. `firstCodes`/`lastCodes`: double metaphone (primary, alternate) of the name. */
 export interface MatchPerson {
@@ -83,7 +83,7 @@ interface NameForm {
   norm: string;
   lower: string;
   words: string[];
-  grams: Set<string>;
+  grams: Trigrams;
 }
 
 const nameForm = memo((name: string): NameForm => {
@@ -107,7 +107,7 @@ export function compareName(a: string, aCodes: readonly string[], b: string, bCo
   const distance = osaDistance(na, nb, 2);
   if ((distance === 1 && shorter >= 4) || (distance === 2 && shorter >= 8)) return 'typo';
   if (aCodes.some((c) => c !== '' && bCodes.includes(c))) return 'soundsLike';
-  if (distance <= 2 || trigramSetSimilarity(fa.grams, fb.grams) >= 0.5) return 'similar';
+  if (distance <= 2 || trigramSetSimilarAtLeast(fa.grams, fb.grams, 0.5)) return 'similar';
   return 'different';
 }
 
@@ -117,16 +117,19 @@ type DateAgreement = keyof (typeof WEIGHTS)['dateOfBirth'];
 export function compareDates(a: string | null, b: string | null): DateAgreement {
   if (!a || !b) return 'missing';
   if (a === b) return 'exact';
-  const [ya, ma, da] = a.split('-');
-  const [yb, mb, db] = b.split('-');
+  // Both are YYYY-MM-DD: compared by position, without splitting or parsing (a run compares millions of pairs).
+  const ya = a.slice(0, 4);
+  const ma = a.slice(5, 7);
+  const da = a.slice(8, 10);
+  const yb = b.slice(0, 4);
+  const mb = b.slice(5, 7);
+  const db = b.slice(8, 10);
   if (ya === yb && ma === db && da === mb) return 'dayMonthSwapped';
   if (ma === mb && da === db && Math.abs(Number(ya) - Number(yb)) === 1) return 'yearOff';
-  const digitsA = a.replace(/-/g, '');
-  const digitsB = b.replace(/-/g, '');
   let differing = 0;
-  for (let i = 0; i < digitsA.length; i++) if (digitsA[i] !== digitsB[i]) differing++;
+  for (let i = 0; i < a.length; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) differing++;
   if (differing === 1) return 'oneDigit';
-  const days = Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / 86_400_000;
+  const days = Math.abs(Date.UTC(+ya, +ma - 1, +da) - Date.UTC(+yb, +mb - 1, +db)) / 86_400_000;
   return days === 1 ? 'dayApart' : 'different';
 }
 
@@ -134,7 +137,7 @@ interface Place {
   folded: string;
   town: string | null;
   region: string | null;
-  grams: Set<string>;
+  grams: Trigrams;
 }
 
 /** An address written "..., town, region" (the registry's form); the last part alone is taken as the town. */
@@ -153,13 +156,14 @@ export function comparePlaces(a: string, b: string): keyof (typeof WEIGHTS)['pla
   const pa = placeOf(a);
   const pb = placeOf(b);
   if (!pa.folded || !pb.folded) return 'missing';
-  if (pa.folded === pb.folded || trigramSetSimilarity(pa.grams, pb.grams) >= 0.8) return 'address';
+  if (pa.folded === pb.folded || trigramSetSimilarAtLeast(pa.grams, pb.grams, 0.8)) return 'address';
   if (pa.town && pa.town === pb.town) return 'town';
   if (pa.region && pa.region === pb.region) return 'region';
   return 'different';
 }
 
-const digits = (phone: string | null) => (phone ?? '').replace(/\D+/g, '').replace(/^264/, '0').replace(/^0+/, '');
+const phoneDigits = memo((phone: string) => phone.replace(/\D+/g, '').replace(/^264/, '0').replace(/^0+/, ''));
+const digits = (phone: string | null) => (phone ? phoneDigits(phone) : '');
 
 export interface PairScore {
   score: number;
@@ -167,6 +171,7 @@ export interface PairScore {
 }
 
 const reason = (field: MatchField, agreement: MatchAgreement, weight: number): MatchReason => ({ field, agreement, weight });
+const sum = (rs: readonly MatchReason[]) => rs.reduce((s, r) => s + r.weight, 0);
 
 function scoreNames(a: MatchPerson, b: MatchPerson): MatchReason[] {
   const bothWomen = a.sex === 'Female' && b.sex === 'Female';
@@ -188,26 +193,38 @@ function scoreNames(a: MatchPerson, b: MatchPerson): MatchReason[] {
     reason('lastName', swappedLast, WEIGHTS.lastName[swappedLast]),
     reason('names', 'swapped', WEIGHTS.namesSwapped),
   ];
-  const total = (rs: MatchReason[]) => rs.reduce((s, r) => s + r.weight, 0);
   const swapCounts = swappedFirst !== 'missing' || swappedLast !== 'missing';
-  return swapCounts && total(swapped) > total(straight) ? swapped : straight;
+  return swapCounts && sum(swapped) > sum(straight) ? swapped : straight;
 }
 
-/** The score of a pair and its reasons, field by field (names, date of birth, sex, place, contact number). */
-export function scorePair(a: MatchPerson, b: MatchPerson): PairScore {
-  const reasons = scoreNames(a, b);
+/** The most the names can add: both agreeing exactly (names swapped weigh less, by WEIGHTS.namesSwapped). */
+const NAMES_AT_MOST = WEIGHTS.firstName.exact + WEIGHTS.lastName.exact;
+
+/**
+ * The score of a pair and its reasons, field by field (names, date of birth, sex, place, contact number). With `floor`,
+ * null as soon as the pair cannot reach it: the cheapest fields are compared first (date of birth, sex, phone), then
+ * the place, and the names (most of the cost) only while their best agreement could still lift the pair to `floor`.
+ * The registry-wide run passes the "possible" threshold: most candidates sharing a blocking key were born in another
+ * month or year, and are dropped before their address and names are compared.
+ */
+export function scorePair(a: MatchPerson, b: MatchPerson): PairScore;
+export function scorePair(a: MatchPerson, b: MatchPerson, floor: number): PairScore | null;
+export function scorePair(a: MatchPerson, b: MatchPerson, floor = -Infinity): PairScore | null {
   const dob = compareDates(a.dateOfBirth, b.dateOfBirth);
-  reasons.push(reason('dateOfBirth', dob, WEIGHTS.dateOfBirth[dob]));
-  if (a.sex && b.sex) {
-    const sex = a.sex === b.sex ? 'same' : 'different';
-    reasons.push(reason('sex', sex, WEIGHTS.sex[sex]));
-  }
-  const place = comparePlaces(a.address, b.address);
-  reasons.push(reason('place', place, WEIGHTS.place[place]));
+  const born = reason('dateOfBirth', dob, WEIGHTS.dateOfBirth[dob]);
+  const sex = a.sex && b.sex ? (a.sex === b.sex ? 'same' : 'different') : null;
+  const sexReason = sex ? [reason('sex', sex, WEIGHTS.sex[sex])] : [];
   const phoneA = digits(a.contactNumber);
-  if (phoneA.length >= 7 && phoneA === digits(b.contactNumber)) reasons.push(reason('contactNumber', 'same', WEIGHTS.contactNumber.same));
-  const score = Math.round(reasons.reduce((s, r) => s + r.weight, 0) * 100) / 100;
-  return { score, reasons };
+  const phone =
+    phoneA.length >= 7 && phoneA === digits(b.contactNumber) ? [reason('contactNumber', 'same', WEIGHTS.contactNumber.same)] : [];
+  const cheap = born.weight + sum(sexReason) + sum(phone);
+  if (cheap + WEIGHTS.place.address + NAMES_AT_MOST < floor) return null;
+  const place = comparePlaces(a.address, b.address);
+  const placeReason = reason('place', place, WEIGHTS.place[place]);
+  if (cheap + placeReason.weight + NAMES_AT_MOST < floor) return null;
+  const reasons = [...scoreNames(a, b), born, ...sexReason, placeReason, ...phone];
+  const score = Math.round(sum(reasons) * 100) / 100;
+  return score < floor ? null : { score, reasons };
 }
 
 export function bandOf(score: number, thresholds: Thresholds): MatchBand | null {

@@ -9,10 +9,14 @@ import type { MatchPerson } from './match-scoring';
 /** Candidates kept per patient: a block larger than this (a very common name on one day) is cut, lowest ids first. */
 export const CANDIDATES_PER_PATIENT = 200;
 
-const PERSON = sql`p.id, p.first_name AS "firstName", p.last_name AS "lastName",
-  ARRAY[coalesce(nhr_dmetaphone(p.first_name_norm), ''), coalesce(nhr_dmetaphone_alt(p.first_name_norm), '')] AS "firstCodes",
-  ARRAY[coalesce(nhr_dmetaphone(p.last_name_norm), ''), coalesce(nhr_dmetaphone_alt(p.last_name_norm), '')] AS "lastCodes",
-  p.date_of_birth::text AS "dateOfBirth", p.sex, p.address, p.contact_number AS "contactNumber"`;
+const personOf = (alias: string) => {
+  const p = sql.raw(alias);
+  return sql`${p}.id, ${p}.first_name AS "firstName", ${p}.last_name AS "lastName",
+  ARRAY[coalesce(nhr_dmetaphone(${p}.first_name_norm), ''), coalesce(nhr_dmetaphone_alt(${p}.first_name_norm), '')] AS "firstCodes",
+  ARRAY[coalesce(nhr_dmetaphone(${p}.last_name_norm), ''), coalesce(nhr_dmetaphone_alt(${p}.last_name_norm), '')] AS "lastCodes",
+  ${p}.date_of_birth::text AS "dateOfBirth", ${p}.sex, ${p}.address, ${p}.contact_number AS "contactNumber"`;
+};
+const PERSON = personOf('p');
 
 export async function readPeople(db: DbOrTx, ids: readonly number[]): Promise<MatchPerson[]> {
   if (ids.length === 0) return [];
@@ -33,8 +37,8 @@ export async function nextChunk(db: DbOrTx, after: number, max: number, limit: n
  * `b.id + 0`: the id condition and the order must apply to the key's few rows; on the bare id the planner ANDs a range
  * of the primary key into every lookup, or walks the whole primary key in order (seconds per patient at 1,000,000).
  */
-const candidatesOf = (keys: SQL, other: SQL) =>
-  sql`SELECT b.id FROM patients AS b
+const candidatesOf = (keys: SQL, other: SQL, columns: SQL = sql`b.id`) =>
+  sql`SELECT ${columns} FROM patients AS b
        WHERE nhr_match_keys(b.first_name_norm, b.last_name_norm, b.date_of_birth) && ${keys} AND ${other}
          AND b.replaced_by IS NULL
        ORDER BY b.id + 0 LIMIT ${CANDIDATES_PER_PATIENT}`;
@@ -43,19 +47,36 @@ const keysOf = (alias: string) => {
   return sql`nhr_match_keys(${c}.first_name_norm, ${c}.last_name_norm, ${c}.date_of_birth)`;
 };
 
-/** For each patient of the chunk, the patients with a lower id sharing a blocking key: every pair once over a run. */
-export async function candidatePairs(db: DbOrTx, ids: readonly number[]): Promise<[number, number][]> {
-  if (ids.length === 0) return [];
+/** A chunk's candidates: pairs [lower id, chunk patient], and the records of both sides. */
+export interface ChunkCandidates {
+  pairs: [number, number][];
+  people: MatchPerson[];
+}
+
+/**
+ * For each patient of the chunk, the patients with a lower id sharing a blocking key (every pair once over a run),
+ * with their records read in the same statement: the lookup visits each candidate's row anyway, so reading the
+ * record there spares a second visit by primary key. The chunk's own records come from one more statement.
+ */
+export async function candidatePairs(db: DbOrTx, ids: readonly number[]): Promise<ChunkCandidates> {
+  if (ids.length === 0) return { pairs: [], people: [] };
   // PostgreSQL's JIT compiles this statement anew in each chunk, for longer than it runs.
   await db.execute(sql`SET LOCAL jit = off`);
-  const found = await rows<{ a: number; b: number }>(
+  const found = await rows<MatchPerson & { chunkId: number }>(
     db,
-    sql`SELECT c.id AS b, o.id AS a
+    sql`SELECT c.id AS "chunkId", o.*
           FROM patients AS c
-          CROSS JOIN LATERAL (${candidatesOf(keysOf('c'), sql`b.id + 0 < c.id`)}) AS o
+          CROSS JOIN LATERAL (${candidatesOf(keysOf('c'), sql`b.id + 0 < c.id`, personOf('b'))}) AS o
          WHERE c.id = ANY(${intArray(ids)}) AND c.replaced_by IS NULL`,
   );
-  return found.map((r) => [r.a, r.b]);
+  const pairs: [number, number][] = [];
+  const people = new Map<number, MatchPerson>();
+  for (const { chunkId, ...person } of found) {
+    pairs.push([person.id, chunkId]);
+    people.set(person.id, person);
+  }
+  const chunk = await readPeople(db, [...new Set(pairs.map(([, b]) => b))]);
+  return { pairs, people: [...people.values(), ...chunk] };
 }
 
 /** Patients sharing a blocking key with one patient (any id but its own). */

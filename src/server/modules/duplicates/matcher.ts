@@ -20,9 +20,10 @@ export interface MatchOutcome {
 }
 
 function scored(a: MatchPerson, b: MatchPerson, thresholds: Thresholds): ScoredPair | null {
-  const { score, reasons } = scorePair(a, b);
-  const band = bandOf(score, thresholds);
-  if (!band) return null;
+  const found = scorePair(a, b, thresholds.possible);
+  const band = found ? bandOf(found.score, thresholds) : null;
+  if (!found || !band) return null;
+  const { score, reasons } = found;
   const [lo, hi] = a.id < b.id ? [a, b] : [b, a];
   return { a: lo.id, b: hi.id, score, band, reasons };
 }
@@ -47,8 +48,8 @@ export async function readChunk(db: Db, ids: readonly number[]): Promise<ChunkRe
   const read = await Promise.all(
     parts.map((part) =>
       db.transaction(async (tx) => {
-        const candidates = await candidatePairs(tx, part);
-        return { candidates, people: await readPeople(tx, [...new Set(candidates.flat())]) };
+        const { pairs, people } = await candidatePairs(tx, part);
+        return { candidates: pairs, people };
       }),
     ),
   );

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ScanProgress } from '../../../contracts/duplicates';
 import type { Db } from '../../db/client';
 import type { Thresholds } from './match-scoring';
-import { keepChunk, readChunk, scoreRead } from './matcher';
+import { keepChunk, readChunk, scoreRead, type ChunkRead } from './matcher';
 import { nextChunk } from './match.repository';
 import { advanceScan, claimScan, createScan, endScan, latestScan, lockOwnedScan, type ScanRow } from './scan.repository';
 
@@ -38,33 +38,58 @@ export async function claimRun(db: Db, owner: string, by: string | null, now: Da
   });
 }
 
-/** Runs a claimed run chunk by chunk until it is done, paused (signal or maxChunks) or taken over by another worker. */
+/** A chunk's read under way: settled to a value either way, so a failure waits (unhandled) until its turn. */
+type Reading = Promise<{ read: ChunkRead } | { error: unknown }>;
+const startReading = (db: Db, ids: readonly number[]): Reading =>
+  readChunk(db, ids).then(
+    (read) => ({ read }),
+    (error: unknown) => ({ error }),
+  );
+async function readResult(reading: Reading): Promise<ChunkRead> {
+  const outcome = await reading;
+  if ('error' in outcome) throw outcome.error;
+  return outcome.read;
+}
+
+/**
+ * Runs a claimed run chunk by chunk until it is done, paused (signal or maxChunks) or taken over by another worker.
+ * The next chunk is read while this one is scored and stored: reading is the database's work, scoring this process's,
+ * so on two cores they overlap. A read chunk is only ever stored after the checkpoint moved past the one before it.
+ */
 export async function runScan(db: Db, run: ScanRow, owner: string, options: ScanOptions): Promise<ScanOutcome> {
   const chunkSize = options.chunkSize ?? SCAN_CHUNK;
   let checkpoint = run.lastPatientId;
+  let ids = await nextChunk(db, checkpoint, run.maxPatientId, chunkSize);
+  let reading = ids.length > 0 ? startReading(db, ids) : null;
+  let started = performance.now();
   for (let chunks = 0; ; chunks++) {
     if (options.signal?.aborted || (options.maxChunks !== undefined && chunks >= options.maxChunks)) {
+      await reading; // read-only: its result is dropped, and the chunk is read again on resuming
       await endScan(db, run.id, owner, 'paused', options.now());
       return 'paused';
     }
-    // The chunk's candidates are read and scored first (read-only, side by side); then its pairs and the checkpoint
-    // commit together, if this worker still owns the run. A chunk read twice (a crash between) is stored the same.
-    // (Reading the next chunk while scoring this one gained nothing on two cores: the database is the busier part.)
-    const started = performance.now();
-    const ids = await nextChunk(db, checkpoint, run.maxPatientId, chunkSize);
-    if (ids.length === 0) {
+    if (!reading) {
       await endScan(db, run.id, owner, 'done', options.now());
       return 'done';
     }
-    const { pairs, compared } = scoreRead(await readChunk(db, ids), options.thresholds);
+    // Candidates are read and scored outside the writing transaction (read-only, side by side); then the chunk's pairs
+    // and the checkpoint commit together, if this worker still owns the run. A chunk read twice (a crash between) is
+    // stored the same.
+    const read = await readResult(reading);
+    const last = ids[ids.length - 1]!;
+    const nextIds = await nextChunk(db, last, run.maxPatientId, chunkSize);
+    reading = nextIds.length > 0 ? startReading(db, nextIds) : null;
+    const { pairs, compared } = scoreRead(read, options.thresholds);
+    const chunkIds = ids;
+    const from = checkpoint;
     const step = await db.transaction(async (tx) => {
       const scan = await lockOwnedScan(tx, run.id, owner);
-      if (!scan || scan.lastPatientId !== checkpoint) return 'lost' as const;
+      if (!scan || scan.lastPatientId !== from) return 'lost' as const;
       const now = options.now();
-      await keepChunk(tx, ids, pairs, now);
+      await keepChunk(tx, chunkIds, pairs, now);
       await advanceScan(tx, run.id, {
-        lastPatientId: ids[ids.length - 1]!,
-        done: ids.length,
+        lastPatientId: last,
+        done: chunkIds.length,
         compared,
         pairs: pairs.length,
         seconds: (performance.now() - started) / 1000,
@@ -72,8 +97,13 @@ export async function runScan(db: Db, run: ScanRow, owner: string, options: Scan
       });
       return 'chunk' as const;
     });
-    checkpoint = ids[ids.length - 1]!;
-    if (step === 'lost') return 'lost';
+    started = performance.now();
+    checkpoint = last;
+    ids = nextIds;
+    if (step === 'lost') {
+      await reading;
+      return 'lost';
+    }
     if (options.onProgress) {
       const latest = await latestScan(db);
       if (latest) options.onProgress(latest);

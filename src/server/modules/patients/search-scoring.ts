@@ -96,19 +96,52 @@ export function rankWords(token: SearchToken, candidates: ReadonlyMap<string, Wo
   return out.sort((a, b) => b.rank - a.rank || a.word.localeCompare(b.word)).slice(0, limit);
 }
 
-/** pg_trgm's trigrams of a word: the word padded with two spaces before and one after, every three letters. */
-export function trigrams(s: string): Set<string> {
+/**
+ * pg_trgm's trigrams of a word: the word padded with two spaces before and one after, every three letters. Each
+ * trigram is one number (its three UTF-16 units side by side, below 2^48 so exact), sorted and without repeats: a
+ * registry-wide match compares millions of names and addresses, and sets of strings cost it most of its time in
+ * garbage collection.
+ */
+export type Trigrams = Float64Array;
+export function trigrams(s: string): Trigrams {
   const padded = `  ${s} `;
-  const out = new Set<string>();
-  for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
-  return out;
+  const n = Math.max(0, padded.length - 2);
+  const codes = new Float64Array(n);
+  for (let i = 0; i < n; i++) codes[i] = padded.charCodeAt(i) * 2 ** 32 + padded.charCodeAt(i + 1) * 2 ** 16 + padded.charCodeAt(i + 2);
+  codes.sort();
+  let kept = 0;
+  for (let i = 0; i < n; i++) if (kept === 0 || codes[i] !== codes[kept - 1]) codes[kept++] = codes[i]!;
+  return codes.slice(0, kept);
+}
+
+/** How many trigrams two sorted lists have in common. */
+function sharedTrigrams(ga: Trigrams, gb: Trigrams): number {
+  let shared = 0;
+  for (let i = 0, j = 0; i < ga.length && j < gb.length;) {
+    if (ga[i] === gb[j]) {
+      shared++;
+      i++;
+      j++;
+    } else if (ga[i]! < gb[j]!) i++;
+    else j++;
+  }
+  return shared;
 }
 
 /** Shared trigrams over all trigrams of the two (pg_trgm's similarity() of the words they came from). */
-export function trigramSetSimilarity(ga: ReadonlySet<string>, gb: ReadonlySet<string>): number {
-  let shared = 0;
-  for (const g of ga) if (gb.has(g)) shared++;
-  return shared / (ga.size + gb.size - shared);
+export function trigramSetSimilarity(ga: Trigrams, gb: Trigrams): number {
+  const shared = sharedTrigrams(ga, gb);
+  return shared / (ga.length + gb.length - shared);
+}
+
+/**
+ * Whether trigramSetSimilarity(ga, gb) >= min, answered without counting when the sizes alone rule it out (the
+ * similarity is at most the shorter list's length over the longer's).
+ */
+export function trigramSetSimilarAtLeast(ga: Trigrams, gb: Trigrams, min: number): boolean {
+  const longer = Math.max(ga.length, gb.length);
+  if (longer === 0 || Math.min(ga.length, gb.length) < min * longer) return false;
+  return trigramSetSimilarity(ga, gb) >= min;
 }
 
 /** pg_trgm's similarity(): shared trigrams of the padded words over all their trigrams. */

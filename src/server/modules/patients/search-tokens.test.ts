@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { normalizeName } from './name-normalize';
-import { osaDistance, scorePatient, trigramSimilarity } from './search-scoring';
+import { osaDistance, scorePatient, trigrams, trigramSetSimilarAtLeast, trigramSetSimilarity, trigramSimilarity } from './search-scoring';
 import { searchTokens, wordDeletes } from './search-tokens';
 
 let database: TestDatabase;
@@ -101,10 +101,22 @@ describe('scoring', () => {
       ['shikongo', 'shikonga'],
       ['maria', 'maira'],
       ['nghipondoka', 'nghipondka'],
+      ['banana', 'bananas'],
+      ['aaaa', 'aaa'],
     ] as const) {
       const [row] = await query<{ s: number }>(sql`SELECT similarity(${a}, ${b}) AS s`);
       expect(trigramSimilarity(a, b)).toBeCloseTo(row!.s, 5);
     }
+  });
+
+  it('answers "at least" as the similarity itself would, also when the lengths alone decide', () => {
+    const words = ['shikongo', 'shikonga', 'maria', 'maira', 'banana', 'bananas', 'aaaa', 'a', '', 'nghipondoka', 'nghipondka'];
+    for (const a of words)
+      for (const b of words)
+        for (const min of [0.3, 0.5, 0.8]) {
+          const [ga, gb] = [trigrams(a), trigrams(b)];
+          expect(trigramSetSimilarAtLeast(ga, gb, min)).toBe(trigramSetSimilarity(ga, gb) >= min);
+        }
   });
 
   it('averages token scores, and marks swapped names and partial names', () => {
