@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { matchPatient } from '../duplicates/matcher';
 import type { Thresholds } from '../duplicates/match-scoring';
 import { refreshImmunizationDue } from '../immunization/immunization-due.service';
+import { endPortalSessions } from '../portal/portal-joins.service';
 import { moveRows, moveRowsBack, reinsertRemoved, removeDerived, removeLikeRows, removeOpenPairs } from './join-ledger.repository';
 import {
   DEMOGRAPHIC_COLUMNS,
@@ -35,7 +36,11 @@ export function replacedValues(survivor: PatientValues, merged: PatientValues, k
   return replaced;
 }
 
-/** Performs a join: demographics, replaced_by, every reference re-pointed (ledger), pairs and derived rows. */
+/**
+ * Performs a join: demographics, replaced_by, every reference re-pointed (ledger), pairs and derived rows. A portal
+ * session open on the merged-away record ends: its record is now the survivor, which the patient reaches by signing in
+ * again (with either number).
+ */
 export async function performJoin(
   db: DbOrTx,
   join: { id: number; keep: JoinKeep },
@@ -47,6 +52,7 @@ export async function performJoin(
   for (const [field, change] of Object.entries(replaced))
     await setDemographic(db, survivor.id, field as DemographicField, change.to, change.from);
   await setReplacedBy(db, merged.id, survivor.id, context.now);
+  await endPortalSessions(db, [merged.id]);
 
   let rowsMoved = 0;
   for (const ref of referencesTreated('keyed')) {
@@ -62,7 +68,10 @@ export async function performJoin(
   return { replaced, rowsMoved };
 }
 
-/** Undoes a performed join: the ledger backwards (moves back, then removed rows re-inserted), demographics, the link. */
+/**
+ * Undoes a performed join: the ledger backwards (moves back, then removed rows re-inserted), demographics, the link.
+ * Portal sessions open on the survivor end: one may be the other person's, signed in with the old number while joined.
+ */
 export async function performUndo(
   db: DbOrTx,
   join: JoinRow,
@@ -80,6 +89,7 @@ export async function performUndo(
     if (await setDemographic(db, join.survivorId, field as DemographicField, change.from, change.to)) restored.push(field);
   }
   await setReplacedBy(db, join.mergedId, null, null);
+  await endPortalSessions(db, [join.survivorId, join.mergedId]);
   await refreshImmunizationDue(db, [join.survivorId, join.mergedId], context.now);
   return { rowsMovedBack, restored };
 }

@@ -4,7 +4,9 @@
 import type { PortalJoinReport, PortalJoins } from '../../../contracts/portal-joins';
 import type { PatientActor } from '../../context/actor';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
+import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors/app-error';
+import { deleteSessionsOfPatient } from './portal-credentials.repository';
 import { findReport, insertReport, lockJoin, selectJoinsOf } from './portal-joins.repository';
 
 /** GET /api/patient-portal/joins. */
@@ -45,4 +47,12 @@ export async function reportPortalJoin(scope: RequestScope<PatientActor>, joinId
       },
     );
   });
+}
+
+/**
+ * Ends every portal session open on these records (in the caller's transaction): a join ends the merged-away record's,
+ * an undo the survivor's, since the record each session was opened on has changed hands (decision 048).
+ */
+export async function endPortalSessions(db: DbOrTx, patientIds: readonly number[]): Promise<void> {
+  for (const id of patientIds) await deleteSessionsOfPatient(db, id);
 }

@@ -89,6 +89,11 @@ describe('the notice of joined records', () => {
     const item = (await joins()).items.find((i) => i.id === withBare.id)!;
     expect(item.facilities).toEqual([null, 'Oshakati State Hospital']);
     await undoJoin(t, withBare);
+    // An undo ends the survivor's portal sessions (decision 048): the patient signs in again.
+    expect((await t.app.inject({ method: 'GET', url: '/api/patient-portal/joins', headers: { cookie: patientCookie } })).statusCode).toBe(
+      401,
+    );
+    patientCookie = await signInPatient(t, survivor);
   });
 
   it('shows another patient nothing of this join', async () => {
@@ -163,6 +168,7 @@ describe('reporting a join as wrong', () => {
 
   it('after undo the notice is gone and the join can no longer be reported', async () => {
     await undoJoin(t, join);
+    patientCookie = await signInPatient(t, survivor);
     expect(await joins()).toEqual({ items: [] });
     expect((await report(join.id)).statusCode).toBe(404);
   });
