@@ -51,7 +51,14 @@ let doctor: { cookie: string; user: { id: string } };
 beforeAll(async () => {
   const base = testConfig();
   t = await createTestApp(
-    { now: clock.now, rateLimits: { ...base.rateLimits, badToken: { max: BAD_TOKEN_MAX, windowMs: 900_000 } } },
+    {
+      now: clock.now,
+      rateLimits: {
+        ...base.rateLimits,
+        badToken: { max: BAD_TOKEN_MAX, windowMs: 900_000 },
+        badTokenAddress: { max: BAD_TOKEN_MAX, windowMs: 900_000 },
+      },
+    },
     (probe) => registerProbeRoutes(probe.app, () => probe),
   );
   // A creator holding what the clients below are given (issue 21 item 5: a client never gets more than its creator).
@@ -433,7 +440,7 @@ describe('the token on /fhir/', () => {
     expect(missing.json()).toMatchObject({ code: 'API_CLIENT_NOT_FOUND' });
   });
 
-  it('throttles bad tokens per IP: past the limit every bearer call from that IP is 429 until the window ends', async () => {
+  it('throttles bad tokens per IP (different tokens): past the address limit every bearer call from that IP is 429 until the window ends', async () => {
     const ip = freshIp();
     const { token } = await createClient('Throttled neighbour', ['system/Condition.read']);
     for (let i = 0; i < BAD_TOKEN_MAX; i++) {
