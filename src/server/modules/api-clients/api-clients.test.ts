@@ -126,11 +126,14 @@ describe('creating a client', () => {
         'createdBy',
         'expiresAt',
         'id',
+        'jwks',
         'lastUsedAt',
         'name',
+        'openingsPerHour',
         'revokedAt',
         'revokedBy',
         'scopes',
+        'searchesPerMinute',
         'tokenIssuedAt',
         'userId',
       ].sort(),
@@ -325,7 +328,7 @@ describe('the token on /fhir/', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       userId: client.userId,
-      client: { id: client.id, name: 'Oshakati Lab', scopes: ['system/Condition.read'] },
+      client: { id: client.id, name: 'Oshakati Lab', scopes: ['system/Condition.read'], limits: { search: null, accessGrant: null } },
       permissions: ['patients.search', 'records.read'], // records.write and audit.read withheld: no scope needs them
     });
     const [row] = await queryRows<{ user_id: string; user_name: string; session_id: string | null }>(
