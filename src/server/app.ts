@@ -128,7 +128,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(duplicatesRoutes(deps));
   await app.register(patientJoinsRoutes(deps));
   await app.register(fhirRoutes(deps));
-  await app.register(smartRoutes(deps));
+  await app.register(smartRoutes(deps, FHIR_BASE_PATH));
   await app.register(cdsHooksRoutes(deps));
   await app.register(apiClientsRoutes(deps));
 

@@ -634,7 +634,10 @@ export const smartAssertionJtis = pgTable(
     jti: varchar('jti', { length: 255 }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ name: 'smart_assertion_jtis_pk', columns: [t.clientId, t.jti] }), index('smart_assertion_jtis_expires_idx').on(t.expiresAt)],
+  (t) => [
+    primaryKey({ name: 'smart_assertion_jtis_pk', columns: [t.clientId, t.jti] }),
+    index('smart_assertion_jtis_expires_idx').on(t.expiresAt),
+  ],
 );
 
 /**

@@ -210,7 +210,11 @@ export async function setApiClientSmart(scope: RequestScope<StaffActor>, id: str
     const result = await updateClientSmart(ctx.tx, id, settings, record);
     if (result === 'missing') throw new AppError('API_CLIENT_NOT_FOUND', 'System client not found');
     if (result === 'revoked') throw new AppError('API_CLIENT_REVOKED', 'This system client has been revoked');
-    const view = (r: ApiClientRow) => ({ kids: kidsOf(r.jwks), searchesPerMinute: r.searchesPerMinute, openingsPerHour: r.openingsPerHour });
+    const view = (r: ApiClientRow) => ({
+      kids: kidsOf(r.jwks),
+      searchesPerMinute: r.searchesPerMinute,
+      openingsPerHour: r.openingsPerHour,
+    });
     return ctx.audited(toApiClient(result.row), {
       action: 'UPDATE',
       resourceType: 'USER',

@@ -88,7 +88,10 @@ export function signatureVerifies(assertion: ParsedAssertion, jwks: Jwks): boole
     if (!key) continue;
     const data = Buffer.from(assertion.signingInput);
     // JWS carries an ECDSA signature as r||s (RFC 7518 §3.4), not DER.
-    const ok = alg === 'ES384' ? verify('sha384', data, { key, dsaEncoding: 'ieee-p1363' }, assertion.signature) : verify('sha384', data, key, assertion.signature);
+    const ok =
+      alg === 'ES384'
+        ? verify('sha384', data, { key, dsaEncoding: 'ieee-p1363' }, assertion.signature)
+        : verify('sha384', data, key, assertion.signature);
     if (ok) return true;
   }
   return false;

@@ -9,6 +9,7 @@ import type { InjectOptions } from 'fastify';
 import type { CreatedApiClient } from '../../../contracts/api-clients';
 import { ROLE_IDS } from '../../../contracts/constants';
 import { testClock } from '../../test/clock';
+import { sql } from 'drizzle-orm';
 import { queryOne } from '../../test/sql';
 import { signInAsClientCreator } from '../../test/api-client-fixtures';
 import { signInAs } from '../../test/staff';
@@ -70,7 +71,11 @@ function assertion(clientId: string, key: KeyPair, claims: Record<string, unknow
     jti: randomUUID(),
     ...claims,
   })}`;
-  const signature = sign('sha384', Buffer.from(input), key.alg === 'ES384' ? { key: key.privateKey, dsaEncoding: 'ieee-p1363' } : key.privateKey);
+  const signature = sign(
+    'sha384',
+    Buffer.from(input),
+    key.alg === 'ES384' ? { key: key.privateKey, dsaEncoding: 'ieee-p1363' } : key.privateKey,
+  );
   return `${input}.${signature.toString('base64url')}`;
 }
 
@@ -104,7 +109,11 @@ async function createClient(name: string, scopes: string[]): Promise<CreatedApiC
 }
 
 const setSmart = (id: string, body: Record<string, unknown>) =>
-  asAdmin({ method: 'PUT', url: `/api/admin/api-clients/${id}/smart`, payload: { jwks: null, searchesPerMinute: null, openingsPerHour: null, ...body } });
+  asAdmin({
+    method: 'PUT',
+    url: `/api/admin/api-clients/${id}/smart`,
+    payload: { jwks: null, searchesPerMinute: null, openingsPerHour: null, ...body },
+  });
 
 async function registered(scopes: string[], keys: KeyPair[]): Promise<CreatedApiClient> {
   const created = await createClient(`Lab ${randomUUID().slice(0, 8)}`, scopes);
@@ -139,30 +148,36 @@ describe('the SMART configuration', () => {
 });
 
 describe('the token endpoint', () => {
-  it.each(['RS384', 'ES384'] as const)('issues a 5-minute token for a %s assertion; the token searches; it ends after 300 s', async (alg) => {
-    const key = keyPair(alg);
-    const { client, token: staticToken } = await registered(['system/Patient.read'], [key]);
-    const res = await tokenRequest(assertion(client.id, key), 'system/Patient.rs');
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['cache-control']).toBe('no-store');
-    const answer = res.json();
-    expect(answer).toMatchObject({ token_type: 'bearer', expires_in: 300, scope: 'system/Patient.rs' });
-    expect(answer.access_token).toMatch(/^nhra_[A-Za-z0-9_-]{43}$/);
-    const search = await bearer(answer.access_token, PATIENT_SEARCH);
-    expect(search.statusCode).toBe(200);
-    expect(search.json()).toMatchObject({ resourceType: 'Bundle', type: 'searchset' });
-    // Only the scopes it asked for: no Condition.
-    expect((await bearer(answer.access_token, '/fhir/R4/Condition?patient=Patient/1')).statusCode).toBe(403);
-    // Only the token's hash is stored.
-    const stored = await queryOne<{ n: number }>(t.db, `SELECT count(*)::int AS n FROM smart_access_tokens WHERE client_id = '${client.id}'`);
-    expect(stored.n).toBe(1);
-    // The static token remains.
-    expect((await bearer(staticToken, PATIENT_SEARCH)).statusCode).toBe(200);
-    clock.advance(301_000);
-    const late = await bearer(answer.access_token, PATIENT_SEARCH);
-    expect(late.statusCode).toBe(401);
-    expect(late.json()).toMatchObject({ resourceType: 'OperationOutcome' });
-  });
+  it.each(['RS384', 'ES384'] as const)(
+    'issues a 5-minute token for a %s assertion; the token searches; it ends after 300 s',
+    async (alg) => {
+      const key = keyPair(alg);
+      const { client, token: staticToken } = await registered(['system/Patient.read'], [key]);
+      const res = await tokenRequest(assertion(client.id, key), 'system/Patient.rs');
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      const answer = res.json();
+      expect(answer).toMatchObject({ token_type: 'bearer', expires_in: 300, scope: 'system/Patient.rs' });
+      expect(answer.access_token).toMatch(/^nhra_[A-Za-z0-9_-]{43}$/);
+      const search = await bearer(answer.access_token, PATIENT_SEARCH);
+      expect(search.statusCode).toBe(200);
+      expect(search.json()).toMatchObject({ resourceType: 'Bundle', type: 'searchset' });
+      // Only the scopes it asked for: no Condition.
+      expect((await bearer(answer.access_token, '/fhir/R4/Condition?patient=Patient/1')).statusCode).toBe(403);
+      // Only the token's hash is stored.
+      const stored = await queryOne<{ n: number }>(
+        t.db,
+        sql`SELECT count(*)::int AS n FROM smart_access_tokens WHERE client_id = ${client.id}`,
+      );
+      expect(stored?.n).toBe(1);
+      // The static token remains.
+      expect((await bearer(staticToken, PATIENT_SEARCH)).statusCode).toBe(200);
+      clock.advance(301_000);
+      const late = await bearer(answer.access_token, PATIENT_SEARCH);
+      expect(late.statusCode).toBe(401);
+      expect(late.json()).toMatchObject({ resourceType: 'OperationOutcome' });
+    },
+  );
 
   it('refuses a wrong key, an expired assertion, a replayed jti, a wrong aud as invalid_client; an ungranted scope as invalid_scope', async () => {
     const key = keyPair('RS384');
@@ -181,7 +196,11 @@ describe('the token endpoint', () => {
     await refused(await tokenRequest(assertion(client.id, key, { exp: nowS - 1 }), 'system/Patient.rs'), 'invalid_client', 401);
     await refused(await tokenRequest(assertion(client.id, key, { exp: nowS + 3600 }), 'system/Patient.rs'), 'invalid_client', 401);
     // Wrong audience.
-    await refused(await tokenRequest(assertion(client.id, key, { aud: 'https://elsewhere.example/token' }), 'system/Patient.rs'), 'invalid_client', 401);
+    await refused(
+      await tokenRequest(assertion(client.id, key, { aud: 'https://elsewhere.example/token' }), 'system/Patient.rs'),
+      'invalid_client',
+      401,
+    );
     // Replayed jti: the first use works, the second is refused.
     const jti = randomUUID();
     const once = assertion(client.id, key, { jti });
@@ -202,7 +221,11 @@ describe('the token endpoint', () => {
     await refused(await tokenRequest(assertion(client.id, key, { sub: 'someone' }), 'system/Patient.rs'), 'invalid_client', 401);
     await refused(await tokenRequest('not.a.jwt', 'system/Patient.rs'), 'invalid_client', 401);
     // The wrong grant, a repeated parameter, a JSON body.
-    await refused(await tokenRequest(assertion(client.id, key), 'system/Patient.rs', { grant_type: 'password' }), 'unsupported_grant_type', 400);
+    await refused(
+      await tokenRequest(assertion(client.id, key), 'system/Patient.rs', { grant_type: 'password' }),
+      'unsupported_grant_type',
+      400,
+    );
     const repeated = await t.app.inject({
       ...form({}),
       payload: `grant_type=client_credentials&grant_type=client_credentials&scope=system%2FPatient.rs`,
@@ -211,8 +234,11 @@ describe('the token endpoint', () => {
     const json = await t.app.inject({ method: 'POST', url: '/fhir/R4/auth/token', payload: { grant_type: 'client_credentials' } });
     await refused(json, 'invalid_request', 400);
     // None of these issued a token beyond the one good request.
-    const stored = await queryOne<{ n: number }>(t.db, `SELECT count(*)::int AS n FROM smart_access_tokens WHERE client_id = '${client.id}'`);
-    expect(stored.n).toBe(1);
+    const stored = await queryOne<{ n: number }>(
+      t.db,
+      sql`SELECT count(*)::int AS n FROM smart_access_tokens WHERE client_id = ${client.id}`,
+    );
+    expect(stored?.n).toBe(1);
   });
 
   it('refuses a client without keys and a revoked client', async () => {
@@ -238,7 +264,13 @@ describe('keys and limits on the System clients route', () => {
     const privateJwk = { ...key.privateKey.export({ format: 'jwk' }), kid: 'k1' };
     const short = { ...generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'jwk' }), kid: 'k2' };
     const noKid = { ...key.jwk, kid: undefined };
-    for (const jwk of [privateJwk, short, noKid, { kty: 'oct', k: 'c2VjcmV0', kid: 'k3' }, { kty: 'RSA', n: 'AQAB', e: 'AQAB', kid: 'k4' }]) {
+    for (const jwk of [
+      privateJwk,
+      short,
+      noKid,
+      { kty: 'oct', k: 'c2VjcmV0', kid: 'k3' },
+      { kty: 'RSA', n: 'AQAB', e: 'AQAB', kid: 'k4' },
+    ]) {
       const res = await setSmart(client.id, { jwks: { keys: [jwk] } });
       expect(res.statusCode, JSON.stringify(jwk)).toBe(400);
       expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', issues: [{ path: 'jwks', message: 'validation:invalidJwks' }] });
@@ -246,8 +278,8 @@ describe('keys and limits on the System clients route', () => {
     for (const limit of [0, -1, 1.5, 100_001]) {
       expect((await setSmart(client.id, { searchesPerMinute: limit })).statusCode).toBe(400);
     }
-    const row = await queryOne<{ jwks: unknown }>(t.db, `SELECT jwks FROM api_clients WHERE id = '${client.id}'`);
-    expect(row.jwks).toBeNull();
+    const row = await queryOne<{ jwks: unknown }>(t.db, sql`SELECT jwks FROM api_clients WHERE id = ${client.id}`);
+    expect(row?.jwks).toBeNull();
     const doctor = await t.app.inject({
       method: 'PUT',
       url: `/api/admin/api-clients/${client.id}/smart`,
@@ -260,9 +292,9 @@ describe('keys and limits on the System clients route', () => {
     expect(ok.json()).toMatchObject({ searchesPerMinute: 5, openingsPerHour: 7, jwks: { keys: [{ kid: key.kid }] } });
     const audit = await queryOne<{ n: number }>(
       t.db,
-      `SELECT count(*)::int AS n FROM security_events WHERE event_type = 'API_CLIENT_SMART_SET' AND metadata->>'apiClientId' = '${client.id}'`,
+      sql`SELECT count(*)::int AS n FROM security_events WHERE event_type = 'API_CLIENT_SMART_SET' AND metadata->>'apiClientId' = ${client.id}`,
     );
-    expect(audit.n).toBe(1);
+    expect(audit?.n).toBe(1);
   });
 
   it("uses the client's own search limit instead of the default", async () => {

@@ -11,7 +11,11 @@ const V1 = /^system\/(\*|[A-Za-z]+)\.(read|write|\*)$/;
 const isType = (t: string): t is FhirResourceType => (FHIR_RESOURCE_TYPES as readonly string[]).includes(t);
 
 /** The scopes the SMART configuration announces: v2 read/search and create of every type, and the wildcards. */
-export const SMART_SCOPES_SUPPORTED: readonly string[] = ['system/*.rs', 'system/*.cruds', ...FHIR_RESOURCE_TYPES.map((t) => `system/${t}.rs`)];
+export const SMART_SCOPES_SUPPORTED: readonly string[] = [
+  'system/*.rs',
+  'system/*.cruds',
+  ...FHIR_RESOURCE_TYPES.map((t) => `system/${t}.rs`),
+];
 
 interface AskedScope {
   type: FhirResourceType | '*';

@@ -40,8 +40,7 @@ export interface TokenAnswer {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const isJwks = (value: unknown): value is Jwks =>
-  !!value && typeof value === 'object' && Array.isArray((value as { keys?: unknown }).keys);
+const isJwks = (value: unknown): value is Jwks => !!value && typeof value === 'object' && Array.isArray((value as { keys?: unknown }).keys);
 
 const audienceIs = (aud: unknown, url: string): boolean => aud === url || (Array.isArray(aud) && aud.includes(url));
 
@@ -67,7 +66,8 @@ export async function issueSmartToken({ db, config }: AppDeps, form: ReadonlyMap
   const client = await findAssertingClient(db, iss.toLowerCase(), SYSTEM_ACCOUNT_STATUS);
   if (!client || !client.live) throw invalidClient('Unknown or revoked client');
   if (!isJwks(client.jwks)) throw invalidClient('The client has no registered keys');
-  if (!signatureVerifies(assertion, client.jwks)) throw invalidClient("The signature does not verify with the client's registered keys (RS384 or ES384)");
+  if (!signatureVerifies(assertion, client.jwks))
+    throw invalidClient("The signature does not verify with the client's registered keys (RS384 or ES384)");
   if (!audienceIs(aud, tokenUrl)) throw invalidClient(`aud must be the token endpoint, ${tokenUrl}`);
   const now = config.now();
   const nowS = now.getTime() / 1000;
@@ -85,7 +85,12 @@ export async function issueSmartToken({ db, config }: AppDeps, form: ReadonlyMap
   const fresh = await recordAssertionAndToken(
     db,
     { clientId: client.id, jti, assertionExpiresAt: new Date(exp * 1000) },
-    { tokenHash: hashToken(token), scopes: grant.granted, issuedAt: now, expiresAt: new Date(now.getTime() + ACCESS_TOKEN_LIFETIME_S * 1000) },
+    {
+      tokenHash: hashToken(token),
+      scopes: grant.granted,
+      issuedAt: now,
+      expiresAt: new Date(now.getTime() + ACCESS_TOKEN_LIFETIME_S * 1000),
+    },
   );
   if (!fresh) throw invalidClient('This assertion (its jti) has been used already');
   return { access_token: token, token_type: 'bearer', expires_in: ACCESS_TOKEN_LIFETIME_S, scope: grant.scope };

@@ -5,7 +5,6 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors/app-error';
-import { FHIR_BASE_PATH } from '../fhir/fhir.routes';
 import { smartConfiguration, TOKEN_PATH } from './smart-configuration';
 import { issueSmartToken, OAuthError } from './smart-token.service';
 
@@ -28,9 +27,10 @@ function oauthErrorOf(error: FastifyError | Error): OAuthError {
   return new OAuthError('invalid_request', error.message || 'Malformed token request', status);
 }
 
-export function smartRoutes(deps: AppDeps) {
+/** `fhirBase`: the FHIR API's path (/fhir/R4); the SMART configuration and the token endpoint sit under it. */
+export function smartRoutes(deps: AppDeps, fhirBasePath: string) {
   const { config } = deps;
-  const fhirBase = (): string => `${config.publicUrl}${FHIR_BASE_PATH}`;
+  const fhirBase = (): string => `${config.publicUrl}${fhirBasePath}`;
   return async (app: FastifyInstance): Promise<void> => {
     const tags = ['smart'];
     app.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_request, body, done) => {
@@ -53,13 +53,13 @@ export function smartRoutes(deps: AppDeps) {
     });
 
     app.get(
-      `${FHIR_BASE_PATH}/.well-known/smart-configuration`,
+      `${fhirBasePath}/.well-known/smart-configuration`,
       { schema: { tags, summary: 'SMART configuration (SMART App Launch 2.x): the token endpoint and what it accepts' } },
       async (_request, reply) => reply.header('cache-control', 'no-cache').type('application/json').send(smartConfiguration(fhirBase())),
     );
 
     app.post(
-      `${FHIR_BASE_PATH}${TOKEN_PATH}`,
+      `${fhirBasePath}${TOKEN_PATH}`,
       {
         schema: {
           tags,

@@ -1,7 +1,13 @@
 // Administration: FHIR system clients (decision 020). The list is cached under its URL; a create puts the new client
 // at the top of the cached list and a revoke or a new token replaces its row with the server's answer, so none refetches.
 import { queryOptions, useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
-import type { ApiClient, ApiClientInput, ApiClientSmartInput, ApiClientTokenInput, CreatedApiClient } from '../../../../contracts/api-clients';
+import type {
+  ApiClient,
+  ApiClientInput,
+  ApiClientSmartInput,
+  ApiClientTokenInput,
+  CreatedApiClient,
+} from '../../../../contracts/api-clients';
 import { apiJson } from '../../../lib/api-client';
 import { underUrl, urlKey } from '../../../lib/query-keys';
 
@@ -64,7 +70,8 @@ export function useSetApiClientSmart(): UseMutationResult<ApiClient, Error, { id
     mutationFn: ({ id, ...input }: { id: string } & ApiClientSmartInput) =>
       apiJson<ApiClient>('PUT', `/api/admin/api-clients/${encodeURIComponent(id)}/smart`, input),
     retry: false,
-    onSuccess: (client) => queryClient.setQueryData<ApiClient[]>(apiClientKeys.list, (list) => list?.map((c) => (c.id === client.id ? client : c))),
+    onSuccess: (client) =>
+      queryClient.setQueryData<ApiClient[]>(apiClientKeys.list, (list) => list?.map((c) => (c.id === client.id ? client : c))),
     onError: () => queryClient.invalidateQueries({ predicate: apiClientKeys.all }),
   });
 }

@@ -42,7 +42,11 @@ function SmartForm({ client, onDone }: { client: ApiClient; onDone: () => void }
         found.jwks = t('validation:invalidJwks');
       }
     }
-    const parsed = apiClientSmartInput.safeParse({ jwks: keys, searchesPerMinute: limitValue(searches), openingsPerHour: limitValue(openings) });
+    const parsed = apiClientSmartInput.safeParse({
+      jwks: keys,
+      searchesPerMinute: limitValue(searches),
+      openingsPerHour: limitValue(openings),
+    });
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const field = (issue.path[0] as Field | undefined) ?? 'jwks';
@@ -64,7 +68,8 @@ function SmartForm({ client, onDone }: { client: ApiClient; onDone: () => void }
         onError: (error) => {
           // The server checks the keys themselves (public, RSA 2048+ or EC P-384, with a kid): say so at the box.
           if (errorCodeOf(error) === 'VALIDATION_FAILED') setErrors({ jwks: t('validation:invalidJwks') });
-          else toast({ title: t('clients.smart.saveFailed'), description: errorText(t, error, t('common:anError')), variant: 'destructive' });
+          else
+            toast({ title: t('clients.smart.saveFailed'), description: errorText(t, error, t('common:anError')), variant: 'destructive' });
         },
       },
     );
