@@ -9,6 +9,7 @@ import type {
   CreatedApiClient,
 } from '../../../../contracts/api-clients';
 import { apiJson } from '../../../lib/api-client';
+import { errorCodeOf } from '../../../lib/api-error';
 import { underUrl, urlKey } from '../../../lib/query-keys';
 
 /** System clients' query keys (lib/query-keys.ts): the URL of the list. */
@@ -72,6 +73,9 @@ export function useSetApiClientSmart(): UseMutationResult<ApiClient, Error, { id
     retry: false,
     onSuccess: (client) =>
       queryClient.setQueryData<ApiClient[]>(apiClientKeys.list, (list) => list?.map((c) => (c.id === client.id ? client : c))),
-    onError: () => queryClient.invalidateQueries({ predicate: apiClientKeys.all }),
+    // Revoked or gone elsewhere: the list is stale, read it again (refused keys change nothing).
+    onError: (error) => {
+      if (errorCodeOf(error) !== 'VALIDATION_FAILED') void queryClient.invalidateQueries({ predicate: apiClientKeys.all });
+    },
   });
 }
