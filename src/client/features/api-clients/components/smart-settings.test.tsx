@@ -51,7 +51,8 @@ describe('Keys and limits of a system client', () => {
     expect(await within(dialog).findByText(i18n.t('validation:invalidJwks'))).toBeTruthy();
     expect(within(dialog).getByText(i18n.t('validation:invalidLimit'))).toBeTruthy();
     expect(within(dialog).getByLabelText(label('smart.jwks')).getAttribute('aria-invalid')).toBe('true');
-    expect(server.transport.sent).toEqual([]);
+    // Only the SMART configuration was read (for the token address): nothing was sent to change anything.
+    expect(server.transport.sent.filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('shows the refusal of a private key at the box; saves a public key and limits with one PUT', async () => {
@@ -66,7 +67,12 @@ describe('Keys and limits of a system client', () => {
     await user.paste(JSON.stringify({ keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'k1' }] }));
     await user.click(within(dialog).getByRole('button', { name: u('smart.save') }));
     expect(await within(dialog).findByText(i18n.t('validation:invalidJwks'))).toBeTruthy();
-    expect(server.transport.sent.map((r) => [r.method, r.status])).toEqual([['PUT', 400]]);
+    const writes = () => server.transport.sent.filter((r) => r.method !== 'GET').map((r) => [r.method, r.status]);
+    expect(writes()).toEqual([['PUT', 400]]);
+    // The token address is the server's public one (the aud of the client's JWT), from the SMART configuration.
+    expect((within(dialog).getByLabelText(label('smart.tokenEndpoint')) as HTMLInputElement).value).toBe(
+      `${server.t.config.publicUrl}/fhir/R4/auth/token`,
+    );
 
     server.transport.sent.length = 0;
     await user.clear(box);
@@ -76,7 +82,7 @@ describe('Keys and limits of a system client', () => {
     await user.type(within(dialog).getByLabelText(label('smart.openingsPerHour')), '40');
     await user.click(within(dialog).getByRole('button', { name: u('smart.save') }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(server.transport.sent.map((r) => [r.method, r.status])).toEqual([['PUT', 200]]);
+    expect(writes()).toEqual([['PUT', 200]]);
     expect(
       screen.getByText(`${u('smart.keysCount', { count: 1 })} · ${u('smart.ownLimits', { searches: 12, openings: 40 })}`),
     ).toBeTruthy();

@@ -2,6 +2,7 @@
 // its row: the client id its signed JWT names (iss and sub), the token endpoint, its public keys (a JWKS pasted as
 // JSON) and its searches per minute and record openings per hour (empty: the server's defaults).
 import { useState, type FormEvent } from 'react';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { apiClientSmartInput, type ApiClient } from '../../../../contracts/api-clients';
 import { Button } from '../../../components/ui/button';
@@ -12,10 +13,14 @@ import { Textarea } from '../../../components/ui/textarea';
 import { toast } from '../../../components/ui/toast';
 import { errorCodeOf } from '../../../lib/api-error';
 import { errorText } from '../../../lib/error-text';
+import { urlKey } from '../../../lib/query-keys';
 import { useSetApiClientSmart } from '../api/api-clients';
 
-/** The token endpoint's address as the other system must call it (the FHIR base of this site). */
-export const tokenEndpoint = (): string => `${window.location.origin}/fhir/R4/auth/token`;
+/** The SMART configuration: its token endpoint names the server's public address, which an assertion's aud must be. */
+const smartConfigurationQuery = queryOptions<{ token_endpoint: string }>({
+  queryKey: urlKey('/fhir/R4/.well-known/smart-configuration'),
+  staleTime: Infinity,
+});
 
 type Field = 'jwks' | 'searchesPerMinute' | 'openingsPerHour';
 
@@ -26,6 +31,7 @@ const limitValue = (text: string): number | null => (text.trim() === '' ? null :
 function SmartForm({ client, onDone }: { client: ApiClient; onDone: () => void }): React.JSX.Element {
   const { t } = useTranslation(['users', 'validation', 'common']);
   const save = useSetApiClientSmart();
+  const configuration = useQuery(smartConfigurationQuery);
   const [jwks, setJwks] = useState(client.jwks ? JSON.stringify(client.jwks, null, 2) : '');
   const [searches, setSearches] = useState(limitText(client.searchesPerMinute));
   const [openings, setOpenings] = useState(limitText(client.openingsPerHour));
@@ -81,7 +87,12 @@ function SmartForm({ client, onDone }: { client: ApiClient; onDone: () => void }
         <Input readOnly value={client.id} className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
       </FormField>
       <FormField label={t('clients.smart.tokenEndpoint')}>
-        <Input readOnly value={tokenEndpoint()} className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+        <Input
+          readOnly
+          value={configuration.data?.token_endpoint ?? ''}
+          className="font-mono text-xs"
+          onFocus={(e) => e.currentTarget.select()}
+        />
       </FormField>
       <FormField label={t('clients.smart.jwks')} hint={t('clients.smart.jwksHint')} error={errors.jwks}>
         <Textarea
