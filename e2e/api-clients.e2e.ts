@@ -2,8 +2,11 @@
 // an administrator opens Admin > System clients, creates a client (name typed, access ticked with the space bar),
 // is shown its token once with the warning, and the token then authenticates on /fhir/; a new token (after the
 // confirmation, for the lifetime picked) is shown once and the old one is refused at once; revoking it (after the
-// confirmation) makes the same token a 401 at once. axe finds no violation and nothing is wider than the phone.
+// confirmation) makes the same token a 401 at once. Its public key and own limits are set in the Keys and limits
+// dialog by keyboard (decision 050), and the client then gets an access token at the SMART token endpoint with a JWT
+// signed by that key. axe finds no violation and nothing is wider than the phone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { ensureClientCreatorRole } from '../src/server/test/api-client-fixtures';
 import { createStaffUser } from '../src/server/test/staff';
@@ -109,6 +112,56 @@ describe.skipIf(!run)('system clients journey (issue 14 item 5)', () => {
     token = fresh;
     await page.getByRole('button', { name: 'I have stored the token' }).click();
     expect(await page.getByTestId('client-token').count()).toBe(0);
+  });
+
+  it('sets its public key and own limits by keyboard; the client then gets a SMART access token with a signed JWT (decision 050)', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' });
+    const kid = 'journey-key';
+    const jwks = JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid }] });
+    await page.getByRole('button', { name: `Keys and limits of ${CLIENT}` }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Keys and limits' });
+    await dialog.waitFor();
+    const clientId = await dialog.getByLabel('Client ID').inputValue();
+    await dialog.getByLabel(/^Public keys/).focus();
+    await page.keyboard.insertText(jwks);
+    await page.keyboard.press('Tab'); // Searches per minute
+    await page.keyboard.type('12');
+    await page.keyboard.press('Tab'); // Records opened per hour
+    await page.keyboard.type('40');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, 'system-clients-keys-dialog-375');
+    await dialog.getByRole('button', { name: 'Save' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Signs in with 1 key · Own limits: 12 searches a minute, 40 records an hour').waitFor();
+    await screenshot(page, 'system-clients-keys-375');
+
+    // The token endpoint as the SMART configuration names it (the configured public address): the aud of the JWT.
+    const config = (await (await fetch(`${app.baseUrl}/fhir/R4/.well-known/smart-configuration`)).json()) as { token_endpoint: string };
+    const tokenUrl = config.token_endpoint;
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const input = `${b64({ alg: 'ES384', typ: 'JWT', kid })}.${b64({
+      iss: clientId,
+      sub: clientId,
+      aud: tokenUrl,
+      exp: Math.floor(Date.now() / 1000) + 240,
+      jti: randomUUID(),
+    })}`;
+    const jwt = `${input}.${sign('sha384', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+    const res = await fetch(`${app.baseUrl}/fhir/R4/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: 'system/Condition.rs',
+        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+        client_assertion: jwt,
+      }).toString(),
+    });
+    const answer = (await res.json()) as { access_token?: string; error?: string };
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    expect((await fhirStatus(app.baseUrl, answer.access_token ?? '')).status).not.toBe(401);
   });
 
   it('revokes it after the confirmation, by keyboard; the token is refused at once', async () => {

@@ -12,6 +12,9 @@ export const SYSTEM_ACCOUNT_STATUS = 'system';
 /** The bearer token: a fixed prefix (so secret scanners can find a leaked one) and 256 random bits, base64url. */
 export const API_CLIENT_TOKEN_PREFIX = 'nhrc_';
 export const API_CLIENT_TOKEN_PATTERN = /^nhrc_[A-Za-z0-9_-]{43}$/;
+/** An access token from the SMART token endpoint (decision 050): its own prefix, 256 random bits, minutes of life. */
+export const SMART_ACCESS_TOKEN_PREFIX = 'nhra_';
+export const SMART_ACCESS_TOKEN_PATTERN = /^nhra_[A-Za-z0-9_-]{43}$/;
 
 export const API_CLIENT_NAME_MAX = 100;
 export const API_CLIENT_SCOPES_MAX = 40;
@@ -59,6 +62,37 @@ export type ApiClientTokenInput = z.input<typeof apiClientTokenInput>;
 
 export const apiClientIdParams = z.object({ id: z.uuid() });
 
+/** The most a client's own limit may be set to (per minute or per hour). */
+export const API_CLIENT_LIMIT_MAX = 100_000;
+/** The most public keys a client may register (decision 050). */
+export const API_CLIENT_JWKS_MAX_KEYS = 10;
+
+const ownLimit = z
+  .number({ error: 'validation:invalidLimit' })
+  .int({ error: 'validation:invalidLimit' })
+  .min(1, { error: 'validation:invalidLimit' })
+  .max(API_CLIENT_LIMIT_MAX, { error: 'validation:invalidLimit' })
+  .nullable();
+
+/** A JWKS as the screen sends it: its keys are checked by the server (public RSA or EC P-384 keys with a kid). */
+export const jwksInput = z.strictObject({
+  keys: z
+    .array(z.record(z.string(), z.unknown()), { error: 'validation:invalidJwks' })
+    .min(1, { error: 'validation:invalidJwks' })
+    .max(API_CLIENT_JWKS_MAX_KEYS, { error: 'validation:invalidJwks' }),
+});
+
+/**
+ * SMART Backend Services and limits of a client (decision 050): its public keys (null: none, so it cannot use the token
+ * endpoint) and its own limits (null: the server's defaults).
+ */
+export const apiClientSmartInput = z.strictObject({
+  jwks: jwksInput.nullable(),
+  searchesPerMinute: ownLimit,
+  openingsPerHour: ownLimit,
+});
+export type ApiClientSmartInput = z.input<typeof apiClientSmartInput>;
+
 export const apiClient = z.object({
   id: z.string(),
   /** The client's own staff account: audit rows name it (user id and name). */
@@ -73,6 +107,11 @@ export const apiClient = z.object({
   /** When the current token was issued and when it stops working. */
   tokenIssuedAt: z.string(),
   expiresAt: z.string(),
+  /** Its registered public keys for SMART Backend Services (decision 050), or null. */
+  jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).nullable(),
+  /** Its own limits, or null for the server's defaults (decision 050). */
+  searchesPerMinute: z.number().nullable(),
+  openingsPerHour: z.number().nullable(),
 });
 export type ApiClient = z.infer<typeof apiClient>;
 export const apiClients = z.array(apiClient);

@@ -12,6 +12,7 @@ import { configureAuditPayloads } from './audit/audit-payload';
 import { requireStaff } from './context/guards';
 import { registerRequestContext } from './context/request-context';
 import { registerErrorHandler, registerNotFoundHandler } from './errors/error-handler';
+import { registerFhirCors, isCorsUrl } from './http/cors';
 import { registerCsrfGuard } from './http/csrf';
 import { registerInputGuard } from './http/input-guard';
 import { registerJsonParser } from './http/json-depth';
@@ -20,7 +21,7 @@ import { registerStaticClient } from './http/static-client';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { mfaRoutes } from './modules/auth/mfa.routes';
-import { fhirRoutes } from './modules/fhir/fhir.routes';
+import { FHIR_BASE_PATH, fhirRoutes } from './modules/fhir/fhir.routes';
 import { cdsHooksRoutes } from './modules/cds-hooks/cds-hooks.routes';
 import { passkeyRoutes } from './modules/auth/passkeys.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -38,6 +39,8 @@ import { immunizationRoutes } from './modules/immunization/immunization.routes';
 import { medicineChecksRoutes } from './modules/medicine-checks/medicine-checks.routes';
 import { recordsRoutes } from './modules/records/records.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
+import { TOKEN_PATH } from './modules/smart/smart-configuration';
+import { smartRoutes } from './modules/smart/smart.routes';
 import { usersRoutes } from './modules/users/users.routes';
 
 export const BODY_LIMIT = 100 * 1024;
@@ -64,7 +67,13 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
-  registerCsrfGuard(app, config.trustedOrigins);
+  // CORS for the FHIR API and the SMART token endpoint only (decision 050), before anything that may refuse.
+  registerFhirCors(app, FHIR_BASE_PATH, config.fhirCorsOrigins);
+  registerCsrfGuard(app, config.trustedOrigins, {
+    origins: config.fhirCorsOrigins,
+    isCorsUrl: (url) => isCorsUrl(url, FHIR_BASE_PATH),
+    isTokenUrl: (url) => url.split('?')[0] === `${FHIR_BASE_PATH}${TOKEN_PATH}`,
+  });
   registerJsonParser(app);
   registerInputGuard(app);
   registerAccessRefusalEvents(app, db, config.now);
@@ -119,6 +128,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   await app.register(duplicatesRoutes(deps));
   await app.register(patientJoinsRoutes(deps));
   await app.register(fhirRoutes(deps));
+  await app.register(smartRoutes(deps, FHIR_BASE_PATH));
   await app.register(cdsHooksRoutes(deps));
   await app.register(apiClientsRoutes(deps));
 

@@ -19,6 +19,11 @@ export interface Config {
   /** Extra origins allowed on state-changing requests besides the request's own host. */
   trustedOrigins: string[];
   /**
+   * Browser origins allowed to call the FHIR API and the SMART token endpoint across sites (FHIR_CORS_ORIGINS,
+   * comma-separated, e.g. https://lab.example.na; default none; decision 050). Nothing else under /api/ allows CORS.
+   */
+  fhirCorsOrigins: string[];
+  /**
    * The address clients reach the server at (PUBLIC_URL, e.g. https://records.health.gov.na; default the first
    * WEBAUTHN_ORIGINS entry, else http://localhost:PORT), without a trailing slash: the base of every absolute link the
    * server writes (FHIR Bundle links, fullUrl, Location). Never taken from the request's Host header (issue 21 item 20).
@@ -90,6 +95,12 @@ export interface Config {
     report: RateLimitRule;
     /** Bad FHIR bearer tokens per IP per 15 minutes before every bearer call from it is refused (RATE_LIMIT_BAD_TOKENS_PER_15_MINUTES; decision 020). */
     badToken: RateLimitRule;
+    /**
+     * Bad FHIR bearer tokens per address per 15 minutes before every bearer call from it is refused
+     * (RATE_LIMIT_BAD_TOKENS_PER_ADDRESS_PER_15_MINUTES; decision 050). `badToken` counts per token fingerprint, and a
+     * token already over its own limit is not counted here again: one broken client cannot lock out its neighbours.
+     */
+    badTokenAddress: RateLimitRule;
     /**
      * Passkey challenges asked for per IP per minute by signed-out callers, per user when signed in
      * (RATE_LIMIT_PASSKEY_CHALLENGES_PER_MINUTE; decision 026): each one is a stored challenge.
@@ -239,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: path.resolve(env.CLIENT_DIR ?? './dist/client'),
     medicineKnowledgeDir: env.MEDICINE_KNOWLEDGE_DIR?.trim() ? path.resolve(env.MEDICINE_KNOWLEDGE_DIR.trim()) : CATALOGUE_DIR,
     trustedOrigins: commaList(env.TRUSTED_ORIGINS),
+    fhirCorsOrigins: commaList(env.FHIR_CORS_ORIGINS),
     publicUrl: publicUrlOf(env, port),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     statementTimeoutMs: wholeNumber(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS),
@@ -275,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accessGrant: { max: positiveInteger(env, 'RATE_LIMIT_ACCESS_GRANTS_PER_HOUR', 120), windowMs: 3_600_000 },
       report: { max: positiveInteger(env, 'RATE_LIMIT_REPORTS_PER_HOUR', 20), windowMs: 3_600_000 },
       badToken: { max: positiveInteger(env, 'RATE_LIMIT_BAD_TOKENS_PER_15_MINUTES', 20), windowMs: 900_000 },
+      badTokenAddress: { max: positiveInteger(env, 'RATE_LIMIT_BAD_TOKENS_PER_ADDRESS_PER_15_MINUTES', 200), windowMs: 900_000 },
       passkeyChallenge: { max: positiveInteger(env, 'RATE_LIMIT_PASSKEY_CHALLENGES_PER_MINUTE', 120), windowMs: 60_000 },
       portalCode: { max: positiveInteger(env, 'RATE_LIMIT_PORTAL_CODES_PER_HOUR', 20), windowMs: 3_600_000 },
     },

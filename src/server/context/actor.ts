@@ -18,7 +18,15 @@ export interface StaffActor {
    * Set when a system client calls the FHIR API with its bearer token (decision 020): the client acts through its own
    * non-interactive staff account, and its scopes bound every call besides the account's permissions.
    */
-  client?: { id: string; name: string; scopes: ReadonlySet<string> } | undefined;
+  client?:
+    | {
+        id: string;
+        name: string;
+        scopes: ReadonlySet<string>;
+        /** The client's own limits set by an administrator (decision 050); null: the server's default. */
+        limits?: { search: number | null; accessGrant: number | null };
+      }
+    | undefined;
 }
 
 export interface PatientActor {

@@ -1,7 +1,9 @@
 // Reads who calls the FHIR API with a bearer token (decision 020): the system client with this token hash, its
 // account, role and permissions, and the caller's count of bad tokens, in one prepared statement that also writes
-// last_used_at when it is at least a minute old. Bad tokens are counted per IP in rate_limit_hits (decision 011's
-// table, fixed windows), so every process and instance shares the count.
+// last_used_at when it is at least a minute old. The token is a client's static token (api_clients.token_hash) or a
+// short-lived access token from the SMART token endpoint (smart_access_tokens, decision 050: its own scopes). Bad
+// tokens are counted per token fingerprint and per IP in rate_limit_hits (decision 011's table, fixed windows), so
+// every process and instance shares the count.
 import { sql, type SQL } from 'drizzle-orm';
 import { PERMISSIONS, type Permission } from '../../contracts/constants';
 import { preparedRows, type Db } from '../db/client';
@@ -11,8 +13,12 @@ import { permissionsOf } from './actor.repository';
 const known = new Set<string>(PERMISSIONS);
 
 interface ClientRow {
-  badTokens: number;
-  resetMs: number | null;
+  tokenHits: number;
+  tokenResetMs: number | null;
+  addressHits: number;
+  addressResetMs: number | null;
+  searchesPerMinute: number | null;
+  openingsPerHour: number | null;
   clientId: string | null;
   expired: boolean | null;
   clientName: string | null;
@@ -29,11 +35,23 @@ interface ClientRow {
   permissions: string[];
 }
 
-export interface ClientTokenLookup {
-  /** Bad tokens counted for this key in the live window (0 when none). */
-  badTokens: number;
-  /** Milliseconds until the bad-token window ends (0 when there is none). */
+/** A bad-token counter as read: its hits in the live window (0 when none) and the ms until the window ends. */
+export interface BadTokenCount {
+  hits: number;
   windowLeftMs: number;
+}
+
+/** The two keys bad tokens are counted under (decision 050) and their limits. */
+export interface BadTokenKeys {
+  token: { key: string; max: number };
+  address: { key: string; max: number };
+}
+
+export interface ClientTokenLookup {
+  /** Bad tokens counted for this token's fingerprint. */
+  token: BadTokenCount;
+  /** Bad tokens counted for the caller's address. */
+  address: BadTokenCount;
   /** The client's actor, or null: unknown, revoked or expired token, or its account no longer active. */
   actor: StaffActor | null;
   /** The token is a live client's, but past its expiry (decision 030). */
@@ -41,17 +59,17 @@ export interface ClientTokenLookup {
 }
 
 /**
- * The live client with this token hash as a staff actor with `client` set, and the bad-token count under
- * `throttleKey`. The client's account must be active with account status `systemStatus`. last_used_at is written only
- * when it is at least `touchMs` old and the caller is not over `throttleMax` (a throttled call is refused anyway).
+ * The live client with this token hash (a static token, or a SMART access token with its own scopes and expiry) as a
+ * staff actor with `client` set, and the bad-token counts under both keys. The client's account must be active with
+ * account status `systemStatus`. last_used_at is written only when it is at least `touchMs` old and the caller is
+ * under both limits (a throttled call is refused anyway).
  */
 export async function loadClientActor(
   db: Db,
   tokenHash: string,
   now: Date,
   touchMs: number,
-  throttleKey: string,
-  throttleMax: number,
+  keys: BadTokenKeys,
   systemStatus: string,
 ): Promise<ClientTokenLookup> {
   const at = sql`${now.toISOString()}::timestamptz`;
@@ -59,16 +77,28 @@ export async function loadClientActor(
   const [row] = await preparedRows<ClientRow>(
     db,
     'nhr_client_actor',
-    sql`WITH b AS (SELECT coalesce(max(h.hits), 0) AS n, max(extract(epoch FROM h.reset_at) * 1000)::float8 AS "resetMs"
-                 FROM rate_limit_hits h WHERE h.key = ${throttleKey} AND h.reset_at > ${at}),
-        c AS (SELECT ac.id, ac.name, ac.scopes, ac.user_id, ac.last_used_at, ac.expires_at <= ${at} AS expired FROM api_clients ac
-               WHERE ac.token_hash = ${tokenHash} AND ac.revoked_at IS NULL),
+    sql`WITH b AS (SELECT coalesce(max(h.hits) FILTER (WHERE h.key = ${keys.token.key}), 0) AS tn,
+                      max(extract(epoch FROM h.reset_at) * 1000) FILTER (WHERE h.key = ${keys.token.key})::float8 AS tr,
+                      coalesce(max(h.hits) FILTER (WHERE h.key = ${keys.address.key}), 0) AS an,
+                      max(extract(epoch FROM h.reset_at) * 1000) FILTER (WHERE h.key = ${keys.address.key})::float8 AS ar
+                 FROM rate_limit_hits h WHERE h.key IN (${keys.token.key}, ${keys.address.key}) AND h.reset_at > ${at}),
+        c AS (SELECT ac.id, ac.name, ac.scopes, ac.user_id, ac.last_used_at, ac.expires_at <= ${at} AS expired,
+                     ac.searches_per_minute, ac.openings_per_hour FROM api_clients ac
+               WHERE ac.token_hash = ${tokenHash} AND ac.revoked_at IS NULL
+              UNION ALL
+              SELECT ac.id, ac.name, st.scopes, ac.user_id, ac.last_used_at, st.expires_at <= ${at} AS expired,
+                     ac.searches_per_minute, ac.openings_per_hour FROM smart_access_tokens st
+                JOIN api_clients ac ON ac.id = st.client_id AND ac.revoked_at IS NULL
+               WHERE st.token_hash = ${tokenHash}
+               LIMIT 1),
         -- Not referenced below: a data-modifying WITH runs whether or not the query reads it.
         t AS (UPDATE api_clients AS x SET last_used_at = ${at} FROM c
                WHERE x.id = c.id AND NOT c.expired AND (c.last_used_at IS NULL OR c.last_used_at <= ${at} - ${ms(touchMs)})
-                 AND (SELECT n FROM b) < ${throttleMax}::int
+                 AND (SELECT tn FROM b) < ${keys.token.max}::int AND (SELECT an FROM b) < ${keys.address.max}::int
                RETURNING x.id)
-        SELECT b.n AS "badTokens", b."resetMs", c.id AS "clientId", c.expired, c.name AS "clientName", c.scopes,
+        SELECT b.tn AS "tokenHits", b.tr AS "tokenResetMs", b.an AS "addressHits", b.ar AS "addressResetMs",
+               c.id AS "clientId", c.expired, c.name AS "clientName", c.scopes,
+               c.searches_per_minute AS "searchesPerMinute", c.openings_per_hour AS "openingsPerHour",
                u.id AS "userId", u.email, u.first_name AS "firstName", u.last_name AS "lastName",
                u.role_id AS "roleId", r.name AS "roleName", r.display_name AS "roleDisplayName", u.facility, u.department,
                CASE WHEN u.id IS NULL THEN '[]'::json ELSE ${permissionsOf(sql`u.id`, sql`u.role_id`, sql`r.is_active`)} END AS permissions
@@ -77,10 +107,11 @@ export async function loadClientActor(
           LEFT JOIN users AS u ON u.id = c.user_id AND u.is_active AND u.account_status = ${systemStatus}
           LEFT JOIN roles AS r ON r.id = u.role_id`,
   );
-  const badTokens = row?.badTokens ?? 0;
-  const windowLeftMs = row?.resetMs ? Math.max(0, row.resetMs - now.getTime()) : 0;
-  if (!row?.clientId || !row.userId || !row.clientName) return { badTokens, windowLeftMs, actor: null, expired: false };
-  if (row.expired) return { badTokens, windowLeftMs, actor: null, expired: true };
+  const left = (resetMs: number | null | undefined): number => (resetMs ? Math.max(0, resetMs - now.getTime()) : 0);
+  const token = { hits: row?.tokenHits ?? 0, windowLeftMs: left(row?.tokenResetMs) };
+  const address = { hits: row?.addressHits ?? 0, windowLeftMs: left(row?.addressResetMs) };
+  if (!row?.clientId || !row.userId || !row.clientName) return { token, address, actor: null, expired: false };
+  if (row.expired) return { token, address, actor: null, expired: true };
   const actor: StaffActor = {
     kind: 'staff',
     userId: row.userId,
@@ -93,23 +124,41 @@ export async function loadClientActor(
     facility: row.facility,
     department: row.department,
     permissions: new Set(row.permissions.filter((p): p is Permission => known.has(p))),
-    client: { id: row.clientId, name: row.clientName, scopes: new Set(row.scopes ?? []) },
+    client: {
+      id: row.clientId,
+      name: row.clientName,
+      scopes: new Set(row.scopes ?? []),
+      limits: { search: row.searchesPerMinute, accessGrant: row.openingsPerHour },
+    },
   };
-  return { badTokens, windowLeftMs, actor, expired: false };
+  return { token, address, actor, expired: false };
 }
 
-/** Counts one bad token under `key` (a fixed window of `windowMs`); answers the count and the ms until the window ends. */
-export async function countBadToken(db: Db, key: string, windowMs: number, now: Date): Promise<{ hits: number; ttlMs: number }> {
+/**
+ * Counts one bad token under both keys (fixed windows of `windowMs`) in one statement; answers each count and the ms
+ * until its window ends.
+ */
+export async function countBadToken(
+  db: Db,
+  keys: BadTokenKeys,
+  windowMs: number,
+  now: Date,
+): Promise<{ token: BadTokenCount; address: BadTokenCount }> {
   const at = now.toISOString();
   const reset = new Date(now.getTime() + windowMs).toISOString();
-  const [row] = await preparedRows<{ hits: number; resetMs: number }>(
+  const rows = await preparedRows<{ key: string; hits: number; resetMs: number }>(
     db,
-    'nhr_bad_token_incr',
-    sql`INSERT INTO rate_limit_hits AS h (key, hits, reset_at) VALUES (${key}, 1, ${reset}::timestamptz)
+    'nhr_bad_token_incr2',
+    sql`INSERT INTO rate_limit_hits AS h (key, hits, reset_at)
+        VALUES (${keys.token.key}, 1, ${reset}::timestamptz), (${keys.address.key}, 1, ${reset}::timestamptz)
         ON CONFLICT (key) DO UPDATE SET
           hits = CASE WHEN h.reset_at <= ${at}::timestamptz THEN 1 ELSE h.hits + 1 END,
           reset_at = CASE WHEN h.reset_at <= ${at}::timestamptz THEN excluded.reset_at ELSE h.reset_at END
-        RETURNING hits, (extract(epoch FROM reset_at) * 1000)::float8 AS "resetMs"`,
+        RETURNING key, hits, (extract(epoch FROM reset_at) * 1000)::float8 AS "resetMs"`,
   );
-  return { hits: row?.hits ?? 1, ttlMs: Math.max(0, (row?.resetMs ?? now.getTime() + windowMs) - now.getTime()) };
+  const of = (key: string): BadTokenCount => {
+    const row = rows.find((r) => r.key === key);
+    return { hits: row?.hits ?? 1, windowLeftMs: Math.max(0, (row?.resetMs ?? now.getTime() + windowMs) - now.getTime()) };
+  };
+  return { token: of(keys.token.key), address: of(keys.address.key) };
 }

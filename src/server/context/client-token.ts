@@ -3,11 +3,16 @@
 // is a fixed prefix and 256 random bits; the database holds its SHA-256 (api_clients.token_hash), like sessions.
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { API_CLIENT_TOKEN_PATTERN, API_CLIENT_TOKEN_PREFIX, SYSTEM_ACCOUNT_STATUS } from '../../contracts/api-clients';
+import {
+  API_CLIENT_TOKEN_PATTERN,
+  API_CLIENT_TOKEN_PREFIX,
+  SMART_ACCESS_TOKEN_PATTERN,
+  SYSTEM_ACCOUNT_STATUS,
+} from '../../contracts/api-clients';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors/app-error';
 import type { StaffActor } from './actor';
-import { countBadToken, loadClientActor } from './client-token.repository';
+import { countBadToken, loadClientActor, type BadTokenKeys } from './client-token.repository';
 import { hashToken } from './session';
 
 /** last_used_at is written at most this often per client. */
@@ -48,27 +53,40 @@ const throttled = (retryAfterMs: number): AppError =>
     headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
   });
 
-const throttleKey = (ip: string): string => `badToken:ip:${ip}`;
+/**
+ * The two counters of bad tokens (decision 050): per token fingerprint (the first 16 hex digits of its SHA-256: one
+ * broken client resending its stale token is refused by itself) and per address (a spray of different tokens).
+ */
+const throttleKeys = ({ config }: AppDeps, tokenHash: string, ip: string): BadTokenKeys => ({
+  token: { key: `badToken:fp:${tokenHash.slice(0, 16)}`, max: config.rateLimits.badToken.max },
+  address: { key: `badToken:ip:${ip}`, max: config.rateLimits.badTokenAddress.max },
+});
+
+const wellFormed = (token: string): boolean => API_CLIENT_TOKEN_PATTERN.test(token) || SMART_ACCESS_TOKEN_PATTERN.test(token);
 
 /**
- * The staff actor of the system client holding `token`, with its scopes in `client`; throws 401 INVALID_TOKEN (with
- * `WWW-Authenticate: Bearer error="invalid_token"`) for an unknown, malformed or revoked token, 401 TOKEN_EXPIRED for a
- * live client's token past its expiry (decision 030; not counted as a bad token), and 429
- * TOKEN_THROTTLED once this IP has sent `config.rateLimits.badToken.max` bad tokens in the window (then even a good
- * token from it waits for the window to end, so guessing gains nothing). One prepared statement for a good token;
- * a bad one costs a second (the count).
+ * The staff actor of the system client holding `token` (its static token, or an access token from the SMART token
+ * endpoint, decision 050), with its scopes in `client`; throws 401 INVALID_TOKEN (with `WWW-Authenticate: Bearer
+ * error="invalid_token"`) for an unknown, malformed or revoked token, 401 TOKEN_EXPIRED for a live client's token past
+ * its expiry (decision 030; not counted as a bad token), and 429 TOKEN_THROTTLED once this token has been sent bad
+ * `config.rateLimits.badToken.max` times, or this address has sent `badTokenAddress.max` bad tokens, in the window
+ * (then even a good token from the address waits for the window to end, so guessing gains nothing). A token over its
+ * own limit is refused without being counted against the address again: a single broken client behind a shared
+ * address never locks out the others. One prepared statement for a good token; a bad one costs a second (the count).
  */
-export async function clientActorFor({ db, config }: AppDeps, token: string, ip: string): Promise<StaffActor> {
-  const rule = config.rateLimits.badToken;
-  const key = throttleKey(ip);
+export async function clientActorFor(deps: AppDeps, token: string, ip: string): Promise<StaffActor> {
+  const { db, config } = deps;
   const now = config.now();
   // A malformed token is looked up like any other (it matches nothing), so the throttle sees it the same way.
-  const tokenHash = hashToken(API_CLIENT_TOKEN_PATTERN.test(token) ? token : `malformed:${token}`);
-  const found = await loadClientActor(db, tokenHash, now, CLIENT_TOUCH_MS, key, rule.max, SYSTEM_ACCOUNT_STATUS);
-  if (found.badTokens >= rule.max) throw throttled(found.windowLeftMs);
+  const tokenHash = hashToken(wellFormed(token) ? token : `malformed:${token}`);
+  const keys = throttleKeys(deps, tokenHash, ip);
+  const found = await loadClientActor(db, tokenHash, now, CLIENT_TOUCH_MS, keys, SYSTEM_ACCOUNT_STATUS);
+  if (found.token.hits >= keys.token.max) throw throttled(found.token.windowLeftMs);
+  if (found.address.hits >= keys.address.max) throw throttled(found.address.windowLeftMs);
   if (found.actor) return found.actor;
   if (found.expired) throw expiredToken();
-  const counted = await countBadToken(db, key, rule.windowMs, now);
-  if (counted.hits > rule.max) throw throttled(counted.ttlMs);
+  const counted = await countBadToken(db, keys, config.rateLimits.badToken.windowMs, now);
+  if (counted.token.hits > keys.token.max) throw throttled(counted.token.windowLeftMs);
+  if (counted.address.hits > keys.address.max) throw throttled(counted.address.windowLeftMs);
   throw invalidToken();
 }

@@ -160,6 +160,18 @@ const ROUTES: GuardedRoute[] = [
     request: () => ({ method: 'POST', url: `/api/admin/api-clients/${UNKNOWN_ID}/revoke` }),
     allowedStatus: 404,
   },
+  // SMART Backend Services keys and a client's own limits (decision 050); the SMART configuration and the token
+  // endpoint are open to anyone (the token endpoint authenticates by a signed assertion: smart-backend-services.test.ts).
+  {
+    route: 'PUT /api/admin/api-clients/{id}/smart',
+    permission: 'users.approve',
+    request: () => ({
+      method: 'PUT',
+      url: `/api/admin/api-clients/${UNKNOWN_ID}/smart`,
+      payload: { jwks: null, searchesPerMinute: 10, openingsPerHour: null },
+    }),
+    allowedStatus: 404,
+  },
   {
     route: 'DELETE /api/admin/users/{id}/reject',
     permission: 'users.approve',

@@ -600,8 +600,44 @@ export const apiClients = pgTable(
     /** When the current token was issued, and when it stops working (decision 030). */
     tokenIssuedAt: timestamp('token_issued_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The client's public keys for SMART Backend Services (decision 050): a JWKS, or null when it has none. */
+    jwks: jsonb('jwks'),
+    /** The client's own limits (decision 050); null: the server's defaults. */
+    searchesPerMinute: integer('searches_per_minute'),
+    openingsPerHour: integer('openings_per_hour'),
   },
   (t) => [uniqueIndex('api_clients_token_hash_idx').on(t.tokenHash)],
+);
+
+/** Access tokens issued at the SMART token endpoint (decision 050): short-lived, stored by their SHA-256. */
+export const smartAccessTokens = pgTable(
+  'smart_access_tokens',
+  {
+    tokenHash: varchar('token_hash', { length: 64 }).primaryKey(),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => apiClients.id),
+    scopes: text('scopes').array().notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('smart_access_tokens_expires_idx').on(t.expiresAt)],
+);
+
+/** The jti of every accepted client assertion, kept until the assertion's exp: none is accepted twice (decision 050). */
+export const smartAssertionJtis = pgTable(
+  'smart_assertion_jtis',
+  {
+    clientId: text('client_id')
+      .notNull()
+      .references(() => apiClients.id),
+    jti: varchar('jti', { length: 255 }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'smart_assertion_jtis_pk', columns: [t.clientId, t.jti] }),
+    index('smart_assertion_jtis_expires_idx').on(t.expiresAt),
+  ],
 );
 
 /**

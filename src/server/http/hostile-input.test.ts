@@ -193,6 +193,10 @@ describe('hostile input on every route of the OpenAPI document, as every role', 
       'POST /api/admin/api-clients',
       'POST /api/admin/api-clients/{id}/revoke',
       'POST /api/admin/api-clients/{id}/token',
+      // Issue 26 item 5 (decision 050): SMART Backend Services.
+      'PUT /api/admin/api-clients/{id}/smart',
+      'GET /fhir/R4/.well-known/smart-configuration',
+      'POST /fhir/R4/auth/token',
       // Issue 21 item 2: the patient's PIN again before adding a passkey.
       'POST /api/patient-portal/reauth',
       // Issue 21 item 1: the desk's portal view, the two-person reset and the patient's notice.

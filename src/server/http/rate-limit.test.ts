@@ -21,6 +21,7 @@ const rateLimits = {
   accessGrant: limit(2, 3_600_000),
   report: limit(1, 3_600_000),
   badToken: limit(100_000),
+  badTokenAddress: limit(100_000),
   passkeyChallenge: limit(2),
   portalCode: limit(100_000),
 };

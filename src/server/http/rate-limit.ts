@@ -102,10 +102,13 @@ export interface StatementLimit {
   at: Date;
 }
 
-/** The limit `name` of a signed-in staff user, as of `at`. */
-export function staffLimit(config: Config, name: RateLimitName, userId: string, at: Date): StatementLimit {
+/**
+ * The limit `name` of a signed-in staff user, as of `at`; `max`, when given, replaces the configured maximum (a system
+ * client's own limit set by an administrator, decision 050).
+ */
+export function staffLimit(config: Config, name: RateLimitName, userId: string, at: Date, max?: number | null): StatementLimit {
   const rule = config.rateLimits[name];
-  return { key: `${name}:user:${userId}`, max: rule.max, windowMs: rule.windowMs, at };
+  return { key: `${name}:user:${userId}`, max: max ?? rule.max, windowMs: rule.windowMs, at };
 }
 
 /**

@@ -28,6 +28,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     accessGrant: generous,
     report: generous,
     badToken: generous,
+    badTokenAddress: generous,
     passkeyChallenge: generous,
     portalCode: generous,
   };

@@ -23,6 +23,9 @@ export interface ApiClientRow {
   revokedByName: string | null;
   tokenIssuedAt: Date;
   expiresAt: Date;
+  jwks: unknown;
+  searchesPerMinute: number | null;
+  openingsPerHour: number | null;
 }
 
 export interface NewApiClient {
@@ -61,6 +64,9 @@ const columns = {
   revokedByName: nameOf(revoker),
   tokenIssuedAt: apiClients.tokenIssuedAt,
   expiresAt: apiClients.expiresAt,
+  jwks: apiClients.jwks,
+  searchesPerMinute: apiClients.searchesPerMinute,
+  openingsPerHour: apiClients.openingsPerHour,
 };
 
 async function selectClients(tx: DbOrTx, id?: string): Promise<ApiClientRow[]> {
@@ -176,4 +182,34 @@ export async function replaceClientToken(
   const [row] = await selectClients(tx, id);
   if (!row) throw new Error('replaceClientToken: the client is missing');
   return { row, oldTokenHash: old.tokenHash };
+}
+
+/** A client's SMART keys and own limits (decision 050). */
+export interface ClientSmartSettings {
+  jwks: unknown;
+  searchesPerMinute: number | null;
+  openingsPerHour: number | null;
+}
+
+/**
+ * Sets a live client's public keys and own limits, with the security event. Answers the client before and after the
+ * change, or why not: 'missing' (no such client) or 'revoked'.
+ */
+export async function updateClientSmart(
+  tx: DbOrTx,
+  id: string,
+  settings: ClientSmartSettings,
+  event: NewSecurityEvent,
+): Promise<{ before: ApiClientRow; row: ApiClientRow } | 'missing' | 'revoked'> {
+  const [before] = await selectClients(tx, id);
+  if (!before) return 'missing';
+  if (before.revokedAt) return 'revoked';
+  await tx
+    .update(apiClients)
+    .set({ jwks: settings.jwks, searchesPerMinute: settings.searchesPerMinute, openingsPerHour: settings.openingsPerHour })
+    .where(and(eq(apiClients.id, id), isNull(apiClients.revokedAt)));
+  await tx.insert(securityEvents).values({ ...event, userId: before.userId });
+  const [row] = await selectClients(tx, id);
+  if (!row) throw new Error('updateClientSmart: the client is missing');
+  return { before, row };
 }

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   apiClientIdParams,
   apiClientInput,
+  apiClientSmartInput,
   apiClient,
   apiClients,
   apiClientTokenInput,
@@ -11,7 +12,7 @@ import {
 } from '../../../contracts/api-clients';
 import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
-import { createApiClient, issueApiClientToken, listApiClients, revokeApiClient } from './api-clients.service';
+import { createApiClient, issueApiClientToken, listApiClients, revokeApiClient, setApiClientSmart } from './api-clients.service';
 
 export function apiClientsRoutes(deps: AppDeps) {
   const { db, config } = deps;
@@ -43,6 +44,13 @@ export function apiClientsRoutes(deps: AppDeps) {
         const issued = await issueApiClientToken(scope(request), request.params.id, request.body.lifetimeDays);
         return reply.header('cache-control', 'no-store').send(issued);
       },
+    );
+
+    // SMART Backend Services keys and the client's own limits (decision 050).
+    r.put(
+      '/api/admin/api-clients/:id/smart',
+      { onRequest: canManage, schema: { tags, params: apiClientIdParams, body: apiClientSmartInput, response: { 200: apiClient } } },
+      async (request) => setApiClientSmart(scope(request), request.params.id, request.body),
     );
 
     r.post(

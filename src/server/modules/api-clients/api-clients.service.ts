@@ -7,18 +7,21 @@ import {
   SYSTEM_ACCOUNT_STATUS,
   SYSTEM_CLIENT_ROLE_ID,
   type ApiClient,
+  type ApiClientSmartInput,
   type CreatedApiClient,
 } from '../../../contracts/api-clients';
 import type { Permission } from '../../../contracts/constants';
 import type { RequestMeta, StaffActor } from '../../context/actor';
 import { newClientToken } from '../../context/client-token';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
-import { AppError } from '../../errors/app-error';
+import { AppError, validationFailed } from '../../errors/app-error';
+import { jwksProblem, type Jwks } from '../smart/client-assertion';
 import {
   insertClient,
   listClients,
   replaceClientToken,
   revokeClient,
+  updateClientSmart,
   type ApiClientRow,
   type NewSecurityEvent,
 } from './api-clients.repository';
@@ -43,6 +46,9 @@ const toApiClient = (row: ApiClientRow): ApiClient => ({
   revokedBy: row.revokedBy ? (row.revokedByName ?? row.revokedBy) : null,
   tokenIssuedAt: row.tokenIssuedAt.toISOString(),
   expiresAt: row.expiresAt.toISOString(),
+  jwks: (row.jwks as Jwks | null) ?? null,
+  searchesPerMinute: row.searchesPerMinute,
+  openingsPerHour: row.openingsPerHour,
 });
 
 const DAY_MS = 86_400_000;
@@ -177,4 +183,44 @@ export async function issueApiClientToken(scope: RequestScope<StaffActor>, id: s
     });
   });
   return { client, token };
+}
+
+/** A key's kid for the audit row: which keys were registered, never the key material itself. */
+const kidsOf = (jwks: unknown): string[] => ((jwks as Jwks | null)?.keys ?? []).map((k) => String(k.kid));
+
+/**
+ * Sets a client's SMART Backend Services keys and its own limits (decision 050). The keys must be public RSA (2048
+ * bits or more) or EC P-384 keys with distinct kids (400 VALIDATION_FAILED, validation:invalidJwks, otherwise).
+ * Audited (UPDATE USER, the kids and limits before and after) with a security event; 404 unknown, 409 revoked.
+ */
+export async function setApiClientSmart(scope: RequestScope<StaffActor>, id: string, input: ApiClientSmartInput): Promise<ApiClient> {
+  const { actor, meta } = scope;
+  if (input.jwks) {
+    const problem = jwksProblem(input.jwks as unknown as Jwks);
+    if (problem) throw validationFailed([{ path: 'jwks', message: 'validation:invalidJwks' }], problem);
+  }
+  const settings = { jwks: input.jwks, searchesPerMinute: input.searchesPerMinute, openingsPerHour: input.openingsPerHour };
+  const record = event(meta, actor, 'API_CLIENT_SMART_SET', 'FHIR system client keys or limits set', {
+    apiClientId: id,
+    kids: kidsOf(input.jwks),
+    searchesPerMinute: input.searchesPerMinute,
+    openingsPerHour: input.openingsPerHour,
+  });
+  return inAuditedTransaction(scope, async (ctx) => {
+    const result = await updateClientSmart(ctx.tx, id, settings, record);
+    if (result === 'missing') throw new AppError('API_CLIENT_NOT_FOUND', 'System client not found');
+    if (result === 'revoked') throw new AppError('API_CLIENT_REVOKED', 'This system client has been revoked');
+    const view = (r: ApiClientRow) => ({
+      kids: kidsOf(r.jwks),
+      searchesPerMinute: r.searchesPerMinute,
+      openingsPerHour: r.openingsPerHour,
+    });
+    return ctx.audited(toApiClient(result.row), {
+      action: 'UPDATE',
+      resourceType: 'USER',
+      resourceId: result.row.userId,
+      oldValues: view(result.before),
+      newValues: { apiClient: { id: result.row.id }, ...view(result.row) },
+    });
+  });
 }

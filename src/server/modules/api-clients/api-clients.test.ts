@@ -51,7 +51,14 @@ let doctor: { cookie: string; user: { id: string } };
 beforeAll(async () => {
   const base = testConfig();
   t = await createTestApp(
-    { now: clock.now, rateLimits: { ...base.rateLimits, badToken: { max: BAD_TOKEN_MAX, windowMs: 900_000 } } },
+    {
+      now: clock.now,
+      rateLimits: {
+        ...base.rateLimits,
+        badToken: { max: BAD_TOKEN_MAX, windowMs: 900_000 },
+        badTokenAddress: { max: BAD_TOKEN_MAX, windowMs: 900_000 },
+      },
+    },
     (probe) => registerProbeRoutes(probe.app, () => probe),
   );
   // A creator holding what the clients below are given (issue 21 item 5: a client never gets more than its creator).
@@ -119,11 +126,14 @@ describe('creating a client', () => {
         'createdBy',
         'expiresAt',
         'id',
+        'jwks',
         'lastUsedAt',
         'name',
+        'openingsPerHour',
         'revokedAt',
         'revokedBy',
         'scopes',
+        'searchesPerMinute',
         'tokenIssuedAt',
         'userId',
       ].sort(),
@@ -318,7 +328,7 @@ describe('the token on /fhir/', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       userId: client.userId,
-      client: { id: client.id, name: 'Oshakati Lab', scopes: ['system/Condition.read'] },
+      client: { id: client.id, name: 'Oshakati Lab', scopes: ['system/Condition.read'], limits: { search: null, accessGrant: null } },
       permissions: ['patients.search', 'records.read'], // records.write and audit.read withheld: no scope needs them
     });
     const [row] = await queryRows<{ user_id: string; user_name: string; session_id: string | null }>(
@@ -433,7 +443,7 @@ describe('the token on /fhir/', () => {
     expect(missing.json()).toMatchObject({ code: 'API_CLIENT_NOT_FOUND' });
   });
 
-  it('throttles bad tokens per IP: past the limit every bearer call from that IP is 429 until the window ends', async () => {
+  it('throttles bad tokens per IP (different tokens): past the address limit every bearer call from that IP is 429 until the window ends', async () => {
     const ip = freshIp();
     const { token } = await createClient('Throttled neighbour', ['system/Condition.read']);
     for (let i = 0; i < BAD_TOKEN_MAX; i++) {

@@ -61,8 +61,16 @@ export function capabilityStatement(base: string, now: Date): FhirResource {
         documentation:
           'Every read and search needs the permission of the matching staff screen and, for a record, a live access grant (consent or break-the-glass); every call is audited. Unsupported search parameters are refused with 400.',
         security: {
+          // The SMART token endpoint (decision 050), as SMART App Launch names it in the statement.
+          extension: [
+            {
+              url: 'http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris',
+              extension: [{ url: 'token', valueUri: `${base}/auth/token` }],
+            },
+          ],
+          cors: true,
           service: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/restful-security-service', code: 'SMART-on-FHIR' }] }],
-          description: 'A staff session cookie, or a bearer token of a system client created by an administrator (SMART v1 scopes).',
+          description: `A staff session cookie, a bearer token of a system client created by an administrator (SMART v1 scopes), or an access token from the SMART Backend Services token endpoint ${base}/auth/token (client_credentials with a private_key_jwt assertion signed RS384 or ES384; SMART v2 system scopes; see ${base}/.well-known/smart-configuration).`,
         },
         resource: CAPABILITIES.map((c) => ({
           type: c.type,

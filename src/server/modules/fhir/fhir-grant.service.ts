@@ -26,7 +26,7 @@ export function accessInputOf(body: unknown): { consent: boolean; reason: string
 }
 
 export async function confirmAccess(config: Config, scope: FhirScope, patientId: number, body: unknown): Promise<FhirResource> {
-  const limit = staffLimit(config, 'accessGrant', scope.actor.userId, scope.now);
+  const limit = staffLimit(config, 'accessGrant', scope.actor.userId, scope.now, scope.actor.client?.limits?.accessGrant);
   const grant = await grantRecordAccess(
     scope.db,
     scope.actor,

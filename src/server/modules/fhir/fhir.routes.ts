@@ -50,8 +50,11 @@ function numericId(type: string, id: string): number {
 export function fhirRoutes({ db, config }: AppDeps) {
   // The per-user search limit, counted in the same rows as the staff API's search (rate-limit's statement limits,
   // decision 028), so searching through both APIs does not double it.
-  const searchLimit = async (request: FastifyRequest): Promise<void> =>
-    countOrRefuse(db, staffLimit(config, 'search', staffActor(request).userId, config.now()));
+  const searchLimit = async (request: FastifyRequest): Promise<void> => {
+    // A system client's own limit, when an administrator set one (decision 050).
+    const actor = staffActor(request);
+    await countOrRefuse(db, staffLimit(config, 'search', actor.userId, config.now(), actor.client?.limits?.search));
+  };
   // Absolute links name the configured public address, never the request's Host header (issue 21 item 20).
   const baseUrl = (): string => `${config.publicUrl}${FHIR_BASE_PATH}`;
   const callOf = (request: FastifyRequest): FhirCall => ({

@@ -1,8 +1,15 @@
 // Administration: FHIR system clients (decision 020). The list is cached under its URL; a create puts the new client
 // at the top of the cached list and a revoke or a new token replaces its row with the server's answer, so none refetches.
 import { queryOptions, useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
-import type { ApiClient, ApiClientInput, ApiClientTokenInput, CreatedApiClient } from '../../../../contracts/api-clients';
+import type {
+  ApiClient,
+  ApiClientInput,
+  ApiClientSmartInput,
+  ApiClientTokenInput,
+  CreatedApiClient,
+} from '../../../../contracts/api-clients';
 import { apiJson } from '../../../lib/api-client';
+import { errorCodeOf } from '../../../lib/api-error';
 import { underUrl, urlKey } from '../../../lib/query-keys';
 
 /** System clients' query keys (lib/query-keys.ts): the URL of the list. */
@@ -51,5 +58,24 @@ export function useIssueApiClientToken(): UseMutationResult<CreatedApiClient, Er
       queryClient.setQueryData<ApiClient[]>(apiClientKeys.list, (list) => list?.map((c) => (c.id === client.id ? client : c))),
     // Revoked or gone elsewhere: the list is stale, read it again.
     onError: () => queryClient.invalidateQueries({ predicate: apiClientKeys.all }),
+  });
+}
+
+/**
+ * PUT /api/admin/api-clients/{id}/smart (decision 050): the client's public keys for SMART Backend Services and its own
+ * limits; its row is replaced with the server's answer.
+ */
+export function useSetApiClientSmart(): UseMutationResult<ApiClient, Error, { id: string } & ApiClientSmartInput> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...input }: { id: string } & ApiClientSmartInput) =>
+      apiJson<ApiClient>('PUT', `/api/admin/api-clients/${encodeURIComponent(id)}/smart`, input),
+    retry: false,
+    onSuccess: (client) =>
+      queryClient.setQueryData<ApiClient[]>(apiClientKeys.list, (list) => list?.map((c) => (c.id === client.id ? client : c))),
+    // Revoked or gone elsewhere: the list is stale, read it again (refused keys change nothing).
+    onError: (error) => {
+      if (errorCodeOf(error) !== 'VALIDATION_FAILED') void queryClient.invalidateQueries({ predicate: apiClientKeys.all });
+    },
   });
 }

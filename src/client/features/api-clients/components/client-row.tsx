@@ -22,10 +22,12 @@ interface ClientRowProps {
   client: ApiClient;
   onNewToken: (c: ApiClient) => void;
   onRevoke: (c: ApiClient) => void;
+  /** Opens its SMART keys and own limits (decision 050). */
+  onSmart: (c: ApiClient) => void;
   busy: boolean;
 }
 
-export function ClientRow({ client, onNewToken, onRevoke, busy }: ClientRowProps): React.JSX.Element {
+export function ClientRow({ client, onNewToken, onRevoke, onSmart, busy }: ClientRowProps): React.JSX.Element {
   const { t } = useTranslation('users');
   const expired = new Date(client.expiresAt).getTime() <= Date.now();
   return (
@@ -45,6 +47,15 @@ export function ClientRow({ client, onNewToken, onRevoke, busy }: ClientRowProps
         <p className="text-slate-600">{t('clients.createdBy', { date: formatDateTime(client.createdAt), name: client.createdBy })}</p>
         <p className="text-slate-600">
           {client.lastUsedAt ? t('clients.lastUsed', { date: formatDateTime(client.lastUsedAt) }) : t('clients.neverUsed')}
+        </p>
+        <p className="text-slate-600">
+          {client.jwks ? t('clients.smart.keysCount', { count: client.jwks.keys.length }) : t('clients.smart.noKeys')}
+          {client.searchesPerMinute !== null || client.openingsPerHour !== null
+            ? ` · ${t('clients.smart.ownLimits', {
+                searches: client.searchesPerMinute ?? t('clients.smart.default'),
+                openings: client.openingsPerHour ?? t('clients.smart.default'),
+              })}`
+            : ''}
         </p>
         {client.revokedAt ? (
           <p className="text-slate-600">
@@ -66,6 +77,15 @@ export function ClientRow({ client, onNewToken, onRevoke, busy }: ClientRowProps
             aria-label={t('clients.newTokenClient', { name: client.name })}
           >
             {t('clients.newToken')}
+          </Button>
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={busy}
+            onClick={() => onSmart(client)}
+            aria-label={t('clients.smart.openClient', { name: client.name })}
+          >
+            {t('clients.smart.open')}
           </Button>
           <Button
             size="sm"

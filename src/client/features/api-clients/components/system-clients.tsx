@@ -26,6 +26,7 @@ import { errorText } from '../../../lib/error-text';
 import { apiClientsQueryOptions, useCreateApiClient, useIssueApiClientToken, useRevokeApiClient } from '../api/api-clients';
 import { ClientRow } from './client-row';
 import { LifetimeField } from './lifetime-field';
+import { SmartSettingsDialog } from './smart-settings';
 
 const ACCESSES: readonly FhirAccess[] = ['read', 'write'];
 
@@ -207,6 +208,7 @@ export function SystemClients({ permissions }: { permissions: readonly string[] 
   const [created, setCreated] = useState<CreatedApiClient | null>(null);
   const [revoking, setRevoking] = useState<ApiClient | null>(null);
   const [issuing, setIssuing] = useState<ApiClient | null>(null);
+  const [smart, setSmart] = useState<ApiClient | null>(null);
   const [issueDays, setIssueDays] = useState<ApiClientLifetime>(DEFAULT_API_CLIENT_LIFETIME);
 
   const askNewToken = (client: ApiClient): void => {
@@ -278,6 +280,7 @@ export function SystemClients({ permissions }: { permissions: readonly string[] 
                   client={c}
                   onNewToken={askNewToken}
                   onRevoke={setRevoking}
+                  onSmart={setSmart}
                   busy={revoke.isPending || issue.isPending}
                 />
               ))}
@@ -306,6 +309,7 @@ export function SystemClients({ permissions }: { permissions: readonly string[] 
           </div>
         </div>
       </Dialog>
+      <SmartSettingsDialog client={smart} onClose={() => setSmart(null)} />
       <Dialog
         open={revoking !== null}
         onOpenChange={(open) => !open && !revoke.isPending && setRevoking(null)}
