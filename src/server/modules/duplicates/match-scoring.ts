@@ -201,6 +201,16 @@ function scoreNames(a: MatchPerson, b: MatchPerson): MatchReason[] {
 const NAMES_AT_MOST = WEIGHTS.firstName.exact + WEIGHTS.lastName.exact;
 
 /**
+ * Whether a pair whose dates of birth disagree entirely ('different') can still reach `floor`: with the default
+ * weights it cannot (every other field agreeing adds at most NAMES_AT_MOST + sex + address + phone, less than the
+ * date's penalty leaves room for), so the registry-wide run lets the database drop such candidates before reading them.
+ */
+export function differentDatesCanReach(floor: number): boolean {
+  const rest = NAMES_AT_MOST + WEIGHTS.sex.same + WEIGHTS.place.address + WEIGHTS.contactNumber.same;
+  return WEIGHTS.dateOfBirth.different + rest >= floor;
+}
+
+/**
  * The score of a pair and its reasons, field by field (names, date of birth, sex, place, contact number). With `floor`,
  * null as soon as the pair cannot reach it: the cheapest fields are compared first (date of birth, sex, phone), then
  * the place, and the names (most of the cost) only while their best agreement could still lift the pair to `floor`.

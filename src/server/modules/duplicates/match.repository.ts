@@ -47,6 +47,22 @@ const keysOf = (alias: string) => {
   return sql`nhr_match_keys(${c}.first_name_norm, ${c}.last_name_norm, ${c}.date_of_birth)`;
 };
 
+/**
+ * False only for dates of birth that compareDates (match-scoring.ts) calls 'different': true when either is missing,
+ * they are a day apart, month and day agree (a year or a digit of it off), or in the same year the day and month are
+ * swapped, or the month agrees and a digit of the day, or the day agrees and a digit of the month. It may be true for
+ * some 'different' pairs too (the scoring decides those); never false for another agreement (tested against
+ * compareDates). Plain arithmetic on two columns, so PostgreSQL evaluates it inline on each candidate row.
+ */
+export const datesMayAgree = (a: SQL, b: SQL) => {
+  const part = (field: 'year' | 'month' | 'day', d: SQL) => sql`date_part(${sql.raw(`'${field}'`)}, ${d})`;
+  const [ya, ma, da, yb, mb, db] = [part('year', a), part('month', a), part('day', a), part('year', b), part('month', b), part('day', b)];
+  const digitAgrees = (x: SQL, y: SQL) => sql`(floor(${x} / 10) = floor(${y} / 10) OR mod(${x}::int, 10) = mod(${y}::int, 10))`;
+  return sql`(${a} IS NULL OR ${b} IS NULL OR abs(${a} - ${b}) <= 1 OR (${ma} = ${mb} AND ${da} = ${db})
+    OR (${ya} = ${yb} AND ((${ma} = ${db} AND ${da} = ${mb}) OR (${ma} = ${mb} AND ${digitAgrees(da, db)})
+                           OR (${da} = ${db} AND ${digitAgrees(ma, mb)}))))`;
+};
+
 /** A chunk's candidates: pairs [lower id, chunk patient], and the records of both sides. */
 export interface ChunkCandidates {
   pairs: [number, number][];
@@ -58,15 +74,16 @@ export interface ChunkCandidates {
  * with their records read in the same statement: the lookup visits each candidate's row anyway, so reading the
  * record there spares a second visit by primary key. The chunk's own records come from one more statement.
  */
-export async function candidatePairs(db: DbOrTx, ids: readonly number[]): Promise<ChunkCandidates> {
+export async function candidatePairs(db: DbOrTx, ids: readonly number[], options: { datesMustAgree: boolean }): Promise<ChunkCandidates> {
   if (ids.length === 0) return { pairs: [], people: [] };
+  const dates = options.datesMustAgree ? datesMayAgree(sql`b.date_of_birth`, sql`c.date_of_birth`) : sql`true`;
   // PostgreSQL's JIT compiles this statement anew in each chunk, for longer than it runs.
   await db.execute(sql`SET LOCAL jit = off`);
   const found = await rows<MatchPerson & { chunkId: number }>(
     db,
     sql`SELECT c.id AS "chunkId", o.*
           FROM patients AS c
-          CROSS JOIN LATERAL (${candidatesOf(keysOf('c'), sql`b.id + 0 < c.id`, personOf('b'))}) AS o
+          CROSS JOIN LATERAL (${candidatesOf(keysOf('c'), sql`b.id + 0 < c.id AND ${dates}`, personOf('b'))}) AS o
          WHERE c.id = ANY(${intArray(ids)}) AND c.replaced_by IS NULL`,
   );
   const pairs: [number, number][] = [];

@@ -3,7 +3,7 @@
 // at add patient all call scorePair.
 import type { MatchBand } from '../../../contracts/duplicates';
 import type { Db, DbOrTx } from '../../db/client';
-import { bandOf, scorePair, type MatchPerson, type PairScore, type Thresholds } from './match-scoring';
+import { bandOf, differentDatesCanReach, scorePair, type MatchPerson, type PairScore, type Thresholds } from './match-scoring';
 import {
   candidatePairs,
   candidatesOfNew,
@@ -42,13 +42,14 @@ export interface ChunkRead {
  * Read-only, outside the chunk's writing transaction: the candidates are read in CHUNK_READERS parts at once, each in
  * a read transaction of its own (JIT off there).
  */
-export async function readChunk(db: Db, ids: readonly number[]): Promise<ChunkRead> {
+export async function readChunk(db: Db, ids: readonly number[], thresholds: Thresholds): Promise<ChunkRead> {
+  const datesMustAgree = !differentDatesCanReach(thresholds.possible);
   const size = Math.ceil(ids.length / CHUNK_READERS);
   const parts = Array.from({ length: CHUNK_READERS }, (_, i) => ids.slice(i * size, (i + 1) * size)).filter((p) => p.length > 0);
   const read = await Promise.all(
     parts.map((part) =>
       db.transaction(async (tx) => {
-        const { pairs, people } = await candidatePairs(tx, part);
+        const { pairs, people } = await candidatePairs(tx, part, { datesMustAgree });
         return { candidates: pairs, people };
       }),
     ),

@@ -40,8 +40,8 @@ export async function claimRun(db: Db, owner: string, by: string | null, now: Da
 
 /** A chunk's read under way: settled to a value either way, so a failure waits (unhandled) until its turn. */
 type Reading = Promise<{ read: ChunkRead } | { error: unknown }>;
-const startReading = (db: Db, ids: readonly number[]): Reading =>
-  readChunk(db, ids).then(
+const startReading = (db: Db, ids: readonly number[], thresholds: Thresholds): Reading =>
+  readChunk(db, ids, thresholds).then(
     (read) => ({ read }),
     (error: unknown) => ({ error }),
   );
@@ -60,7 +60,7 @@ export async function runScan(db: Db, run: ScanRow, owner: string, options: Scan
   const chunkSize = options.chunkSize ?? SCAN_CHUNK;
   let checkpoint = run.lastPatientId;
   let ids = await nextChunk(db, checkpoint, run.maxPatientId, chunkSize);
-  let reading = ids.length > 0 ? startReading(db, ids) : null;
+  let reading = ids.length > 0 ? startReading(db, ids, options.thresholds) : null;
   let started = performance.now();
   for (let chunks = 0; ; chunks++) {
     if (options.signal?.aborted || (options.maxChunks !== undefined && chunks >= options.maxChunks)) {
@@ -78,7 +78,7 @@ export async function runScan(db: Db, run: ScanRow, owner: string, options: Scan
     const read = await readResult(reading);
     const last = ids[ids.length - 1]!;
     const nextIds = await nextChunk(db, last, run.maxPatientId, chunkSize);
-    reading = nextIds.length > 0 ? startReading(db, nextIds) : null;
+    reading = nextIds.length > 0 ? startReading(db, nextIds, options.thresholds) : null;
     const { pairs, compared } = scoreRead(read, options.thresholds);
     const chunkIds = ids;
     const from = checkpoint;
