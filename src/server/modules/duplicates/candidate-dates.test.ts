@@ -32,6 +32,12 @@ function pairsAround(base: string): [string, string][] {
     if (base[i] === '-') continue;
     for (let digit = 0; digit <= 9; digit++) out.add(base.slice(0, i) + String(digit) + base.slice(i + 1));
   }
+  const digits = [...base].map((c, i) => (c === '-' ? -1 : i)).filter((i) => i >= 0);
+  for (const i of digits) {
+    const j = i + 1;
+    if (base[j] === undefined || base[j] === '-') continue;
+    out.add(base.slice(0, i) + base[j] + base[i] + base.slice(j + 1));
+  }
   const [y, m, d] = base.split('-');
   out.add(`${y}-${d}-${m}`);
   for (const dy of [-11, -10, -2, -1, 1, 2, 9, 10]) out.add(`${Number(y) + dy}-${m}-${d}`);
@@ -50,7 +56,18 @@ describe('the date condition of the candidate lookup', () => {
   });
 
   it('is true for every pair compareDates does not call different, and false for most it does', async () => {
-    const bases = ['1984-03-09', '1990-12-31', '2001-01-01', '1979-11-12', '2000-02-29', '1968-10-20', '2019-07-17', '1955-05-05'];
+    const bases = [
+      '1984-03-09',
+      '1990-12-31',
+      '2001-01-01',
+      '1979-11-12',
+      '2000-02-29',
+      '1968-10-20',
+      '2019-07-17',
+      '1955-05-05',
+      '1987-01-12',
+      '1978-10-21',
+    ];
     const pairs = bases.flatMap(pairsAround);
     const as = pairs.map(([a]) => a);
     const bs = pairs.map(([, b]) => b);

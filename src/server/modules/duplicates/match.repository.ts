@@ -50,14 +50,18 @@ const keysOf = (alias: string) => {
 /**
  * False only for dates of birth that compareDates (match-scoring.ts) calls 'different': true when either is missing,
  * they are a day apart, month and day agree (a year or a digit of it off), or in the same year the day and month are
- * swapped, or the month agrees and a digit of the day, or the day agrees and a digit of the month. It may be true for
+ * swapped, or the month agrees and the day is one digit (or two swapped digits) off, or the day agrees and the month is. It may be true for
  * some 'different' pairs too (the scoring decides those); never false for another agreement (tested against
  * compareDates). Plain arithmetic on two columns, so PostgreSQL evaluates it inline on each candidate row.
  */
 export const datesMayAgree = (a: SQL, b: SQL) => {
   const part = (field: 'year' | 'month' | 'day', d: SQL) => sql`date_part(${sql.raw(`'${field}'`)}, ${d})`;
   const [ya, ma, da, yb, mb, db] = [part('year', a), part('month', a), part('day', a), part('year', b), part('month', b), part('day', b)];
-  const digitAgrees = (x: SQL, y: SQL) => sql`(floor(${x} / 10) = floor(${y} / 10) OR mod(${x}::int, 10) = mod(${y}::int, 10))`;
+  // Two-digit numbers one slip apart: a digit in common in its place, or the two digits swapped.
+  const digitAgrees = (x: SQL, y: SQL) => {
+    const [tx, ux, ty, uy] = [sql`floor(${x} / 10)`, sql`mod(${x}::int, 10)`, sql`floor(${y} / 10)`, sql`mod(${y}::int, 10)`];
+    return sql`(${tx} = ${ty} OR ${ux} = ${uy} OR (${tx} = ${uy} AND ${ux} = ${ty}))`;
+  };
   return sql`(${a} IS NULL OR ${b} IS NULL OR abs(${a} - ${b}) <= 1 OR (${ma} = ${mb} AND ${da} = ${db})
     OR (${ya} = ${yb} AND ((${ma} = ${db} AND ${da} = ${mb}) OR (${ma} = ${mb} AND ${digitAgrees(da, db)})
                            OR (${da} = ${db} AND ${digitAgrees(ma, mb)}))))`;
