@@ -16,11 +16,23 @@ import { clientMayAccess } from '../api-clients/fhir-access';
 import { readAuditLogs } from '../audit/audit.service';
 import { searchRecorded } from '../patients/registry.service';
 import { listRecordItems, readRecordItem, readRecordSummary } from '../records/records.service';
-import { auditEventResource } from './fhir-audit-event';
+import { auditEventBundle, auditWindowOf, AUDIT_EVENT_PARAMS } from './fhir-audit-event';
 import { searchset, type SearchEntry } from './fhir-bundle';
 import { NC_NUMBER_SYSTEM, patientResource, type FhirResource } from '../../fhir/resources';
-import { CLINICAL_TYPES, kindsOf, searchParamsOf } from './fhir-kinds';
-import { parseSearch, patientParam } from './fhir-search-params';
+import { CLINICAL_TYPES, kindsOf } from './fhir-kinds';
+import { patientsUpdatedAt } from './fhir-patient-updated.repository';
+import { parseSearch, patientParam, type ParsedSearch } from './fhir-search-params';
+import {
+  applySearch,
+  compileSearch,
+  ignoredOutcome,
+  repeatableParamsOf,
+  semanticParamsOf,
+  shapeOf,
+  type CompiledSearch,
+  type Found,
+  type SemanticsOptions,
+} from './fhir-search-semantics';
 import { unsupported } from '../../fhir/unsupported';
 
 export type FhirScope = RequestScope<StaffActor>;
@@ -31,7 +43,48 @@ export interface FhirCall {
   base: string;
   /** The query string, without '?'. */
   query: string;
+  /** `Prefer: handling=lenient`: unknown search parameters are ignored and said, not refused. */
+  lenient?: boolean;
 }
+
+/** Parses and checks a search of `type`: its own parameters and the standard ones (fhir-search-semantics.ts). */
+function parseTyped(
+  call: Pick<FhirCall, 'query' | 'lenient'>,
+  type: string,
+  own: readonly string[],
+  options: SemanticsOptions,
+): { parsed: ParsedSearch; compiled: CompiledSearch } {
+  const names = [...own, ...semanticParamsOf(type, options).map((p) => p.name)];
+  const parsed = parseSearch(call.query, names, { lenient: call.lenient ?? false, repeatable: repeatableParamsOf(type) });
+  return { parsed, compiled: compileSearch(type, parsed, options) };
+}
+
+/** The searchset of what a search found: kept, sorted, paged, shaped, with its includes and lenient outcome. */
+function bundleOf(
+  call: FhirCall,
+  path: string,
+  { parsed, compiled }: { parsed: ParsedSearch; compiled: CompiledSearch },
+  found: Found[],
+  included?: (page: SearchEntry[]) => SearchEntry[],
+): FhirResource {
+  const kept = applySearch(found, compiled);
+  return searchset(
+    call.base,
+    path,
+    parsed.params,
+    kept.map((f) => ({ resource: f.resource })),
+    parsed.page,
+    {
+      countOnly: compiled.summary === 'count',
+      shape: (r) => shapeOf(r, compiled),
+      outcome: ignoredOutcome(parsed.ignored),
+      ...(included ? { included } : {}),
+    },
+  );
+}
+
+/** The control parameters a Patient search may add to its criteria (they are not criteria of the staff search). */
+const PATIENT_CONTROLS = { include: false, filterDates: false } as const;
 
 const resourceNotFound = (type: string, id: string): AppError => new AppError('NOT_FOUND', `${type}/${id} not found`);
 
@@ -96,110 +149,27 @@ async function searchAsStaff(config: Config, scope: FhirScope, input: PatientSea
  * Checks a Patient search before it counts against the user's search limit (a preValidation hook: the limit counts
  * in preHandler), so a refused search costs nothing; 400 like the search itself would answer.
  */
-export function checkPatientSearch(query: string): void {
-  patientSearchOf(parseSearch(query, PATIENT_SEARCH_PARAMS).values);
+export function checkPatientSearch(call: Pick<FhirCall, 'query' | 'lenient'>): void {
+  patientSearchOf(criteriaOf(parseTyped(call, 'Patient', PATIENT_SEARCH_PARAMS, PATIENT_CONTROLS).parsed));
 }
 
-/** The same check for $match's Parameters body. */
-export function checkMatch(body: unknown, now: Date): void {
-  matchSearchOf(matchParametersOf(body).resource, todayIso(now));
-}
+/** The staff search's criteria among a Patient search's values. */
+const criteriaOf = (parsed: ParsedSearch): Map<string, string> =>
+  new Map([...parsed.values].filter(([name]) => PATIENT_SEARCH_PARAMS.includes(name)));
 
 const PATIENT_SEARCH_PARAMS = ['identifier', 'family', 'birthdate', 'name'];
 
 /** GET Patient?identifier=|family=&birthdate=|name=: a searchset of patients (no grant needed, like the search screen). */
 export async function searchPatientResources(config: Config, call: FhirCall): Promise<FhirResource> {
-  const { values, page, params } = parseSearch(call.query, PATIENT_SEARCH_PARAMS);
-  const results = await searchAsStaff(config, call.scope, patientSearchOf(values));
-  return searchset(
-    call.base,
+  const search = parseTyped(call, 'Patient', PATIENT_SEARCH_PARAMS, PATIENT_CONTROLS);
+  const results = await searchAsStaff(config, call.scope, patientSearchOf(criteriaOf(search.parsed)));
+  const updated = search.parsed.values.has('_lastUpdated') ? await patientsUpdatedAt(call.scope.db, results.map((p) => p.id)) : null;
+  return bundleOf(
+    call,
     'Patient',
-    params,
-    results.map((p) => ({ resource: patientResource(p) })),
-    page,
+    search,
+    results.map((p) => ({ resource: patientResource(p), lastUpdated: updated?.get(p.id) ?? null })),
   );
-}
-
-const MATCH_GRADE_URL = 'http://hl7.org/fhir/StructureDefinition/match-grade';
-const gradeOf = (score: number): 'certain' | 'probable' | 'possible' =>
-  score >= 0.95 ? 'certain' : score >= 0.75 ? 'probable' : 'possible';
-
-interface MatchParameters {
-  resource: Record<string, unknown>;
-  count: number;
-  onlyCertainMatches: boolean;
-}
-
-function matchParametersOf(body: unknown): MatchParameters {
-  const bad = (message: string) => validationFailed([{ path: 'parameter', message }], 'Invalid $match parameters');
-  const b = body as { resourceType?: unknown; parameter?: unknown } | null;
-  if (!b || b.resourceType !== 'Parameters' || !Array.isArray(b.parameter)) throw bad('Send a Parameters resource');
-  let resource: Record<string, unknown> | null = null;
-  let count = 10;
-  let onlyCertainMatches = false;
-  for (const p of b.parameter as Record<string, unknown>[]) {
-    if (p?.name === 'resource' && (p.resource as { resourceType?: unknown })?.resourceType === 'Patient')
-      resource = p.resource as Record<string, unknown>;
-    else if (p?.name === 'count' && Number.isInteger(p.valueInteger) && (p.valueInteger as number) >= 1 && (p.valueInteger as number) <= 50)
-      count = p.valueInteger as number;
-    else if (p?.name === 'onlyCertainMatches' && typeof p.valueBoolean === 'boolean') onlyCertainMatches = p.valueBoolean;
-    else throw bad(`Unsupported or invalid parameter: ${String(p?.name)}`);
-  }
-  if (!resource) throw bad('The resource parameter (a Patient) is required');
-  return { resource, count, onlyCertainMatches };
-}
-
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
-
-/** The staff search a $match Patient stands for: the NC number when given (exact), else the smart search. */
-function matchSearchOf(patient: Record<string, unknown>, today: string): PatientSearchInput {
-  const identifiers = (Array.isArray(patient.identifier) ? patient.identifier : []) as { system?: unknown; value?: unknown }[];
-  const nc = identifiers.find((i) => i.system === NC_NUMBER_SYSTEM && typeof i.value === 'string');
-  let input: unknown;
-  if (nc) input = { method: 'id-number', idNumber: nc.value };
-  else {
-    const name = ((Array.isArray(patient.name) ? patient.name : []) as { given?: unknown; family?: unknown; text?: unknown }[])[0];
-    const fullName = name
-      ? typeof name.text === 'string'
-        ? name.text
-        : [...strings(name.given), typeof name.family === 'string' ? name.family : ''].join(' ').trim()
-      : '';
-    const address = ((Array.isArray(patient.address) ? patient.address : []) as { text?: unknown; city?: unknown }[])[0];
-    const place = typeof address?.text === 'string' ? address.text : typeof address?.city === 'string' ? address.city : undefined;
-    const birthDate = typeof patient.birthDate === 'string' ? patient.birthDate : null;
-    const age = birthDate ? ageOn(birthDate, today) : null;
-    input = {
-      method: 'fuzzy-name',
-      ...(fullName ? { fullName } : {}),
-      ...(place ? { address: place } : {}),
-      ...(age !== null
-        ? { ageRangeMin: Math.max(0, age - 1), ageRangeMax: Math.min(AGE_MAX, age + 1) }
-        : { ageRangeMin: 0, ageRangeMax: AGE_MAX }),
-    };
-  }
-  const parsed = patientSearchInput.safeParse(input);
-  if (!parsed.success)
-    throw validationFailed(parsed.error.issues.map((i) => ({ path: `Patient.${String(i.path[0] ?? '')}`, message: i.message })));
-  return parsed.data;
-}
-
-/** POST Patient/$match: candidates from the smart search with search.score and the match-grade extension. */
-export async function matchPatients(config: Config, call: FhirCall, body: unknown): Promise<FhirResource> {
-  const { resource, count, onlyCertainMatches } = matchParametersOf(body);
-  const input = matchSearchOf(resource, todayIso(call.scope.now));
-  const results = await searchAsStaff(config, call.scope, input);
-  const entries: SearchEntry[] = results
-    .map((p) => {
-      const score = input.method === 'fuzzy-name' ? Math.round((p.score ?? 0) * 1000) / 1000 : 1;
-      const grade = gradeOf(score);
-      return {
-        resource: patientResource(p),
-        search: { mode: 'match' as const, score, extension: [{ url: MATCH_GRADE_URL, valueCode: grade }] },
-      };
-    })
-    .filter((e) => !onlyCertainMatches || e.search.extension[0]!.valueCode === 'certain')
-    .slice(0, count);
-  return searchset(call.base, 'Patient/$match', new URLSearchParams(), entries, { count: Math.max(count, 1), offset: 0 });
 }
 
 /**
@@ -207,25 +177,31 @@ export async function matchPatients(config: Config, call: FhirCall, body: unknow
  * like the staff API's list; a kind the search's values rule out (another category) is not read at all.
  */
 export async function searchClinical(call: FhirCall, type: FhirResourceType): Promise<FhirResource> {
-  const { values, page, params } = parseSearch(call.query, ['patient', ...searchParamsOf(type).map((p) => p.name)]);
+  const kinds = kindsOf(type);
+  const own = ['patient', ...kinds.flatMap((k) => k.fhir.search?.params.map((p) => p.name) ?? [])];
+  const search = parseTyped(call, type, own, { include: true });
+  const { values } = search.parsed;
   const patient = values.get('patient');
   if (patient === undefined) throw unsupported(`Search ${type} by patient`, 'patient');
   let patientId = patientParam(patient);
-  const selected = kindsOf(type).map((k) => ({ k, keep: k.fhir.search ? k.fhir.search.select(values) : () => true }));
-  const resources: FhirResource[] = [];
+  const selected = kinds.map((k) => ({ k, keep: k.fhir.search ? k.fhir.search.select(values) : () => true }));
+  const found: Found[] = [];
   for (const { k, keep } of selected) {
     if (keep === null) continue;
     const list = await listOfPatient(call.scope, k.kind, patientId);
     patientId = list.patientId;
-    resources.push(...list.rows.flatMap((row) => k.resources(row)).filter(keep));
+    for (const row of list.rows) {
+      const lastUpdated = (row as { updatedAt?: string | null }).updatedAt ?? null;
+      for (const resource of k.resources(row)) if (keep(resource)) found.push({ resource, lastUpdated });
+    }
   }
-  return searchset(
-    call.base,
-    type,
-    params,
-    resources.map((resource) => ({ resource })),
-    page,
-  );
+  // `_include=<Type>:patient`: the patient's Patient resource once, with a page that has matches (an audited read).
+  let included: SearchEntry[] = [];
+  if (search.compiled.includePatient && search.compiled.summary !== 'count') {
+    const resource = await readPatientResource(call.scope, patientId);
+    included = [{ resource: shapeOf(resource, { summary: null, elements: null }), search: { mode: 'include' } }];
+  }
+  return bundleOf(call, type, search, found, (page) => (page.length > 0 ? included : []));
 }
 
 /** GET <Type>/{id}: one resource (live grant for its patient required), audited as VIEW of its row. */
@@ -246,29 +222,38 @@ export async function readClinical(scope: FhirScope, type: FhirResourceType, id:
   throw resourceNotFound(type, id);
 }
 
-/** GET AuditEvent?patient=: who opened and changed the patient's record (audit.read), itself audited as VIEW AUDIT_LOG. */
+/**
+ * GET AuditEvent?patient=: who opened and changed the patient's record (audit.read), each page itself audited as VIEW
+ * AUDIT_LOG. Newest first, paged by a cursor (the last row's id), not an offset, so the rows each page read adds
+ * never shift the pages; no `total` (issue 26 item 6).
+ */
 export async function searchAuditEvents(call: FhirCall): Promise<FhirResource> {
-  const { values, page, params } = parseSearch(call.query, ['patient']);
+  const search = parseTyped(call, 'AuditEvent', AUDIT_EVENT_PARAMS, { include: false, filterDates: false });
+  const { values, page } = search.parsed;
+  if (page.offset !== 0) throw unsupported('AuditEvent pages follow the next link (_cursor), not _offset', '_offset');
+  if (search.compiled.compare) throw unsupported('AuditEvents are always newest first', '_sort');
   const patient = values.get('patient');
   if (patient === undefined) throw unsupported('Search AuditEvent by patient', 'patient');
-  const filters: AuditLogQueryInput = { patientId: String(patientParam(patient)), limit: '1000' };
-  const rows = await readAuditLogs(call.scope, filters);
-  return searchset(
-    call.base,
-    'AuditEvent',
-    params,
-    rows.map((e) => ({ resource: auditEventResource(e) })),
-    page,
-  );
+  const cursor = values.get('_cursor');
+  if (cursor !== undefined && !/^[1-9]\d{0,15}$/.test(cursor)) throw unsupported('_cursor comes from a next link', '_cursor');
+  const window = auditWindowOf(search.parsed);
+  const filters: AuditLogQueryInput = {
+    patientId: String(patientParam(patient)),
+    limit: String(page.count + 1),
+    ...(cursor ? { beforeId: cursor } : {}),
+  };
+  const rows = window.empty ? [] : await readAuditLogs(call.scope, filters, window);
+  return auditEventBundle(call.base, search, rows, page.count, ignoredOutcome(search.parsed.ignored));
 }
 
 /** GET ImmunizationRecommendation?patient=: the patient's one recommendation resource (decision 044), grant-checked and audited. */
 export async function searchImmunizationRecommendations(call: FhirCall): Promise<FhirResource> {
-  const { values, page, params } = parseSearch(call.query, ['patient']);
-  const patient = values.get('patient');
+  const search = parseTyped(call, 'ImmunizationRecommendation', ['patient'], { include: false });
+  const patient = search.parsed.values.get('patient');
   if (patient === undefined) throw unsupported('Search ImmunizationRecommendation by patient', 'patient');
   const resource = await readImmunizationRecommendation(call.scope, patientParam(patient));
-  return searchset(call.base, 'ImmunizationRecommendation', params, [{ resource }], page);
+  // Worked out from the schedule at the read: it is as new as the read.
+  return bundleOf(call, 'ImmunizationRecommendation', search, [{ resource, lastUpdated: call.scope.now.toISOString() }]);
 }
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
