@@ -2,9 +2,11 @@
 // agrees, or both names, the date of birth and the sex agree exactly; otherwise the duplicate matcher's own score
 // (duplicates/match-scoring.ts scorePair, its candidates by blocking key) and its configured bands: "very likely" is
 // `probable`, "possible" is `possible`, below that is no match. A birth year with two digits swapped (1987 for 1978)
-// is a slip the matcher scores like one digit off, so such a record is still found.
+// is a slip the matcher scores like one digit off, so such a record is still found. Without a date of birth no score
+// reaches a band: only records whose names agree exactly are offered, as possible.
 import type { PatientSearchResult } from '../../../contracts/patients';
 import { ageOn, todayIso } from '../../../contracts/calendar';
+import { AGE_MAX } from '../../../contracts/constants';
 import type { Config } from '../../config';
 import { actorRoleAtTheTime } from '../../context/actor';
 import { inAuditedTransaction } from '../../context/data-context';
@@ -13,6 +15,7 @@ import { NC_NUMBER_SYSTEM, patientResource, type FhirResource } from '../../fhir
 import { SCORE_SCALE, type PairScore } from '../duplicates/match-scoring';
 import { likelyDuplicatesOf } from '../duplicates/matcher';
 import { searchRecorded } from '../patients/registry.service';
+import { normalizeName } from '../patients/name-normalize';
 import { getSummaries } from '../patients/search.repository';
 import { noteSearchVolume } from '../privacy/alerts.service';
 import { searchset, type SearchEntry } from './fhir-bundle';
@@ -127,13 +130,10 @@ export async function matchPatients(config: Config, call: FhirCall, body: unknow
     const found = await searchRecorded(scope.db, { method: 'id-number', idNumber: query.ncNumber }, scope.actor, scope.meta, config.alerts);
     entries = found.map((p) => entryOf(p, 1, 'certain'));
   }
-  if (entries.length === 0 && query.person) {
+  if (entries.length === 0 && query.person?.dateOfBirth) {
     const person = query.person;
     const results = await inAuditedTransaction(scope, async (ctx) => {
-      // Without a date of birth no score reaches a band: only names that agree exactly are offered (as the add-patient warning does).
-      const scored = (
-        await likelyDuplicatesOf(ctx.tx, person, person.dateOfBirth ? config.match : { veryLikely: Infinity, possible: -Infinity })
-      ).filter((d) => person.dateOfBirth || (d.reasons.some((r) => r.field === 'firstName' && r.agreement === 'exact') && d.reasons.some((r) => r.field === 'lastName' && r.agreement === 'exact')));
+      const scored = await likelyDuplicatesOf(ctx.tx, person, config.match);
       const summaries = new Map((await getSummaries(ctx.tx, scored.map((d) => d.id), null)).map((p) => [p.foundId, p]));
       const shown = new Set<number>();
       const out = scored.flatMap((d) => {
@@ -150,15 +150,36 @@ export async function matchPatients(config: Config, call: FhirCall, body: unknow
         resourceType: 'PATIENT',
         patientId: out.length === 1 ? out[0]!.summary.id : null,
         newValues: {
-          criteria: { method: 'fhir-match', dateOfBirth: person.dateOfBirth !== null, sex: person.sex !== '', address: person.address !== '' },
+          criteria: { method: 'fhir-match', sex: person.sex !== '', address: person.address !== '' },
           results: out.length,
           patientIds: out.map((r) => r.summary.id),
           role: actorRoleAtTheTime(scope.actor),
         },
       });
     });
-    await noteSearchVolume(scope.db, config.alerts, scope.actor, scope.meta, results.map((r) => r.summary.id));
+    await noteSearchVolume(
+      scope.db,
+      config.alerts,
+      scope.actor,
+      scope.meta,
+      results.map((r) => r.summary.id),
+    );
     entries = results.map((r) => entryOf(r.summary, r.score, r.grade));
+  } else if (entries.length === 0 && query.person) {
+    // No date of birth: no score reaches a band. The smart search by name (audited as the staff search), and only
+    // records whose names agree exactly are offered, as possible (as the add-patient warning does without one).
+    const { firstName, lastName } = query.person;
+    const found = await searchRecorded(
+      scope.db,
+      { method: 'fuzzy-name', fullName: `${firstName} ${lastName}`, ageRangeMin: 0, ageRangeMax: AGE_MAX },
+      scope.actor,
+      scope.meta,
+      config.alerts,
+    );
+    const same = (a: string, b: string) => normalizeName(a) === normalizeName(b);
+    entries = found
+      .filter((p) => same(p.firstName, firstName) && same(p.lastName, lastName))
+      .map((p) => entryOf(p, Math.round((p.score ?? 0) * 1000) / 1000, 'possible'));
   }
   const kept = entries
     .filter((e) => !onlyCertainMatches || (e.search!.extension![0] as { valueCode: string }).valueCode === 'certain')

@@ -40,7 +40,10 @@ const idParams = z.object({ id: z.string() });
  * query itself (fhir-search-params.ts), so repeated and unknown parameters are refused there, not dropped here.
  */
 const searchQuery = (names: readonly string[]) =>
-  z.looseObject(Object.fromEntries([...names, '_count', '_offset'].map((n) => [n, z.string().optional()])));
+  z.looseObject(
+    // A date range repeats its parameter (date=ge...&date=le...): the handler decides which may repeat.
+    Object.fromEntries([...names, '_count', '_offset'].map((n) => [n, z.union([z.string(), z.array(z.string())]).optional()])),
+  );
 /** A search's own parameter names and the standard ones (fhir-search-semantics.ts). */
 const names = (type: string, own: readonly string[], include: boolean): string[] =>
   typeSearchParams(
