@@ -14,8 +14,7 @@ export const DATE_PREFIXES = ['eq', 'ne', 'lt', 'gt', 'le', 'ge', 'sa', 'eb'] as
 type Prefix = (typeof DATE_PREFIXES)[number];
 
 const LOCAL_OFFSET_MS = 2 * 3_600_000;
-const DATE_TIME =
-  /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/;
+const DATE_TIME = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/;
 
 /** Milliseconds of a UTC calendar time (years below 100 kept as written). */
 function utc(year: number, month: number, day: number, h = 0, mi = 0, s = 0, ms = 0): number {

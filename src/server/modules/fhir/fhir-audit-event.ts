@@ -80,7 +80,10 @@ export function auditWindowOf(parsed: ParsedSearch): AuditWindow {
       const prefix = prefixed ? value.slice(0, 2) : 'eq';
       const range = rangeOf(prefixed ? value.slice(2) : value);
       if (!range || !(DATE_PREFIXES as readonly string[]).includes(prefix) || prefix === 'ne')
-        throw unsupported(`Unsupported date: ${name}=${value} (YYYY, YYYY-MM, YYYY-MM-DD or a dateTime, prefix eq, lt, gt, le, ge, sa or eb)`, name);
+        throw unsupported(
+          `Unsupported date: ${name}=${value} (YYYY, YYYY-MM, YYYY-MM-DD or a dateTime, prefix eq, lt, gt, le, ge, sa or eb)`,
+          name,
+        );
       if (prefix === 'ge' || prefix === 'eq') from = Math.max(from, range.start);
       if (prefix === 'gt' || prefix === 'sa') from = Math.max(from, range.end);
       if (prefix === 'le' || prefix === 'eq') before = Math.min(before, range.end);

@@ -20,12 +20,16 @@ export const CAPABILITIES: ResourceCapability[] = [
     type: 'Patient',
     read: true,
     create: false,
-    searchParams: typeSearchParams('Patient', [
-      { name: 'identifier', type: 'token', documentation: 'NC number, system https://nhr.health.gov.na/fhir/sid/nc-number; alone' },
-      { name: 'family', type: 'string', documentation: 'Last name, exact; together with birthdate' },
-      { name: 'birthdate', type: 'date', documentation: 'Date of birth (YYYY-MM-DD); together with family' },
-      { name: 'name', type: 'string', documentation: 'Any part of the name, tolerant of misspellings (smart search); alone' },
-    ], { include: false }),
+    searchParams: typeSearchParams(
+      'Patient',
+      [
+        { name: 'identifier', type: 'token', documentation: 'NC number, system https://nhr.health.gov.na/fhir/sid/nc-number; alone' },
+        { name: 'family', type: 'string', documentation: 'Last name, exact; together with birthdate' },
+        { name: 'birthdate', type: 'date', documentation: 'Date of birth (YYYY-MM-DD); together with family' },
+        { name: 'name', type: 'string', documentation: 'Any part of the name, tolerant of misspellings (smart search); alone' },
+      ],
+      { include: false },
+    ),
     operations: [
       { name: 'match', definition: 'http://hl7.org/fhir/OperationDefinition/Patient-match' },
       { name: 'summary', definition: 'http://hl7.org/fhir/uv/ips/OperationDefinition/summary' },

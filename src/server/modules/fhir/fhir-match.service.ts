@@ -134,7 +134,15 @@ export async function matchPatients(config: Config, call: FhirCall, body: unknow
     const person = query.person;
     const results = await inAuditedTransaction(scope, async (ctx) => {
       const scored = await likelyDuplicatesOf(ctx.tx, person, config.match);
-      const summaries = new Map((await getSummaries(ctx.tx, scored.map((d) => d.id), null)).map((p) => [p.foundId, p]));
+      const summaries = new Map(
+        (
+          await getSummaries(
+            ctx.tx,
+            scored.map((d) => d.id),
+            null,
+          )
+        ).map((p) => [p.foundId, p]),
+      );
       const shown = new Set<number>();
       const out = scored.flatMap((d) => {
         const p = summaries.get(d.id);

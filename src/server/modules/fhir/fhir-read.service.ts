@@ -163,7 +163,12 @@ const PATIENT_SEARCH_PARAMS = ['identifier', 'family', 'birthdate', 'name'];
 export async function searchPatientResources(config: Config, call: FhirCall): Promise<FhirResource> {
   const search = parseTyped(call, 'Patient', PATIENT_SEARCH_PARAMS, PATIENT_CONTROLS);
   const results = await searchAsStaff(config, call.scope, patientSearchOf(criteriaOf(search.parsed)));
-  const updated = search.parsed.values.has('_lastUpdated') ? await patientsUpdatedAt(call.scope.db, results.map((p) => p.id)) : null;
+  const updated = search.parsed.values.has('_lastUpdated')
+    ? await patientsUpdatedAt(
+        call.scope.db,
+        results.map((p) => p.id),
+      )
+    : null;
   return bundleOf(
     call,
     'Patient',

@@ -202,8 +202,7 @@ export function compileSearch(type: string, parsed: ParsedSearch, options: Seman
   const elements = elementsValue === undefined ? null : elementsValue.split(',').map((e) => e.trim());
   if (elements?.some((e) => !/^[a-zA-Z][a-zA-Z0-9]*$/.test(e)))
     throw unsupported(`Unsupported _elements: ${elementsValue} (top-level element names)`, '_elements');
-  if (elements && summary !== null && summary !== 'false')
-    throw unsupported('_elements and _summary cannot be used together', '_elements');
+  if (elements && summary !== null && summary !== 'false') throw unsupported('_elements and _summary cannot be used together', '_elements');
 
   let includePatient = false;
   for (const inc of parsed.all.get('_include') ?? []) {

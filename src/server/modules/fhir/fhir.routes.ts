@@ -92,7 +92,10 @@ export function fhirRoutes({ db, config }: AppDeps) {
         onRequest: search('Patient'),
         preValidation: async (request) => checkPatientSearch(callOf(request)),
         preHandler: searchLimit,
-        schema: { ...doc('Search patients'), querystring: searchQuery(names('Patient', ['identifier', 'family', 'birthdate', 'name'], false)) },
+        schema: {
+          ...doc('Search patients'),
+          querystring: searchQuery(names('Patient', ['identifier', 'family', 'birthdate', 'name'], false)),
+        },
       },
       async (request, reply) => send(reply, await searchPatientResources(config, callOf(request))),
     );
@@ -156,14 +159,20 @@ export function fhirRoutes({ db, config }: AppDeps) {
       `${FHIR_BASE_PATH}/ImmunizationRecommendation`,
       {
         onRequest: search('ImmunizationRecommendation'),
-        schema: { ...doc("A patient's due and overdue vaccine doses"), querystring: searchQuery(names('ImmunizationRecommendation', ['patient'], false)) },
+        schema: {
+          ...doc("A patient's due and overdue vaccine doses"),
+          querystring: searchQuery(names('ImmunizationRecommendation', ['patient'], false)),
+        },
       },
       async (request, reply) => send(reply, await searchImmunizationRecommendations(callOf(request))),
     );
 
     app.get(
       `${FHIR_BASE_PATH}/AuditEvent`,
-      { onRequest: search('AuditEvent'), schema: { ...doc("A patient's access history"), querystring: searchQuery(names('AuditEvent', AUDIT_EVENT_PARAMS, false)) } },
+      {
+        onRequest: search('AuditEvent'),
+        schema: { ...doc("A patient's access history"), querystring: searchQuery(names('AuditEvent', AUDIT_EVENT_PARAMS, false)) },
+      },
       async (request, reply) => send(reply, await searchAuditEvents(callOf(request))),
     );
 
