@@ -13,10 +13,9 @@ import { inAuditedTransaction } from '../../context/data-context';
 import { validationFailed } from '../../errors/app-error';
 import { NC_NUMBER_SYSTEM, patientResource, type FhirResource } from '../../fhir/resources';
 import { SCORE_SCALE, type PairScore } from '../duplicates/match-scoring';
-import { likelyDuplicatesOf } from '../duplicates/matcher';
 import { searchRecorded } from '../patients/registry.service';
 import { normalizeName } from '../patients/name-normalize';
-import { getSummaries } from '../patients/search.repository';
+import { scoredMatchesOf } from '../patients/patients.service';
 import { noteSearchVolume } from '../privacy/alerts.service';
 import { searchset, type SearchEntry } from './fhir-bundle';
 import type { FhirCall } from './fhir-read.service';
@@ -133,26 +132,11 @@ export async function matchPatients(config: Config, call: FhirCall, body: unknow
   if (entries.length === 0 && query.person?.dateOfBirth) {
     const person = query.person;
     const results = await inAuditedTransaction(scope, async (ctx) => {
-      const scored = await likelyDuplicatesOf(ctx.tx, person, config.match);
-      const summaries = new Map(
-        (
-          await getSummaries(
-            ctx.tx,
-            scored.map((d) => d.id),
-            null,
-          )
-        ).map((p) => [p.foundId, p]),
-      );
-      const shown = new Set<number>();
-      const out = scored.flatMap((d) => {
-        const p = summaries.get(d.id);
-        // A record joined away is answered by the record it now belongs to, once (decision 048).
-        if (!p || shown.has(p.id)) return [];
-        shown.add(p.id);
-        const { addressSimilarity: _similarity, foundId: _found, ...summary } = p;
-        const score = Math.round(Math.max(0, Math.min(1, d.score / SCORE_SCALE)) * 1000) / 1000;
-        return [{ summary: summary as PatientSearchResult, score, grade: gradeOf(d) }];
-      });
+      const out = (await scoredMatchesOf(ctx.tx, person, config.match)).map(({ patient, match }) => ({
+        summary: patient as PatientSearchResult,
+        score: Math.round(Math.max(0, Math.min(1, match.score / SCORE_SCALE)) * 1000) / 1000,
+        grade: gradeOf(match),
+      }));
       return ctx.audited(out, {
         action: 'SEARCH',
         resourceType: 'PATIENT',

@@ -3,7 +3,6 @@
 import { readImmunizationRecommendation } from '../immunization/immunization-fhir.service';
 import type { AuditLogQueryInput } from '../../../contracts/audit';
 import { AGE_MAX } from '../../../contracts/constants';
-import { ageOn, todayIso } from '../../../contracts/calendar';
 import { patientSearchInput, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
 import type { FhirResourceType } from '../../../contracts/fhir-scopes';
 import type { RecordKind } from '../../../contracts/kinds';
