@@ -25,7 +25,12 @@ export const CAPABILITIES: ResourceCapability[] = [
       [
         { name: 'identifier', type: 'token', documentation: 'NC number, system https://nhr.health.gov.na/fhir/sid/nc-number; alone' },
         { name: 'family', type: 'string', documentation: 'Last name, exact; together with birthdate' },
-        { name: 'birthdate', type: 'date', documentation: 'Date of birth (YYYY-MM-DD); together with family' },
+        {
+          name: 'birthdate',
+          type: 'date',
+          documentation:
+            'Date of birth, together with family (or name): a day, or a prefix eq, ne, lt, gt, le, ge, sa or eb and YYYY, YYYY-MM or YYYY-MM-DD',
+        },
         { name: 'name', type: 'string', documentation: 'Any part of the name, tolerant of misspellings (smart search); alone' },
       ],
       { include: false },

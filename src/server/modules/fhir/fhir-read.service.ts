@@ -3,6 +3,9 @@
 import { readImmunizationRecommendation } from '../immunization/immunization-fhir.service';
 import type { AuditLogQueryInput } from '../../../contracts/audit';
 import { AGE_MAX } from '../../../contracts/constants';
+import { ageOn, todayIso } from '../../../contracts/calendar';
+import { dateTest, rangeOf } from '../../fhir/date-search';
+import { normalizeName } from '../patients/name-normalize';
 import { patientSearchInput, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
 import type { FhirResourceType } from '../../../contracts/fhir-scopes';
 import type { RecordKind } from '../../../contracts/kinds';
@@ -116,27 +119,63 @@ async function listOfPatient<K extends RecordKind>(
   }
 }
 
-/** The search of the staff API a FHIR Patient search stands for; 400 for any other combination. */
-function patientSearchOf(values: Map<string, string>): PatientSearchInput {
+/** The ages (on `today`) of people born in the range a `birthdate` value with a prefix or a partial date covers. */
+function agesOf(birthdate: string, today: string): { ageRangeMin: number; ageRangeMax: number } {
+  const prefixed = /^[a-z]{2}/.test(birthdate);
+  const prefix = prefixed ? birthdate.slice(0, 2) : 'eq';
+  const range = rangeOf(prefixed ? birthdate.slice(2) : birthdate)!;
+  const from = ['eq', 'ge'].includes(prefix) ? range.start : ['gt', 'sa'].includes(prefix) ? range.end : null;
+  const before = ['eq', 'le'].includes(prefix) ? range.end : ['lt', 'eb'].includes(prefix) ? range.start : null;
+  // A birth day in local time (UTC+2), as the dates are written.
+  const day = (ms: number) =>
+    new Date(Math.min(Math.max(ms, -62_135_596_800_000), 253_402_300_799_000) + 7_200_000).toISOString().slice(0, 10);
+  const ageRangeMax = Math.min(AGE_MAX, from === null ? AGE_MAX : (ageOn(day(from), today) ?? 0));
+  const ageRangeMin = Math.min(AGE_MAX, before === null ? 0 : (ageOn(day(before - 1), today) ?? 0));
+  return { ageRangeMin, ageRangeMax: Math.max(ageRangeMin, ageRangeMax) };
+}
+
+interface PatientQuery {
+  input: PatientSearchInput;
+  /** Which of the staff search's results the FHIR search keeps (a birthdate with a prefix or a partial date). */
+  keep: (p: PatientSearchResult) => boolean;
+}
+
+/**
+ * The search of the staff API a FHIR Patient search stands for; 400 for any other combination. A `birthdate` with
+ * a prefix or a partial date (issue 26 item 4) with `family` or `name` is the smart search over the ages it covers,
+ * kept to the birth dates it names (and, with `family`, to that surname exactly, as the exact search is).
+ */
+function patientSearchOf(values: Map<string, string>, today: string): PatientQuery {
   const identifier = values.get('identifier');
   const family = values.get('family');
   const birthdate = values.get('birthdate');
   const name = values.get('name');
   let input: unknown;
+  let keep: PatientQuery['keep'] = () => true;
+  const exactDay = birthdate !== undefined && /^(?:eq)?\d{4}-\d{2}-\d{2}$/.test(birthdate);
   if (identifier !== undefined && values.size === 1) {
     const [system, value] = identifier.includes('|') ? identifier.split('|', 2) : [NC_NUMBER_SYSTEM, identifier];
     if (system !== NC_NUMBER_SYSTEM && system !== '') throw unsupported(`Unknown identifier system: ${system}`, 'identifier');
     input = { method: 'id-number', idNumber: value };
-  } else if (family !== undefined && birthdate !== undefined && values.size === 2) {
-    input = { method: 'name-dob', lastName: family, dateOfBirth: birthdate };
+  } else if (family !== undefined && birthdate !== undefined && values.size === 2 && exactDay) {
+    input = { method: 'name-dob', lastName: family, dateOfBirth: birthdate.replace(/^eq/, '') };
+  } else if ((family !== undefined || name !== undefined) && birthdate !== undefined && values.size === 2) {
+    const born = dateTest('birthdate', birthdate);
+    input = {
+      method: 'fuzzy-name',
+      ...(family !== undefined ? { smartLastName: family } : { fullName: name }),
+      ...agesOf(birthdate, today),
+    };
+    keep = (p) =>
+      born(p.dateOfBirth ? rangeOf(p.dateOfBirth) : null) && (family === undefined || normalizeName(p.lastName) === normalizeName(family));
   } else if (name !== undefined && values.size === 1) {
     input = { method: 'fuzzy-name', fullName: name, ageRangeMin: 0, ageRangeMax: AGE_MAX };
   } else {
-    throw unsupported('Search Patient by identifier, by family and birthdate together, or by name');
+    throw unsupported('Search Patient by identifier, by family or name with birthdate, or by name');
   }
   const parsed = patientSearchInput.safeParse(input);
   if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ path: String(i.path[0] ?? ''), message: i.message })));
-  return parsed.data;
+  return { input: parsed.data, keep };
 }
 
 /** Runs a search as the staff API does: its SEARCH audit row and the volume alert check (searchRecorded). */
@@ -148,8 +187,8 @@ async function searchAsStaff(config: Config, scope: FhirScope, input: PatientSea
  * Checks a Patient search before it counts against the user's search limit (a preValidation hook: the limit counts
  * in preHandler), so a refused search costs nothing; 400 like the search itself would answer.
  */
-export function checkPatientSearch(call: Pick<FhirCall, 'query' | 'lenient'>): void {
-  patientSearchOf(criteriaOf(parseTyped(call, 'Patient', PATIENT_SEARCH_PARAMS, PATIENT_CONTROLS).parsed));
+export function checkPatientSearch(call: FhirCall): void {
+  patientSearchOf(criteriaOf(parseTyped(call, 'Patient', PATIENT_SEARCH_PARAMS, PATIENT_CONTROLS).parsed), todayIso(call.scope.now));
 }
 
 /** The staff search's criteria among a Patient search's values. */
@@ -161,7 +200,8 @@ const PATIENT_SEARCH_PARAMS = ['identifier', 'family', 'birthdate', 'name'];
 /** GET Patient?identifier=|family=&birthdate=|name=: a searchset of patients (no grant needed, like the search screen). */
 export async function searchPatientResources(config: Config, call: FhirCall): Promise<FhirResource> {
   const search = parseTyped(call, 'Patient', PATIENT_SEARCH_PARAMS, PATIENT_CONTROLS);
-  const results = await searchAsStaff(config, call.scope, patientSearchOf(criteriaOf(search.parsed)));
+  const query = patientSearchOf(criteriaOf(search.parsed), todayIso(call.scope.now));
+  const results = (await searchAsStaff(config, call.scope, query.input)).filter(query.keep);
   const updated = search.parsed.values.has('_lastUpdated')
     ? await patientsUpdatedAt(
         call.scope.db,

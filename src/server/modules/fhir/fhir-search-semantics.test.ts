@@ -117,6 +117,17 @@ describe('dates', () => {
     expect((await recommendation('lt2000')).body.total).toBe(0);
   });
 
+  it('takes prefixes and partial dates on Patient birthdate, with family or name', async () => {
+    const found = async (q: string) => ids(await ok(`/fhir/R4/Patient?${q}`)).includes(String(patient.id));
+    expect(await found('family=Shikongo&birthdate=1984')).toBe(true);
+    expect(await found('family=Shikongo&birthdate=eq1984-03-09')).toBe(true);
+    expect(await found('family=Shikongo&birthdate=ge1990')).toBe(false);
+    expect(await found('family=Shikongo&birthdate=lt1984-03-10')).toBe(true);
+    expect(await found('name=Ndapewa%20Shikongo&birthdate=le1984-03')).toBe(true);
+    expect(await found('name=Ndapewa%20Shikongo&birthdate=sa1984-03')).toBe(false);
+    expect((await get('/fhir/R4/Patient?family=Shikongo&birthdate=around1984')).status).toBe(400);
+  });
+
   it('refuses a malformed date or prefix with 400', async () => {
     for (const q of ['onset-date=2024-13', 'onset-date=ap2024', 'onset-date=24-05-02', '_lastUpdated=yesterday', '_sort=code'])
       expect((await get(`/fhir/R4/Condition?patient=${patient.id}&${q}`)).status, q).toBe(400);
