@@ -140,3 +140,6 @@ export function elementsOf(resource: FhirResource, wanted: readonly string[]): F
   const names = [...wanted.flatMap((w) => [w, `${w}[x]`]), ...mandatory];
   return subset(resource, (key) => names.some((n) => isElement(key, n)));
 }
+
+/** `_summary=data`: everything but the narrative. */
+export const dataOf = (resource: FhirResource): FhirResource => subset(resource, (key) => key !== 'text');

@@ -158,6 +158,9 @@ describe('tokens, sorting, summaries and includes', () => {
     expect(first.note).toBeUndefined();
     expect(first.code).toBeDefined();
     expect(first.meta).toMatchObject({ tag: [{ code: 'SUBSETTED' }] });
+    const data = matches(await ok(`/fhir/R4/Condition?patient=${patient.id}&_summary=data`))[0]!.resource;
+    expect(data.note).toBeDefined();
+    expect(data.meta).toMatchObject({ tag: [{ code: 'SUBSETTED' }] });
     const elements = await ok(`/fhir/R4/Condition?patient=${patient.id}&_elements=code`);
     expect(Object.keys(matches(elements)[0]!.resource).sort()).toEqual(['code', 'id', 'meta', 'resourceType', 'subject']);
   });

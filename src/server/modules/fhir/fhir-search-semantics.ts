@@ -5,7 +5,7 @@
 import type { FhirResourceType } from '../../../contracts/fhir-scopes';
 import { dateTest, rangeOf, targetRange, type DateRange } from '../../fhir/date-search';
 import type { FhirResource } from '../../fhir/resources';
-import { elementsOf, summaryOf } from '../../fhir/summary-elements';
+import { dataOf, elementsOf, summaryOf } from '../../fhir/summary-elements';
 import { unsupported } from '../../fhir/unsupported';
 import type { ParsedSearch } from './fhir-search-params';
 
@@ -222,10 +222,7 @@ export function applySearch(found: Found[], c: CompiledSearch): Found[] {
 /** A resource as the search's `_summary` or `_elements` asks for it. */
 export function shapeOf(resource: FhirResource, c: Pick<CompiledSearch, 'summary' | 'elements'>): FhirResource {
   if (c.summary === 'true') return summaryOf(resource);
-  if (c.summary === 'data') {
-    const { text: _text, ...rest } = resource;
-    return rest as FhirResource;
-  }
+  if (c.summary === 'data') return dataOf(resource);
   if (c.elements) return elementsOf(resource, c.elements);
   return resource;
 }
