@@ -37,15 +37,33 @@ export async function listAuditLogs(db: Db, filters: AuditLogQueryInput): Promis
 }
 
 /** listAuditLogs for a person: the read is recorded as VIEW AUDIT_LOG, with the filters, in the same transaction. */
-export async function readAuditLogs(scope: RequestScope, filters: AuditLogQueryInput): Promise<AuditLogEntry[]> {
+export async function readAuditLogs(
+  scope: RequestScope,
+  filters: AuditLogQueryInput,
+  /** A time window finer than the days of dateFrom/dateTo (FHIR AuditEvent's date prefixes), within them. */
+  window: { from?: Date; before?: Date } = {},
+): Promise<AuditLogEntry[]> {
   const parsed = parseAuditLogFilters(filters);
   const rows = await inAuditedTransaction(scope, async (ctx) => {
-    const found = await selectAuditLogs(ctx.tx, criteriaOf(parsed));
+    const criteria = criteriaOf(parsed);
+    const latest = (a: Date | undefined, b: Date | undefined) => (a && b ? (a > b ? a : b) : (a ?? b));
+    const earliest = (a: Date | undefined, b: Date | undefined) => (a && b ? (a < b ? a : b) : (a ?? b));
+    const found = await selectAuditLogs(ctx.tx, {
+      ...criteria,
+      from: latest(criteria.from, window.from),
+      before: earliest(criteria.before, window.before),
+    });
     return ctx.audited(found, {
       action: 'VIEW',
       resourceType: 'AUDIT_LOG',
       patientId: parsed.patientId ?? null,
-      newValues: { filters: parsed, returned: found.length },
+      newValues: {
+        filters: parsed,
+        ...(window.from || window.before
+          ? { window: { from: window.from?.toISOString() ?? null, before: window.before?.toISOString() ?? null } }
+          : {}),
+        returned: found.length,
+      },
     });
   });
   return rows.map(toEntry);

@@ -39,6 +39,9 @@ describe('field comparisons', () => {
     expect(compareDates('1984-03-09', '1983-03-09')).toBe('yearOff');
     expect(compareDates('1984-03-09', null)).toBe('missing');
     expect(compareDates('1984-03-09', '1991-11-23')).toBe('different');
+    // Two neighbouring digits swapped is one slip (issue 26 item 8); two digits apart is not.
+    expect(compareDates('1978-06-12', '1987-06-12')).toBe('oneDigit');
+    expect(compareDates('1984-03-09', '1934-08-09')).toBe('different');
   });
 
   it('places: the same address, the same town, the same region, elsewhere', () => {

@@ -113,7 +113,10 @@ export function compareName(a: string, aCodes: readonly string[], b: string, bCo
 
 type DateAgreement = keyof (typeof WEIGHTS)['dateOfBirth'];
 
-/** Dates of birth (YYYY-MM-DD): equal, day and month swapped, a year apart, one digit off, a day apart, or different. */
+/**
+ * Dates of birth (YYYY-MM-DD): equal, day and month swapped, a year apart, one digit off (or two neighbouring digits
+ * swapped), a day apart, or different.
+ */
 export function compareDates(a: string | null, b: string | null): DateAgreement {
   if (!a || !b) return 'missing';
   if (a === b) return 'exact';
@@ -127,8 +130,15 @@ export function compareDates(a: string | null, b: string | null): DateAgreement 
   if (ya === yb && ma === db && da === mb) return 'dayMonthSwapped';
   if (ma === mb && da === db && Math.abs(Number(ya) - Number(yb)) === 1) return 'yearOff';
   let differing = 0;
-  for (let i = 0; i < a.length; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) differing++;
+  let first = -1;
+  for (let i = 0; i < a.length; i++)
+    if (a.charCodeAt(i) !== b.charCodeAt(i)) {
+      differing++;
+      if (first < 0) first = i;
+    }
   if (differing === 1) return 'oneDigit';
+  // Two neighbouring digits typed the wrong way round (1987 for 1978): one slip, scored as one digit off (issue 26 item 8).
+  if (differing === 2 && a[first] === b[first + 1] && a[first + 1] === b[first]) return 'oneDigit';
   const days = Math.abs(Date.UTC(+ya, +ma - 1, +da) - Date.UTC(+yb, +mb - 1, +db)) / 86_400_000;
   return days === 1 ? 'dayApart' : 'different';
 }

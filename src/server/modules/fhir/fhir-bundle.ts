@@ -1,4 +1,5 @@
-// Searchset Bundles (issue 14 item 2): `total`, and paging links that repeat the search with `_offset`.
+// Searchset Bundles (issue 14 item 2): `total`, and paging links that repeat the search with `_offset`; the
+// included resources of a page, the OperationOutcome of lenient handling and `_summary=count` (issue 26 item 4).
 import type { FhirResource } from '../../fhir/resources';
 
 export const DEFAULT_COUNT = 50;
@@ -11,8 +12,25 @@ export interface Page {
 
 export interface SearchEntry {
   resource: FhirResource;
-  search?: { mode: 'match' | 'include'; score?: number; extension?: unknown[] };
+  search?: { mode: 'match' | 'include' | 'outcome'; score?: number; extension?: unknown[] };
 }
+
+export interface SearchsetExtras {
+  /** The resources the page's matches include (search mode include): not counted in total. */
+  included?: (page: SearchEntry[]) => SearchEntry[];
+  /** What lenient handling left out (search mode outcome). */
+  outcome?: FhirResource | null;
+  /** `_summary=count`: the total only, no entries. */
+  countOnly?: boolean;
+  /** Each match as the search asks to see it (_summary, _elements). */
+  shape?: (resource: FhirResource) => FhirResource;
+}
+
+const entryOf = (base: string, e: SearchEntry) => ({
+  ...(e.resource.id ? { fullUrl: absolute(base, `${e.resource.resourceType}/${e.resource.id}`) } : {}),
+  resource: e.resource,
+  search: e.search ?? { mode: 'match' },
+});
 
 /** The absolute URL of a resource or search on this server. */
 export const absolute = (base: string, path: string): string => `${base}/${path}`;
@@ -25,9 +43,22 @@ function pageUrl(base: string, path: string, params: URLSearchParams, page: Page
 }
 
 /** One page of `all` as a searchset Bundle with total and self/first/previous/next/last links. */
-export function searchset(base: string, path: string, params: URLSearchParams, all: SearchEntry[], page: Page): FhirResource {
+export function searchset(
+  base: string,
+  path: string,
+  params: URLSearchParams,
+  all: SearchEntry[],
+  page: Page,
+  extras: SearchsetExtras = {},
+): FhirResource {
   const total = all.length;
-  const entries = all.slice(page.offset, page.offset + page.count);
+  const shape = extras.shape ?? ((r: FhirResource) => r);
+  const matches = extras.countOnly ? [] : all.slice(page.offset, page.offset + page.count);
+  const entries = [
+    ...matches.map((e) => ({ ...e, resource: shape(e.resource) })),
+    ...(extras.included ? extras.included(matches) : []),
+    ...(extras.outcome ? [{ resource: extras.outcome, search: { mode: 'outcome' as const } }] : []),
+  ];
   const link = [{ relation: 'self', url: pageUrl(base, path, params, page, page.offset) }];
   link.push({ relation: 'first', url: pageUrl(base, path, params, page, 0) });
   if (page.offset > 0) link.push({ relation: 'previous', url: pageUrl(base, path, params, page, Math.max(0, page.offset - page.count)) });
@@ -39,10 +70,6 @@ export function searchset(base: string, path: string, params: URLSearchParams, a
     type: 'searchset',
     total,
     link,
-    entry: entries.map((e) => ({
-      fullUrl: absolute(base, `${e.resource.resourceType}/${e.resource.id}`),
-      resource: e.resource,
-      search: e.search ?? { mode: 'match' },
-    })),
+    ...(entries.length > 0 ? { entry: entries.map((e) => entryOf(base, e)) } : {}),
   };
 }

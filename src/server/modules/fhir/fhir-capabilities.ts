@@ -2,6 +2,7 @@
 // are registered from, so the statement cannot drift from the routes.
 import type { FhirResource } from '../../fhir/resources';
 import { CLINICAL_TYPES, CREATABLE_TYPES, searchParamsOf } from './fhir-kinds';
+import { typeSearchParams } from './fhir-search-semantics';
 
 export interface ResourceCapability {
   type: string;
@@ -19,12 +20,21 @@ export const CAPABILITIES: ResourceCapability[] = [
     type: 'Patient',
     read: true,
     create: false,
-    searchParams: [
-      { name: 'identifier', type: 'token', documentation: 'NC number, system https://nhr.health.gov.na/fhir/sid/nc-number; alone' },
-      { name: 'family', type: 'string', documentation: 'Last name, exact; together with birthdate' },
-      { name: 'birthdate', type: 'date', documentation: 'Date of birth (YYYY-MM-DD); together with family' },
-      { name: 'name', type: 'string', documentation: 'Any part of the name, tolerant of misspellings (smart search); alone' },
-    ],
+    searchParams: typeSearchParams(
+      'Patient',
+      [
+        { name: 'identifier', type: 'token', documentation: 'NC number, system https://nhr.health.gov.na/fhir/sid/nc-number; alone' },
+        { name: 'family', type: 'string', documentation: 'Last name, exact; together with birthdate' },
+        {
+          name: 'birthdate',
+          type: 'date',
+          documentation:
+            'Date of birth, together with family (or name): a day, or a prefix eq, ne, lt, gt, le, ge, sa or eb and YYYY, YYYY-MM or YYYY-MM-DD',
+        },
+        { name: 'name', type: 'string', documentation: 'Any part of the name, tolerant of misspellings (smart search); alone' },
+      ],
+      { include: false },
+    ),
     operations: [
       { name: 'match', definition: 'http://hl7.org/fhir/OperationDefinition/Patient-match' },
       { name: 'summary', definition: 'http://hl7.org/fhir/uv/ips/OperationDefinition/summary' },
@@ -37,11 +47,22 @@ export const CAPABILITIES: ResourceCapability[] = [
     ...(kinds.length === 1 && kinds[0]!.fhir.profile ? { profile: kinds[0]!.fhir.profile } : {}),
     read: true,
     create: CREATABLE_TYPES.includes(type),
-    searchParams: [patientParam, ...searchParamsOf(type)],
+    searchParams: typeSearchParams(type, [patientParam, ...searchParamsOf(type)], { include: true }),
   })),
   // The schedule's due and overdue doses of a patient (decision 044): one resource per patient, searched by patient.
-  { type: 'ImmunizationRecommendation', read: false, create: false, searchParams: [patientParam] },
-  { type: 'AuditEvent', read: false, create: false, searchParams: [patientParam] },
+  {
+    type: 'ImmunizationRecommendation',
+    read: false,
+    create: false,
+    searchParams: typeSearchParams('ImmunizationRecommendation', [patientParam], { include: false }),
+  },
+  // Newest first, paged by the next link's cursor; no total (issue 26 item 6).
+  {
+    type: 'AuditEvent',
+    read: false,
+    create: false,
+    searchParams: typeSearchParams('AuditEvent', [patientParam], { include: false }).filter((p) => p.name !== '_sort'),
+  },
 ];
 
 export function capabilityStatement(base: string, now: Date): FhirResource {
@@ -59,7 +80,7 @@ export function capabilityStatement(base: string, now: Date): FhirResource {
       {
         mode: 'server',
         documentation:
-          'Every read and search needs the permission of the matching staff screen and, for a record, a live access grant (consent or break-the-glass); every call is audited. Unsupported search parameters are refused with 400.',
+          'Every read and search needs the permission of the matching staff screen and, for a record, a live access grant (consent or break-the-glass); every call is audited. Unsupported search parameters are refused with 400, or ignored and named in an OperationOutcome entry with Prefer: handling=lenient.',
         security: {
           // The SMART token endpoint (decision 050), as SMART App Launch names it in the statement.
           extension: [
@@ -78,8 +99,10 @@ export function capabilityStatement(base: string, now: Date): FhirResource {
           interaction: [...(c.read ? [{ code: 'read' }] : []), { code: 'search-type' }, ...(c.create ? [{ code: 'create' }] : [])],
           searchParam: [
             ...c.searchParams,
-            { name: '_count', type: 'number', documentation: 'Page size (1-200, default 50)' },
-            { name: '_offset', type: 'number', documentation: 'Entries to skip (paging links use it)' },
+            { name: '_count', type: 'number', documentation: 'Page size (default 50; above 200 is taken as 200)' },
+            ...(c.type === 'AuditEvent'
+              ? []
+              : [{ name: '_offset', type: 'number', documentation: 'Entries to skip (paging links use it)' }]),
           ],
           ...(c.operations ? { operation: c.operations } : {}),
         })),

@@ -4,6 +4,8 @@ import { readImmunizationRecommendation } from '../immunization/immunization-fhi
 import type { AuditLogQueryInput } from '../../../contracts/audit';
 import { AGE_MAX } from '../../../contracts/constants';
 import { ageOn, todayIso } from '../../../contracts/calendar';
+import { dateTest, rangeOf } from '../../fhir/date-search';
+import { normalizeName } from '../patients/name-normalize';
 import { patientSearchInput, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
 import type { FhirResourceType } from '../../../contracts/fhir-scopes';
 import type { RecordKind } from '../../../contracts/kinds';
@@ -16,11 +18,23 @@ import { clientMayAccess } from '../api-clients/fhir-access';
 import { readAuditLogs } from '../audit/audit.service';
 import { searchRecorded } from '../patients/registry.service';
 import { listRecordItems, readRecordItem, readRecordSummary } from '../records/records.service';
-import { auditEventResource } from './fhir-audit-event';
+import { auditEventBundle, auditWindowOf, AUDIT_EVENT_PARAMS } from './fhir-audit-event';
 import { searchset, type SearchEntry } from './fhir-bundle';
 import { NC_NUMBER_SYSTEM, patientResource, type FhirResource } from '../../fhir/resources';
-import { CLINICAL_TYPES, kindsOf, searchParamsOf } from './fhir-kinds';
-import { parseSearch, patientParam } from './fhir-search-params';
+import { CLINICAL_TYPES, kindsOf } from './fhir-kinds';
+import { patientsUpdatedAt } from './fhir-patient-updated.repository';
+import { parseSearch, patientParam, type ParsedSearch } from './fhir-search-params';
+import {
+  applySearch,
+  compileSearch,
+  ignoredOutcome,
+  repeatableParamsOf,
+  semanticParamsOf,
+  shapeOf,
+  type CompiledSearch,
+  type Found,
+  type SemanticsOptions,
+} from './fhir-search-semantics';
 import { unsupported } from '../../fhir/unsupported';
 
 export type FhirScope = RequestScope<StaffActor>;
@@ -31,7 +45,48 @@ export interface FhirCall {
   base: string;
   /** The query string, without '?'. */
   query: string;
+  /** `Prefer: handling=lenient`: unknown search parameters are ignored and said, not refused. */
+  lenient?: boolean;
 }
+
+/** Parses and checks a search of `type`: its own parameters and the standard ones (fhir-search-semantics.ts). */
+function parseTyped(
+  call: Pick<FhirCall, 'query' | 'lenient'>,
+  type: string,
+  own: readonly string[],
+  options: SemanticsOptions,
+): { parsed: ParsedSearch; compiled: CompiledSearch } {
+  const names = [...own, ...semanticParamsOf(type, options).map((p) => p.name)];
+  const parsed = parseSearch(call.query, names, { lenient: call.lenient ?? false, repeatable: repeatableParamsOf(type) });
+  return { parsed, compiled: compileSearch(type, parsed, options) };
+}
+
+/** The searchset of what a search found: kept, sorted, paged, shaped, with its includes and lenient outcome. */
+function bundleOf(
+  call: FhirCall,
+  path: string,
+  { parsed, compiled }: { parsed: ParsedSearch; compiled: CompiledSearch },
+  found: Found[],
+  included?: (page: SearchEntry[]) => SearchEntry[],
+): FhirResource {
+  const kept = applySearch(found, compiled);
+  return searchset(
+    call.base,
+    path,
+    parsed.params,
+    kept.map((f) => ({ resource: f.resource })),
+    parsed.page,
+    {
+      countOnly: compiled.summary === 'count',
+      shape: (r) => shapeOf(r, compiled),
+      outcome: ignoredOutcome(parsed.ignored),
+      ...(included ? { included } : {}),
+    },
+  );
+}
+
+/** The control parameters a Patient search may add to its criteria (they are not criteria of the staff search). */
+const PATIENT_CONTROLS = { include: false, filterDates: false } as const;
 
 const resourceNotFound = (type: string, id: string): AppError => new AppError('NOT_FOUND', `${type}/${id} not found`);
 
@@ -64,27 +119,63 @@ async function listOfPatient<K extends RecordKind>(
   }
 }
 
-/** The search of the staff API a FHIR Patient search stands for; 400 for any other combination. */
-function patientSearchOf(values: Map<string, string>): PatientSearchInput {
+/** The ages (on `today`) of people born in the range a `birthdate` value with a prefix or a partial date covers. */
+function agesOf(birthdate: string, today: string): { ageRangeMin: number; ageRangeMax: number } {
+  const prefixed = /^[a-z]{2}/.test(birthdate);
+  const prefix = prefixed ? birthdate.slice(0, 2) : 'eq';
+  const range = rangeOf(prefixed ? birthdate.slice(2) : birthdate)!;
+  const from = ['eq', 'ge'].includes(prefix) ? range.start : ['gt', 'sa'].includes(prefix) ? range.end : null;
+  const before = ['eq', 'le'].includes(prefix) ? range.end : ['lt', 'eb'].includes(prefix) ? range.start : null;
+  // A birth day in local time (UTC+2), as the dates are written.
+  const day = (ms: number) =>
+    new Date(Math.min(Math.max(ms, -62_135_596_800_000), 253_402_300_799_000) + 7_200_000).toISOString().slice(0, 10);
+  const ageRangeMax = Math.min(AGE_MAX, from === null ? AGE_MAX : (ageOn(day(from), today) ?? 0));
+  const ageRangeMin = Math.min(AGE_MAX, before === null ? 0 : (ageOn(day(before - 1), today) ?? 0));
+  return { ageRangeMin, ageRangeMax: Math.max(ageRangeMin, ageRangeMax) };
+}
+
+interface PatientQuery {
+  input: PatientSearchInput;
+  /** Which of the staff search's results the FHIR search keeps (a birthdate with a prefix or a partial date). */
+  keep: (p: PatientSearchResult) => boolean;
+}
+
+/**
+ * The search of the staff API a FHIR Patient search stands for; 400 for any other combination. A `birthdate` with
+ * a prefix or a partial date (issue 26 item 4) with `family` or `name` is the smart search over the ages it covers,
+ * kept to the birth dates it names (and, with `family`, to that surname exactly, as the exact search is).
+ */
+function patientSearchOf(values: Map<string, string>, today: string): PatientQuery {
   const identifier = values.get('identifier');
   const family = values.get('family');
   const birthdate = values.get('birthdate');
   const name = values.get('name');
   let input: unknown;
+  let keep: PatientQuery['keep'] = () => true;
+  const exactDay = birthdate !== undefined && /^(?:eq)?\d{4}-\d{2}-\d{2}$/.test(birthdate);
   if (identifier !== undefined && values.size === 1) {
     const [system, value] = identifier.includes('|') ? identifier.split('|', 2) : [NC_NUMBER_SYSTEM, identifier];
     if (system !== NC_NUMBER_SYSTEM && system !== '') throw unsupported(`Unknown identifier system: ${system}`, 'identifier');
     input = { method: 'id-number', idNumber: value };
-  } else if (family !== undefined && birthdate !== undefined && values.size === 2) {
-    input = { method: 'name-dob', lastName: family, dateOfBirth: birthdate };
+  } else if (family !== undefined && birthdate !== undefined && values.size === 2 && exactDay) {
+    input = { method: 'name-dob', lastName: family, dateOfBirth: birthdate.replace(/^eq/, '') };
+  } else if ((family !== undefined || name !== undefined) && birthdate !== undefined && values.size === 2) {
+    const born = dateTest('birthdate', birthdate);
+    input = {
+      method: 'fuzzy-name',
+      ...(family !== undefined ? { smartLastName: family } : { fullName: name }),
+      ...agesOf(birthdate, today),
+    };
+    keep = (p) =>
+      born(p.dateOfBirth ? rangeOf(p.dateOfBirth) : null) && (family === undefined || normalizeName(p.lastName) === normalizeName(family));
   } else if (name !== undefined && values.size === 1) {
     input = { method: 'fuzzy-name', fullName: name, ageRangeMin: 0, ageRangeMax: AGE_MAX };
   } else {
-    throw unsupported('Search Patient by identifier, by family and birthdate together, or by name');
+    throw unsupported('Search Patient by identifier, by family or name with birthdate, or by name');
   }
   const parsed = patientSearchInput.safeParse(input);
   if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ path: String(i.path[0] ?? ''), message: i.message })));
-  return parsed.data;
+  return { input: parsed.data, keep };
 }
 
 /** Runs a search as the staff API does: its SEARCH audit row and the volume alert check (searchRecorded). */
@@ -96,110 +187,33 @@ async function searchAsStaff(config: Config, scope: FhirScope, input: PatientSea
  * Checks a Patient search before it counts against the user's search limit (a preValidation hook: the limit counts
  * in preHandler), so a refused search costs nothing; 400 like the search itself would answer.
  */
-export function checkPatientSearch(query: string): void {
-  patientSearchOf(parseSearch(query, PATIENT_SEARCH_PARAMS).values);
+export function checkPatientSearch(call: FhirCall): void {
+  patientSearchOf(criteriaOf(parseTyped(call, 'Patient', PATIENT_SEARCH_PARAMS, PATIENT_CONTROLS).parsed), todayIso(call.scope.now));
 }
 
-/** The same check for $match's Parameters body. */
-export function checkMatch(body: unknown, now: Date): void {
-  matchSearchOf(matchParametersOf(body).resource, todayIso(now));
-}
+/** The staff search's criteria among a Patient search's values. */
+const criteriaOf = (parsed: ParsedSearch): Map<string, string> =>
+  new Map([...parsed.values].filter(([name]) => PATIENT_SEARCH_PARAMS.includes(name)));
 
 const PATIENT_SEARCH_PARAMS = ['identifier', 'family', 'birthdate', 'name'];
 
 /** GET Patient?identifier=|family=&birthdate=|name=: a searchset of patients (no grant needed, like the search screen). */
 export async function searchPatientResources(config: Config, call: FhirCall): Promise<FhirResource> {
-  const { values, page, params } = parseSearch(call.query, PATIENT_SEARCH_PARAMS);
-  const results = await searchAsStaff(config, call.scope, patientSearchOf(values));
-  return searchset(
-    call.base,
+  const search = parseTyped(call, 'Patient', PATIENT_SEARCH_PARAMS, PATIENT_CONTROLS);
+  const query = patientSearchOf(criteriaOf(search.parsed), todayIso(call.scope.now));
+  const results = (await searchAsStaff(config, call.scope, query.input)).filter(query.keep);
+  const updated = search.parsed.values.has('_lastUpdated')
+    ? await patientsUpdatedAt(
+        call.scope.db,
+        results.map((p) => p.id),
+      )
+    : null;
+  return bundleOf(
+    call,
     'Patient',
-    params,
-    results.map((p) => ({ resource: patientResource(p) })),
-    page,
+    search,
+    results.map((p) => ({ resource: patientResource(p), lastUpdated: updated?.get(p.id) ?? null })),
   );
-}
-
-const MATCH_GRADE_URL = 'http://hl7.org/fhir/StructureDefinition/match-grade';
-const gradeOf = (score: number): 'certain' | 'probable' | 'possible' =>
-  score >= 0.95 ? 'certain' : score >= 0.75 ? 'probable' : 'possible';
-
-interface MatchParameters {
-  resource: Record<string, unknown>;
-  count: number;
-  onlyCertainMatches: boolean;
-}
-
-function matchParametersOf(body: unknown): MatchParameters {
-  const bad = (message: string) => validationFailed([{ path: 'parameter', message }], 'Invalid $match parameters');
-  const b = body as { resourceType?: unknown; parameter?: unknown } | null;
-  if (!b || b.resourceType !== 'Parameters' || !Array.isArray(b.parameter)) throw bad('Send a Parameters resource');
-  let resource: Record<string, unknown> | null = null;
-  let count = 10;
-  let onlyCertainMatches = false;
-  for (const p of b.parameter as Record<string, unknown>[]) {
-    if (p?.name === 'resource' && (p.resource as { resourceType?: unknown })?.resourceType === 'Patient')
-      resource = p.resource as Record<string, unknown>;
-    else if (p?.name === 'count' && Number.isInteger(p.valueInteger) && (p.valueInteger as number) >= 1 && (p.valueInteger as number) <= 50)
-      count = p.valueInteger as number;
-    else if (p?.name === 'onlyCertainMatches' && typeof p.valueBoolean === 'boolean') onlyCertainMatches = p.valueBoolean;
-    else throw bad(`Unsupported or invalid parameter: ${String(p?.name)}`);
-  }
-  if (!resource) throw bad('The resource parameter (a Patient) is required');
-  return { resource, count, onlyCertainMatches };
-}
-
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
-
-/** The staff search a $match Patient stands for: the NC number when given (exact), else the smart search. */
-function matchSearchOf(patient: Record<string, unknown>, today: string): PatientSearchInput {
-  const identifiers = (Array.isArray(patient.identifier) ? patient.identifier : []) as { system?: unknown; value?: unknown }[];
-  const nc = identifiers.find((i) => i.system === NC_NUMBER_SYSTEM && typeof i.value === 'string');
-  let input: unknown;
-  if (nc) input = { method: 'id-number', idNumber: nc.value };
-  else {
-    const name = ((Array.isArray(patient.name) ? patient.name : []) as { given?: unknown; family?: unknown; text?: unknown }[])[0];
-    const fullName = name
-      ? typeof name.text === 'string'
-        ? name.text
-        : [...strings(name.given), typeof name.family === 'string' ? name.family : ''].join(' ').trim()
-      : '';
-    const address = ((Array.isArray(patient.address) ? patient.address : []) as { text?: unknown; city?: unknown }[])[0];
-    const place = typeof address?.text === 'string' ? address.text : typeof address?.city === 'string' ? address.city : undefined;
-    const birthDate = typeof patient.birthDate === 'string' ? patient.birthDate : null;
-    const age = birthDate ? ageOn(birthDate, today) : null;
-    input = {
-      method: 'fuzzy-name',
-      ...(fullName ? { fullName } : {}),
-      ...(place ? { address: place } : {}),
-      ...(age !== null
-        ? { ageRangeMin: Math.max(0, age - 1), ageRangeMax: Math.min(AGE_MAX, age + 1) }
-        : { ageRangeMin: 0, ageRangeMax: AGE_MAX }),
-    };
-  }
-  const parsed = patientSearchInput.safeParse(input);
-  if (!parsed.success)
-    throw validationFailed(parsed.error.issues.map((i) => ({ path: `Patient.${String(i.path[0] ?? '')}`, message: i.message })));
-  return parsed.data;
-}
-
-/** POST Patient/$match: candidates from the smart search with search.score and the match-grade extension. */
-export async function matchPatients(config: Config, call: FhirCall, body: unknown): Promise<FhirResource> {
-  const { resource, count, onlyCertainMatches } = matchParametersOf(body);
-  const input = matchSearchOf(resource, todayIso(call.scope.now));
-  const results = await searchAsStaff(config, call.scope, input);
-  const entries: SearchEntry[] = results
-    .map((p) => {
-      const score = input.method === 'fuzzy-name' ? Math.round((p.score ?? 0) * 1000) / 1000 : 1;
-      const grade = gradeOf(score);
-      return {
-        resource: patientResource(p),
-        search: { mode: 'match' as const, score, extension: [{ url: MATCH_GRADE_URL, valueCode: grade }] },
-      };
-    })
-    .filter((e) => !onlyCertainMatches || e.search.extension[0]!.valueCode === 'certain')
-    .slice(0, count);
-  return searchset(call.base, 'Patient/$match', new URLSearchParams(), entries, { count: Math.max(count, 1), offset: 0 });
 }
 
 /**
@@ -207,25 +221,31 @@ export async function matchPatients(config: Config, call: FhirCall, body: unknow
  * like the staff API's list; a kind the search's values rule out (another category) is not read at all.
  */
 export async function searchClinical(call: FhirCall, type: FhirResourceType): Promise<FhirResource> {
-  const { values, page, params } = parseSearch(call.query, ['patient', ...searchParamsOf(type).map((p) => p.name)]);
+  const kinds = kindsOf(type);
+  const own = ['patient', ...kinds.flatMap((k) => k.fhir.search?.params.map((p) => p.name) ?? [])];
+  const search = parseTyped(call, type, own, { include: true });
+  const { values } = search.parsed;
   const patient = values.get('patient');
   if (patient === undefined) throw unsupported(`Search ${type} by patient`, 'patient');
   let patientId = patientParam(patient);
-  const selected = kindsOf(type).map((k) => ({ k, keep: k.fhir.search ? k.fhir.search.select(values) : () => true }));
-  const resources: FhirResource[] = [];
+  const selected = kinds.map((k) => ({ k, keep: k.fhir.search ? k.fhir.search.select(values) : () => true }));
+  const found: Found[] = [];
   for (const { k, keep } of selected) {
     if (keep === null) continue;
     const list = await listOfPatient(call.scope, k.kind, patientId);
     patientId = list.patientId;
-    resources.push(...list.rows.flatMap((row) => k.resources(row)).filter(keep));
+    for (const row of list.rows) {
+      const lastUpdated = (row as { updatedAt?: string | null }).updatedAt ?? null;
+      for (const resource of k.resources(row)) if (keep(resource)) found.push({ resource, lastUpdated });
+    }
   }
-  return searchset(
-    call.base,
-    type,
-    params,
-    resources.map((resource) => ({ resource })),
-    page,
-  );
+  // `_include=<Type>:patient`: the patient's Patient resource once, with a page that has matches (an audited read).
+  let included: SearchEntry[] = [];
+  if (search.compiled.includePatient && search.compiled.summary !== 'count') {
+    const resource = await readPatientResource(call.scope, patientId);
+    included = [{ resource: shapeOf(resource, { summary: null, elements: null }), search: { mode: 'include' } }];
+  }
+  return bundleOf(call, type, search, found, (page) => (page.length > 0 ? included : []));
 }
 
 /** GET <Type>/{id}: one resource (live grant for its patient required), audited as VIEW of its row. */
@@ -246,29 +266,38 @@ export async function readClinical(scope: FhirScope, type: FhirResourceType, id:
   throw resourceNotFound(type, id);
 }
 
-/** GET AuditEvent?patient=: who opened and changed the patient's record (audit.read), itself audited as VIEW AUDIT_LOG. */
+/**
+ * GET AuditEvent?patient=: who opened and changed the patient's record (audit.read), each page itself audited as VIEW
+ * AUDIT_LOG. Newest first, paged by a cursor (the last row's id), not an offset, so the rows each page read adds
+ * never shift the pages; no `total` (issue 26 item 6).
+ */
 export async function searchAuditEvents(call: FhirCall): Promise<FhirResource> {
-  const { values, page, params } = parseSearch(call.query, ['patient']);
+  const search = parseTyped(call, 'AuditEvent', AUDIT_EVENT_PARAMS, { include: false, filterDates: false });
+  const { values, page } = search.parsed;
+  if (page.offset !== 0) throw unsupported('AuditEvent pages follow the next link (_cursor), not _offset', '_offset');
+  if (search.compiled.compare) throw unsupported('AuditEvents are always newest first', '_sort');
   const patient = values.get('patient');
   if (patient === undefined) throw unsupported('Search AuditEvent by patient', 'patient');
-  const filters: AuditLogQueryInput = { patientId: String(patientParam(patient)), limit: '1000' };
-  const rows = await readAuditLogs(call.scope, filters);
-  return searchset(
-    call.base,
-    'AuditEvent',
-    params,
-    rows.map((e) => ({ resource: auditEventResource(e) })),
-    page,
-  );
+  const cursor = values.get('_cursor');
+  if (cursor !== undefined && !/^[1-9]\d{0,15}$/.test(cursor)) throw unsupported('_cursor comes from a next link', '_cursor');
+  const window = auditWindowOf(search.parsed);
+  const filters: AuditLogQueryInput = {
+    patientId: String(patientParam(patient)),
+    limit: String(page.count + 1),
+    ...(cursor ? { beforeId: cursor } : {}),
+  };
+  const rows = window.empty ? [] : await readAuditLogs(call.scope, filters, window);
+  return auditEventBundle(call.base, search, rows, page.count, ignoredOutcome(search.parsed.ignored));
 }
 
 /** GET ImmunizationRecommendation?patient=: the patient's one recommendation resource (decision 044), grant-checked and audited. */
 export async function searchImmunizationRecommendations(call: FhirCall): Promise<FhirResource> {
-  const { values, page, params } = parseSearch(call.query, ['patient']);
-  const patient = values.get('patient');
+  const search = parseTyped(call, 'ImmunizationRecommendation', ['patient'], { include: false });
+  const patient = search.parsed.values.get('patient');
   if (patient === undefined) throw unsupported('Search ImmunizationRecommendation by patient', 'patient');
   const resource = await readImmunizationRecommendation(call.scope, patientParam(patient));
-  return searchset(call.base, 'ImmunizationRecommendation', params, [{ resource }], page);
+  // Worked out from the schedule at the read: it is as new as the read.
+  return bundleOf(call, 'ImmunizationRecommendation', search, [{ resource, lastUpdated: call.scope.now.toISOString() }]);
 }
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -15,10 +15,11 @@ import { accessInputOf, confirmAccess } from './fhir-grant.service';
 import { capabilityStatement } from './fhir-capabilities';
 import { createResource } from './fhir-create.service';
 import { CLINICAL_TYPES, CREATABLE_TYPES, searchParamsOf } from './fhir-kinds';
+import { isLenient } from './fhir-search-params';
+import { typeSearchParams } from './fhir-search-semantics';
+import { AUDIT_EVENT_PARAMS } from './fhir-audit-event';
 import {
-  checkMatch,
   checkPatientSearch,
-  matchPatients,
   patientSummary,
   readClinical,
   readPatientResource,
@@ -28,6 +29,7 @@ import {
   searchPatientResources,
   type FhirCall,
 } from './fhir-read.service';
+import { checkMatch, matchPatients } from './fhir-match.service';
 import { confirmQuery } from '../../../contracts/record-warnings';
 
 export const FHIR_BASE_PATH = '/fhir/R4';
@@ -38,7 +40,17 @@ const idParams = z.object({ id: z.string() });
  * query itself (fhir-search-params.ts), so repeated and unknown parameters are refused there, not dropped here.
  */
 const searchQuery = (names: readonly string[]) =>
-  z.looseObject(Object.fromEntries([...names, '_count', '_offset'].map((n) => [n, z.string().optional()])));
+  z.looseObject(
+    // A date range repeats its parameter (date=ge...&date=le...): the handler decides which may repeat.
+    Object.fromEntries([...names, '_count', '_offset'].map((n) => [n, z.union([z.string(), z.array(z.string())]).optional()])),
+  );
+/** A search's own parameter names and the standard ones (fhir-search-semantics.ts). */
+const names = (type: string, own: readonly string[], include: boolean): string[] =>
+  typeSearchParams(
+    type,
+    own.map((name) => ({ name, type: '', documentation: '' })),
+    { include },
+  ).map((p) => p.name);
 /** A resource body: its type is checked here, its content by the records schema (fhir-create.service.ts). */
 const resourceBody = (type: string) => z.looseObject({ resourceType: z.literal(type) });
 /** A numeric resource id (our row ids): anything else is simply not found. */
@@ -61,6 +73,7 @@ export function fhirRoutes({ db, config }: AppDeps) {
     scope: staffScope(request, db, config.now),
     base: baseUrl(),
     query: request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
+    lenient: isLenient(request.headers.prefer),
   });
   const send = (reply: FastifyReply, resource: unknown, status = 200) => reply.status(status).type(FHIR_JSON).send(resource);
 
@@ -80,9 +93,12 @@ export function fhirRoutes({ db, config }: AppDeps) {
       `${FHIR_BASE_PATH}/Patient`,
       {
         onRequest: search('Patient'),
-        preValidation: async (request) => checkPatientSearch(callOf(request).query),
+        preValidation: async (request) => checkPatientSearch(callOf(request)),
         preHandler: searchLimit,
-        schema: { ...doc('Search patients'), querystring: searchQuery(['identifier', 'family', 'birthdate', 'name']) },
+        schema: {
+          ...doc('Search patients'),
+          querystring: searchQuery(names('Patient', ['identifier', 'family', 'birthdate', 'name'], false)),
+        },
       },
       async (request, reply) => send(reply, await searchPatientResources(config, callOf(request))),
     );
@@ -129,7 +145,7 @@ export function fhirRoutes({ db, config }: AppDeps) {
     );
 
     for (const type of CLINICAL_TYPES.keys()) {
-      const params = ['patient', ...searchParamsOf(type).map((p) => p.name)];
+      const params = names(type, ['patient', ...searchParamsOf(type).map((p) => p.name)], true);
       app.get(
         `${FHIR_BASE_PATH}/${type}`,
         { onRequest: search(type), schema: { ...doc(`Search ${type} by patient`), querystring: searchQuery(params) } },
@@ -146,14 +162,20 @@ export function fhirRoutes({ db, config }: AppDeps) {
       `${FHIR_BASE_PATH}/ImmunizationRecommendation`,
       {
         onRequest: search('ImmunizationRecommendation'),
-        schema: { ...doc("A patient's due and overdue vaccine doses"), querystring: searchQuery(['patient']) },
+        schema: {
+          ...doc("A patient's due and overdue vaccine doses"),
+          querystring: searchQuery(names('ImmunizationRecommendation', ['patient'], false)),
+        },
       },
       async (request, reply) => send(reply, await searchImmunizationRecommendations(callOf(request))),
     );
 
     app.get(
       `${FHIR_BASE_PATH}/AuditEvent`,
-      { onRequest: search('AuditEvent'), schema: { ...doc("A patient's access history"), querystring: searchQuery(['patient']) } },
+      {
+        onRequest: search('AuditEvent'),
+        schema: { ...doc("A patient's access history"), querystring: searchQuery(names('AuditEvent', AUDIT_EVENT_PARAMS, false)) },
+      },
       async (request, reply) => send(reply, await searchAuditEvents(callOf(request))),
     );
 

@@ -107,7 +107,8 @@ describe('metadata and errors', () => {
 
   it('refuses unsupported, repeated or malformed search parameters with 400, never ignoring them', async () => {
     for (const url of [
-      `/fhir/R4/Condition?patient=${patient.id}&clinical-status=active`,
+      `/fhir/R4/Condition?patient=${patient.id}&severity=severe`,
+      `/fhir/R4/Condition?patient=${patient.id}&onset-date=ap2024`,
       `/fhir/R4/Condition?patient=${patient.id}&patient=${other.id}`,
       `/fhir/R4/Condition?patient=${patient.id}&_count=abc`,
       `/fhir/R4/Condition?patient=${patient.id}&_count=0`,
@@ -293,7 +294,8 @@ describe('the record as resources', () => {
     const res = await get(`/fhir/R4/AuditEvent?patient=${patient.id}`, auditor.cookie);
     expect(res.status).toBe(200);
     expectValidFhir(res.body);
-    expect(res.body.total).toBeGreaterThan(5);
+    expect(entries(res.body).length).toBeGreaterThan(5);
+    expect(res.body.total).toBeUndefined();
     expect(await lastAudit()).toMatchObject({ action: 'VIEW', resource_type: 'AUDIT_LOG', user_id: auditor.user.id });
     expect((await get(`/fhir/R4/AuditEvent?patient=${patient.id}`)).status).toBe(403);
   });

@@ -1,13 +1,13 @@
 // Add patient with the duplicate warning and read one patient (SPEC §5, §7; DESIGN.md §7). Record-access grants
 // live in the access module.
-import type { AddPatientInput, PatientDetails, PatientSearchResult } from '../../../contracts/patients';
+import type { AddPatientInput, PatientDetails, PatientSearchResult, PatientSummary } from '../../../contracts/patients';
 import type { RandomSource } from '../../../contracts/nc-number';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors/app-error';
 import type { MatchAgreement, MatchReason as DuplicateReason } from '../../../contracts/duplicates';
 import type { MatchReason } from '../../../contracts/patients';
 import { DEFAULT_THRESHOLDS, SCORE_SCALE, type Thresholds } from '../duplicates/match-scoring';
-import { likelyDuplicatesOf } from '../duplicates/matcher';
+import { likelyDuplicatesOf, type LikelyDuplicate } from '../duplicates/matcher';
 import { getPatientById, insertPatient } from './patients.repository';
 import { getSummaries } from './search.repository';
 
@@ -69,6 +69,15 @@ export async function findLikelyDuplicates(
   const found = (await likelyDuplicatesOf(db, person, person.dateOfBirth ? thresholds : { veryLikely: -Infinity, possible: -Infinity }))
     .filter((d) => person.dateOfBirth || namesAgree(d.reasons))
     .slice(0, DUPLICATE_LIMIT);
+  return (await withSummaries(db, found)).map(({ patient, match }) => ({
+    ...patient,
+    score: Math.max(0, Math.min(1, match.score / SCORE_SCALE)),
+    matchReasons: searchReasons(match.reasons),
+  }));
+}
+
+/** Each scored record's summary; a record joined away is answered by the record it now belongs to, once (decision 048). */
+async function withSummaries(db: DbOrTx, found: LikelyDuplicate[]): Promise<{ patient: PatientSummary; match: LikelyDuplicate }[]> {
   const summaries = new Map(
     (
       await getSummaries(
@@ -78,15 +87,26 @@ export async function findLikelyDuplicates(
       )
     ).map((p) => [p.foundId, p]),
   );
-  // A record joined away is answered by the record it now belongs to, once (decision 048).
   const shown = new Set<number>();
-  return found.flatMap((d) => {
-    const p = summaries.get(d.id);
+  return found.flatMap((match) => {
+    const p = summaries.get(match.id);
     if (!p || shown.has(p.id)) return [];
     shown.add(p.id);
-    const { addressSimilarity: _unused, foundId: _found, ...summary } = p;
-    return [{ ...summary, score: Math.max(0, Math.min(1, d.score / SCORE_SCALE)), matchReasons: searchReasons(d.reasons) }];
+    const { addressSimilarity: _unused, foundId: _found, ...patient } = p;
+    return [{ patient, match }];
   });
+}
+
+/**
+ * The stored patients the duplicate matcher scores against a person in one of its bands (FHIR `$match`, issue 26
+ * item 8), best first, each with the matcher's band, score and reasons.
+ */
+export async function scoredMatchesOf(
+  db: DbOrTx,
+  person: Parameters<typeof likelyDuplicatesOf>[1],
+  thresholds: Thresholds,
+): Promise<{ patient: PatientSummary; match: LikelyDuplicate }[]> {
+  return withSummaries(db, await likelyDuplicatesOf(db, person, thresholds));
 }
 
 export async function getPatient(db: DbOrTx, id: number): Promise<PatientDetails> {
