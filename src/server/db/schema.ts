@@ -228,6 +228,7 @@ export const nameWords = pgTable(
     // Long words only: there, trigram similarity separates well and complements the deletion neighbourhoods.
     index('name_words_long_trgm_idx')
       .using('gin', t.word.op('gin_trgm_ops'))
+      .with({ fastupdate: false })
       .where(sql`length(word) >= 11`),
   ],
 );
@@ -841,7 +842,7 @@ export const duplicatePairs = pgTable(
   },
   (t) => [
     uniqueIndex('duplicate_pairs_patients_idx').on(t.patientA, t.patientB),
-    index('duplicate_pairs_patient_b_idx').on(t.patientB),
+    index('duplicate_pairs_patient_b_idx').on(t.patientB, t.status),
     index('duplicate_pairs_queue_idx').on(t.status, t.band, t.score),
     check('duplicate_pairs_order', sql`${t.patientA} < ${t.patientB}`),
     check('duplicate_pairs_band', sql`${t.band} IN ('very-likely', 'possible')`),
