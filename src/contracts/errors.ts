@@ -95,6 +95,7 @@ export const errorStatus = {
   VERSION_REQUIRED: 428,
   // The server
   DATABASE_BUSY: 503,
+  DATABASE_UNAVAILABLE: 503,
   IMMUNIZATION_SCHEDULE_UNAVAILABLE: 503,
   INTERNAL: 500,
 } as const satisfies Record<string, number>;

@@ -13,6 +13,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { sql, type SQL } from 'drizzle-orm';
 import { lockDataDir } from './data-dir-lock';
+import { parseMultiHostUrl, primaryFollowingPool } from './primary-pool';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -86,7 +87,10 @@ async function openPglite(dataDir: string, loadDataDir: Blob | undefined): Promi
 }
 
 async function openPostgres(url: string, max: number, statementTimeoutMs: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) });
+  const options: pg.PoolConfig = { max, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) };
+  // Several hosts (a primary and its standby, libpq's form): every connection goes to the one that takes writes.
+  const multiHost = parseMultiHostUrl(url);
+  const pool = multiHost ? primaryFollowingPool(multiHost, options) : new pg.Pool({ connectionString: url, ...options });
   // Dates stay as YYYY-MM-DD strings; no time-zone shifting of calendar dates.
   pool.on('error', () => undefined); // an idle client's error is reported on its next use
   const db = drizzlePg(pool, { schema });

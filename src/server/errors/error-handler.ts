@@ -5,6 +5,7 @@ import { errorStatus, type ApiErrorBody, type ErrorCode, type FieldIssue } from 
 import { AppError } from './app-error';
 import { FHIR_JSON, isCdsHooksUrl, isFhirUrl, operationOutcomeOf } from './operation-outcome';
 import type { IndexPage } from '../http/index-page';
+import { isConnectionLost } from '../db/primary-pool';
 
 const fastifyCodes: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
@@ -60,6 +61,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
       status = 503;
       body = { message: 'The system is busy and could not answer in time. Please try again in a moment.', code: 'DATABASE_BUSY' };
       reply.header('retry-after', String(DATABASE_BUSY_RETRY_SECONDS));
+    } else if (isConnectionLost(error)) {
+      // The database server went away (a failover, issue 28): the transaction did not finish here, or finished
+      // without an answer. A 503 to retry: a retried add with the same Idempotency-Key is stored once.
+      status = 503;
+      body = {
+        message: 'The record system is switching over to its standby server. Please try again in a few seconds.',
+        code: 'DATABASE_UNAVAILABLE',
+      };
+      reply.header('retry-after', String(DATABASE_BUSY_RETRY_SECONDS));
     } else if (error.code && fastifyCodes[error.code]) {
       const known = fastifyCodes[error.code]!;
       status = errorStatus[known.code];
@@ -72,7 +82,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
     // Log the kind of failure only: a driver error's message and properties can carry query parameters
     // (password hashes, patient data), which must never reach the logs (DESIGN.md §6).
-    if (status === 503) request.log.warn({ url: request.routeOptions.url }, 'database statement timeout');
+    if (status === 503) request.log.warn({ url: request.routeOptions.url, code: body.code }, 'database busy or unavailable');
     else if (status >= 500)
       request.log.error(
         { errorName: error.name, errorCode: error.code, causeCode: (error.cause as { code?: string } | undefined)?.code },
