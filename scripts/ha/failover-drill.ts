@@ -16,7 +16,8 @@ import { createPatient } from '../../src/server/test/patient-fixtures';
 import { createStaffUser } from '../../src/server/test/staff';
 import { benchClient, grantAccess, type BenchClient } from '../../bench/record-bench-kit';
 import { signInOverHttp, startServerProcess } from '../../bench/search/server-process';
-import { HaPair, prepareDir, sleep, type PairPorts } from './ha-pair';
+import { prepareDir, sleep } from '../ops/postgres-user';
+import { HaPair, type PairPorts } from './ha-pair';
 
 export interface DrillOptions {
   dir: string;
@@ -164,7 +165,11 @@ export async function runFailoverDrill(options: DrillOptions): Promise<DrillResu
     const done = await Promise.all(writers);
     client.close();
 
-    const newPrimary = await pair.primary();
+    let newPrimary = await pair.primary();
+    for (let i = 0; i < 60 && newPrimary?.name !== 'node2'; i++) {
+      await sleep(500);
+      newPrimary = await pair.primary();
+    }
     if (!newPrimary || newPrimary.name !== 'node2')
       throw new Error(`node2 should be the primary after the kill, found ${newPrimary?.name}`);
     const acknowledged = new Map<string, number>();

@@ -5,12 +5,10 @@
 // servers (README, Operations). pg_auto_failover keeps `synchronous_standby_names` set while the standby is healthy,
 // so an acknowledged commit is on both servers.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-
-export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
-const PG_CTL = path.join(PG_BIN, 'pg_ctl');
+import { asPostgres, PG_BIN, PG_CTL, prepareDir, runAsPostgres, sleep } from '../ops/postgres-user';
 
 export interface PairPorts {
   monitor: number;
@@ -45,13 +43,6 @@ export const MONITOR_SETTINGS: Record<string, string> = {
 export const KEEPER_SETTINGS: Record<string, string> = {
   'timeout.network_partition_timeout': '8',
 };
-
-const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-
-/** PostgreSQL refuses to run as root: as root, commands run as the postgres user. */
-function command(args: string[]): [string, string[]] {
-  return asRoot ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)];
-}
 
 export function haToolsInstalled(): boolean {
   return spawnSync('pg_autoctl', ['--version'], { stdio: 'ignore' }).status === 0 && existsSync(PG_CTL);
@@ -92,14 +83,11 @@ export class HaPair {
   }
 
   private run(args: string[], what: string): string {
-    const [cmd, rest] = command(args);
-    const r = spawnSync(cmd, rest, { env: this.env, encoding: 'utf8', cwd: this.dir, timeout: 180_000 });
-    if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
-    return r.stdout;
+    return runAsPostgres(args, what, { env: this.env, cwd: this.dir });
   }
 
   private startKeeper(name: string, pgdata: string): void {
-    const [cmd, rest] = command(['pg_autoctl', 'run', '--pgdata', pgdata]);
+    const [cmd, rest] = asPostgres(['pg_autoctl', 'run', '--pgdata', pgdata]);
     const child = spawn(cmd, rest, { env: this.env, cwd: this.dir, detached: true, stdio: 'ignore' });
     child.unref();
     this.keepers.set(name, child);
@@ -107,8 +95,7 @@ export class HaPair {
 
   /** Creates the monitor and both nodes (node1 the first primary) and waits until node2 is its synchronous standby. */
   async start(): Promise<void> {
-    mkdirSync(this.dir, { recursive: true });
-    if (asRoot) spawnSync('chown', ['-R', 'postgres:postgres', this.dir]);
+    prepareDir(this.dir);
     const common = ['--pgctl', PG_CTL, '--auth', 'trust', '--no-ssl', '--hostname', '127.0.0.1'];
     this.run(
       ['pg_autoctl', 'create', 'monitor', '--pgdata', path.join(this.dir, 'monitor'), '--pgport', String(this.ports.monitor), ...common],
@@ -172,7 +159,12 @@ export class HaPair {
 
   /** Which node is the primary now (reported and assigned), or null. */
   async primary(): Promise<NodeInfo | null> {
-    const states = await this.states();
+    // On a loaded machine one question to the monitor may time out: ask again for up to 30 s before saying none.
+    let states = await this.states();
+    for (let tries = 0; Object.keys(states).length === 0 && tries < 60; tries++) {
+      await sleep(500);
+      states = await this.states();
+    }
     return (
       this.nodes.find(
         (n) =>
@@ -224,7 +216,7 @@ export class HaPair {
     // A postmaster left behind (its keeper killed first) is stopped by its data folder.
     for (const pgdata of [...this.nodes.map((n) => n.pgdata), path.join(this.dir, 'monitor')]) {
       if (existsSync(path.join(pgdata, 'postmaster.pid'))) {
-        const [cmd, rest] = command([PG_CTL, 'stop', '-D', pgdata, '-m', 'immediate']);
+        const [cmd, rest] = asPostgres([PG_CTL, 'stop', '-D', pgdata, '-m', 'immediate']);
         spawnSync(cmd, rest, { stdio: 'ignore' });
       }
     }
@@ -232,7 +224,7 @@ export class HaPair {
   }
 
   async query<T>(url: string, text: string): Promise<T[] | null> {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
     client.on('error', () => undefined);
     try {
       await client.connect();
@@ -260,20 +252,5 @@ function alive(pid: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Makes `dir` (and its parents) owned by postgres when running as root, so the servers can write there. */
-export function prepareDir(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  if (asRoot) {
-    spawnSync('chown', ['-R', 'postgres:postgres', dir]);
-    chownSync(
-      dir,
-      Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim()),
-      Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim()),
-    );
   }
 }
