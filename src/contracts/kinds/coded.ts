@@ -9,20 +9,6 @@ import { CODE_DISPLAY_MAX, CODE_MAX, CODE_SYSTEM_MAX } from '../code-systems';
 
 export const CODE_PATTERN = new RegExp(`^[A-Za-z0-9][A-Za-z0-9.\\-]{0,${CODE_MAX - 1}}$`);
 
-/** The input half: `code` and `codeSystem`, both or neither (missing, null or '' is none). */
-export const codedInputShape = {
-  code: safeString('validation:codeInvalid')
-    .trim()
-    .nullish()
-    .refine((v) => !v || CODE_PATTERN.test(v), { error: 'validation:codeInvalid' })
-    .transform((v) => (v ? v : null)),
-  codeSystem: safeString('validation:codeSystemInvalid')
-    .trim()
-    .max(CODE_SYSTEM_MAX, { error: 'validation:tooLong' })
-    .nullish()
-    .transform((v) => (v ? v : null)),
-};
-
 /** A FHIR code: no leading, trailing or double whitespace. */
 const CODING_CODE = /^\S+( \S+)*$/;
 /** Longest code and display of a coding kept as sent. */
@@ -47,6 +33,21 @@ export const codingsInput = z
   .max(MAX_CODINGS, { error: 'validation:tooLong' })
   .nullish()
   .transform((v) => (v && v.length ? v : null));
+
+/** The input half: `code` and `codeSystem`, both or neither (missing, null or '' is none). */
+export const codedInputShape = {
+  code: safeString('validation:codeInvalid')
+    .trim()
+    .nullish()
+    .refine((v) => !v || CODE_PATTERN.test(v), { error: 'validation:codeInvalid' })
+    .transform((v) => (v ? v : null)),
+  codeSystem: safeString('validation:codeSystemInvalid')
+    .trim()
+    .max(CODE_SYSTEM_MAX, { error: 'validation:tooLong' })
+    .nullish()
+    .transform((v) => (v ? v : null)),
+  codings: codingsInput,
+};
 
 /** Both or neither: a refinement for a schema holding codedInputShape. */
 export const codePaired = (v: { code: string | null; codeSystem: string | null }): boolean => (v.code === null) === (v.codeSystem === null);

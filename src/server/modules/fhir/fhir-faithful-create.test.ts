@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { ATC_SYSTEM, CVX_SYSTEM, ICD10_SYSTEM, LOINC_SYSTEM } from '../../../contracts/codes';
 import { expectValidFhir } from '../../test/fhir-validator';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
-import { auditCount, confirmAccess } from '../../test/record-api';
+import { confirmAccess, recordApi } from '../../test/record-api';
 import { queryOne } from '../../test/sql';
 import { signInAs } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
@@ -276,7 +276,7 @@ describe('round trip: every element the record can hold comes back as sent', () 
     expect(read.body).toEqual(created.body);
   });
 
-  it('a "no known allergy" is no allergy on the dashboard: the allergy counter leaves it out', async () => {
+  it('lists a "no known allergy" on the staff screen with no reaction', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/patients/${patient.id}/allergies`, headers: { cookie } });
     const allergens = res.json<{ allergen: string; reaction: string }[]>().map((a) => [a.allergen, a.reaction]);
     expect(allergens).toEqual(
@@ -439,13 +439,43 @@ describe('refuted and entered-in-error resources are stored entered in error', (
     expect(
       entries(expectValidFhir(summary.body as Json & { resourceType: string })).map((r) => `${r.resourceType as string}/${r.id as string}`),
     ).not.toContain(`${type}/${id}`);
-    const kind = { Condition: 'diagnoses', AllergyIntolerance: 'allergies', MedicationStatement: 'medications', Immunization: 'vaccines' }[
-      type
-    ];
+    const kinds: Record<string, string> = {
+      Condition: 'diagnoses',
+      AllergyIntolerance: 'allergies',
+      MedicationStatement: 'medications',
+      Immunization: 'vaccines',
+    };
+    const kind = kinds[type];
     const rowId = id.replace(/^lab-/, '').replace(/-(bp|temperature|weight)$/, '');
     const staffKind = kind ?? (id.startsWith('lab-') ? 'lab-results' : 'vitals');
     const history = await t.app.inject({ method: 'GET', url: `/api/${staffKind}/${rowId}/history`, headers: { cookie } });
     expect(history.statusCode).toBe(200);
     expect(JSON.stringify(history.json())).toContain('entered');
+  });
+});
+
+describe('a staff edit of an entry sent with codings of its own', () => {
+  it('keeps them when another field changes, and drops them when the words they code change', async () => {
+    const sent = {
+      resourceType: 'Condition',
+      clinicalStatus: { coding: [{ system: CONDITION_CLINICAL, code: 'active' }] },
+      code: { coding: [{ system: SNOMED, code: '38341003', display: 'Hypertensive disorder' }], text: 'High blood pressure' },
+      subject: subject(),
+      onsetDateTime: '2018-01-01',
+    };
+    const created = await post('/fhir/R4/Condition', sent);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = Number(created.body.id);
+    const api = recordApi(t, cookie);
+    const described = await api.edit('diagnoses', id, { description: 'Checked monthly' });
+    expect(described.statusCode, described.body).toBe(200);
+    expect(described.json<{ codings: unknown }>().codings).toEqual([
+      { system: SNOMED, code: '38341003', display: 'Hypertensive disorder' },
+    ]);
+    expect((await get(`/fhir/R4/Condition/${id}`)).body.code).toEqual(sent.code);
+    const renamed = await api.edit('diagnoses', id, { condition: 'Hypertension' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json<{ codings: unknown }>().codings).toBeNull();
+    expect((await get(`/fhir/R4/Condition/${id}`)).body.code).toEqual({ text: 'Hypertension' });
   });
 });

@@ -116,6 +116,14 @@ async function storedValues<K extends RecordKind>(
   return { values, checks: { warnings: warnings.filter((w) => w.tier !== undefined), reason: overrideReason } };
 }
 
+/** JSON with every object's keys sorted: a jsonb column gives its keys back in its own order, not the order stored. */
+const stableJson = (v: unknown): string =>
+  JSON.stringify(v, (_key, value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
+
 /**
  * The codings an entry keeps (decision 049): those it was sent with, unless an edit changed its words or code and left
  * the codings as they were (they described the entry before the edit, so they go).
@@ -126,7 +134,7 @@ function codingsKept(kind: RecordKind, input: unknown, existing: unknown): unkno
   if (!existing || codings === null) return codings;
   const field = kindContract(kind).coded!.field;
   const before = existing as Record<string, unknown>;
-  const same = JSON.stringify(codings) === JSON.stringify(before.codings ?? null);
+  const same = stableJson(codings) === stableJson(before.codings ?? null);
   return same && (next[field] !== before[field] || next.code !== before.code) ? null : codings;
 }
 
@@ -173,9 +181,7 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...keys]
     .sort()
-    .filter(
-      (k) => !(VERSION_FIELDS as readonly string[]).includes(k) && JSON.stringify(before[k] ?? null) !== JSON.stringify(after[k] ?? null),
-    );
+    .filter((k) => !(VERSION_FIELDS as readonly string[]).includes(k) && stableJson(before[k] ?? null) !== stableJson(after[k] ?? null));
 }
 
 /**
