@@ -97,6 +97,8 @@ export function capabilityStatement(base: string, now: Date): FhirResource {
           type: c.type,
           ...(c.profile ? { profile: c.profile } : {}),
           interaction: [...(c.read ? [{ code: 'read' }] : []), { code: 'search-type' }, ...(c.create ? [{ code: 'create' }] : [])],
+          // If-None-Exist (decision 049): a create whose search finds the entry answers it, 200.
+          ...(c.create ? { conditionalCreate: true } : {}),
           searchParam: [
             ...c.searchParams,
             { name: '_count', type: 'number', documentation: 'Page size (default 50; above 200 is taken as 200)' },

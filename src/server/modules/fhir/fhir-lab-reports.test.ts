@@ -134,6 +134,7 @@ describe('DiagnosticReport', () => {
       expectValidFhir(res.body).rest as { resource: { type: string; interaction: { code: string }[]; searchParam: { name: string }[] }[] }[]
     )[0]!.resource.find((r) => r.type === 'DiagnosticReport')!;
     expect(resource.interaction.map((i) => i.code)).toEqual(expect.arrayContaining(['read', 'search-type', 'create']));
+    expect(resource).toMatchObject({ conditionalCreate: true });
     expect(resource.searchParam.map((p) => p.name)).toEqual(expect.arrayContaining(['patient', 'code', 'date', 'category', 'status']));
   });
 
