@@ -29,6 +29,7 @@ export const WRITABLE_FHIR_TYPES: readonly FhirResourceType[] = [
   'MedicationStatement',
   'Immunization',
   'Observation',
+  'DiagnosticReport',
 ];
 
 export { FHIR_RESOURCE_TYPES };

@@ -93,6 +93,9 @@ export const errorStatus = {
   JOIN_ALREADY_UNDONE: 409,
   JOIN_UNDO_LATER_FIRST: 409,
   VERSION_REQUIRED: 428,
+  // FHIR creates (decision 049): an element or value the record cannot hold; an If-None-Exist matching several entries
+  FHIR_ELEMENT_NOT_SUPPORTED: 422,
+  CONDITIONAL_CREATE_AMBIGUOUS: 412,
   // The server
   DATABASE_BUSY: 503,
   DATABASE_UNAVAILABLE: 503,

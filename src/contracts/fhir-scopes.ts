@@ -13,6 +13,7 @@ export const FHIR_RESOURCE_TYPES = [
   'ImmunizationRecommendation',
   'Appointment',
   'Observation',
+  'DiagnosticReport',
   'AuditEvent',
 ] as const;
 export type FhirResourceType = (typeof FHIR_RESOURCE_TYPES)[number];

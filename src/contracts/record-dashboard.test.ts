@@ -149,6 +149,17 @@ describe('counters and safety information', () => {
     ]);
   });
 
+  it('leaves a "no known allergy" entry (sent through FHIR, decision 049) out of the allergy counter and the safety panel', () => {
+    const none: AllergyRow = {
+      ...allergy('No known allergy', ''),
+      reaction: '',
+      codings: [{ system: 'http://snomed.info/sct', code: '716186003', display: 'No known allergy' }],
+    };
+    const d = medicalDashboard({ ...empty, allergies: [none, allergy('Pollen', 'Mild')] }, TODAY);
+    expect(counters(d).allergies).toBe(1);
+    expect((part(d, 'safety', 'criticalAllergies') as AllergyRow[]).map((a) => a.allergen)).toEqual(['Pollen']);
+  });
+
   it('lists at most 3 allergies, most severe first, and at most 3 active medications with their dosage', () => {
     const d = medicalDashboard(
       {

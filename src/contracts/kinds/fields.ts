@@ -10,8 +10,8 @@ export type Now = () => Date;
 const tooLong = { error: 'validation:tooLong' };
 const dateInvalid = 'validation:dateInvalid';
 
-/** Letters (any script), digits, whitespace and - ( ) / . only. */
-export const CONDITION_PATTERN = /^[\p{L}\p{M}\p{N}\s\-()/.]+$/u;
+/** Letters (any script), digits, whitespace and - ( ) / . and the apostrophe (Crohn's disease) only. */
+export const CONDITION_PATTERN = /^[\p{L}\p{M}\p{N}\s\-()/.'’]+$/u;
 /** HH:mm, 24-hour clock. */
 export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
 

@@ -3,8 +3,8 @@
 // who entered the result.
 import { z } from 'zod';
 import { PORTAL_HIDDEN, versionedRowShape } from './versioned';
-import { safeString } from '../fields';
-import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape } from './coded';
+import { safeString, textOrNull } from '../fields';
+import { CODE_PAIRED, codePaired, codedInputShape, codedRowShape, codingsInput } from './coded';
 import { choice, day, requiredDate, requiredText, type Now } from './fields';
 import { LOINC_SYSTEM } from '../code-systems';
 import { defineKind, type DashboardAlert } from './kind-contract';
@@ -103,6 +103,36 @@ export function criticalResultAlerts(rows: readonly Result[]): DashboardAlert[] 
     }));
 }
 
+/**
+ * A laboratory report (FHIR DiagnosticReport, decision 049): the results it groups, in its order, and its own test
+ * (words and codings as sent), status, date, performer and conclusion. Kept on each of its results; the first result
+ * names it (DiagnosticReport/report-<first result id>).
+ */
+export const labReportShape = z.object({
+  results: z.array(z.number().int()),
+  name: z.string(),
+  codings: z.array(z.object({ system: z.string(), code: z.string(), display: z.string().optional() })).nullable(),
+  status: z.string(),
+  effectiveDate: day,
+  performer: z.string().nullable(),
+  conclusion: z.string().nullable(),
+});
+export type LabReport = z.infer<typeof labReportShape>;
+
+/** The most results one report groups. */
+export const LAB_REPORT_MAX_RESULTS = 50;
+
+/** A report's own fields as a FHIR client sends them (its results are checked against the record itself). */
+export const labReportInput = (now: Now) =>
+  z.strictObject({
+    name: requiredText(200, 'validation:labTestRequired').min(2, { error: 'validation:labTestLength' }),
+    codings: codingsInput,
+    status: choice(LAB_RESULT_STATUSES, 'validation:statusRequired'),
+    effectiveDate: requiredDate(now, 'validation:dateRequired', 'past'),
+    performer: textOrNull(200),
+    conclusion: textOrNull(2000),
+  });
+
 const row = z.object({
   id: z.number().int(),
   patientId: z.number().int(),
@@ -120,6 +150,8 @@ const row = z.object({
   /** The name of the staff user who entered the result, and when (ISO 8601 UTC). */
   enteredBy: z.string(),
   enteredAt: z.string(),
+  /** The report the result belongs to (sent through FHIR); null (or absent) when none. */
+  report: labReportShape.nullable().optional(),
 });
 
 export const labResults = defineKind({

@@ -18,6 +18,8 @@ export const isCdsHooksUrl = (url: string): boolean => url === CDS_HOOKS_PATH ||
 /** FHIR's IssueType for an HTTP status (http://hl7.org/fhir/valueset-issue-type.html). */
 function issueType(status: number, code: string): string {
   if (code === 'VALIDATION_FAILED' || code === 'UNSUPPORTED_SEARCH_PARAMETER') return status === 422 ? 'processing' : 'invalid';
+  if (code === 'FHIR_ELEMENT_NOT_SUPPORTED') return 'not-supported';
+  if (code === 'CONDITIONAL_CREATE_AMBIGUOUS') return 'duplicate';
   if (status === 401) return 'login';
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not-found';

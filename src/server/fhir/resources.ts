@@ -25,11 +25,16 @@ export const text = (value: string) => ({ text: value });
 export const coding = (system: string, code: string, display?: string) => ({
   coding: [{ system, code, ...(display ? { display } : {}) }],
 });
-/** A CodeableConcept of what the clinician wrote, with the catalogue's coding when the entry is coded. */
+/**
+ * A CodeableConcept of what the clinician wrote, with the catalogue's coding when the entry is coded; an entry a FHIR
+ * client sent with codings of its own carries them as sent (decision 049).
+ */
 export const concept = (words: string, row: CodedRow) =>
-  row.code && row.codeSystem
-    ? { coding: [{ system: row.codeSystem, code: row.code, ...(row.codeDisplay ? { display: row.codeDisplay } : {}) }], text: words }
-    : { text: words };
+  row.codings?.length
+    ? { coding: row.codings, text: words }
+    : row.code && row.codeSystem
+      ? { coding: [{ system: row.codeSystem, code: row.code, ...(row.codeDisplay ? { display: row.codeDisplay } : {}) }], text: words }
+      : { text: words };
 /** A LOINC CodeableConcept. */
 export const loinc = (c: { code: string; display: string }) => ({
   coding: [{ system: LOINC_SYSTEM, code: c.code, display: c.display }],

@@ -1,7 +1,7 @@
 // GET /fhir/R4/metadata (issue 14 item 1): exactly what this server supports, built from the same tables the routes
 // are registered from, so the statement cannot drift from the routes.
 import type { FhirResource } from '../../fhir/resources';
-import { CLINICAL_TYPES, CREATABLE_TYPES, searchParamsOf } from './fhir-kinds';
+import { CLINICAL_TYPES, CREATABLE_TYPES, GROUPING_TYPES, searchParamsOf } from './fhir-kinds';
 import { typeSearchParams } from './fhir-search-semantics';
 
 export interface ResourceCapability {
@@ -46,7 +46,7 @@ export const CAPABILITIES: ResourceCapability[] = [
     type,
     ...(kinds.length === 1 && kinds[0]!.fhir.profile ? { profile: kinds[0]!.fhir.profile } : {}),
     read: true,
-    create: CREATABLE_TYPES.includes(type),
+    create: CREATABLE_TYPES.includes(type) || GROUPING_TYPES.includes(type),
     searchParams: typeSearchParams(type, [patientParam, ...searchParamsOf(type)], { include: true }),
   })),
   // The schedule's due and overdue doses of a patient (decision 044): one resource per patient, searched by patient.
@@ -97,6 +97,8 @@ export function capabilityStatement(base: string, now: Date): FhirResource {
           type: c.type,
           ...(c.profile ? { profile: c.profile } : {}),
           interaction: [...(c.read ? [{ code: 'read' }] : []), { code: 'search-type' }, ...(c.create ? [{ code: 'create' }] : [])],
+          // If-None-Exist (decision 049): a create whose search finds the entry answers it, 200.
+          ...(c.create ? { conditionalCreate: true } : {}),
           searchParam: [
             ...c.searchParams,
             { name: '_count', type: 'number', documentation: 'Page size (default 50; above 200 is taken as 200)' },

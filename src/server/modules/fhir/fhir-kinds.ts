@@ -14,15 +14,18 @@ export interface FhirKind {
   resources(row: unknown): FhirResource[];
 }
 
-const fhirKind = (kind: RecordKind): FhirKind => {
-  const fhir = serverKind(kind).fhir as unknown as KindFhir<never>;
-  return { kind, fhir, resources: (row) => (fhir.resources as (r: unknown) => FhirResource[])(row) };
+/** The FHIR sides of a kind: its own type, then any further types its rows are (a laboratory report). */
+const fhirKinds = (kind: RecordKind): FhirKind[] => {
+  const server = serverKind(kind);
+  return [server.fhir, ...(server.moreFhir ?? [])].map((side) => {
+    const fhir = side as unknown as KindFhir<never>;
+    return { kind, fhir, resources: (row: unknown) => (fhir.resources as (r: unknown) => FhirResource[])(row) };
+  });
 };
 
 /** The clinical types, in the record's order of their first kind, each with its kinds. */
 export const CLINICAL_TYPES: ReadonlyMap<FhirResourceType, readonly FhirKind[]> = RECORD_KINDS.reduce((types, kind) => {
-  const k = fhirKind(kind);
-  types.set(k.fhir.type, [...(types.get(k.fhir.type) ?? []), k]);
+  for (const k of fhirKinds(kind)) types.set(k.fhir.type, [...(types.get(k.fhir.type) ?? []), k]);
   return types;
 }, new Map<FhirResourceType, FhirKind[]>());
 
@@ -37,3 +40,5 @@ export function searchParamsOf(type: FhirResourceType): { name: string; type: st
 
 /** The types a client can create, each with the kinds that take a resource of it. */
 export const CREATABLE_TYPES: FhirResourceType[] = [...CLINICAL_TYPES.keys()].filter((t) => kindsOf(t).some((k) => k.fhir.create !== null));
+/** The types a client creates by grouping entries already on the record (fhir-diagnostic-report.service.ts). */
+export const GROUPING_TYPES: FhirResourceType[] = ['DiagnosticReport'];

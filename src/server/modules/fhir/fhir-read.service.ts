@@ -248,14 +248,14 @@ export async function searchClinical(call: FhirCall, type: FhirResourceType): Pr
   return bundleOf(call, type, search, found, (page) => (page.length > 0 ? included : []));
 }
 
-/** GET <Type>/{id}: one resource (live grant for its patient required), audited as VIEW of its row. */
+/** GET <Type>/{id}: one resource (live grant for its patient required), audited as VIEW of its row; one entered in error too. */
 export async function readClinical(scope: FhirScope, type: FhirResourceType, id: string): Promise<FhirResource> {
   for (const k of kindsOf(type)) {
     const rowId = k.fhir.rowId(id);
     if (rowId === null) continue;
     let row: unknown;
     try {
-      row = await readRecordItem(scope, k.kind, rowId);
+      row = await readRecordItem(scope, k.kind, rowId, { enteredInError: true });
     } catch (err) {
       if (err instanceof AppError && err.code === 'RECORD_ENTRY_NOT_FOUND') throw resourceNotFound(type, id);
       throw err;
@@ -309,9 +309,9 @@ export async function patientSummary(call: FhirCall, patientId: number): Promise
   // A system client gets only the types its scopes allow (issue 21 item 4): a section it may not read is withheld.
   const mayRead = (type: FhirResourceType): boolean => clientMayAccess(call.scope.actor, type, 'read');
   // One section per kind (its IPS section code and title), its resources from the record's lists.
-  const kinds = [...CLINICAL_TYPES.values()].flat();
+  const kinds = [...CLINICAL_TYPES.values()].flat().filter((k) => k.fhir.ips !== null);
   const sections = kinds.map((k) => ({
-    ...k.fhir.ips,
+    ...k.fhir.ips!,
     withheld: !mayRead(k.fhir.type),
     entries: mayRead(k.fhir.type) ? (summary[k.kind] as unknown[]).flatMap((row) => k.resources(row)) : [],
   }));

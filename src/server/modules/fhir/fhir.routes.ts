@@ -13,7 +13,8 @@ import { countOrRefuse, staffLimit } from '../../http/rate-limit';
 import { fhirGuard } from './fhir-access';
 import { accessInputOf, confirmAccess } from './fhir-grant.service';
 import { capabilityStatement } from './fhir-capabilities';
-import { createResource } from './fhir-create.service';
+import { createResource, existingFor } from './fhir-create.service';
+import { createDiagnosticReport } from './fhir-diagnostic-report.service';
 import { CLINICAL_TYPES, CREATABLE_TYPES, searchParamsOf } from './fhir-kinds';
 import { isLenient } from './fhir-search-params';
 import { typeSearchParams } from './fhir-search-semantics';
@@ -58,6 +59,9 @@ function numericId(type: string, id: string): number {
   if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647) throw new AppError('NOT_FOUND', `${type}/${id} not found`);
   return Number(id);
 }
+
+/** A request header's one value (a repeated header is its first). */
+const headerOf = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 export function fhirRoutes({ db, config }: AppDeps) {
   // The per-user search limit, counted in the same rows as the staff API's search (rate-limit's statement limits,
@@ -189,11 +193,30 @@ export function fhirRoutes({ db, config }: AppDeps) {
         async (request, reply) => {
           // The querystring schema has already turned `confirm` into the warning codes (contracts/record-warnings.ts).
           const { confirm, overrideReason } = request.query as { confirm: string[]; overrideReason: string | null };
+          // Conditional create (issue 26 item 3): the entry already on the record answers a retry, 200 and no second row.
+          const existing = await existingFor(callOf(request), type, headerOf(request.headers['if-none-exist']));
+          if (existing) return send(reply, existing, 200);
           const created = await createResource(callOf(request).scope, type, request.body, { codes: confirm, overrideReason });
           reply.header('location', `${baseUrl()}/${created.resourceType}/${created.id}`);
           return send(reply, created, 201);
         },
       );
     }
+
+    // A laboratory report grouping results already on the record (issue 26 item 2, decision 049).
+    app.post(
+      `${FHIR_BASE_PATH}/DiagnosticReport`,
+      {
+        onRequest: fhirGuard('records.write', 'DiagnosticReport', 'write'),
+        schema: { ...doc('Create a DiagnosticReport grouping laboratory results'), body: resourceBody('DiagnosticReport') },
+      },
+      async (request, reply) => {
+        const existing = await existingFor(callOf(request), 'DiagnosticReport', headerOf(request.headers['if-none-exist']));
+        if (existing) return send(reply, existing, 200);
+        const created = await createDiagnosticReport(callOf(request).scope, request.body);
+        reply.header('location', `${baseUrl()}/DiagnosticReport/${created.id}`);
+        return send(reply, created, 201);
+      },
+    );
   };
 }

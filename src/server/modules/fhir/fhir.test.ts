@@ -91,6 +91,7 @@ describe('metadata and errors', () => {
         'ImmunizationRecommendation',
         'Appointment',
         'Observation',
+        'DiagnosticReport',
         'AuditEvent',
       ].sort(),
     );
@@ -399,7 +400,12 @@ describe('creates', () => {
       component: undefined,
       valueQuantity: { value: 99, code: '[degF]' },
     };
-    expect((await post('/fhir/R4/Observation', fever)).status).toBe(400);
+    // A value the record cannot hold (a temperature in Fahrenheit) is 422 naming it (decision 049).
+    const refusedFever = await post('/fhir/R4/Observation', fever);
+    expect(refusedFever.status).toBe(422);
+    expect((refusedFever.body.issue as { expression?: string[] }[]).flatMap((i) => i.expression ?? [])).toContain(
+      'Observation.valueQuantity.code',
+    );
     expect(await counts()).toBe(stored);
     expect(await auditCount()).toBe(before);
   });

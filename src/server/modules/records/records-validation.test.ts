@@ -154,7 +154,7 @@ describe('statuses, severities, conditions, medication names and times', () => {
     await expectRefused(kind, { [field]: value }, { path: field, message: 'validation:invalidChoice' });
   });
 
-  it('condition: 2-200 characters of letters, digits, spaces and - ( ) / .', async () => {
+  it("condition: 2-200 characters of letters, digits, spaces and - ( ) / . '", async () => {
     await expectRefused('diagnoses', { condition: 'A' }, { path: 'condition', message: 'validation:conditionLength' });
     await expectRefused('diagnoses', { condition: 'x'.repeat(201) }, { path: 'condition', message: 'validation:tooLong' });
     await expectRefused(
@@ -166,6 +166,12 @@ describe('statuses, severities, conditions, medication names and times', () => {
     const ok = await add('diagnoses', { ...SAMPLE_INPUTS.diagnoses, condition: 'Fracture (left tibia) - post-op / day 3. Ömvä' });
     expect(ok.statusCode).toBe(201);
     expect(ok.json().condition).toBe('Fracture (left tibia) - post-op / day 3. Ömvä');
+    // An apostrophe, as the ICD-10 catalogue writes "Crohn's disease" (issue 26 item 1).
+    for (const condition of ["Crohn's disease", 'Crohn’s disease']) {
+      const named = await add('diagnoses', { ...SAMPLE_INPUTS.diagnoses, condition });
+      expect(named.statusCode).toBe(201);
+      expect(named.json().condition).toBe(condition);
+    }
   });
 
   it('medication name: 2-100 characters', async () => {

@@ -87,13 +87,17 @@ async function storedValues<K extends RecordKind>(
   input: NewRecordItem<K>,
   confirmation: Confirmation,
   existing: RecordRows[K] | null,
+  /** An item stored entered in error (a FHIR create of a refuted entry) adds nothing current: no warnings to confirm. */
+  enteredInError = false,
 ): Promise<{ values: Record<string, unknown>; checks: ConfirmedChecks }> {
   const k = serverKind(kind);
   const typed = input as NewRecordItems[RecordKind];
   const code = codeEntryOf(kind, input as { code?: string | null; codeSystem?: string | null });
   const issues = k.validate?.(typed, code) ?? [];
   if (issues.length) throw validationFailed(issues);
-  const warnings: RecordWarning[] = (await k.check?.(scope, typed, existing ? (existing as { id: number }).id : null)) ?? [];
+  const warnings: RecordWarning[] = enteredInError
+    ? []
+    : ((await k.check?.(scope, typed, existing ? (existing as { id: number }).id : null)) ?? []);
   // A contraindicated warning (the medicine checks, decision 043) is confirmed only with an override reason.
   const { codes, overrideReason } = confirmation;
   const unconfirmed = warnings.filter((w) => !codes.includes(w.code) || (w.tier === 'contraindicated' && overrideReason === null));
@@ -106,10 +110,32 @@ async function storedValues<K extends RecordKind>(
     });
   const values = {
     ...(input as Record<string, unknown>),
-    ...(kindContract(kind).coded ? { codeDisplay: code?.display ?? null } : {}),
+    ...(kindContract(kind).coded ? { codeDisplay: code?.display ?? null, codings: codingsKept(kind, input, existing) } : {}),
     ...k.stored?.(typed, { now: c.now, name: staffDisplayName(c.actor) }, existing as RecordRows[RecordKind] | null),
   };
   return { values, checks: { warnings: warnings.filter((w) => w.tier !== undefined), reason: overrideReason } };
+}
+
+/** JSON with every object's keys sorted: a jsonb column gives its keys back in its own order, not the order stored. */
+const stableJson = (v: unknown): string =>
+  JSON.stringify(v, (_key, value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
+
+/**
+ * The codings an entry keeps (decision 049): those it was sent with, unless an edit changed its words or code and left
+ * the codings as they were (they described the entry before the edit, so they go).
+ */
+function codingsKept(kind: RecordKind, input: unknown, existing: unknown): unknown {
+  const next = input as Record<string, unknown>;
+  const codings = next.codings ?? null;
+  if (!existing || codings === null) return codings;
+  const field = kindContract(kind).coded!.field;
+  const before = existing as Record<string, unknown>;
+  const same = stableJson(codings) === stableJson(before.codings ?? null);
+  return same && (next[field] !== before[field] || next.code !== before.code) ? null : codings;
 }
 
 /** The warnings a change confirms (`?confirm=`) and the reason for overriding contraindicated ones (`?overrideReason=`). */
@@ -155,9 +181,7 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...keys]
     .sort()
-    .filter(
-      (k) => !(VERSION_FIELDS as readonly string[]).includes(k) && JSON.stringify(before[k] ?? null) !== JSON.stringify(after[k] ?? null),
-    );
+    .filter((k) => !(VERSION_FIELDS as readonly string[]).includes(k) && stableJson(before[k] ?? null) !== stableJson(after[k] ?? null));
 }
 
 /**
@@ -217,12 +241,24 @@ export async function addRecordItem<K extends RecordKind>(
   confirmation: Confirmation = NOTHING_CONFIRMED,
   key: string | null = null,
   check?: ActorCheck,
+  /** The reason an item is stored entered in error from the start (a FHIR create of a refuted entry, decision 049). */
+  enteredInError: string | null = null,
 ): Promise<AddResult<K>> {
   const hash = key === null ? '' : requestHash(kind, patientId, input);
   try {
     const row = await inAuditedTransaction(c, async (ctx) => {
       const scope = await openPatientRecord(ctx, patientId, check);
-      const { values, checks } = await storedValues(c, scope, kind, input, confirmation, null);
+      const stored = await storedValues(c, scope, kind, input, confirmation, null, enteredInError !== null);
+      const { checks } = stored;
+      const values =
+        enteredInError === null
+          ? stored.values
+          : {
+              ...stored.values,
+              enteredInErrorAt: c.now.toISOString(),
+              enteredInErrorBy: staffDisplayName(c.actor),
+              enteredInErrorReason: enteredInError,
+            };
       const keyed = key === null ? null : { userId: c.actor.userId, key, requestHash: hash };
       const row = await insertItem(scope, kind, values, changedBy(c), keyed);
       if (row === null) throw new KeyTaken();
@@ -313,12 +349,69 @@ export async function updateRecordItem<K extends RecordKind>(
   }).catch((err: unknown) => shownThenRethrow(c, err));
 }
 
-/** One item by its id (the FHIR API's read): 404 for an unknown id, 403 without a grant for its patient; audited as VIEW. */
-export async function readRecordItem<K extends RecordKind>(c: RecordCaller, kind: K, id: number): Promise<RecordRows[K]> {
+/**
+ * Sets fields the server keeps itself (never input fields: a laboratory result's report, decision 049) on several
+ * current items of one patient, in one transaction: each item its next version, each audited UPDATE naming the fields.
+ * `accept` sees the items before anything changes and may refuse them (throw). 404 (nothing changed) when an id is not
+ * a current item of the patient; 403 without a grant. The items as stored, in the order of `ids`.
+ */
+export async function setKeptFields<K extends RecordKind>(
+  c: RecordCaller,
+  kind: K,
+  patientId: number,
+  ids: readonly number[],
+  values: Record<string, unknown>,
+  accept: (items: RecordRows[K][]) => void,
+): Promise<RecordRows[K][]> {
+  return inAuditedTransaction(c, async (ctx) => {
+    const scope = await openPatientRecord(ctx, patientId);
+    const items = new Map<number, RecordRows[K] & Record<string, unknown> & { id: number; version: number }>();
+    // Locked in id order, so two changes of overlapping items wait for each other rather than deadlock.
+    for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+      const item = await lockItem(ctx, kind, id);
+      if (item === null || item.patientId !== patientId || !item.row) throw notFound(kind);
+      items.set(id, item.row as RecordRows[K] & Record<string, unknown> & { id: number; version: number });
+    }
+    const current = ids.map((id) => items.get(id)!);
+    accept(current);
+    const rows: RecordRows[K][] = [];
+    const audits: ContextAuditEntry[] = [];
+    for (const before of items.values()) {
+      const changed = changedFields(before, { ...before, ...values });
+      const row = await updateItem(scope, kind, before.id, before.version, values, changedBy(c), {
+        changed,
+        legacyFirst: legacyFirst(before),
+      });
+      if (!row) throw notFound(kind);
+      rows.push(row);
+      audits.push(
+        changeAudit(kind, patientId, 'UPDATE', row as { id: number; version: number }, changed, { oldValues: before, newValues: row }),
+      );
+    }
+    await serverKind(kind).afterChange?.(scope);
+    const byId = new Map(rows.map((r) => [(r as { id: number }).id, r]));
+    return ctx.audited(
+      ids.map((id) => byId.get(id)!),
+      audits[0]!,
+      ...audits.slice(1),
+    );
+  });
+}
+
+/**
+ * One item by its id (the FHIR API's read): 404 for an unknown id, 403 without a grant for its patient; audited as
+ * VIEW. `enteredInError`: an item entered in error is found too (FHIR reads it with its entered-in-error status).
+ */
+export async function readRecordItem<K extends RecordKind>(
+  c: RecordCaller,
+  kind: K,
+  id: number,
+  options: { enteredInError?: boolean } = {},
+): Promise<RecordRows[K]> {
   return inAuditedTransaction(c, async (ctx) => {
     const patientId = await itemPatient(ctx, kind, id);
     if (patientId === null) throw notFound(kind);
-    const row = await selectItem(await openPatientRecord(ctx, patientId), kind, id);
+    const row = await selectItem(await openPatientRecord(ctx, patientId), kind, id, options);
     if (!row) throw notFound(kind);
     return ctx.audited(row, entry(kind, patientId, { action: 'VIEW', resourceId: id, newValues: { item: kind } }));
   });

@@ -59,7 +59,8 @@ export function formValuesOf(kind: RecordKind, row: object): FormValues {
  */
 export function fieldLabelKey(kind: RecordKind, name: string): string {
   const coded = codedField(kind);
-  const field = coded && (CODE_FIELDS as readonly string[]).includes(name) ? coded.field : name;
+  // The codings a FHIR client sent (decision 049) are the coded field's too.
+  const field = coded && [...CODE_FIELDS, 'codings'].includes(name) ? coded.field : name;
   const spec = kindView(kind).fields.find((f) => f.name === field);
   return `record:fields.${spec?.label ?? field}`;
 }

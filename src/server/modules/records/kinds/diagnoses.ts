@@ -3,7 +3,21 @@ import { date, index, uniqueIndex, pgTable, serial, text as textColumn, varchar 
 import { ne } from 'drizzle-orm';
 import { diagnoses as contract } from '../../../../contracts/kinds/diagnoses';
 import { patientRef } from '../../../db/schema';
-import { codedFrom, day, first, firstCode, obj, str, words } from '../../../fhir/input';
+import { firstCode, obj, str, type Json } from '../../../fhir/input';
+import {
+  codedConcept,
+  dayOf,
+  displayOf,
+  ENTERED_IN_ERROR_REASON,
+  errorStatusOf,
+  fixedCode,
+  notHeld,
+  noteText,
+  oneOf,
+  onlyKeys,
+  REFUTED_REASON,
+  single,
+} from '../../../fhir/faithful';
 import { coding, concept, named, patientReference, rowIdOf } from '../../../fhir/resources';
 import { codedColumns } from './coded-columns';
 import { duplicateEntryWarnings } from './duplicate-check.repository';
@@ -29,15 +43,72 @@ export const diagnosesTable = pgTable(
 );
 
 const CLINICAL = 'http://terminology.hl7.org/CodeSystem/condition-clinical';
+const VERIFICATION = 'http://terminology.hl7.org/CodeSystem/condition-ver-status';
+const CATEGORY = 'http://terminology.hl7.org/CodeSystem/condition-category';
+/** Our extensions of Condition: a chronic condition (clinical status active), and the facility that recorded it. */
+export const CHRONIC_EXTENSION = 'https://nhr.health.gov.na/fhir/StructureDefinition/chronic-condition';
+export const FACILITY_EXTENSION = 'https://nhr.health.gov.na/fhir/StructureDefinition/recording-facility';
 const TO_CLINICAL: Record<string, string> = { Active: 'active', Chronic: 'active', Resolved: 'resolved' };
-const FROM_CLINICAL: Record<string, string> = {
-  active: 'Active',
-  recurrence: 'Active',
-  relapse: 'Active',
-  resolved: 'Resolved',
-  inactive: 'Resolved',
-  remission: 'Resolved',
-};
+
+/** Our two extensions as sent: chronic (valueBoolean) and the facility (valueString); refused otherwise. */
+function extensionsOf(v: unknown): { chronic: boolean; facility: string | undefined } {
+  const out = { chronic: false, facility: undefined as string | undefined };
+  if (v === undefined) return out;
+  (Array.isArray(v) ? v : [v]).forEach((e, i) => {
+    const path = `Condition.extension[${i}]`;
+    const ext = obj(e);
+    if (ext.url === CHRONIC_EXTENSION && typeof onlyKeys(ext, ['url', 'valueBoolean'], path).valueBoolean === 'boolean')
+      out.chronic = ext.valueBoolean as boolean;
+    else if (ext.url === FACILITY_EXTENSION) out.facility = str(onlyKeys(ext, ['url', 'valueString'], path).valueString);
+    else throw notHeld(path, 'The record cannot hold this extension');
+  });
+  return out;
+}
+
+function conditionInput(r: Json, by: { name: string; facility: string | undefined }): Json {
+  const verification = oneOf(
+    fixedCode(r.verificationStatus, 'Condition.verificationStatus', VERIFICATION),
+    'Condition.verificationStatus',
+    ['confirmed', 'refuted', 'entered-in-error'],
+  );
+  const clinical = oneOf(fixedCode(r.clinicalStatus, 'Condition.clinicalStatus', CLINICAL), 'Condition.clinicalStatus', [
+    'active',
+    'resolved',
+  ]);
+  if (r.category !== undefined)
+    oneOf(fixedCode(single(r.category, 'Condition.category'), 'Condition.category', CATEGORY), 'Condition.category', ['problem-list-item']);
+  const { chronic, facility } = extensionsOf(r.extension);
+  if (chronic && clinical !== 'active') throw notHeld('Condition.extension', 'A chronic condition is an active one');
+  const onset = dayOf(r.onsetDateTime, 'Condition.onsetDateTime');
+  const recorded = dayOf(r.recordedDate, 'Condition.recordedDate');
+  // The record holds one date: when the condition was diagnosed (FHIR's onset, and the date it was recorded).
+  if (onset !== undefined && recorded !== undefined && onset !== recorded)
+    throw notHeld('Condition.recordedDate', 'The record holds one date, the onset; recordedDate must be the same day');
+  const abatement = dayOf(r.abatementDateTime, 'Condition.abatementDateTime');
+  if (abatement !== undefined && clinical !== 'resolved')
+    throw notHeld('Condition.abatementDateTime', 'The record holds an end date of a resolved condition only');
+  const coded = codedConcept(r.code, 'Condition.code', contract.coded.systems);
+  // An entered-in-error Condition carries no clinical status (FHIR con-5): the record keeps its row as active.
+  const status = chronic
+    ? 'Chronic'
+    : clinical === 'resolved'
+      ? 'Resolved'
+      : clinical === 'active' || verification === 'entered-in-error'
+        ? 'Active'
+        : undefined;
+  return {
+    condition: coded.words,
+    code: coded.code,
+    codeSystem: coded.codeSystem,
+    codings: coded.codings,
+    status,
+    diagnosedDate: onset ?? recorded,
+    resolvedDate: abatement ?? null,
+    description: noteText(r.note, 'Condition.note') ?? null,
+    doctor: displayOf(r.asserter, 'Condition.asserter') ?? by.name,
+    facility: facility ?? by.facility,
+  };
+}
 
 export const diagnosesKind = defineServerKind<'diagnoses'>({
   contract,
@@ -55,52 +126,67 @@ export const diagnosesKind = defineServerKind<'diagnoses'>({
   fhir: {
     type: 'Condition',
     rowId: rowIdOf,
-    resources: (d) => [
-      {
-        resourceType: 'Condition',
-        id: String(d.id),
-        clinicalStatus: coding(CLINICAL, TO_CLINICAL[d.status] ?? 'active'),
-        verificationStatus: coding('http://terminology.hl7.org/CodeSystem/condition-ver-status', 'confirmed'),
-        category: [coding('http://terminology.hl7.org/CodeSystem/condition-category', 'problem-list-item')],
-        code: concept(d.condition, d),
-        subject: patientReference(d.patientId),
-        onsetDateTime: d.diagnosedDate,
-        ...(d.status === 'Resolved' && d.resolvedDate ? { abatementDateTime: d.resolvedDate } : {}),
-        recordedDate: d.diagnosedDate,
-        asserter: named(d.doctor),
-        note: [
-          {
-            text: [d.status === 'Chronic' ? 'Chronic condition.' : '', d.description ?? '', `Facility: ${d.facility}`]
-              .filter(Boolean)
-              .join(' '),
-          },
-        ],
-      },
-    ],
+    resources: (d) => {
+      const inError = errorStatusOf(d);
+      return [
+        {
+          resourceType: 'Condition',
+          id: String(d.id),
+          ...(d.status === 'Chronic' || d.facility
+            ? {
+                extension: [
+                  ...(d.status === 'Chronic' ? [{ url: CHRONIC_EXTENSION, valueBoolean: true }] : []),
+                  ...(d.facility ? [{ url: FACILITY_EXTENSION, valueString: d.facility }] : []),
+                ],
+              }
+            : {}),
+          // FHIR con-5: an entered-in-error Condition has no clinical status.
+          ...(inError === 'entered-in-error' ? {} : { clinicalStatus: coding(CLINICAL, TO_CLINICAL[d.status] ?? 'active') }),
+          verificationStatus: coding(VERIFICATION, inError ?? 'confirmed'),
+          category: [coding(CATEGORY, 'problem-list-item')],
+          code: concept(d.condition, d),
+          subject: patientReference(d.patientId),
+          onsetDateTime: d.diagnosedDate,
+          ...(d.status === 'Resolved' && d.resolvedDate ? { abatementDateTime: d.resolvedDate } : {}),
+          recordedDate: d.diagnosedDate,
+          asserter: named(d.doctor),
+          ...(d.description ? { note: [{ text: d.description }] } : {}),
+        },
+      ];
+    },
     search: null,
     create: {
       patientField: 'subject',
       accepts: () => true,
-      input: (r, by) => ({
-        condition: words(r.code),
-        ...codedFrom(r.code, contract.coded.systems),
-        status: FROM_CLINICAL[firstCode(r.clinicalStatus) ?? ''] ?? firstCode(r.clinicalStatus),
-        diagnosedDate: day(r.onsetDateTime) ?? day(r.recordedDate),
-        resolvedDate: day(r.abatementDateTime) ?? null,
-        description: str(first(r.note).text) ?? null,
-        doctor: str(obj(r.asserter).display) ?? str(obj(r.recorder).display) ?? by.name,
-        facility: by.facility,
-      }),
+      elements: [
+        'extension',
+        'clinicalStatus',
+        'verificationStatus',
+        'category',
+        'code',
+        'subject',
+        'onsetDateTime',
+        'abatementDateTime',
+        'recordedDate',
+        'asserter',
+        'note',
+      ],
+      input: conditionInput,
+      enteredInError: (r) => {
+        const code = firstCode(r.verificationStatus);
+        return code === 'refuted' ? REFUTED_REASON : code === 'entered-in-error' ? ENTERED_IN_ERROR_REASON : null;
+      },
       expressions: {
         condition: 'Condition.code',
         code: 'Condition.code.coding',
         codeSystem: 'Condition.code.coding',
+        codings: 'Condition.code.coding',
         status: 'Condition.clinicalStatus',
         diagnosedDate: 'Condition.onsetDateTime',
         resolvedDate: 'Condition.abatementDateTime',
         description: 'Condition.note',
         doctor: 'Condition.asserter',
-        facility: 'Condition',
+        facility: 'Condition.extension',
       },
     },
     ips: { code: '11450-4', title: 'Problem list' },

@@ -2,6 +2,7 @@
 // extra checks, the warnings a clinician must confirm, and how it is a FHIR resource. The records, FHIR and portal
 // code handle every kind through this shape; a kind's own rules live in its file, never as `if (kind === ...)`.
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
 import type { FieldIssue } from '../../../../contracts/errors';
 import type { KIND_CONTRACTS, NewRecordItems, RecordKind, RecordRows } from '../../../../contracts/kinds';
 import type { RecordWarning } from '../../../../contracts/record-warnings';
@@ -62,13 +63,22 @@ export interface KindFhir<Row> {
     patientField: 'subject' | 'patient';
     /** Whether this kind takes the resource (one FHIR type may be several kinds). */
     accepts(resource: Json): boolean;
+    /**
+     * The top-level elements the mapping reads (decision 049): any other element is refused with 422 naming it, as is
+     * any value of these the record cannot hold (the mapping throws faithful.ts's notHeld).
+     */
+    elements: readonly string[];
     /** The record input the resource stands for, before the kind's schema checks it. */
     input(resource: Json, by: { name: string; facility: string | undefined }): Json;
+    /** Why the item is stored entered in error (FHIR refuted or entered-in-error), or null for a current item. */
+    enteredInError?(resource: Json): string | null;
+    /** The schema that checks this resource's input when not the kind's own (a "no known allergy"). */
+    schema?(resource: Json, now: () => Date): z.ZodType | null;
     /** The FHIRPath each input field comes from: where a validation issue points. */
     expressions: Record<string, string>;
   } | null;
-  /** The International Patient Summary section of the kind's resources. */
-  ips: { code: string; title: string };
+  /** The International Patient Summary section of the kind's resources; null when they are in no section. */
+  ips: { code: string; title: string } | null;
   /** The StructureDefinition the resources claim, for the CapabilityStatement. */
   profile?: string;
 }
@@ -88,6 +98,8 @@ export interface ServerKind<K extends RecordKind> {
   /** Keeps data derived from the patient's rows of this kind current, in the transaction of every add, edit and entered in error. */
   afterChange?(scope: PatientScope): Promise<void>;
   fhir: KindFhir<RecordRows[K]>;
+  /** Further FHIR types the kind's rows are (a laboratory result's report is a DiagnosticReport, decision 049). */
+  moreFhir?: readonly KindFhir<RecordRows[K]>[];
 }
 
 /** Declares a kind's server side; the identity, keeping the kind's own types. */

@@ -4,8 +4,19 @@ import { date, index, uniqueIndex, pgTable, serial, varchar } from 'drizzle-orm/
 import { eq } from 'drizzle-orm';
 import { vaccines as contract } from '../../../../contracts/kinds/vaccines';
 import { patientRef } from '../../../db/schema';
-import { validationFailed } from '../../../errors/app-error';
-import { codedFrom, day, first, obj, str, words } from '../../../fhir/input';
+import { str, type Json } from '../../../fhir/input';
+import {
+  codedConcept,
+  dayOf,
+  displayOf,
+  ENTERED_IN_ERROR_REASON,
+  errorStatusOf,
+  notHeld,
+  noteText,
+  oneOf,
+  onlyKeys,
+  single,
+} from '../../../fhir/faithful';
 import { concept, named, patientReference, rowIdOf } from '../../../fhir/resources';
 import { refreshImmunizationDue } from '../../immunization/immunization-due.service';
 import { codedColumns } from './coded-columns';
@@ -30,6 +41,31 @@ export const vaccinesTable = pgTable(
   (t) => [index('vaccines_patient_idx').on(t.patientId), uniqueIndex('vaccines_uuid_idx').on(t.uuid)],
 );
 
+const NEXT_DUE = /^Next dose due: (\d{4}-\d{2}-\d{2})$/;
+
+function immunizationInput(r: Json, by: { facility: string | undefined }): Json {
+  oneOf(str(r.status), 'Immunization.status', ['completed', 'entered-in-error']);
+  if (r.primarySource !== undefined && r.primarySource !== true)
+    throw notHeld('Immunization.primarySource', 'The record holds doses given and recorded at the source (primarySource true)');
+  const coded = codedConcept(r.vaccineCode, 'Immunization.vaccineCode', contract.coded.systems);
+  const applied = onlyKeys(single(r.protocolApplied, 'Immunization.protocolApplied'), ['doseNumberString'], 'Immunization.protocolApplied');
+  const note = noteText(r.note, 'Immunization.note');
+  const due = note === undefined ? null : NEXT_DUE.exec(note);
+  if (note !== undefined && !due)
+    throw notHeld('Immunization.note', 'The record holds a note of the next dose only ("Next dose due: YYYY-MM-DD")');
+  return {
+    vaccine: coded.words,
+    code: coded.code,
+    codeSystem: coded.codeSystem,
+    codings: coded.codings,
+    date: dayOf(r.occurrenceDateTime, 'Immunization.occurrenceDateTime'),
+    dose: str(applied.doseNumberString),
+    facility: displayOf(r.location, 'Immunization.location') ?? by.facility,
+    nextDue: due?.[1] ?? null,
+    batchNumber: str(r.lotNumber) ?? null,
+  };
+}
+
 export const vaccinesKind = defineServerKind<'vaccines'>({
   contract,
   table: vaccinesTable,
@@ -44,7 +80,7 @@ export const vaccinesKind = defineServerKind<'vaccines'>({
       {
         resourceType: 'Immunization',
         id: String(v.id),
-        status: 'completed',
+        status: errorStatusOf(v) ? 'entered-in-error' : 'completed',
         vaccineCode: concept(v.vaccine, v),
         patient: patientReference(v.patientId),
         occurrenceDateTime: v.date,
@@ -59,28 +95,28 @@ export const vaccinesKind = defineServerKind<'vaccines'>({
     create: {
       patientField: 'patient',
       accepts: () => true,
-      input: (r, by) => {
-        if (r.status !== 'completed')
-          throw validationFailed([{ path: 'Immunization.status', message: 'Only completed immunizations are recorded' }]);
-        const applied = first(r.protocolApplied);
-        return {
-          vaccine: words(r.vaccineCode),
-          ...codedFrom(r.vaccineCode, contract.coded.systems),
-          date: day(r.occurrenceDateTime),
-          dose:
-            str(applied.doseNumberString) ??
-            (Number.isInteger(applied.doseNumberPositiveInt) ? `Dose ${String(applied.doseNumberPositiveInt)}` : undefined),
-          facility: str(obj(r.location).display) ?? by.facility,
-          batchNumber: str(r.lotNumber) ?? null,
-        };
-      },
+      elements: [
+        'status',
+        'vaccineCode',
+        'patient',
+        'occurrenceDateTime',
+        'primarySource',
+        'location',
+        'lotNumber',
+        'protocolApplied',
+        'note',
+      ],
+      input: immunizationInput,
+      enteredInError: (r) => (r.status === 'entered-in-error' ? ENTERED_IN_ERROR_REASON : null),
       expressions: {
         vaccine: 'Immunization.vaccineCode',
         code: 'Immunization.vaccineCode.coding',
         codeSystem: 'Immunization.vaccineCode.coding',
+        codings: 'Immunization.vaccineCode.coding',
         date: 'Immunization.occurrenceDateTime',
         dose: 'Immunization.protocolApplied.doseNumberString',
         facility: 'Immunization.location',
+        nextDue: 'Immunization.note',
         batchNumber: 'Immunization.lotNumber',
       },
     },

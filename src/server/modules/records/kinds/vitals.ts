@@ -3,8 +3,9 @@
 import { index, uniqueIndex, integer, numeric, pgTable, serial, timestamp, varchar } from 'drizzle-orm/pg-core';
 import { vitals as contract, type VitalsRow } from '../../../../contracts/kinds/vitals';
 import { patientRef } from '../../../db/schema';
-import { validationFailed } from '../../../errors/app-error';
-import { firstCode, obj, str, type Json } from '../../../fhir/input';
+import { LOINC_SYSTEM, UCUM_SYSTEM } from '../../../../contracts/code-systems';
+import { firstCode, str, type Json } from '../../../fhir/input';
+import { ENTERED_IN_ERROR_REASON, errorStatusOf, fixedCode, notHeld, oneOf, onlyKeys, single } from '../../../fhir/faithful';
 import { isLaboratory, OBSERVATION_SEARCH_PARAMS, observationFilter } from '../../../fhir/observation-search';
 import { coding, loinc, named, OBSERVATION_CATEGORY, patientReference, quantity, type FhirResource } from '../../../fhir/resources';
 import { defineServerKind } from './server-kind';
@@ -47,7 +48,7 @@ function observations(v: VitalsRow): FhirResource[] {
     resourceType: 'Observation',
     id: `${v.id}-${part}`,
     meta: { profile: [PROFILES[part]] },
-    status: 'final',
+    status: errorStatusOf(v) ? 'entered-in-error' : 'final',
     category: [{ ...coding(OBSERVATION_CATEGORY, 'vital-signs', 'Vital Signs'), text: 'Vital Signs' }],
     subject: patientReference(v.patientId),
     effectiveDateTime: v.recordedAt,
@@ -71,29 +72,67 @@ function observations(v: VitalsRow): FhirResource[] {
   return out;
 }
 
-/** An Observation's component or value as a number in the unit we store; undefined when absent, null in another unit. */
-function measured(q: unknown, unit: string): number | null | undefined {
-  const v = obj(q);
-  if (Object.keys(v).length === 0) return undefined;
-  return v.code === unit && typeof v.value === 'number' ? v.value : null;
+/** The unit each measure is held in: its UCUM code and the unit as written. */
+const UNITS = { 'mm[Hg]': 'mmHg', Cel: 'C', kg: 'kg' } as const;
+
+/**
+ * A component's or value's quantity as a number in the unit we store: undefined when absent; refused (422) in another
+ * unit or with a comparator; a value that is not a number goes on to the schema.
+ */
+function measured(q: unknown, code: keyof typeof UNITS, path: string): unknown {
+  if (q === undefined) return undefined;
+  const v = onlyKeys(q, ['value', 'unit', 'system', 'code'], path);
+  if (v.code !== code || (v.system !== undefined && v.system !== UCUM_SYSTEM))
+    throw notHeld(`${path}.code`, `The record holds this measure in ${UCUM_SYSTEM} ${code}`);
+  if (v.unit !== undefined && v.unit !== UNITS[code]) throw notHeld(`${path}.unit`, `The record writes this unit '${UNITS[code]}'`);
+  return v.value;
+}
+
+const LOINC_DISPLAYS: Record<string, string> = Object.fromEntries(Object.values(VITALS_LOINC).map((c) => [c.code, c.display]));
+
+/** A LOINC code of a vital sign: one LOINC coding (its display LOINC's own words); a text, if sent, is LOINC's display. */
+function loincCode(v: unknown, path: string): string | undefined {
+  const concept = onlyKeys(v, ['coding', 'text'], path);
+  const code = fixedCode({ coding: concept.coding }, path, LOINC_SYSTEM);
+  if (concept.text !== undefined && concept.text !== LOINC_DISPLAYS[code ?? ''])
+    throw notHeld(`${path}.text`, `The record names this measure by its LOINC display (${LOINC_DISPLAYS[code ?? ''] ?? 'none'})`);
+  return code;
 }
 
 const VITAL_CODES: readonly string[] = [VITALS_LOINC.bloodPressure.code, VITALS_LOINC.temperature.code, VITALS_LOINC.weight.code];
 const isVitalSigns = (r: Json): boolean => VITAL_CODES.includes(firstCode(r.code) ?? '');
 
 function inputOf(r: Json): Json {
-  const code = firstCode(r.code);
+  oneOf(str(r.status), 'Observation.status', ['final', 'entered-in-error']);
+  oneOf(fixedCode(single(r.category, 'Observation.category'), 'Observation.category', OBSERVATION_CATEGORY), 'Observation.category', [
+    'vital-signs',
+  ]);
+  const code = loincCode(r.code, 'Observation.code');
   const at = str(r.effectiveDateTime);
   if (code === VITALS_LOINC.bloodPressure.code) {
-    const components = (Array.isArray(r.component) ? r.component : []) as Json[];
-    const part = (c: string) => components.find((x) => firstCode(x.code) === c);
-    const systolic = measured(part(VITALS_LOINC.systolic.code)?.valueQuantity, 'mm[Hg]');
-    const diastolic = measured(part(VITALS_LOINC.diastolic.code)?.valueQuantity, 'mm[Hg]');
-    return { systolic: systolic ?? 'missing', diastolic: diastolic ?? 'missing', recordedAt: at };
+    if (r.valueQuantity !== undefined) throw notHeld('Observation.valueQuantity', 'A blood pressure is held as its two components');
+    const components = (Array.isArray(r.component) ? r.component : []) as unknown[];
+    const parts: Record<string, unknown> = {};
+    components.forEach((c, i) => {
+      const path = `Observation.component[${i}]`;
+      const part = onlyKeys(c, ['code', 'valueQuantity'], path);
+      const partCode = loincCode(part.code, `${path}.code`);
+      if (partCode !== VITALS_LOINC.systolic.code && partCode !== VITALS_LOINC.diastolic.code)
+        throw notHeld(`${path}.code`, 'A blood pressure holds the systolic (8480-6) and diastolic (8462-4) pressures');
+      parts[partCode] = measured(part.valueQuantity, 'mm[Hg]', `${path}.valueQuantity`);
+    });
+    return {
+      systolic: parts[VITALS_LOINC.systolic.code] ?? 'missing',
+      diastolic: parts[VITALS_LOINC.diastolic.code] ?? 'missing',
+      recordedAt: at,
+    };
   }
-  if (code === VITALS_LOINC.temperature.code) return { temperature: measured(r.valueQuantity, 'Cel') ?? 'missing', recordedAt: at };
-  if (code === VITALS_LOINC.weight.code) return { weight: measured(r.valueQuantity, 'kg') ?? 'missing', recordedAt: at };
-  throw validationFailed([{ path: 'Observation.code', message: 'Vital signs: LOINC 85354-9, 8310-5 or 29463-7' }]);
+  if (r.component !== undefined) throw notHeld('Observation.component', 'Only a blood pressure is held with components');
+  if (code === VITALS_LOINC.temperature.code)
+    return { temperature: measured(r.valueQuantity, 'Cel', 'Observation.valueQuantity') ?? 'missing', recordedAt: at };
+  if (code === VITALS_LOINC.weight.code)
+    return { weight: measured(r.valueQuantity, 'kg', 'Observation.valueQuantity') ?? 'missing', recordedAt: at };
+  throw notHeld('Observation.code', 'Vital signs: LOINC 85354-9, 8310-5 or 29463-7; a laboratory result has category laboratory');
 }
 
 export const vitalsKind = defineServerKind<'vitals'>({
@@ -117,7 +156,9 @@ export const vitalsKind = defineServerKind<'vitals'>({
       patientField: 'subject',
       // A laboratory Observation goes to the laboratory results; anything else with a vital-signs code comes here.
       accepts: (r) => isVitalSigns(r) || !isLaboratory(r),
+      elements: ['status', 'category', 'code', 'subject', 'effectiveDateTime', 'valueQuantity', 'component'],
       input: inputOf,
+      enteredInError: (r) => (r.status === 'entered-in-error' ? ENTERED_IN_ERROR_REASON : null),
       expressions: {
         systolic: 'Observation.component',
         diastolic: 'Observation.component',
