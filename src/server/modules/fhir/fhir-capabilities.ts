@@ -9,6 +9,8 @@ export interface ResourceCapability {
   profile?: string;
   read: boolean;
   create: boolean;
+  /** vread and history of a resource, from its row's versions; update (PUT, If-Match) where it can be created (decision 053). */
+  versioned?: boolean;
   searchParams: { name: string; type: string; documentation: string }[];
   operations?: { name: string; definition: string }[];
 }
@@ -37,6 +39,7 @@ export const CAPABILITIES: ResourceCapability[] = [
     ),
     operations: [
       { name: 'match', definition: 'http://hl7.org/fhir/OperationDefinition/Patient-match' },
+      // GET and POST, by id or identifier (decision 053).
       { name: 'summary', definition: 'http://hl7.org/fhir/uv/ips/OperationDefinition/summary' },
       { name: 'access', definition: 'https://nhr.health.gov.na/fhir/OperationDefinition/Patient-access' },
     ],
@@ -47,6 +50,7 @@ export const CAPABILITIES: ResourceCapability[] = [
     ...(kinds.length === 1 && kinds[0]!.fhir.profile ? { profile: kinds[0]!.fhir.profile } : {}),
     read: true,
     create: CREATABLE_TYPES.includes(type),
+    versioned: true,
     searchParams: typeSearchParams(type, [patientParam, ...searchParamsOf(type)], { include: true }),
   })),
   // The schedule's due and overdue doses of a patient (decision 044): one resource per patient, searched by patient.
@@ -96,7 +100,17 @@ export function capabilityStatement(base: string, now: Date): FhirResource {
         resource: CAPABILITIES.map((c) => ({
           type: c.type,
           ...(c.profile ? { profile: c.profile } : {}),
-          interaction: [...(c.read ? [{ code: 'read' }] : []), { code: 'search-type' }, ...(c.create ? [{ code: 'create' }] : [])],
+          interaction: [
+            ...(c.read ? [{ code: 'read' }] : []),
+            ...(c.versioned ? [{ code: 'vread' }, { code: 'history-instance' }] : []),
+            { code: 'search-type' },
+            ...(c.create ? [{ code: 'create' }] : []),
+            ...(c.versioned && c.create ? [{ code: 'update' }] : []),
+          ],
+          // Versions (decision 053): meta.versionId and ETag; an update must name its version in If-Match.
+          ...(c.versioned
+            ? { versioning: c.create ? 'versioned-update' : 'versioned', readHistory: true, ...(c.create ? { updateCreate: false } : {}) }
+            : {}),
           searchParam: [
             ...c.searchParams,
             { name: '_count', type: 'number', documentation: 'Page size (default 50; above 200 is taken as 200)' },

@@ -13,7 +13,7 @@ import type { FhirResource } from '../../fhir/resources';
 import type { FhirScope } from './fhir-read.service';
 
 /** The patient a new resource is about (`subject` or `patient`: Patient/<id>); 400 otherwise. */
-function patientOf(type: string, field: 'subject' | 'patient', r: Record<string, unknown>): number {
+export function patientOf(type: string, field: 'subject' | 'patient', r: Record<string, unknown>): number {
   const m = /^Patient\/([1-9]\d{0,9})$/.exec(str(obj(r[field]).reference) ?? '');
   if (!m || Number(m[1]) > 2_147_483_647)
     throw validationFailed([{ path: `${type}.${field}`, message: 'A reference to the patient (Patient/<id>) is required' }]);

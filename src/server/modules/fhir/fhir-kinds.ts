@@ -6,17 +6,22 @@ import { RECORD_KINDS, type RecordKind } from '../../../contracts/kinds';
 import { serverKind } from '../records/kinds';
 import type { KindFhir } from '../records/kinds/server-kind';
 import type { FhirResource } from '../../fhir/resources';
+import { versioned, type VersionFields } from '../../fhir/resource-meta';
 
 export interface FhirKind {
   kind: RecordKind;
   fhir: KindFhir<never>;
-  /** The row's resources, the row widened. */
+  /** The row's resources, the row widened, each with the row's version in its meta (decision 053). */
   resources(row: unknown): FhirResource[];
 }
 
 const fhirKind = (kind: RecordKind): FhirKind => {
   const fhir = serverKind(kind).fhir as unknown as KindFhir<never>;
-  return { kind, fhir, resources: (row) => (fhir.resources as (r: unknown) => FhirResource[])(row) };
+  return {
+    kind,
+    fhir,
+    resources: (row) => (fhir.resources as (r: unknown) => FhirResource[])(row).map((r) => versioned(r, row as VersionFields)),
+  };
 };
 
 /** The clinical types, in the record's order of their first kind, each with its kinds. */
