@@ -56,8 +56,10 @@ export async function updateResource(
   // element removed is a change too). So what the mapping cannot read back exactly (a Condition's note, the facility
   // it does not carry) is not rewritten by a client that sends back what it read.
   const patchOf = (current: unknown): Record<string, unknown> => {
+    // A part a reading does not have (its weight, say) is not there to update: 404, as its read is (no update-create).
     const stored = k.resources(current).find((res) => res.id === id);
-    const before = stored ? create.input(stored, by) : {};
+    if (!stored) throw notFound(type, id);
+    const before = create.input(stored, by);
     return Object.fromEntries(Object.entries(input).filter(([field, value]) => !sameValue(value, before[field])));
   };
   let row: unknown;

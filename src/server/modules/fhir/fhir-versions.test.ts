@@ -133,6 +133,24 @@ describe('meta and ETag', () => {
     expect(meta(entries(found)[0]!.resource).lastUpdated).toEqual(expect.any(String));
   });
 
+  it('gives an AuditEvent its one version and recorded time, an ImmunizationRecommendation the read’s time', async () => {
+    const events = expectValidFhir((await get(`/fhir/R4/AuditEvent?patient=${patient.id}&_count=3`, auditor.cookie)).body);
+    for (const e of entries(events)) {
+      expect(meta(e.resource).versionId).toBe('1');
+      expect(Date.parse(meta(e.resource).lastUpdated!)).toBe(Date.parse(e.resource.recorded as string));
+    }
+    const child = await createPatient(t.db, {
+      firstName: 'Ndeshi',
+      lastName: 'Amutenya',
+      dateOfBirth: new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10),
+    });
+    await staff('POST', `/api/patients/${child.id}/access`, { consent: true });
+    const recommendation = expectValidFhir((await get(`/fhir/R4/ImmunizationRecommendation?patient=${child.id}`)).body);
+    expect(meta(entries(recommendation)[0]!.resource).lastUpdated).toEqual(expect.any(String));
+    // An adult with no dose to recommend has none (R4 needs at least one recommendation in the resource).
+    expect(expectValidFhir((await get(`/fhir/R4/ImmunizationRecommendation?patient=${patient.id}`)).body).total).toBe(0);
+  });
+
   it('declares vread, history, update and versioning in the CapabilityStatement', async () => {
     const statement = expectValidFhir((await get('/fhir/R4/metadata', '')).body);
     const resources = (statement.rest as { resource: Json[] }[])[0]!.resource;
@@ -264,6 +282,12 @@ describe('update (PUT)', () => {
     expect(expectValidFhir(res.body)).toMatchObject({ valueQuantity: { value: 38.4 }, meta: { versionId: '2' } });
     const weight = await get(`/fhir/R4/Observation/${ids.vitals}-weight`);
     expect(weight.body).toMatchObject({ valueQuantity: { value: 72.5 }, meta: { versionId: '2' } });
+    // A part the reading does not have is not created by an update (no update-create): 404, nothing changed.
+    const bp = await get(`/fhir/R4/Observation/${ids.vitals}-bp`);
+    const onlyTemperature = (await staff('POST', `/api/patients/${patient.id}/vitals`, { temperature: 36.5 })).id as number;
+    const missing = await put(`/fhir/R4/Observation/${onlyTemperature}-bp`, { ...bp.body, id: `${onlyTemperature}-bp` }, 'W/"1"');
+    expect(missing.status).toBe(404);
+    expect((await get(`/fhir/R4/Observation/${onlyTemperature}-temperature`)).body).toMatchObject({ meta: { versionId: '1' } });
   });
 
   it('refuses a missing or stale If-Match with 412, and bad bodies with 400, changing nothing', async () => {
