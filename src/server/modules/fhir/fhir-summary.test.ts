@@ -134,6 +134,11 @@ describe('the narrative', () => {
     expect(allergies.text.div).toContain('Penicillin');
     expect(allergies.text.div).toContain('Reaction: Hives and swelling (Severe)');
     expect(section(bundle, VITALS)!.text.div).toContain('36.8 C');
+    // Every entry carries its version (decision 053); the Patient its last change.
+    const [composition, subject, ...record] = entries(bundle).map((e) => e.resource);
+    expect(composition!.meta).toMatchObject({ lastUpdated: expect.any(String) });
+    expect(subject!.meta).toMatchObject({ lastUpdated: expect.any(String) });
+    for (const r of record) expect(r.meta, `${r.resourceType}/${r.id}`).toMatchObject({ versionId: '1', lastUpdated: expect.any(String) });
   });
 
   it('puts resolved problems in History of past illness and active ones in the Problem list', async () => {
