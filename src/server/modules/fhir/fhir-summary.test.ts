@@ -99,7 +99,7 @@ beforeAll(async () => {
     diagnosedDate: '2019-04-01',
     resolvedDate: '2019-10-15',
   });
-  await add('diagnoses', { ...SAMPLE_INPUTS.diagnoses, condition: 'Rash <after> "soap" & water' });
+  await add('allergies', { ...SAMPLE_INPUTS.allergies, allergen: 'Shellfish <prawns> "mixed" & crab', severity: 'Mild' });
   await add('allergies', SAMPLE_INPUTS.allergies);
   await add('medications', SAMPLE_INPUTS.medications);
   await add('vaccines', SAMPLE_INPUTS.vaccines);
@@ -120,8 +120,9 @@ describe('the narrative', () => {
     expect(problems.text.div).toMatch(/^<div xmlns="http:\/\/www\.w3\.org\/1999\/xhtml">.*<\/div>$/);
     expect(problems.text.div).toContain('<td>Type 2 diabetes mellitus</td><td>Active</td><td>since 2024-05-02</td>');
     // Text is escaped, never markup.
-    expect(problems.text.div).toContain('Rash &#60;after&#62; &#34;soap&#34; &#38; water');
-    expect(problems.text.div).not.toContain('<after>');
+    const allergyDiv = section(bundle, ALLERGIES)!.text.div;
+    expect(allergyDiv).toContain('Shellfish &#60;prawns&#62; &#34;mixed&#34; &#38; crab');
+    expect(allergyDiv).not.toContain('<prawns>');
     expect(problems.text.div).not.toMatch(/entries|entry/);
 
     const medications = section(bundle, MEDICATIONS)!;

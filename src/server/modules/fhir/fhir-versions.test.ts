@@ -5,7 +5,7 @@
 // changes nothing; the wrong caller is refused on every new route.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { RECORD_KINDS } from '../../../contracts/kinds';
+import { RECORD_KINDS, type RecordKind } from '../../../contracts/kinds';
 import { expectValidFhir } from '../../test/fhir-validator';
 import { signInAsClientCreator } from '../../test/api-client-fixtures';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
@@ -23,7 +23,7 @@ let auditor: { cookie: string; user: StaffUser };
 let patient: TestPatient;
 let other: TestPatient;
 let otherCondition: number;
-const ids: Record<string, number> = {};
+const ids = {} as Record<RecordKind, number>;
 
 type Json = Record<string, unknown> & { resourceType: string };
 interface Answer {
@@ -177,7 +177,12 @@ describe('vread and history', () => {
     expect(history.status).toBe(200);
     expectValidFhir(history.body);
     expect(await auditCount()).toBe(before + 1);
-    expect(await lastAudit()).toMatchObject({ action: 'VIEW', resource_type: 'DIAGNOSIS', resource_id: id, user_id: doctor.user.id });
+    expect(await lastAudit()).toMatchObject({
+      action: 'VIEW',
+      resource_type: 'DIAGNOSIS',
+      resource_id: String(id),
+      user_id: doctor.user.id,
+    });
     expect(history.body).toMatchObject({ resourceType: 'Bundle', type: 'history', total: 3 });
     const versions = entries(history.body);
     expect(versions.map((e) => meta(e.resource).versionId)).toEqual(['3', '2', '1']);
@@ -186,7 +191,7 @@ describe('vread and history', () => {
       { method: 'PUT', url: `Condition/${id}` },
       { method: 'POST', url: 'Condition' },
     ]);
-    expect(versions.map((e) => (e.response as { etag: string }).etag)).toEqual(['W/"3"', 'W/"2"', 'W/"1"']);
+    expect(versions.map((e) => (e.response as unknown as { etag: string }).etag)).toEqual(['W/"3"', 'W/"2"', 'W/"1"']);
     const [eie, resolved, first] = versions.map((e) => e.resource);
     expect(eie!.verificationStatus).toMatchObject({ coding: [{ code: 'entered-in-error' }] });
     expect(eie!.clinicalStatus).toBeUndefined();
@@ -260,7 +265,12 @@ describe('update (PUT)', () => {
     expect(res.etag).toBe('W/"2"');
     expect(res.body).toMatchObject({ id: String(id), meta: { versionId: '2' }, abatementDateTime: '2024-09-01' });
     expect(await auditCount()).toBe(before + 1);
-    expect(await lastAudit()).toMatchObject({ action: 'UPDATE', resource_type: 'DIAGNOSIS', resource_id: id, user_id: doctor.user.id });
+    expect(await lastAudit()).toMatchObject({
+      action: 'UPDATE',
+      resource_type: 'DIAGNOSIS',
+      resource_id: String(id),
+      user_id: doctor.user.id,
+    });
     // Only what the client changed: the description and facility, which the Condition reads back in its note, stay.
     expect(await diagnosis(id)).toEqual({
       version: 2,
