@@ -92,9 +92,9 @@ export const errorStatus = {
   JOIN_NOT_PENDING: 409,
   JOIN_ALREADY_UNDONE: 409,
   JOIN_UNDO_LATER_FIRST: 409,
-  VERSION_REQUIRED: 428,
   // A FHIR update (PUT) without If-Match, or naming another version than the stored one (FHIR R4 http.html#concurrency).
   PRECONDITION_FAILED: 412,
+  VERSION_REQUIRED: 428,
   // The server
   DATABASE_BUSY: 503,
   IMMUNIZATION_SCHEDULE_UNAVAILABLE: 503,

@@ -20,11 +20,14 @@ const VERIFICATION_SYSTEM: Record<string, string> = {
 /**
  * The resource as entered in error: Condition and AllergyIntolerance by their verification status, without a
  * clinical status (con-5, ait-2) or an abatement (con-4 needs a clinical status with one); every other type by its
- * `status`.
+ * `status`. A kind whose mapping already shows its entered-in-error rows so (or as refuted) is left as it is.
  */
 export function enteredInError(r: FhirResource): FhirResource {
   const system = VERIFICATION_SYSTEM[r.resourceType];
   if (!system) return 'status' in r ? { ...r, status: 'entered-in-error' } : r;
+  // A mapping that already says why (entered in error, or refuted) is kept as it says it.
+  const said = (r.verificationStatus as { coding?: { code?: string }[] } | undefined)?.coding?.[0]?.code;
+  if (said === 'entered-in-error' || said === 'refuted') return r;
   const kept = Object.entries(r).filter(([k]) => k !== 'clinicalStatus' && !k.startsWith('abatement'));
   return {
     ...Object.fromEntries(kept),

@@ -9,8 +9,10 @@ export interface ResourceCapability {
   profile?: string;
   read: boolean;
   create: boolean;
-  /** vread and history of a resource, from its row's versions; update (PUT, If-Match) where it can be created (decision 053). */
+  /** vread and history of a resource, from its row's versions (decision 053). */
   versioned?: boolean;
+  /** update (PUT, If-Match required): the types whose kinds take a resource (decision 053). */
+  update?: boolean;
   searchParams: { name: string; type: string; documentation: string }[];
   operations?: { name: string; definition: string }[];
 }
@@ -50,8 +52,9 @@ export const CAPABILITIES: ResourceCapability[] = [
     ...(kinds.length === 1 && kinds[0]!.fhir.profile ? { profile: kinds[0]!.fhir.profile } : {}),
     read: true,
     create: CREATABLE_TYPES.includes(type),
-    versioned: true,
     searchParams: typeSearchParams(type, [patientParam, ...searchParamsOf(type)], { include: true }),
+    versioned: true,
+    update: CREATABLE_TYPES.includes(type),
   })),
   // The schedule's due and overdue doses of a patient (decision 044): one resource per patient, searched by patient.
   {
@@ -105,11 +108,11 @@ export function capabilityStatement(base: string, now: Date): FhirResource {
             ...(c.versioned ? [{ code: 'vread' }, { code: 'history-instance' }] : []),
             { code: 'search-type' },
             ...(c.create ? [{ code: 'create' }] : []),
-            ...(c.versioned && c.create ? [{ code: 'update' }] : []),
+            ...(c.update ? [{ code: 'update' }] : []),
           ],
           // Versions (decision 053): meta.versionId and ETag; an update must name its version in If-Match.
           ...(c.versioned
-            ? { versioning: c.create ? 'versioned-update' : 'versioned', readHistory: true, ...(c.create ? { updateCreate: false } : {}) }
+            ? { versioning: c.update ? 'versioned-update' : 'versioned', readHistory: true, ...(c.update ? { updateCreate: false } : {}) }
             : {}),
           searchParam: [
             ...c.searchParams,

@@ -67,7 +67,7 @@ export interface KindFhir<Row> {
     /** The FHIRPath each input field comes from: where a validation issue points. */
     expressions: Record<string, string>;
   } | null;
-  /** The International Patient Summary section of the kind's resources; null for a kind no IPS section holds (decision 053). */
+  /** The International Patient Summary section of the kind's resources; null when they are in no section. */
   ips: { code: string; title: string } | null;
   /** The StructureDefinition the resources claim, for the CapabilityStatement. */
   profile?: string;
