@@ -193,6 +193,32 @@ describe('the narrative', () => {
   });
 });
 
+describe('the IPS document rules our Bundle touches (the IPS profiles are not in the repository: decision 053)', () => {
+  it('has the Composition first, each section titled, LOINC-coded, narrated, with entries or an empty reason, every reference in the Bundle', async () => {
+    for (const p of [patient, empty]) {
+      const bundle = await summaryOf(p.id);
+      const [composition, subject] = entries(bundle).map((e) => e.resource);
+      expect(composition).toMatchObject({ resourceType: 'Composition', status: 'final', subject: { reference: `Patient/${p.id}` } });
+      expect(subject).toMatchObject({ resourceType: 'Patient', id: String(p.id) });
+      const inBundle = new Set(entries(bundle).map((e) => `${e.resource.resourceType}/${e.resource.id}`));
+      const urls = entries(bundle).map((e) => (e as unknown as { fullUrl: string }).fullUrl);
+      expect(new Set(urls).size).toBe(urls.length);
+      // The Problem list, Allergies and Medication summary are required in an IPS.
+      expect(sectionsOf(bundle).map((s) => s.code.coding[0]!.code)).toEqual(expect.arrayContaining([PROBLEMS, ALLERGIES, MEDICATIONS]));
+      for (const s of sectionsOf(bundle)) {
+        expect(s.title).toBeTruthy();
+        expect(s.code.coding[0]).toMatchObject({ system: 'http://loinc.org' });
+        expect(s.text.status).toBe('generated');
+        expect(s.text.div).toMatch(
+          /^<div xmlns="http:\/\/www\.w3\.org\/1999\/xhtml">(<p>[^<>]*<\/p>|<table><thead>.*<\/thead><tbody>.*<\/tbody><\/table>)<\/div>$/,
+        );
+        expect(Boolean(s.entry?.length) !== Boolean(s.emptyReason), s.title).toBe(true);
+        for (const e of s.entry ?? []) expect(inBundle.has(e.reference), e.reference).toBe(true);
+      }
+    }
+  });
+});
+
 describe('$summary by identifier and by POST', () => {
   it('answers GET Patient/$summary?identifier=, POST Patient/$summary and POST Patient/{id}/$summary alike, each audited', async () => {
     const before = await auditCount();
