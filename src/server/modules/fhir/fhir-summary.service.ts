@@ -236,14 +236,19 @@ function checkProfile(profile: string | undefined): void {
   if (profile !== undefined && profile !== IPS_BUNDLE) throw unsupported(`Only the IPS profile ${IPS_BUNDLE} is produced`, 'profile');
 }
 
-/** GET Patient/$summary?identifier=system|value[&profile=]: 400 for any other parameter, a repeated or a missing one. */
-export function summaryQueryOf(query: string): SummaryRequest {
+/**
+ * GET Patient/$summary?identifier=system|value[&profile=], or GET Patient/{id}/$summary[?profile=]: 400 for any other
+ * parameter, a repeated one, or a missing identifier (an identifier beside the id in the URL).
+ */
+export function summaryQueryOf(query: string, idInUrl = false): SummaryRequest {
   const params = new URLSearchParams(query);
+  const allowed = idInUrl ? ['profile'] : ['identifier', 'profile'];
   for (const name of params.keys()) {
-    if (name !== 'identifier' && name !== 'profile') throw unsupported(`$summary takes identifier and profile, not ${name}`, name);
+    if (!allowed.includes(name)) throw unsupported(`$summary takes ${allowed.join(' and ')}, not ${name}`, name);
     if (params.getAll(name).length > 1) throw unsupported(`${name} may be given once`, name);
   }
   checkProfile(params.get('profile') ?? undefined);
+  if (idInUrl) return { identifier: null };
   const identifier = params.get('identifier');
   if (!identifier) throw unsupported('Name the patient: Patient/{id}/$summary or Patient/$summary?identifier=', 'identifier');
   return { identifier };

@@ -245,6 +245,8 @@ describe('$summary by identifier and by POST', () => {
     expect(sectionsOf(expectValidFhir(byId.body)).length).toBe(sectionsOf(posted.body).length);
     const noParameters = await request('POST', `/fhir/R4/Patient/${patient.id}/$summary`, { body: { resourceType: 'Parameters' } });
     expect(noParameters.status).toBe(200);
+    const withProfile = `/fhir/R4/Patient/${patient.id}/$summary?profile=${encodeURIComponent('http://hl7.org/fhir/uv/ips/StructureDefinition/Bundle-uv-ips')}`;
+    expect((await request('GET', withProfile)).status).toBe(200);
   });
 
   it('refuses bad requests with 400 and an unknown identifier with 404, writing no audit row', async () => {
@@ -262,6 +264,9 @@ describe('$summary by identifier and by POST', () => {
       ['POST', '/fhir/R4/Patient/$summary', { resourceType: 'Patient' }],
       ['POST', `/fhir/R4/Patient/${patient.id}/$summary`, parameters({ name: 'identifier', valueString: patient.idNumber })],
       ['POST', `/fhir/R4/Patient/${patient.id}/$summary`, { resourceType: 'Parameters', parameter: 'x' }],
+      ['GET', `/fhir/R4/Patient/${patient.id}/$summary?identifier=${patient.idNumber}`, undefined],
+      ['GET', `/fhir/R4/Patient/${patient.id}/$summary?_format=xml`, undefined],
+      ['GET', `/fhir/R4/Patient/${patient.id}/$summary?profile=http://example.org/other`, undefined],
     ] as const) {
       const res = await request(method, url, body === undefined ? {} : { body });
       expect(res.status, `${method} ${url} ${JSON.stringify(body)}`).toBe(400);

@@ -132,7 +132,14 @@ export function fhirRoutes({ db, config }: AppDeps) {
     );
     app.get<{ Params: { id: string } }>(
       `${FHIR_BASE_PATH}/Patient/:id/$summary`,
-      { onRequest: fhirGuard('records.read', 'Patient', 'read'), schema: { ...doc('International Patient Summary'), params: idParams } },
+      {
+        onRequest: fhirGuard('records.read', 'Patient', 'read'),
+        // Only `profile` (the IPS Bundle's) beside the id: any other parameter is refused, not ignored (decision 053).
+        preValidation: async (request) => {
+          summaryQueryOf(callOf(request).query, true);
+        },
+        schema: { ...doc('International Patient Summary'), params: idParams },
+      },
       async (request, reply) => send(reply, await summaryOf(request, numericId('Patient', request.params.id))),
     );
     // The IPS operation's other forms (issue 26 item 7): by identifier, and by POST with a Parameters body. Finding the
