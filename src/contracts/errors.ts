@@ -92,6 +92,8 @@ export const errorStatus = {
   JOIN_NOT_PENDING: 409,
   JOIN_ALREADY_UNDONE: 409,
   JOIN_UNDO_LATER_FIRST: 409,
+  // A FHIR update (PUT) without If-Match, or naming another version than the stored one (FHIR R4 http.html#concurrency).
+  PRECONDITION_FAILED: 412,
   VERSION_REQUIRED: 428,
   // FHIR creates (decision 049): an element or value the record cannot hold; an If-None-Exist matching several entries
   FHIR_ELEMENT_NOT_SUPPORTED: 422,

@@ -24,6 +24,7 @@ function issueType(status: number, code: string): string {
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not-found';
   if (status === 409) return code === 'DUPLICATE_PATIENT' ? 'duplicate' : 'conflict';
+  if (status === 412) return 'conflict';
   if (status === 413) return 'too-costly';
   if (status === 422) return 'processing';
   if (status === 429) return 'throttled';

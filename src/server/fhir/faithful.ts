@@ -43,9 +43,13 @@ export function single(v: unknown, path: string): unknown {
  */
 export function fixedCode(v: unknown, path: string, system: string): string | undefined {
   if (v === undefined) return undefined;
-  const concept = onlyKeys(v, ['coding'], path);
+  const concept = onlyKeys(v, ['coding', 'text'], path);
   const coding = onlyKeys(single(concept.coding, `${path}.coding`), ['system', 'code', 'display'], `${path}.coding`);
   if (coding.system !== system) throw notHeld(`${path}.coding`, `The record holds codes of ${system} here`);
+  // A text that repeats the coding's words (as the record's own resources carry it) adds nothing; other words would
+  // be dropped, so they are refused.
+  if (concept.text !== undefined && str(concept.text)?.toLowerCase() !== str(coding.display)?.toLowerCase())
+    throw notHeld(`${path}.text`, 'The record holds the code here, not other words');
   return str(coding.code);
 }
 

@@ -211,6 +211,14 @@ describe('hostile input on every route of the OpenAPI document, as every role', 
       'GET /api/patient-joins/{id}',
       'POST /api/patient-joins/{id}/approve',
       'POST /api/patient-joins/{id}/undo',
+      // Issue 26 items 3 and 7 (decision 053): vread, history, update, and the IPS by identifier and by POST.
+      'GET /fhir/R4/Condition/{id}/_history',
+      'GET /fhir/R4/Condition/{id}/_history/{vid}',
+      'PUT /fhir/R4/Condition/{id}',
+      'PUT /fhir/R4/Observation/{id}',
+      'GET /fhir/R4/Patient/$summary',
+      'POST /fhir/R4/Patient/$summary',
+      'POST /fhir/R4/Patient/{id}/$summary',
     ]) {
       expect(named).toContain(route);
     }

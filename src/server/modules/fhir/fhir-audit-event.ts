@@ -29,6 +29,8 @@ export function auditEventResource(e: AuditLogEntry): FhirResource {
   return {
     resourceType: 'AuditEvent',
     id: String(e.id),
+    // An audit row never changes: its one version, recorded when it happened (decision 053).
+    meta: { versionId: '1', lastUpdated: new Date(e.timestamp).toISOString() },
     type: { system: 'http://terminology.hl7.org/CodeSystem/audit-event-type', code: 'rest', display: 'RESTful Operation' },
     subtype: [{ system: 'urn:nhr:audit-action', code: e.action }],
     action: ACTION[e.action] ?? 'E',

@@ -9,6 +9,10 @@ export interface ResourceCapability {
   profile?: string;
   read: boolean;
   create: boolean;
+  /** vread and history of a resource, from its row's versions (decision 053). */
+  versioned?: boolean;
+  /** update (PUT, If-Match required): the types whose kinds take a resource (decision 053). */
+  update?: boolean;
   searchParams: { name: string; type: string; documentation: string }[];
   operations?: { name: string; definition: string }[];
 }
@@ -37,6 +41,7 @@ export const CAPABILITIES: ResourceCapability[] = [
     ),
     operations: [
       { name: 'match', definition: 'http://hl7.org/fhir/OperationDefinition/Patient-match' },
+      // GET and POST, by id or identifier (decision 053).
       { name: 'summary', definition: 'http://hl7.org/fhir/uv/ips/OperationDefinition/summary' },
       { name: 'access', definition: 'https://nhr.health.gov.na/fhir/OperationDefinition/Patient-access' },
     ],
@@ -48,6 +53,8 @@ export const CAPABILITIES: ResourceCapability[] = [
     read: true,
     create: CREATABLE_TYPES.includes(type) || GROUPING_TYPES.includes(type),
     searchParams: typeSearchParams(type, [patientParam, ...searchParamsOf(type)], { include: true }),
+    versioned: true,
+    update: CREATABLE_TYPES.includes(type),
   })),
   // The schedule's due and overdue doses of a patient (decision 044): one resource per patient, searched by patient.
   {
@@ -96,7 +103,17 @@ export function capabilityStatement(base: string, now: Date): FhirResource {
         resource: CAPABILITIES.map((c) => ({
           type: c.type,
           ...(c.profile ? { profile: c.profile } : {}),
-          interaction: [...(c.read ? [{ code: 'read' }] : []), { code: 'search-type' }, ...(c.create ? [{ code: 'create' }] : [])],
+          interaction: [
+            ...(c.read ? [{ code: 'read' }] : []),
+            ...(c.versioned ? [{ code: 'vread' }, { code: 'history-instance' }] : []),
+            { code: 'search-type' },
+            ...(c.create ? [{ code: 'create' }] : []),
+            ...(c.update ? [{ code: 'update' }] : []),
+          ],
+          // Versions (decision 053): meta.versionId and ETag; an update must name its version in If-Match.
+          ...(c.versioned
+            ? { versioning: c.update ? 'versioned-update' : 'versioned', readHistory: true, ...(c.update ? { updateCreate: false } : {}) }
+            : {}),
           // If-None-Exist (decision 049): a create whose search finds the entry answers it, 200.
           ...(c.create ? { conditionalCreate: true } : {}),
           searchParam: [

@@ -6,11 +6,12 @@ import { RECORD_KINDS, type RecordKind } from '../../../contracts/kinds';
 import { serverKind } from '../records/kinds';
 import type { KindFhir } from '../records/kinds/server-kind';
 import type { FhirResource } from '../../fhir/resources';
+import { versioned, type VersionFields } from '../../fhir/resource-meta';
 
 export interface FhirKind {
   kind: RecordKind;
   fhir: KindFhir<never>;
-  /** The row's resources, the row widened. */
+  /** The row's resources, the row widened, each with the row's version in its meta (decision 053). */
   resources(row: unknown): FhirResource[];
 }
 
@@ -19,7 +20,11 @@ const fhirKinds = (kind: RecordKind): FhirKind[] => {
   const server = serverKind(kind);
   return [server.fhir, ...(server.moreFhir ?? [])].map((side) => {
     const fhir = side as unknown as KindFhir<never>;
-    return { kind, fhir, resources: (row: unknown) => (fhir.resources as (r: unknown) => FhirResource[])(row) };
+    return {
+      kind,
+      fhir,
+      resources: (row: unknown) => (fhir.resources as (r: unknown) => FhirResource[])(row).map((r) => versioned(r, row as VersionFields)),
+    };
   });
 };
 

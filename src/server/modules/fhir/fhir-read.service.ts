@@ -14,14 +14,14 @@ import type { StaffActor } from '../../context/actor';
 import type { RequestScope } from '../../context/data-context';
 import { AppError, validationFailed } from '../../errors/app-error';
 import { readPatient } from '../access/access.service';
-import { clientMayAccess } from '../api-clients/fhir-access';
 import { readAuditLogs } from '../audit/audit.service';
 import { searchRecorded } from '../patients/registry.service';
-import { listRecordItems, readRecordItem, readRecordSummary } from '../records/records.service';
+import { listRecordItems, readRecordItem } from '../records/records.service';
 import { auditEventBundle, auditWindowOf, AUDIT_EVENT_PARAMS } from './fhir-audit-event';
 import { searchset, type SearchEntry } from './fhir-bundle';
 import { NC_NUMBER_SYSTEM, patientResource, type FhirResource } from '../../fhir/resources';
-import { CLINICAL_TYPES, kindsOf } from './fhir-kinds';
+import { kindsOf } from './fhir-kinds';
+import { withMeta } from '../../fhir/resource-meta';
 import { patientsUpdatedAt } from './fhir-patient-updated.repository';
 import { parseSearch, patientParam, type ParsedSearch } from './fhir-search-params';
 import {
@@ -97,7 +97,8 @@ const resourceNotFound = (type: string, id: string): AppError => new AppError('N
  */
 export async function readPatientResource(scope: FhirScope, id: number): Promise<FhirResource> {
   const read = await readPatient(scope, id);
-  const resource = patientResource(read);
+  // meta.lastUpdated: the patient's last change (decision 051's `_lastUpdated`); patients keep no version (decision 053).
+  const resource = withMeta(patientResource(read), null, (await patientsUpdatedAt(scope.db, [read.id])).get(read.id));
   const link = (other: number, type: 'replaced-by' | 'replaces') => ({ other: { reference: `Patient/${other}` }, type });
   if (read.replacedBy) return { ...resource, active: false, link: [link(read.replacedBy.id, 'replaced-by')] };
   if (read.replaces?.length) return { ...resource, active: true, link: read.replaces.map((r) => link(r.id, 'replaces')) };
@@ -202,17 +203,19 @@ export async function searchPatientResources(config: Config, call: FhirCall): Pr
   const search = parseTyped(call, 'Patient', PATIENT_SEARCH_PARAMS, PATIENT_CONTROLS);
   const query = patientSearchOf(criteriaOf(search.parsed), todayIso(call.scope.now));
   const results = (await searchAsStaff(config, call.scope, query.input)).filter(query.keep);
-  const updated = search.parsed.values.has('_lastUpdated')
-    ? await patientsUpdatedAt(
-        call.scope.db,
-        results.map((p) => p.id),
-      )
-    : null;
+  // Every match carries meta.lastUpdated (decision 053), which `_lastUpdated` also searches.
+  const updated = await patientsUpdatedAt(
+    call.scope.db,
+    results.map((p) => p.id),
+  );
   return bundleOf(
     call,
     'Patient',
     search,
-    results.map((p) => ({ resource: patientResource(p), lastUpdated: updated?.get(p.id) ?? null })),
+    results.map((p) => {
+      const lastUpdated = updated.get(p.id) ?? null;
+      return { resource: withMeta(patientResource(p), null, lastUpdated), lastUpdated };
+    }),
   );
 }
 
@@ -296,61 +299,12 @@ export async function searchImmunizationRecommendations(call: FhirCall): Promise
   const patient = search.parsed.values.get('patient');
   if (patient === undefined) throw unsupported('Search ImmunizationRecommendation by patient', 'patient');
   const resource = await readImmunizationRecommendation(call.scope, patientParam(patient));
-  // Worked out from the schedule at the read: it is as new as the read.
-  return bundleOf(call, 'ImmunizationRecommendation', search, [{ resource, lastUpdated: call.scope.now.toISOString() }]);
-}
-
-const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** GET Patient/{id}/$summary: an International Patient Summary document (Composition + the record), one audited read. */
-export async function patientSummary(call: FhirCall, patientId: number): Promise<FhirResource> {
-  const summary = await readRecordSummary(call.scope, patientId);
-  const patient = patientResource(summary.patient);
-  // A system client gets only the types its scopes allow (issue 21 item 4): a section it may not read is withheld.
-  const mayRead = (type: FhirResourceType): boolean => clientMayAccess(call.scope.actor, type, 'read');
-  // One section per kind (its IPS section code and title), its resources from the record's lists.
-  const kinds = [...CLINICAL_TYPES.values()].flat().filter((k) => k.fhir.ips !== null);
-  const sections = kinds.map((k) => ({
-    ...k.fhir.ips!,
-    withheld: !mayRead(k.fhir.type),
-    entries: mayRead(k.fhir.type) ? (summary[k.kind] as unknown[]).flatMap((row) => k.resources(row)) : [],
-  }));
-  const resources = sections.flatMap((s) => s.entries);
-  const ref = (r: FhirResource) => ({ reference: `${r.resourceType}/${r.id}` });
+  // Worked out from the schedule at the read: it is as new as the read. With no dose to recommend there is no
+  // resource (R4 needs at least one recommendation): the search finds none.
   const now = call.scope.now.toISOString();
-  const emptyReason = (code: 'nilknown' | 'withheld') => ({
-    emptyReason: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/list-empty-reason', code }] },
-  });
-  const sectionsOut = sections.map((s) => {
-    const text = s.withheld ? `${s.title}: withheld` : `${s.title}: ${s.entries.length} ${s.entries.length === 1 ? 'entry' : 'entries'}`;
-    return {
-      title: s.title,
-      code: { coding: [{ system: 'http://loinc.org', code: s.code }] },
-      text: { status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml"><p>${escapeHtml(text)}</p></div>` },
-      ...(s.withheld ? emptyReason('withheld') : s.entries.length ? { entry: s.entries.map(ref) } : emptyReason('nilknown')),
-    };
-  });
-  const composition: FhirResource = {
-    resourceType: 'Composition',
-    id: `summary-${patientId}`,
-    status: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '60591-5', display: 'Patient summary Document' }] },
-    subject: { reference: `Patient/${patientId}` },
-    date: now,
-    author: [{ display: 'National Health Records' }],
-    title: `Patient summary: ${summary.patient.firstName} ${summary.patient.lastName}`,
-    section: sectionsOut,
-  };
-  const entry = [composition, patient, ...resources].map((resource) => ({
-    fullUrl: `${call.base}/${resource.resourceType}/${resource.id}`,
-    resource,
-  }));
-  return {
-    resourceType: 'Bundle',
-    id: `summary-${patientId}-${call.scope.now.getTime()}`,
-    identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${crypto.randomUUID()}` },
-    type: 'document',
-    timestamp: now,
-    entry,
-  };
+  const found =
+    Array.isArray(resource.recommendation) && resource.recommendation.length > 0
+      ? [{ resource: withMeta(resource, null, now), lastUpdated: now }]
+      : [];
+  return bundleOf(call, 'ImmunizationRecommendation', search, found);
 }

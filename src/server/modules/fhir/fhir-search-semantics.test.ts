@@ -111,10 +111,22 @@ describe('dates', () => {
     expect(matches(await ok(`/fhir/R4/AuditEvent?patient=${patient.id}&date=ge2000&date=le2999`, auditor.cookie)).length).toBeGreaterThan(
       2,
     );
-    // (Not validated here: a record without vaccines has an empty recommendation, outside this issue.)
-    const recommendation = (q: string) => get(`/fhir/R4/ImmunizationRecommendation?patient=${patient.id}&_lastUpdated=${q}`);
-    expect((await recommendation('ge2000')).body.total).toBe(1);
-    expect((await recommendation('lt2000')).body.total).toBe(0);
+    // A child of about 14 weeks has doses to recommend; an adult has none, so no resource (decision 053).
+    const child = await createPatient(t.db, {
+      firstName: 'Ndeshi',
+      lastName: 'Shikongo',
+      dateOfBirth: new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10),
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/patients/${child.id}/access`,
+      headers: { cookie: doctor.cookie },
+      payload: { consent: true },
+    });
+    const recommendation = (id: number, q: string) => ok(`/fhir/R4/ImmunizationRecommendation?patient=${id}&_lastUpdated=${q}`);
+    expect((await recommendation(child.id, 'ge2000')).total).toBe(1);
+    expect((await recommendation(child.id, 'lt2000')).total).toBe(0);
+    expect((await recommendation(patient.id, 'ge2000')).total).toBe(0);
   });
 
   it('takes prefixes and partial dates on Patient birthdate, with family or name', async () => {

@@ -21,7 +21,6 @@ import { typeSearchParams } from './fhir-search-semantics';
 import { AUDIT_EVENT_PARAMS } from './fhir-audit-event';
 import {
   checkPatientSearch,
-  patientSummary,
   readClinical,
   readPatientResource,
   searchAuditEvents,
@@ -32,6 +31,11 @@ import {
 } from './fhir-read.service';
 import { checkMatch, matchPatients } from './fhir-match.service';
 import { confirmQuery } from '../../../contracts/record-warnings';
+import { etagOfResource } from '../../fhir/resource-meta';
+import type { FhirResource } from '../../fhir/resources';
+import { readResourceVersion, resourceHistory } from './fhir-history.service';
+import { updateResource } from './fhir-update.service';
+import { patientOfIdentifier, patientSummary, summaryLanguageOf, summaryParametersOf, summaryQueryOf } from './fhir-summary.service';
 
 export const FHIR_BASE_PATH = '/fhir/R4';
 
@@ -80,6 +84,15 @@ export function fhirRoutes({ db, config }: AppDeps) {
     lenient: isLenient(request.headers.prefer),
   });
   const send = (reply: FastifyReply, resource: unknown, status = 200) => reply.status(status).type(FHIR_JSON).send(resource);
+  // A versioned resource's answer carries its ETag, W/"<versionId>" (decision 053).
+  const sendVersioned = (reply: FastifyReply, resource: FhirResource, status = 200) => {
+    const etag = etagOfResource(resource);
+    if (etag) reply.header('etag', etag);
+    return send(reply, resource, status);
+  };
+  // The IPS in the reader's language (decision 053).
+  const summaryOf = (request: FastifyRequest, patientId: number) =>
+    patientSummary(callOf(request), patientId, summaryLanguageOf(request.headers['accept-language']));
 
   return async (app: FastifyInstance): Promise<void> => {
     // FHIR clients send application/fhir+json; it is JSON like any other body (and keeps the CSRF rule: no form posts).
@@ -123,8 +136,59 @@ export function fhirRoutes({ db, config }: AppDeps) {
     );
     app.get<{ Params: { id: string } }>(
       `${FHIR_BASE_PATH}/Patient/:id/$summary`,
-      { onRequest: fhirGuard('records.read', 'Patient', 'read'), schema: { ...doc('International Patient Summary'), params: idParams } },
-      async (request, reply) => send(reply, await patientSummary(callOf(request), numericId('Patient', request.params.id))),
+      {
+        onRequest: fhirGuard('records.read', 'Patient', 'read'),
+        // Only `profile` (the IPS Bundle's) beside the id: any other parameter is refused, not ignored (decision 053).
+        preValidation: async (request) => {
+          summaryQueryOf(callOf(request).query, true);
+        },
+        schema: { ...doc('International Patient Summary'), params: idParams },
+      },
+      async (request, reply) => send(reply, await summaryOf(request, numericId('Patient', request.params.id))),
+    );
+    // The IPS operation's other forms (issue 26 item 7): by identifier, and by POST with a Parameters body. Finding the
+    // patient by identifier is the staff's audited NC-number search, so it counts against the search limit.
+    const summaryGuard = fhirGuard('records.read', 'Patient', 'read');
+    app.get(
+      `${FHIR_BASE_PATH}/Patient/$summary`,
+      {
+        onRequest: summaryGuard,
+        preValidation: async (request) => {
+          summaryQueryOf(callOf(request).query);
+        },
+        preHandler: searchLimit,
+        schema: { ...doc('International Patient Summary by identifier'), querystring: searchQuery(['identifier', 'profile']) },
+      },
+      async (request, reply) => {
+        const { identifier } = summaryQueryOf(callOf(request).query);
+        return send(reply, await summaryOf(request, await patientOfIdentifier(config, callOf(request), identifier!)));
+      },
+    );
+    app.post(
+      `${FHIR_BASE_PATH}/Patient/$summary`,
+      {
+        onRequest: summaryGuard,
+        preValidation: async (request) => {
+          summaryParametersOf(request.body, false);
+        },
+        preHandler: searchLimit,
+        schema: { ...doc('International Patient Summary by identifier (Parameters)'), body: resourceBody('Parameters') },
+      },
+      async (request, reply) => {
+        const { identifier } = summaryParametersOf(request.body, false);
+        return send(reply, await summaryOf(request, await patientOfIdentifier(config, callOf(request), identifier!)));
+      },
+    );
+    app.post<{ Params: { id: string } }>(
+      `${FHIR_BASE_PATH}/Patient/:id/$summary`,
+      {
+        onRequest: summaryGuard,
+        preValidation: async (request) => {
+          summaryParametersOf(request.body, true);
+        },
+        schema: { ...doc('International Patient Summary (Parameters)'), params: idParams, body: resourceBody('Parameters') },
+      },
+      async (request, reply) => send(reply, await summaryOf(request, numericId('Patient', request.params.id))),
     );
 
     // Confirming access to a record (consent or a stated reason), as the access screen does: how a system client gets
@@ -158,7 +222,22 @@ export function fhirRoutes({ db, config }: AppDeps) {
       app.get<{ Params: { id: string } }>(
         `${FHIR_BASE_PATH}/${type}/:id`,
         { onRequest: fhirGuard('records.read', type, 'read'), schema: { ...doc(`Read ${type}`), params: idParams } },
-        async (request, reply) => send(reply, await readClinical(callOf(request).scope, type, request.params.id)),
+        async (request, reply) => sendVersioned(reply, await readClinical(callOf(request).scope, type, request.params.id)),
+      );
+      // vread and history (decision 053): the row's versions, grant-checked and audited as its history read.
+      app.get<{ Params: { id: string; vid: string } }>(
+        `${FHIR_BASE_PATH}/${type}/:id/_history/:vid`,
+        {
+          onRequest: fhirGuard('records.read', type, 'read'),
+          schema: { ...doc(`Read a version of ${type}`), params: z.object({ id: z.string(), vid: z.string() }) },
+        },
+        async (request, reply) =>
+          sendVersioned(reply, await readResourceVersion(callOf(request).scope, type, request.params.id, request.params.vid)),
+      );
+      app.get<{ Params: { id: string } }>(
+        `${FHIR_BASE_PATH}/${type}/:id/_history`,
+        { onRequest: fhirGuard('records.read', type, 'read'), schema: { ...doc(`History of ${type}`), params: idParams } },
+        async (request, reply) => send(reply, await resourceHistory(callOf(request), type, request.params.id)),
       );
     }
 
@@ -198,7 +277,26 @@ export function fhirRoutes({ db, config }: AppDeps) {
           if (existing) return send(reply, existing, 200);
           const created = await createResource(callOf(request).scope, type, request.body, { codes: confirm, overrideReason });
           reply.header('location', `${baseUrl()}/${created.resourceType}/${created.id}`);
-          return send(reply, created, 201);
+          return sendVersioned(reply, created, 201);
+        },
+      );
+    }
+
+    // FHIR update (decision 053): the records service's edit, If-Match required (412 without or stale).
+    for (const type of CREATABLE_TYPES) {
+      app.put<{ Params: { id: string } }>(
+        `${FHIR_BASE_PATH}/${type}/:id`,
+        {
+          onRequest: fhirGuard('records.write', type, 'write'),
+          schema: { ...doc(`Update ${type}`), params: idParams, querystring: confirmQuery, body: resourceBody(type) },
+        },
+        async (request, reply) => {
+          const { confirm, overrideReason } = request.query as { confirm: string[]; overrideReason: string | null };
+          const updated = await updateResource(callOf(request).scope, type, request.params.id, request.body, request.headers['if-match'], {
+            codes: confirm,
+            overrideReason,
+          });
+          return sendVersioned(reply, updated);
         },
       );
     }

@@ -509,16 +509,7 @@ describe('system clients (bearer tokens, decision 020)', () => {
     const whole = await get(`/fhir/R4/Patient/${patient.id}/$summary`);
     expect(whole.status).toBe(200);
     expect(new Set(entries(whole.body).map((e) => e.resource.resourceType))).toEqual(
-      new Set([
-        'Composition',
-        'Patient',
-        'Condition',
-        'AllergyIntolerance',
-        'MedicationStatement',
-        'Immunization',
-        'Observation',
-        'Appointment',
-      ]),
+      new Set(['Composition', 'Patient', 'Condition', 'AllergyIntolerance', 'MedicationStatement', 'Immunization', 'Observation']),
     );
   });
 });

@@ -318,21 +318,26 @@ export async function updateRecordItem<K extends RecordKind>(
   kind: K,
   id: number,
   version: number,
-  patch: Record<string, unknown>,
+  /** The fields to replace, or how to work them out from the stored row (a FHIR update: decision 053). */
+  patch: Record<string, unknown> | ((current: RecordRows[K]) => Record<string, unknown>),
   confirmation: Confirmation = NOTHING_CONFIRMED,
   /** The kind's input schema on the server's clock, when the caller has it built (the routes do): else built here. */
   schema: z.ZodType = KIND_CONTRACTS[kind].input(() => c.now),
   /** The worker's cached actor, confirmed by the grant check's statement (decision 028). */
   check?: ActorCheck,
+  /** The patient the caller says the item is about (a FHIR update's subject): another one is 400, nothing changed. */
+  patientId?: number,
 ): Promise<RecordRows[K]> {
   return inAuditedTransaction(c, async (ctx) => {
     const item = await lockItem(ctx, kind, id);
     if (item === null) throw notFound(kind);
     const scope = await openPatientRecord(ctx, item.patientId, check);
     if (!item.row) throw notFound(kind);
+    if (patientId !== undefined && patientId !== item.patientId)
+      throw validationFailed([{ path: 'patient', message: 'An entry stays with the patient it was recorded for' }]);
     const current = item.row as RecordRows[K] & Record<string, unknown> & { id: number; version: number };
     if (current.version !== version) throw await versionConflict(scope, kind, current, version);
-    const parsed = schema.safeParse({ ...inputOf(kind, current), ...patch });
+    const parsed = schema.safeParse({ ...inputOf(kind, current), ...(typeof patch === 'function' ? patch(current) : patch) });
     if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
     const { values, checks } = await storedValues(c, scope, kind, parsed.data as NewRecordItem<K>, confirmation, current);
     // The version row is stored with the change, naming the fields it is expected to change; should the database

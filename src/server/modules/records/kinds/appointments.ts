@@ -54,6 +54,7 @@ export const appointmentsKind = defineServerKind<'appointments'>({
     },
     search: null,
     create: null,
-    ips: { code: '18776-5', title: 'Plan of care' },
+    // No IPS section holds appointments (Plan of care is for care plans): the summary leaves them out (decision 053).
+    ips: null,
   },
 });

@@ -147,7 +147,8 @@ export const diagnosesKind = defineServerKind<'diagnoses'>({
           code: concept(d.condition, d),
           subject: patientReference(d.patientId),
           onsetDateTime: d.diagnosedDate,
-          ...(d.status === 'Resolved' && d.resolvedDate ? { abatementDateTime: d.resolvedDate } : {}),
+          // FHIR con-4: an abatement goes with an inactive clinical status, which an entered-in-error Condition has none of.
+          ...(d.status === 'Resolved' && d.resolvedDate && inError !== 'entered-in-error' ? { abatementDateTime: d.resolvedDate } : {}),
           recordedDate: d.diagnosedDate,
           asserter: named(d.doctor),
           ...(d.description ? { note: [{ text: d.description }] } : {}),
