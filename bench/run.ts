@@ -53,6 +53,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'duplicate matcher (issue 24): a full registry-wide run, precision of "very likely" and "possible", recall over both bands and per planted error, one new patient matched (p50/p95/p99) [env PATIENTS, DUPLICATES (share planted), SEEDED_DATABASE_URL, INCREMENTAL]',
     run: (argv) => script('./match.ts', argv),
   },
+  load: {
+    summary:
+      "issue 29's realistic load: USERS signed-in clinicians (default 64), each its own session and connection, a mix (search 55 %, record open 25 %, add 10 %, access grant 5 %, portal 5 %) at LEVELS connections (default 1,16,64) for SECONDS each against npm start, with the raw SQL reference (each operation with its audit append) in the same run; p50/p95/p99 per operation, req/s, errors, CPU per request of the server and PostgreSQL from /proc [env SEEDED_DATABASE_URL or DATABASE_URL with PATIENTS, WITH_RECORDS; USERS, LEVELS, SECONDS, WORKERS]",
+    run: (argv) => script('./load/run-load.ts', argv),
+  },
   auth: {
     summary: 'staff sign-in (argon2id) and an authenticated GET /api/auth/user over HTTP, sequential [env LOGINS, READS]',
     run: (argv) => script('./auth-latency.ts', argv),

@@ -23,6 +23,8 @@ const BENCH_LIMITS = {
 
 export interface ServerProcess {
   port: number;
+  /** The primary process (its workers are its children): for CPU time from /proc. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -87,7 +89,7 @@ export async function startServerProcess(databaseUrl: string, workers: number, e
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { port, stop };
+  return { port, pid: child.pid ?? 0, stop };
 }
 
 /** Signs in over HTTP; the session cookie (`nhr_sid=...`). */
