@@ -14,7 +14,12 @@ function bySchema(input: PatientLoginFields): ReturnType<typeof checkPatientLogi
 }
 
 const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^\\d{${min},${max}}$`));
-const ncNumber = fc.oneof(digits(0, 14), fc.string(), digits(11, 11).map((d) => ` ${d} `), fc.constant('1234567890a'));
+const ncNumber = fc.oneof(
+  digits(0, 14),
+  fc.string(),
+  digits(11, 11).map((d) => ` ${d} `),
+  fc.constant('1234567890a'),
+);
 const dateOfBirth = fc.oneof(
   fc
     .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }))

@@ -11,8 +11,7 @@ export interface PatientLoginFields {
 }
 
 export type PatientLoginCheck =
-  | { success: true; data: PatientLoginFields }
-  | { success: false; errors: Partial<Record<keyof PatientLoginFields, string>> };
+  { success: true; data: PatientLoginFields } | { success: false; errors: Partial<Record<keyof PatientLoginFields, string>> };
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
