@@ -1,0 +1,100 @@
+// node --import tsx bench/lighthouse-pages.ts [--runs N] [--lighthouse 12.8.2]
+// Lighthouse mobile performance (issue 21 item 18's budget: at least 90) of the login, search, record and portal pages,
+// against the built client served as `npm start` serves it (NODE_ENV=production, scripts/start.ts) on a seeded
+// PGlite database: a doctor signed in (search: the dashboard; record: /?patient=<id> of a patient the doctor has
+// confirmed access to) and a patient signed in to the portal. Lighthouse is not a dependency of the project: it runs
+// through `npx -y lighthouse@<version>` with CHROME_PATH (default /usr/bin/chromium). Prints the score and the
+// metrics per page and run, with the load average; writes bench/results/lighthouse.json.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { apiSignIn } from '../e2e/support/fixtures';
+import { DOCTOR, PATIENT_PIN, seedPortalJourney } from '../e2e/support/portal-seed';
+import { startApp } from '../e2e/support/server';
+
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '2' }, lighthouse: { type: 'string', default: '12.8.2' }, only: { type: 'string' } },
+});
+const CHROME_FLAGS =
+  '--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'nhr-lighthouse-'));
+const data = await seedPortalJourney({ dataDir, activated: true });
+const app = await startApp({ DATA_DIR: dataDir, NODE_ENV: 'production' }, 'scripts/start.ts');
+const out = mkdtempSync(path.join(tmpdir(), 'nhr-lighthouse-out-'));
+const rows: Record<string, unknown>[] = [];
+try {
+  const doctor = await apiSignIn(app.baseUrl, DOCTOR.email, DOCTOR.password);
+  const portal = await fetch(`${app.baseUrl}/api/auth/patient-login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ncNumber: data.patient.ncNumber, dateOfBirth: data.patient.dateOfBirth, pin: PATIENT_PIN }),
+  });
+  if (portal.status !== 200) throw new Error(`patient login: ${portal.status} ${await portal.text()}`);
+  const patientCookie = (portal.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const pages = [
+    { name: 'login', path: '/login', cookie: '' },
+    { name: 'search', path: '/', cookie: doctor },
+    { name: 'record', path: `/?patient=${data.patient.id}`, cookie: doctor },
+    { name: 'portal', path: '/patient-portal', cookie: patientCookie },
+  ].filter((p) => !values.only || values.only.split(',').includes(p.name));
+  for (const page of pages) {
+    for (let i = 0; i < Number(values.runs); i++) {
+      const file = path.join(out, `${page.name}-${i}.json`);
+      const load = loadavg()[0]!.toFixed(2);
+      const args = [
+        '-y',
+        `lighthouse@${values.lighthouse}`,
+        `${app.baseUrl}${page.path}`,
+        '--only-categories=performance',
+        '--output=json',
+        `--output-path=${file}`,
+        '--quiet',
+        `--chrome-flags=${CHROME_FLAGS}`,
+      ];
+      if (page.cookie) args.push(`--extra-headers=${JSON.stringify({ Cookie: page.cookie })}`);
+      execFileSync('npx', args, {
+        cwd: tmpdir(),
+        env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' },
+        stdio: 'inherit',
+      });
+      const lhr = JSON.parse(readFileSync(file, 'utf8')) as {
+        finalDisplayedUrl: string;
+        categories: { performance: { score: number } };
+        audits: Record<string, { numericValue?: number }>;
+      };
+      const m = (id: string): number => Math.round(lhr.audits[id]?.numericValue ?? Number.NaN);
+      const row = {
+        page: page.name,
+        run: i + 1,
+        score: Math.round(lhr.categories.performance.score * 100),
+        fcp: m('first-contentful-paint'),
+        lcp: m('largest-contentful-paint'),
+        tbt: m('total-blocking-time'),
+        cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
+        si: m('speed-index'),
+        bytes: m('total-byte-weight'),
+        finalUrl: lhr.finalDisplayedUrl.replace(app.baseUrl, ''),
+        loadBefore: Number(load),
+        loadAfter: Number(loadavg()[0]!.toFixed(2)),
+      };
+      rows.push(row);
+      console.log(JSON.stringify(row));
+    }
+  }
+} finally {
+  await app.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
+}
+console.log('| page | run | score | FCP ms | LCP ms | TBT ms | CLS | SI ms | bytes | load avg |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+for (const r of rows) {
+  console.log(
+    `| ${r.page} | ${r.run} | ${r.score} | ${r.fcp} | ${r.lcp} | ${r.tbt} | ${Number(r.cls).toFixed(3)} | ${r.si} | ${r.bytes} | ${r.loadBefore} -> ${r.loadAfter} |`,
+  );
+}
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/lighthouse.json', `${JSON.stringify(rows, null, 2)}\n`);
