@@ -1,7 +1,7 @@
-// node --import tsx bench/lighthouse-pages.ts [--runs N] [--lighthouse 12.8.2]
+// npm run bench -- lighthouse [--runs N] [--only login,search,record,portal] [--lighthouse 12.8.2]
 // Lighthouse mobile performance (issue 21 item 18's budget: at least 90) of the login, search, record and portal pages,
 // against the built client served as `npm start` serves it (NODE_ENV=production, scripts/start.ts) on a seeded
-// PGlite database: a doctor signed in (search: the dashboard; record: /?patient=<id> of a patient the doctor has
+// database (PGlite, or PostgreSQL with DATABASE_URL): a doctor signed in (search: the dashboard; record: /?patient=<id> of a patient the doctor has
 // confirmed access to) and a patient signed in to the portal. Lighthouse is not a dependency of the project: it runs
 // through `npx -y lighthouse@<version>` with CHROME_PATH (default /usr/bin/chromium). Prints the score and the
 // metrics per page and run, with the load average; writes bench/results/lighthouse.json.
@@ -20,9 +20,12 @@ const { values } = parseArgs({
 const CHROME_FLAGS =
   '--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run';
 
+// PGlite (one process): seeded before the server starts; PostgreSQL (DATABASE_URL): seeded once it runs.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'nhr-lighthouse-'));
-const data = await seedPortalJourney({ dataDir, activated: true });
+const onPostgres = Boolean(process.env.DATABASE_URL);
+const seedFirst = onPostgres ? undefined : await seedPortalJourney({ dataDir, activated: true });
 const app = await startApp({ DATA_DIR: dataDir, NODE_ENV: 'production' }, 'scripts/start.ts');
+const data = seedFirst ?? (await seedPortalJourney({ databaseUrl: app.databaseUrl, activated: true }));
 const out = mkdtempSync(path.join(tmpdir(), 'nhr-lighthouse-out-'));
 const rows: Record<string, unknown>[] = [];
 try {
