@@ -1,8 +1,8 @@
 // npm run bench -- lighthouse [--runs N] [--only login,search,record,portal] [--lighthouse 12.8.2]
 // Lighthouse mobile performance (issue 21 item 18's budget: at least 90) of the login, search, record and portal pages,
 // against the built client served as `npm start` serves it (NODE_ENV=production, scripts/start.ts) on a seeded
-// database (PGlite, or PostgreSQL with DATABASE_URL): a doctor signed in (search: the dashboard; record: /?patient=<id> of a patient the doctor has
-// confirmed access to) and a patient signed in to the portal. Lighthouse is not a dependency of the project: it runs
+// database (PGlite, or PostgreSQL with DATABASE_URL): a doctor signed in (search: the dashboard; record:
+// /?patient=<id> of a patient the doctor has confirmed access to) and a patient signed in to the portal. Lighthouse is not a dependency of the project: it runs
 // through `npx -y lighthouse@<version>` with CHROME_PATH (default /usr/bin/chromium). Prints the score and the
 // metrics per page and run, with the load average; writes bench/results/lighthouse.json.
 import { execFileSync } from 'node:child_process';
