@@ -1,4 +1,4 @@
-// npm run bench -- lighthouse [--runs N] [--only login,search,record,portal] [--lighthouse 12.8.2]
+// npm run bench -- lighthouse [--runs N] [--only login,search,record,portal] [--lighthouse 12.8.2] [--keep DIR]
 // Lighthouse mobile performance (issue 21 item 18's budget: at least 90) of the login, search, record and portal pages,
 // against the built client served as `npm start` serves it (NODE_ENV=production, scripts/start.ts) on a seeded
 // database (PGlite, or PostgreSQL with DATABASE_URL): a doctor signed in (search: the dashboard; record:
@@ -15,7 +15,12 @@ import { DOCTOR, PATIENT_PIN, seedPortalJourney } from '../e2e/support/portal-se
 import { startApp } from '../e2e/support/server';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '2' }, lighthouse: { type: 'string', default: '12.8.2' }, only: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '2' },
+    lighthouse: { type: 'string', default: '12.8.2' },
+    only: { type: 'string' },
+    keep: { type: 'string' },
+  },
 });
 const CHROME_FLAGS =
   '--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run';
@@ -26,7 +31,9 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
 const seedFirst = onPostgres ? undefined : await seedPortalJourney({ dataDir, activated: true });
 const app = await startApp({ DATA_DIR: dataDir, NODE_ENV: 'production' }, 'scripts/start.ts');
 const data = seedFirst ?? (await seedPortalJourney({ databaseUrl: app.databaseUrl, activated: true }));
-const out = mkdtempSync(path.join(tmpdir(), 'nhr-lighthouse-out-'));
+// --keep DIR keeps each run's full report (DIR/<page>-<run>.json) for its audits (bootup time, long tasks).
+const out = values.keep ? path.resolve(values.keep) : mkdtempSync(path.join(tmpdir(), 'nhr-lighthouse-out-'));
+mkdirSync(out, { recursive: true });
 const rows: Record<string, unknown>[] = [];
 try {
   const doctor = await apiSignIn(app.baseUrl, DOCTOR.email, DOCTOR.password);
@@ -90,7 +97,7 @@ try {
 } finally {
   await app.stop();
   rmSync(dataDir, { recursive: true, force: true });
-  rmSync(out, { recursive: true, force: true });
+  if (!values.keep) rmSync(out, { recursive: true, force: true });
 }
 console.log('| page | run | score | FCP ms | LCP ms | TBT ms | CLS | SI ms | bytes | load avg |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
