@@ -21,8 +21,11 @@ export function startFirstRequests(path: string, search = ''): void {
       void import('../features/portal/components/portal-screen');
       preloadNamespaces(...PORTAL_NAMESPACES);
     } else {
+      // Two statements, never `a ? import(x) : import(y)`: the minifier merges the two preloading calls into one, and
+      // the build then fills in one screen's list of files for both (the sign-in page fetched the activation
+      // screen and the schema library, issue 21 item 18).
       if (path === '/patient-login') void import('../features/portal/components/patient-login-screen');
-      else void import('../features/portal/components/patient-activate-screen');
+      if (path === '/patient-activate') void import('../features/portal/components/patient-activate-screen');
       preloadNamespaces('portal');
     }
     return;
