@@ -2,15 +2,18 @@
 // Lighthouse mobile performance (issue 21 item 18's budget: at least 90) of the login, search, record and portal pages,
 // against the built client served as `npm start` serves it (NODE_ENV=production, scripts/start.ts) on a seeded
 // database (PGlite, or PostgreSQL with DATABASE_URL): a doctor signed in (search: the dashboard; record:
-// /?patient=<id> of a patient the doctor has confirmed access to) and a patient signed in to the portal. Lighthouse is not a dependency of the project: it runs
-// through `npx -y lighthouse@<version>` with CHROME_PATH (default /usr/bin/chromium). Prints the score and the
-// metrics per page and run, with the load average; writes bench/results/lighthouse.json.
-import { execFileSync } from 'node:child_process';
+// /?patient=<id> of a patient the doctor has confirmed access to) and a patient signed in to the portal. Lighthouse is
+// not a dependency of the project: it runs through `npx -y lighthouse@<version>`, attached to a Chromium (CHROME_PATH,
+// default /usr/bin/chromium) started for each run. Prints the score and the metrics per page and run, with the load
+// average; writes bench/results/lighthouse.json.
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
+import { chromium, type Browser } from 'playwright-core';
 import { apiSignIn } from '../e2e/support/fixtures';
 import { DOCTOR, PATIENT_PIN, seedPortalJourney, type PortalJourneyData } from '../e2e/support/portal-seed';
 import { openDatabase } from '../src/server/db/client';
@@ -24,8 +27,31 @@ const { values } = parseArgs({
     keep: { type: 'string' },
   },
 });
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS =
   '--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function connectWhenUp(endpoint: string): Promise<Browser> {
+  for (let i = 0; ; i++) {
+    try {
+      return await chromium.connectOverCDP(endpoint);
+    } catch (error) {
+      if (i >= 50) throw error;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
 
 // PGlite (one process): seeded before the server starts; PostgreSQL (DATABASE_URL): seeded once it runs.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'nhr-lighthouse-'));
@@ -69,22 +95,51 @@ try {
     for (let i = 0; i < Number(values.runs); i++) {
       const file = path.join(out, `${page.name}-${i}.json`);
       const load = loadavg()[0]!.toFixed(2);
-      const args = [
-        '-y',
-        `lighthouse@${values.lighthouse}`,
-        `${app.baseUrl}${page.path}`,
-        '--only-categories=performance',
-        '--output=json',
-        `--output-path=${file}`,
-        '--quiet',
-        `--chrome-flags=${CHROME_FLAGS}`,
-      ];
-      if (page.cookie) args.push(`--extra-headers=${JSON.stringify({ Cookie: page.cookie })}`);
-      execFileSync('npx', args, {
-        cwd: tmpdir(),
-        env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' },
-        stdio: 'inherit',
-      });
+      // A fresh browser for each run (an empty cache), the page's session put in its cookie jar beforehand (a
+      // Cookie header passed to Lighthouse is replaced by the jar's as soon as the page sets its language cookie),
+      // and Lighthouse told not to clear storage, which would sign the page out.
+      const profile = mkdtempSync(path.join(tmpdir(), 'nhr-lighthouse-chrome-'));
+      const port = await freePort();
+      const chrome = spawn(
+        CHROME,
+        [...CHROME_FLAGS.split(' '), `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'],
+        {
+          stdio: 'ignore',
+        },
+      );
+      try {
+        const cdp = await connectWhenUp(`http://127.0.0.1:${port}`);
+        if (page.cookie) {
+          const [name = '', value = ''] = page.cookie.split('=');
+          await cdp.contexts()[0]!.addCookies([{ name, value, url: app.baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+        }
+        await cdp.close();
+        execFileSync(
+          'npx',
+          [
+            '-y',
+            `lighthouse@${values.lighthouse}`,
+            `${app.baseUrl}${page.path}`,
+            '--only-categories=performance',
+            '--output=json',
+            `--output-path=${file}`,
+            '--quiet',
+            `--port=${port}`,
+            '--disable-storage-reset',
+          ],
+          { cwd: tmpdir(), stdio: 'inherit' },
+        );
+      } finally {
+        // The browser and its helper processes (its own process group, started above).
+        process.kill(-chrome.pid!, 'SIGTERM');
+        await new Promise((r) => (chrome.exitCode !== null ? r(null) : chrome.once('exit', r)));
+        await new Promise((r) => setTimeout(r, 500));
+        try {
+          rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
+        } catch {
+          // a helper still writing its last file: the folder stays in the temporary directory
+        }
+      }
       const lhr = JSON.parse(readFileSync(file, 'utf8')) as {
         finalDisplayedUrl: string;
         categories: { performance: { score: number } };
