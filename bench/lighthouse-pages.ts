@@ -131,8 +131,12 @@ try {
         );
       } finally {
         // The browser and its helper processes (its own process group, started above).
-        process.kill(-chrome.pid!, 'SIGTERM');
-        await new Promise((r) => (chrome.exitCode !== null ? r(null) : chrome.once('exit', r)));
+        try {
+          process.kill(-chrome.pid!, 'SIGTERM');
+          await new Promise((r) => (chrome.exitCode !== null ? r(null) : chrome.once('exit', r)));
+        } catch {
+          // already gone
+        }
         await new Promise((r) => setTimeout(r, 500));
         try {
           rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
