@@ -130,13 +130,12 @@ try {
           { cwd: tmpdir(), stdio: 'inherit' },
         );
       } finally {
-        // The browser and its helper processes (its own process group, started above).
-        try {
-          process.kill(-chrome.pid!, 'SIGTERM');
-          await new Promise((r) => (chrome.exitCode !== null ? r(null) : chrome.once('exit', r)));
-        } catch {
-          // already gone
-        }
+        chrome.kill('SIGTERM');
+        await new Promise((r) => {
+          if (chrome.exitCode !== null || chrome.signalCode !== null) r(null);
+          chrome.once('exit', r);
+          setTimeout(r, 5000);
+        });
         await new Promise((r) => setTimeout(r, 500));
         try {
           rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
