@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
@@ -27,9 +27,41 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes route-chunks.json: for each lazily loaded module (by its path under src/client), the files a browser fetches
+ * to run it (its chunk and the chunks that chunk imports, less what the entry already brought). The server preloads
+ * a page's screen with the page (src/server/http/index-page.ts), instead of after the entry has run (issue 21 item 18).
+ */
+function routeChunks(): Plugin {
+  return {
+    name: 'nhr-route-chunks',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((c): c is Rolldown.OutputChunk => c.type === 'chunk');
+      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+      const closure = (file: string, into = new Set<string>()): Set<string> => {
+        if (into.has(file)) return into;
+        into.add(file);
+        for (const imported of byFile.get(file)?.imports ?? []) closure(imported, into);
+        return into;
+      };
+      const initial = new Set<string>();
+      for (const c of chunks.filter((c) => c.isEntry)) closure(c.fileName, initial);
+      const root = path.resolve('src/client');
+      const modules: Record<string, string[]> = {};
+      for (const c of chunks) {
+        if (!c.isDynamicEntry || !c.facadeModuleId || c.fileName.includes('/locale-')) continue;
+        const id = path.relative(root, c.facadeModuleId).split(path.sep).join('/');
+        modules[id] = [...closure(c.fileName)].filter((f) => !initial.has(f));
+      }
+      this.emitFile({ type: 'asset', fileName: 'route-chunks.json', source: `${JSON.stringify({ modules }, null, 1)}\n` });
+    },
+  };
+}
+
 export default defineConfig({
   root: 'src/client',
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), routeChunks(), precompress()],
   build: {
     outDir,
     emptyOutDir: true,

@@ -73,8 +73,13 @@ const BENCHMARKS: Record<string, Benchmark> = {
   },
   'first-load': {
     summary:
-      'first visit of /login and /patient-login in Chromium on a throttled link (default 400 kbit/s, 150 ms, CPU 4x slower): KB transferred, first contentful paint, usable [--runs N --kbit K --cpu X]',
+      'first visit of /login and /patient-login in Chromium on a throttled link (default 400 kbit/s of 1,024 bits, 150 ms, CPU 4x slower): KB transferred, requests, first contentful paint, usable; median of the runs, load average [--runs N --kbit K --cpu X]',
     run: (argv) => script('./first-load.ts', argv),
+  },
+  lighthouse: {
+    summary:
+      'Lighthouse mobile performance of the login, search, record and portal pages (npx lighthouse@12.8.2, not a dependency; CHROME_PATH, default /usr/bin/chromium): score, FCP, LCP, TBT, CLS per run, load average [--runs N --only login,search,record,portal --lighthouse VERSION]',
+    run: (argv) => script('./lighthouse-pages.ts', argv),
   },
   client: {
     summary:

@@ -1,7 +1,9 @@
 // The first page's requests start with the script, beside the translations, instead of one after another (issue 21
 // item 18: each round trip costs on a slow link): the setup status and, on staff pages, the signed-in user; for a
-// signed-in user the dashboard's code and translations start loading as soon as that answer says so; on the
-// patient's pages, their screen's code and translations (and on the portal, the patient's record) at once.
+// signed-in user the dashboard's code and translations start loading as soon as that answer says so (and on a
+// record's link, the record's code, translations and summary); on the patient's pages, their screen's code and
+// translations (and on the portal, the patient's record) at once. The server's page names most of these files too
+// (src/server/http/index-page.ts), so they are on the way before this runs; the imports here then share them.
 import { currentUserQueryOptions } from '../features/auth/api/current-user';
 import { portalRecordQueryOptions } from '../features/portal/api/portal-record';
 import { setupStatusQueryOptions } from '../features/setup/api/setup';
@@ -19,8 +21,11 @@ export function startFirstRequests(path: string, search = ''): void {
       void import('../features/portal/components/portal-screen');
       preloadNamespaces(...PORTAL_NAMESPACES);
     } else {
+      // Two statements, never `a ? import(x) : import(y)`: the minifier merges the two preloading calls into one, and
+      // the build then fills in one screen's list of files for both (the sign-in page fetched the activation
+      // screen and the schema library, issue 21 item 18).
       if (path === '/patient-login') void import('../features/portal/components/patient-login-screen');
-      else void import('../features/portal/components/patient-activate-screen');
+      if (path === '/patient-activate') void import('../features/portal/components/patient-activate-screen');
       preloadNamespaces('portal');
     }
     return;
@@ -32,9 +37,17 @@ export function startFirstRequests(path: string, search = ''): void {
       if (!user) return;
       void import('./dashboard-screen');
       preloadNamespaces(...DASHBOARD_NAMESPACES);
-      if (/[?&]patient=/.test(search)) {
+      const patient = new URLSearchParams(search).get('patient');
+      if (patient) {
         void import('../features/record/components/patient-record');
         preloadNamespaces('record');
+        // The record's one read too (patient-area.tsx reads the same id), beside the code instead of after the record
+        // screen first renders: the screen then shares it (one request, one audit row).
+        if (/^[1-9]\d{0,9}$/.test(patient)) {
+          void import('../features/record/api/record-queries').then((m) =>
+            queryClient.prefetchQuery(m.recordSummaryQueryOptions(Number(patient))),
+          );
+        }
       }
     },
     () => undefined, // the router asks again and shows what went wrong

@@ -20,7 +20,20 @@ beforeAll(async () => {
     '<!doctype html><html lang="en"><head><title>NHR</title></head><body><script type="module" src="/assets/index-AbC123.js"></script></body></html>',
   );
   for (const lang of ['en', 'af', 'ng'])
-    writeFileSync(path.join(clientDir, 'assets', `locale-${lang}-core-X${lang}9.js`), 'export default {};');
+    for (const name of ['core', 'staff', 'privacy', 'record', 'portal'])
+      writeFileSync(path.join(clientDir, 'assets', `locale-${lang}-${name}-X${lang}9.js`), 'export default {};');
+  // What the build writes (vite.config.ts): the chunks of each lazily loaded module.
+  writeFileSync(
+    path.join(clientDir, 'route-chunks.json'),
+    JSON.stringify({
+      modules: {
+        'features/portal/components/patient-login-screen.tsx': ['assets/patient-login-screen-P1.js', 'assets/page-card-S1.js'],
+        'app/dashboard-screen.tsx': ['assets/dashboard-screen-D1.js', 'assets/page-card-S1.js'],
+        'features/record/components/patient-record.tsx': ['assets/patient-record-R1.js'],
+        'app/admin-area.tsx': ['assets/admin-area-A1.js'],
+      },
+    }),
+  );
   writeFileSync(path.join(clientDir, 'assets', 'index-AbC123.js'), SCRIPT);
   writeFileSync(path.join(clientDir, 'assets', 'index-AbC123.js.br'), brotliCompressSync(SCRIPT));
   t = await createTestApp({ clientDir });
@@ -94,6 +107,60 @@ describe('the built client', () => {
     const plain = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'identity', 'accept-language': 'af' } });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toContain('locale-af-core-Xaf9.js');
+  });
+
+  it("preloads a route's screen, its translations and the first answers with the page: the patient's pages always, the signed-in screens only with a session cookie", async () => {
+    const links = async (url: string, cookie?: string) => {
+      const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-language': 'af', ...(cookie ? { cookie } : {}) } });
+      expect(res.statusCode, url).toBe(200);
+      return {
+        modules: [...res.body.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]),
+        fetches: [...res.body.matchAll(/rel="preload" as="fetch" crossorigin="use-credentials" href="([^"]+)"/g)].map((m) => m[1]),
+      };
+    };
+    expect(await links('/patient-login')).toEqual({
+      modules: [
+        '/assets/locale-af-core-Xaf9.js',
+        '/assets/locale-af-portal-Xaf9.js',
+        '/assets/patient-login-screen-P1.js',
+        '/assets/page-card-S1.js',
+      ],
+      fetches: ['/api/setup/status'],
+    });
+    // Signed out, the staff pages are the sign-in page: nothing of the dashboard.
+    for (const url of ['/login', '/', '/?patient=7', '/admin']) {
+      expect(await links(url), url).toEqual({
+        modules: ['/assets/locale-af-core-Xaf9.js'],
+        fetches: ['/api/setup/status', '/api/auth/user'],
+      });
+    }
+    expect(await links('/login', 'nhr_sid=abc')).toEqual(await links('/login'));
+    expect((await links('/', 'nhr_sid=abc')).modules).toEqual([
+      '/assets/locale-af-core-Xaf9.js',
+      '/assets/locale-af-staff-Xaf9.js',
+      '/assets/locale-af-privacy-Xaf9.js',
+      '/assets/dashboard-screen-D1.js',
+      '/assets/page-card-S1.js',
+    ]);
+    expect((await links('/?patient=7', 'nhr_sid=abc')).modules).toEqual([
+      '/assets/locale-af-core-Xaf9.js',
+      '/assets/locale-af-staff-Xaf9.js',
+      '/assets/locale-af-privacy-Xaf9.js',
+      '/assets/locale-af-record-Xaf9.js',
+      '/assets/dashboard-screen-D1.js',
+      '/assets/page-card-S1.js',
+      '/assets/patient-record-R1.js',
+    ]);
+    // The portal without a session is its sign-in page; with one, the portal's translations (and no staff screen).
+    expect(await links('/patient-portal')).toEqual(await links('/patient-login'));
+    const portal = await links('/patient-portal', 'nhr_sid=abc');
+    expect(portal.modules).toEqual([
+      '/assets/locale-af-core-Xaf9.js',
+      '/assets/locale-af-portal-Xaf9.js',
+      '/assets/locale-af-privacy-Xaf9.js',
+      '/assets/locale-af-record-Xaf9.js',
+    ]);
+    expect(portal.fetches).toEqual(['/api/setup/status']);
   });
 
   it('keeps the document headers on the API', async () => {

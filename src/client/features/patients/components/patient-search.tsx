@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Info } from 'lucide-react';
-import { patientSearchInput, type PatientSearchInput, type PatientSearchResult } from '../../../../contracts/patients';
+import type { PatientSearchInput, PatientSearchResult } from '../../../../contracts/patients';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { DateInput } from '../../../components/ui/date-input';
@@ -16,6 +16,10 @@ import { SEARCH_DEBOUNCE_MS, searchPayload, searchQueryOptions, type SearchForm 
 import { mapSearchError } from '../api/search-errors';
 import { SearchResults } from './search-results';
 import { MainHeading } from '../../../components/ui/main-heading';
+
+// The search's schema (and with it the schema library) loads when the user starts on the form, not with the dashboard
+// (issue 21 item 18: it was the largest part of the search page's script, parsed and run before the page could answer).
+const loadSearchSchema = () => import('../../../../contracts/patients').then((m) => m.patientSearchInput);
 
 const empty: SearchForm = {
   method: 'name-dob',
@@ -76,9 +80,9 @@ export function PatientSearch({
   // The overall message is shown once below the fields; a field shows only a more specific message.
   const err = (k: string): string | undefined => (issues[k] && issues[k] !== issues.form ? t(issues[k]!) : undefined);
 
-  const onSubmit = (e: React.FormEvent): void => {
+  const onSubmit = async (e: React.FormEvent): Promise<void> => {
     e.preventDefault();
-    const parsed = patientSearchInput.safeParse(searchPayload(form));
+    const parsed = (await loadSearchSchema()).safeParse(searchPayload(form));
     if (!parsed.success) {
       const next: Record<string, string> = { form: 'validation:searchInvalid' };
       for (const issue of parsed.error.issues) next[String(issue.path[0] ?? 'form')] ??= issue.message;
@@ -107,7 +111,13 @@ export function PatientSearch({
         </MainHeading>
         <p className="text-sm text-slate-600">{t('subtitle')}</p>
       </div>
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4">
+      <form
+        noValidate
+        onSubmit={(e) => void onSubmit(e)}
+        onFocus={() => void loadSearchSchema()}
+        onPointerEnter={() => void loadSearchSchema()}
+        className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4"
+      >
         <RadioCards
           label={t('methodLabel')}
           value={form.method}

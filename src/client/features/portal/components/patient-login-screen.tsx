@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { patientLoginInput, type PatientLoginInput } from '../../../../contracts/portal-login';
+import type { PatientLoginInput } from '../../../../contracts/portal-login';
+import { checkPatientLogin } from '../../../../contracts/portal-login-check';
 import { LanguageSelector } from '../../../components/language-selector';
 import { Button } from '../../../components/ui/button';
 import { PageCard } from '../../../components/ui/page-card';
@@ -55,11 +56,10 @@ export function PatientLoginScreen(): React.JSX.Element {
       refuse(t('login.missingTitle'), t('login.missingDescription'));
       return;
     }
-    const parsed = patientLoginInput.safeParse(input);
+    // By hand, with the schema's messages: the schema library stays off this first page (issue 21 item 18).
+    const parsed = checkPatientLogin(input);
     if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as keyof PatientLoginInput] ??= issue.message;
-      setErrors(next);
+      setErrors(parsed.errors);
       return;
     }
     setErrors({});
