@@ -13,6 +13,7 @@ import { openDatabase, type DatabaseHandle } from './client';
 import { isConnectionLost, parseMultiHostUrl } from './primary-pool';
 import { testConfig } from '../test/test-app';
 import { createStaffUser, signIn } from '../test/staff';
+import { searchAuditRows, searchOnce } from '../test/search-audit';
 
 describe('parseMultiHostUrl', () => {
   it('reads the hosts and ports of a libpq multi-host URL and drops target_session_attrs', () => {
@@ -81,23 +82,8 @@ describe.skipIf(!serverUrl)('following the primary on PostgreSQL', () => {
     silent?.close();
   });
 
-  const search = () =>
-    app.inject({
-      method: 'POST',
-      url: '/api/patients/search',
-      headers: { cookie },
-      payload: { method: 'name-dob', lastName: 'Shikongo', dateOfBirth: '1990-05-10' },
-    });
-  const searchRows = async (): Promise<number> => {
-    const client = new pg.Client({ connectionString: scratch.url });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_logs WHERE action = 'SEARCH'");
-      return rows[0]!.n;
-    } finally {
-      await client.end();
-    }
-  };
+  const search = () => searchOnce(app, cookie);
+  const searchRows = () => searchAuditRows(scratch.url);
 
   it('passes over a host that does not answer and works on the one that does', async () => {
     const res = await search();

@@ -10,6 +10,7 @@ import { createScratchDatabase, type ScratchDatabase } from './scratch-database'
 import { openDatabase, type DatabaseHandle } from './client';
 import { testConfig } from '../test/test-app';
 import { createStaffUser, signIn } from '../test/staff';
+import { searchAuditRows, searchOnce } from '../test/search-audit';
 
 const serverUrl = process.env.DATABASE_URL;
 const TIMEOUT_MS = 400;
@@ -36,23 +37,8 @@ describe.skipIf(!serverUrl)('statement timeout on PostgreSQL', () => {
     await scratch?.drop();
   });
 
-  const search = () =>
-    app.inject({
-      method: 'POST',
-      url: '/api/patients/search',
-      headers: { cookie },
-      payload: { method: 'name-dob', lastName: 'Shikongo', dateOfBirth: '1990-05-10' },
-    });
-  const searchRows = async (): Promise<number> => {
-    const client = new pg.Client({ connectionString: scratch.url });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_logs WHERE action = 'SEARCH'");
-      return rows[0]!.n;
-    } finally {
-      await client.end();
-    }
-  };
+  const search = () => searchOnce(app, cookie);
+  const searchRows = () => searchAuditRows(scratch.url);
 
   it('answers 503 DATABASE_BUSY with Retry-After when the work outlasts the timeout, and nothing is audited', async () => {
     const before = await searchRows();
