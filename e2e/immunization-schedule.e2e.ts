@@ -27,7 +27,15 @@ describe.skipIf(!run)('immunization schedule journey at 375 px', () => {
     await page.getByRole('button', { name: 'Admin', exact: true }).click();
     await page.getByRole('tab', { selected: true }).focus();
     const tab = page.getByRole('tab', { name: 'Immunization schedule' });
-    for (let i = 0; i < 6 && (await tab.getAttribute('aria-selected')) !== 'true'; i++) await page.keyboard.press('ArrowRight');
+    // One arrow at a time, each waited for: on a busy machine a second press could land before the first one's
+    // selection is drawn and pass the tab by.
+    const focusedText = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+    for (let i = 0; i < 8 && (await tab.getAttribute('aria-selected')) !== 'true'; i++) {
+      const before = await focusedText();
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(focusedText).not.toBe(before);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-selected'))).toBe('true');
+    }
     await page.getByText('The file shipped with the app (no version loaded yet)').waitFor();
     await noSideways();
 

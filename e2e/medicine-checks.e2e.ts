@@ -114,7 +114,13 @@ describe.skipIf(!run)('medicine checks journey: an override by a doctor, seen by
     // The tab list has one stop (the selected tab); the arrow keys move along it.
     await tabTo(j.page.getByRole('tab', { name: tr('af', 'audit:logsTab'), exact: true }));
     const tab = j.page.getByRole('tab', { name: tr('af', 'audit:medicineReport.tab'), exact: true });
-    for (let i = 0; i < 4 && !(await j.isFocused(tab)); i++) await j.page.keyboard.press('ArrowRight');
+    // One arrow at a time, each waited for (a press landing before the last one's focus move would pass the tab by).
+    const focusedText = () => j.page.evaluate(() => document.activeElement?.textContent ?? '');
+    for (let i = 0; i < 6 && !(await j.isFocused(tab)); i++) {
+      const before = await focusedText();
+      await j.page.keyboard.press('ArrowRight');
+      await expect.poll(focusedText).not.toBe(before);
+    }
     expect(await j.isFocused(tab)).toBe(true);
     await j.page.keyboard.press('Enter');
     const months = j.page.getByRole('list', { name: tr('af', 'audit:medicineReport.months') });
