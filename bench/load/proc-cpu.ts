@@ -46,23 +46,41 @@ export interface CpuReading {
   postgresMs: number;
 }
 
-/** One reading: CPU ms so far of `rootPid` with its descendants, and of PostgreSQL. */
-export function readCpu(rootPid: number): CpuReading {
-  const stats = allStats();
-  const children = new Map<number, ProcStat[]>();
-  for (const s of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s]);
-  let serverMs = 0;
-  const stack = stats.filter((s) => s.pid === rootPid);
-  while (stack.length > 0) {
-    const s = stack.pop()!;
-    serverMs += s.cpuMs;
-    stack.push(...(children.get(s.pid) ?? []));
-  }
-  const postgresMs = stats.filter((s) => s.comm === 'postgres').reduce((sum, s) => sum + s.cpuMs, 0);
-  return { serverMs, postgresMs };
+/**
+ * CPU used between start and stop, read every `everyMs`: each process counts from its first reading (0 for one born
+ * since start) to its last, so a PostgreSQL backend that ends between two readings (a pool closing an idle
+ * connection) keeps what it used until its last reading instead of taking it out of the sum.
+ */
+export function cpuSampler(rootPid: number, everyMs = 250): { stop(): CpuReading } {
+  const first = new Map<number, number>();
+  const last = new Map<number, { cpuMs: number; side: 'server' | 'postgres' }>();
+  const read = (initial: boolean): void => {
+    const stats = allStats();
+    const children = new Map<number, ProcStat[]>();
+    for (const s of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s]);
+    const server = new Set<number>();
+    const stack = stats.filter((s) => s.pid === rootPid);
+    while (stack.length > 0) {
+      const s = stack.pop()!;
+      server.add(s.pid);
+      stack.push(...(children.get(s.pid) ?? []));
+    }
+    for (const s of stats) {
+      const side = server.has(s.pid) ? 'server' : s.comm === 'postgres' ? 'postgres' : null;
+      if (!side) continue;
+      if (!first.has(s.pid)) first.set(s.pid, initial ? s.cpuMs : 0);
+      last.set(s.pid, { cpuMs: s.cpuMs, side });
+    }
+  };
+  read(true);
+  const timer = setInterval(() => read(false), everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      read(false);
+      const used: CpuReading = { serverMs: 0, postgresMs: 0 };
+      for (const [pid, { cpuMs, side }] of last) used[side === 'server' ? 'serverMs' : 'postgresMs'] += cpuMs - (first.get(pid) ?? 0);
+      return used;
+    },
+  };
 }
-
-export const cpuSince = (before: CpuReading, after: CpuReading): CpuReading => ({
-  serverMs: after.serverMs - before.serverMs,
-  postgresMs: after.postgresMs - before.postgresMs,
-});

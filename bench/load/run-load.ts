@@ -21,9 +21,9 @@ import { activatePatient, PATIENT_PIN } from '../../src/server/test/portal-fixtu
 import { createStaffUser } from '../../src/server/test/staff';
 import { createBenchDatabase, percentile, type BenchDatabase } from '../bench-database';
 import { benchClient, SEEDED, seedScratchRecords, writeResult, type BenchClient } from '../record-bench-kit';
-import { signInOverHttp, startServerProcess } from '../search/server-process';
+import { startServerProcess } from '../search/server-process';
 import { openDatabase } from '../../src/server/db/client';
-import { cpuSince, readCpu } from './proc-cpu';
+import { cpuSampler } from './proc-cpu';
 
 const USERS = Number(process.env.USERS ?? 64);
 const LEVELS = (process.env.LEVELS ?? '1,16,64').split(',').map(Number);
@@ -129,6 +129,21 @@ async function drive(
   return { samples, wallMs: performance.now() - start };
 }
 
+/** A client address of its own for the i-th sign-in (10.x.y.z). */
+const addressOf = (i: number): string => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+/** Signs in (staff or patient) from `address`; the session cookie (`nhr_sid=...`). */
+async function signInFrom(base: string, path: string, body: object, address: string): Promise<string> {
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+    body: JSON.stringify(body),
+  });
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('nhr_sid='));
+  if (res.status !== 200 || !cookie) throw new Error(`sign-in (${path}) answered ${res.status}: ${await res.text()}`);
+  return cookie.split(';')[0]!;
+}
+
 async function openDatabaseForLoad(): Promise<BenchDatabase> {
   if (SEEDED) {
     const handle = await openDatabase({ databaseUrl: SEEDED, poolSize: Math.max(...LEVELS) + 2 });
@@ -155,14 +170,16 @@ async function main(): Promise<void> {
     const granted = pool.slice(0, USERS * GRANTED_EACH);
     const fresh = pool.slice(USERS * GRANTED_EACH);
     const portalPatients = granted.slice(0, PORTAL_PATIENTS);
-    const server = await startServerProcess(database.url!, WORKERS);
+    // Each user signs in from an address of its own (X-Forwarded-For through a trusted proxy): the sign-in throttle
+    // allows 100 attempts per address in 15 minutes, and two runs sign in more users than that.
+    const server = await startServerProcess(database.url!, WORKERS, { TRUST_PROXY: '127.0.0.1' });
     const base = `http://127.0.0.1:${server.port}`;
     console.log(`server: npm start, WORKERS=${WORKERS}; ${USERS} users; mix ${JSON.stringify(MIX)}; ${SECONDS} s per level`);
     try {
       const users: { client: BenchClient; mine: Patient[]; password: string }[] = [];
       for (let i = 0; i < USERS; i++) {
         const user = await createStaffUser(db, { roleId: i % 2 === 0 ? 3 : 4 });
-        const cookie = await signInOverHttp(server.port, user.email, user.password);
+        const cookie = await signInFrom(base, '/api/auth/login', { email: user.email, password: user.password }, addressOf(i));
         const client = benchClient(base, cookie, 1);
         const mine = granted.slice(i * GRANTED_EACH, (i + 1) * GRANTED_EACH);
         for (const p of mine) {
@@ -173,15 +190,19 @@ async function main(): Promise<void> {
       }
       const portal: BenchClient[] = [];
       for (const p of portalPatients) {
-        await activatePatient(db, { id: p.id, ncNumber: p.idNumber, dateOfBirth: p.dateOfBirth });
-        const res = await fetch(`${base}/api/auth/patient-login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ ncNumber: p.idNumber, dateOfBirth: p.dateOfBirth, pin: PATIENT_PIN }),
-        });
-        const cookie = res.headers.getSetCookie().find((c) => c.startsWith('nhr_sid='));
-        if (res.status !== 200 || !cookie) throw new Error(`patient sign-in answered ${res.status}: ${await res.text()}`);
-        portal.push(benchClient(base, cookie.split(';')[0]!, 1));
+        // A portal a run on this database activated already keeps its PIN.
+        const [active] = await rows<{ n: number }>(
+          db,
+          sql`SELECT count(*)::int AS n FROM patient_portal_credentials WHERE patient_id = ${p.id} AND pin_hash IS NOT NULL`,
+        );
+        if (!active?.n) await activatePatient(db, { id: p.id, ncNumber: p.idNumber, dateOfBirth: p.dateOfBirth });
+        const cookie = await signInFrom(
+          base,
+          '/api/auth/patient-login',
+          { ncNumber: p.idNumber, dateOfBirth: p.dateOfBirth, pin: PATIENT_PIN },
+          addressOf(USERS + portal.length),
+        );
+        portal.push(benchClient(base, cookie, 1));
       }
       let freshNext = 0;
       const httpStep = async (loop: number, op: Operation, n: number): Promise<boolean> => {
@@ -287,9 +308,9 @@ async function main(): Promise<void> {
       const levels: { http: LevelResult; raw: LevelResult; loadAverage: number }[] = [];
       for (const connections of LEVELS) {
         const loadAverage = Math.round(loadavg()[0]! * 100) / 100;
-        const before = readCpu(server.pid);
+        const sampler = cpuSampler(server.pid);
         const http = await drive(connections, httpStep);
-        const cpu = cpuSince(before, readCpu(server.pid));
+        const cpu = sampler.stop();
         const httpResult = summarize(Math.min(connections, USERS), http.samples, http.wallMs);
         httpResult.cpuPerRequestMs = {
           server: Math.round((cpu.serverMs / http.samples.length) * 1000) / 1000,
