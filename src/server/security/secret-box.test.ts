@@ -22,7 +22,7 @@ describe('secret box', () => {
     expect(box.open(a)).toBe('SEED');
     expect(() => secretBox({ value: Buffer.alloc(32, 8).toString('base64'), file: '' }).open(a)).toThrow();
     const [iv, tag, ct] = a.slice(3).split('.');
-    // One bit of the ciphertext flipped (replacing its last characters could, about once in a thousand runs, spell
+    // One bit of the ciphertext flipped (replacing its last characters could, about once in 256 runs, spell
     // the same bytes: the test would then fail for no fault of the box).
     const changed = Buffer.from(ct!, 'base64url');
     changed[0] = changed[0]! ^ 1;
