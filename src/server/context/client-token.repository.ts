@@ -2,13 +2,14 @@
 // account, role and permissions, and the caller's count of bad tokens, in one prepared statement that also writes
 // last_used_at when it is at least a minute old. The token is a client's static token (api_clients.token_hash) or a
 // short-lived access token from the SMART token endpoint (smart_access_tokens, decision 050: its own scopes). Bad
-// tokens are counted per token fingerprint and per IP in rate_limit_hits (decision 011's table, fixed windows), so
-// every process and instance shares the count.
+// tokens are counted per token fingerprint and per IP as every rate limit is (http/rate-limit's limitInStatement,
+// decision 059), so every process and instance shares the count.
 import { sql, type SQL } from 'drizzle-orm';
 import { PERMISSIONS, type Permission } from '../../contracts/constants';
 import { preparedRows, type Db } from '../db/client';
 import type { StaffActor } from './actor';
 import { permissionsOf } from './actor.repository';
+import { limitInStatement, type StatementLimit } from '../http/rate-limit';
 
 const known = new Set<string>(PERMISSIONS);
 
@@ -41,10 +42,10 @@ export interface BadTokenCount {
   windowLeftMs: number;
 }
 
-/** The two keys bad tokens are counted under (decision 050) and their limits. */
+/** The two limits bad tokens are counted under (decision 050): per token fingerprint and per address. */
 export interface BadTokenKeys {
-  token: { key: string; max: number };
-  address: { key: string; max: number };
+  token: StatementLimit;
+  address: StatementLimit;
 }
 
 export interface ClientTokenLookup {
@@ -74,14 +75,13 @@ export async function loadClientActor(
 ): Promise<ClientTokenLookup> {
   const at = sql`${now.toISOString()}::timestamptz`;
   const ms = (n: number): SQL => sql`(${n}::int * interval '1 millisecond')`;
+  const token = limitInStatement(keys.token);
+  const address = limitInStatement(keys.address);
   const [row] = await preparedRows<ClientRow>(
     db,
     'nhr_client_actor',
-    sql`WITH b AS (SELECT coalesce(max(h.hits) FILTER (WHERE h.key = ${keys.token.key}), 0) AS tn,
-                      max(extract(epoch FROM h.reset_at) * 1000) FILTER (WHERE h.key = ${keys.token.key})::float8 AS tr,
-                      coalesce(max(h.hits) FILTER (WHERE h.key = ${keys.address.key}), 0) AS an,
-                      max(extract(epoch FROM h.reset_at) * 1000) FILTER (WHERE h.key = ${keys.address.key})::float8 AS ar
-                 FROM rate_limit_hits h WHERE h.key IN (${keys.token.key}, ${keys.address.key}) AND h.reset_at > ${at}),
+    sql`WITH tl AS MATERIALIZED (${token.gate}), al AS MATERIALIZED (${address.gate}),
+        b AS (SELECT tl.counted AS tn, tl.reset_ms AS tr, al.counted AS an, al.reset_ms AS ar FROM tl, al),
         c AS (SELECT ac.id, ac.name, ac.scopes, ac.user_id, ac.last_used_at, ac.expires_at <= ${at} AS expired,
                      ac.searches_per_minute, ac.openings_per_hour FROM api_clients ac
                WHERE ac.token_hash = ${tokenHash} AND ac.revoked_at IS NULL
@@ -108,10 +108,10 @@ export async function loadClientActor(
           LEFT JOIN roles AS r ON r.id = u.role_id`,
   );
   const left = (resetMs: number | null | undefined): number => (resetMs ? Math.max(0, resetMs - now.getTime()) : 0);
-  const token = { hits: row?.tokenHits ?? 0, windowLeftMs: left(row?.tokenResetMs) };
-  const address = { hits: row?.addressHits ?? 0, windowLeftMs: left(row?.addressResetMs) };
-  if (!row?.clientId || !row.userId || !row.clientName) return { token, address, actor: null, expired: false };
-  if (row.expired) return { token, address, actor: null, expired: true };
+  const tokenCount = { hits: row?.tokenHits ?? 0, windowLeftMs: left(row?.tokenResetMs) };
+  const addressCount = { hits: row?.addressHits ?? 0, windowLeftMs: left(row?.addressResetMs) };
+  if (!row?.clientId || !row.userId || !row.clientName) return { token: tokenCount, address: addressCount, actor: null, expired: false };
+  if (row.expired) return { token: tokenCount, address: addressCount, actor: null, expired: true };
   const actor: StaffActor = {
     kind: 'staff',
     userId: row.userId,
@@ -131,34 +131,26 @@ export async function loadClientActor(
       limits: { search: row.searchesPerMinute, accessGrant: row.openingsPerHour },
     },
   };
-  return { token, address, actor, expired: false };
+  return { token: tokenCount, address: addressCount, actor, expired: false };
 }
 
 /**
- * Counts one bad token under both keys (fixed windows of `windowMs`) in one statement; answers each count and the ms
- * until its window ends.
+ * Counts one bad token under both limits in one statement (each only while under its limit, so a token over its own
+ * limit is not counted against the address); answers each count, this one included, and the ms until its window ends.
  */
-export async function countBadToken(
-  db: Db,
-  keys: BadTokenKeys,
-  windowMs: number,
-  now: Date,
-): Promise<{ token: BadTokenCount; address: BadTokenCount }> {
-  const at = now.toISOString();
-  const reset = new Date(now.getTime() + windowMs).toISOString();
-  const rows = await preparedRows<{ key: string; hits: number; resetMs: number }>(
+export async function countBadToken(db: Db, keys: BadTokenKeys): Promise<{ token: BadTokenCount; address: BadTokenCount }> {
+  const token = limitInStatement(keys.token);
+  const address = limitInStatement(keys.address);
+  const [row] = await preparedRows<{ tn: number; tr: number; an: number; ar: number }>(
     db,
-    'nhr_bad_token_incr2',
-    sql`INSERT INTO rate_limit_hits AS h (key, hits, reset_at)
-        VALUES (${keys.token.key}, 1, ${reset}::timestamptz), (${keys.address.key}, 1, ${reset}::timestamptz)
-        ON CONFLICT (key) DO UPDATE SET
-          hits = CASE WHEN h.reset_at <= ${at}::timestamptz THEN 1 ELSE h.hits + 1 END,
-          reset_at = CASE WHEN h.reset_at <= ${at}::timestamptz THEN excluded.reset_at ELSE h.reset_at END
-        RETURNING key, hits, (extract(epoch FROM reset_at) * 1000)::float8 AS "resetMs"`,
+    'nhr_bad_token_count',
+    sql`WITH tl AS MATERIALIZED (${token.gate}), al AS MATERIALIZED (${address.gate}),
+             ti AS (${token.count(sql`(SELECT ok FROM tl)`)}), ai AS (${address.count(sql`(SELECT ok FROM al)`)})
+        SELECT tl.counted AS tn, tl.reset_ms AS tr, al.counted AS an, al.reset_ms AS ar FROM tl, al`,
   );
-  const of = (key: string): BadTokenCount => {
-    const row = rows.find((r) => r.key === key);
-    return { hits: row?.hits ?? 1, windowLeftMs: Math.max(0, (row?.resetMs ?? now.getTime() + windowMs) - now.getTime()) };
-  };
-  return { token: of(keys.token.key), address: of(keys.address.key) };
+  const of = (l: StatementLimit, counted: number | undefined, resetMs: number | undefined): BadTokenCount => ({
+    hits: (counted ?? 0) + 1,
+    windowLeftMs: Math.max(0, (resetMs ?? l.at.getTime() + l.windowMs) - l.at.getTime()),
+  });
+  return { token: of(keys.token, row?.tn, row?.tr), address: of(keys.address, row?.an, row?.ar) };
 }

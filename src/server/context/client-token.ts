@@ -57,9 +57,9 @@ const throttled = (retryAfterMs: number): AppError =>
  * The two counters of bad tokens (decision 050): per token fingerprint (the first 16 hex digits of its SHA-256: one
  * broken client resending its stale token is refused by itself) and per address (a spray of different tokens).
  */
-const throttleKeys = ({ config }: AppDeps, tokenHash: string, ip: string): BadTokenKeys => ({
-  token: { key: `badToken:fp:${tokenHash.slice(0, 16)}`, max: config.rateLimits.badToken.max },
-  address: { key: `badToken:ip:${ip}`, max: config.rateLimits.badTokenAddress.max },
+const throttleKeys = ({ config }: AppDeps, tokenHash: string, ip: string, at: Date): BadTokenKeys => ({
+  token: { key: `badToken:fp:${tokenHash.slice(0, 16)}`, ...config.rateLimits.badToken, at },
+  address: { key: `badToken:ip:${ip}`, ...config.rateLimits.badTokenAddress, at },
 });
 
 const wellFormed = (token: string): boolean => API_CLIENT_TOKEN_PATTERN.test(token) || SMART_ACCESS_TOKEN_PATTERN.test(token);
@@ -79,13 +79,13 @@ export async function clientActorFor(deps: AppDeps, token: string, ip: string): 
   const now = config.now();
   // A malformed token is looked up like any other (it matches nothing), so the throttle sees it the same way.
   const tokenHash = hashToken(wellFormed(token) ? token : `malformed:${token}`);
-  const keys = throttleKeys(deps, tokenHash, ip);
+  const keys = throttleKeys(deps, tokenHash, ip, now);
   const found = await loadClientActor(db, tokenHash, now, CLIENT_TOUCH_MS, keys, SYSTEM_ACCOUNT_STATUS);
   if (found.token.hits >= keys.token.max) throw throttled(found.token.windowLeftMs);
   if (found.address.hits >= keys.address.max) throw throttled(found.address.windowLeftMs);
   if (found.actor) return found.actor;
   if (found.expired) throw expiredToken();
-  const counted = await countBadToken(db, keys, config.rateLimits.badToken.windowMs, now);
+  const counted = await countBadToken(db, keys);
   if (counted.token.hits > keys.token.max) throw throttled(counted.token.windowLeftMs);
   if (counted.address.hits > keys.address.max) throw throttled(counted.address.windowLeftMs);
   throw invalidToken();

@@ -399,15 +399,18 @@ export const complianceReportArchives = pgTable(
   (t) => [index('compliance_report_archives_report_idx').on(t.reportId, t.id.desc())],
 );
 
-/** Rate-limit counters shared by every process (docs/decisions/011-rate-limits-and-volume-alerts.md). */
-export const rateLimitHits = pgTable(
-  'rate_limit_hits',
+/**
+ * Rate limits' counted requests, shared by every process (decisions 011 and 059): one row per counted request, never
+ * updated, so requests counted at the same moment do not wait on each other; a limit counts its key's rows of the
+ * current window on the (key, at) index. Rows older than a day are deleted by chance (http/rate-limit).
+ */
+export const rateLimitRequests = pgTable(
+  'rate_limit_requests',
   {
-    key: text('key').primaryKey(),
-    hits: integer('hits').notNull(),
-    resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+    key: text('key').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('rate_limit_hits_reset_idx').on(t.resetAt)],
+  (t) => [index('rate_limit_requests_key_at_idx').on(t.key, t.at), index('rate_limit_requests_at_idx').on(t.at)],
 );
 
 /**

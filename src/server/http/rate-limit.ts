@@ -1,8 +1,10 @@
-// Rate limits (issue 10 items 1 and 8; docs/decisions/011-rate-limits-and-volume-alerts.md): @fastify/rate-limit with
-// its counters in the database (rate_limit_hits, fixed windows), so every worker process and every instance on the
-// same PostgreSQL shares them; the embedded database works the same way. Routes opt in with
-// `config: { rateLimit: rateLimitOf(config, 'search') }`; staff routes are counted per user, registration per IP.
-// The limit runs as a preHandler: after the route's guard (a refused caller costs nothing) and its validation.
+// Rate limits (issue 10 items 1 and 8; decisions 011 and 059): N requests per clock-aligned window per key, counted
+// one way everywhere: a row inserted in rate_limit_requests per counted request, and the key's rows of the window
+// counted on the (key, at) index (at most N of them). Every worker process and every instance on the same PostgreSQL
+// shares the count; the embedded database works the same way. Nothing is updated, so requests of one user counted at
+// the same moment never wait on each other's lock (they did on one upserted counter row per key: decision 059).
+// Routes opt in with `config: { rateLimit: rateLimitOf(config, 'search') }` (@fastify/rate-limit, as a preHandler:
+// after the route's guard and its validation), or count in the statement that does their work (limitInStatement).
 import fastifyRateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -14,47 +16,27 @@ export type RateLimitName = keyof Config['rateLimits'];
 
 type IncrCallback = (err: Error | null, res: { current: number; ttl: number }) => void;
 
-/** One in this many increments also deletes counters whose window ended a day ago. */
+/** One in this many counted requests also deletes the rows of windows that ended a day ago. */
 const PURGE_ONE_IN = 200;
+const DAY_MS = 86_400_000;
 
-/** The upsert of one counted request: a new window when the last one has ended (fixed windows). */
-const incrementSql = (
-  key: string | SQL,
-  windowMs: number,
-  at: Date,
-  when: SQL = sql`true`,
-  windowEnd = new Date(at.getTime() + windowMs),
-): SQL => sql`
-  INSERT INTO rate_limit_hits AS h (key, hits, reset_at)
-  SELECT ${key}, 1, ${windowEnd.toISOString()}::timestamptz WHERE ${when}
-  ON CONFLICT (key) DO UPDATE SET
-    hits = CASE WHEN h.reset_at <= ${at.toISOString()}::timestamptz THEN 1 ELSE h.hits + 1 END,
-    reset_at = CASE WHEN h.reset_at <= ${at.toISOString()}::timestamptz THEN excluded.reset_at ELSE h.reset_at END`;
-
-/** One in PURGE_ONE_IN calls deletes counters whose window ended a day ago. */
+/** One in PURGE_ONE_IN calls deletes the counted requests of a day ago and older (on the `at` index). */
 export async function purgeByChance(db: Db, at: Date): Promise<void> {
   if (Math.floor(Math.random() * PURGE_ONE_IN) !== 0) return;
-  await db.execute(sql`DELETE FROM rate_limit_hits WHERE reset_at < ${new Date(at.getTime() - 86_400_000).toISOString()}::timestamptz`);
+  await db.execute(sql`DELETE FROM rate_limit_requests WHERE at < ${new Date(at.getTime() - DAY_MS).toISOString()}::timestamptz`);
 }
 
-/** Counts one request under `key`; the hits of the window so far (this one included) and the ms until it ends. */
-async function increment(db: Db, key: string, windowMs: number, at: Date): Promise<{ current: number; ttl: number }> {
-  // A named prepared statement (issue 11): every counted request runs it.
-  const [row] = await preparedRows<{ hits: number; resetMs: number }>(
-    db,
-    'nhr_rate_limit_incr',
-    sql`${incrementSql(key, windowMs, at)} RETURNING hits, (extract(epoch FROM reset_at) * 1000)::float8 AS "resetMs"`,
-  );
-  await purgeByChance(db, at);
-  return { current: row?.hits ?? 1, ttl: Math.max(0, (row?.resetMs ?? at.getTime() + windowMs) - at.getTime()) };
-}
-
-/** A store for @fastify/rate-limit over the rate_limit_hits table (one upsert per counted request). */
+/** A store for @fastify/rate-limit: each counted request is limitInStatement's gate and count in one statement. */
 export function databaseStore(db: Db, now: () => Date) {
-  const incr = (key: string, windowMs: number): Promise<{ current: number; ttl: number }> => increment(db, key, windowMs, now());
+  const incr = async (key: string, windowMs: number, max: number): Promise<{ current: number; ttl: number }> => {
+    const at = now();
+    const row = await gateAndCount(db, { key, max, windowMs, at });
+    // The plugin refuses when current > max: a refused request (not counted) answers max + 1.
+    return { current: row.counted + 1, ttl: Math.max(0, row.resetMs - at.getTime()) };
+  };
   return class DatabaseRateLimitStore {
-    incr(key: string, callback: IncrCallback, timeWindow: number): void {
-      incr(key, timeWindow).then(
+    incr(key: string, callback: IncrCallback, timeWindow: number, max: number): void {
+      incr(key, timeWindow, max).then(
         (res) => callback(null, res),
         (err: unknown) => callback(err as Error, { current: 0, ttl: 0 }),
       );
@@ -90,11 +72,7 @@ export function rateLimitOf(config: Config, name: RateLimitName): RateLimitOptio
   };
 }
 
-/**
- * A limit counted by the route's own statement instead of the plugin (issue 11, decision 014: the search): the
- * key rateLimitOf makes and a fixed window, without a round trip of its own; its counter is spread over
- * STATEMENT_LIMIT_ROWS rows (decision 028).
- */
+/** A limit as a statement counts it: N (`max`) requests per clock-aligned window of `windowMs` under `key`, as of `at`. */
 export interface StatementLimit {
   key: string;
   max: number;
@@ -111,43 +89,28 @@ export function staffLimit(config: Config, name: RateLimitName, userId: string, 
   return { key: `${name}:user:${userId}`, max: max ?? rule.max, windowMs: rule.windowMs, at };
 }
 
-/**
- * A statement limit's counter is spread over this many rows (`<key>#<n>`, n from the connection's backend), as the
- * audit chains are: one user's requests that run at the same moment take different rows, so they do not queue on
- * one row's lock until each other's commit (decision 028). Their windows are aligned to the clock (each ends at a
- * multiple of the window), so the rows of a key start and end their windows together and their sum is the count.
- */
-export const STATEMENT_LIMIT_ROWS = 8;
-
-const shardKeys = (key: string): string[] => Array.from({ length: STATEMENT_LIMIT_ROWS }, (_, n) => `${key}#${n}`);
-
-/** The end of the clock-aligned window of `windowMs` that holds `at`. */
-const alignedWindowEnd = (at: Date, windowMs: number): Date => new Date(Math.floor(at.getTime() / windowMs) * windowMs + windowMs);
+/** The clock-aligned window of `windowMs` that holds `at`: every process and every key starts and ends it together. */
+const windowOf = (at: Date, windowMs: number): { start: Date; end: Date } => {
+  const start = Math.floor(at.getTime() / windowMs) * windowMs;
+  return { start: new Date(start), end: new Date(start + windowMs) };
+};
 
 /**
  * For a statement that counts its own request: `gate` is a one-row query (`ok`: under the limit as of the
- * statement's snapshot; `reset_ms`: when the current window ends); `count(when)` is the counter's upsert (only when
- * the SQL boolean `when` holds), to put in a CTE the outer query does not read, so PostgreSQL runs it after the rest
- * of the statement and the counter's row stays locked only from there to the commit. Requests of one user that run
- * at the same moment may each see the count before the others: at most that many beyond the limit get through.
+ * statement's snapshot; `reset_ms`: when the window ends; `counted`: the window's requests so far, at most `max`)
+ * that reads at most `max` index entries; `count(when)` inserts the request's row when the SQL boolean `when` holds
+ * (put it in a CTE: a data-modifying CTE runs whether or not it is read). The insert locks nothing another request
+ * waits for: requests of one user that run at the same moment may each see the count before the others, so at
+ * most that many beyond the limit get through.
  */
 export function limitInStatement(l: StatementLimit): { gate: SQL; count: (when: SQL) => SQL } {
-  const at = sql`${l.at.toISOString()}::timestamptz`;
-  const keys = sql.join(
-    shardKeys(l.key).map((k) => sql`${k}`),
-    sql`, `,
-  );
+  const { start, end } = windowOf(l.at, l.windowMs);
   return {
-    gate: sql`SELECT coalesce(sum(h.hits), 0) < ${l.max}::int AS ok, (extract(epoch FROM min(h.reset_at)) * 1000)::float8 AS reset_ms
-      FROM rate_limit_hits h WHERE h.key IN (${keys}) AND h.reset_at > ${at}`,
-    count: (when) =>
-      incrementSql(
-        sql`${l.key} || '#' || (pg_backend_pid() % ${STATEMENT_LIMIT_ROWS}::int)::text`,
-        l.windowMs,
-        l.at,
-        when,
-        alignedWindowEnd(l.at, l.windowMs),
-      ),
+    gate: sql`SELECT c.n < ${l.max}::int AS ok, ${end.getTime()}::float8 AS reset_ms, c.n AS counted
+      FROM (SELECT count(*)::int AS n FROM (SELECT 1 FROM rate_limit_requests r
+                                             WHERE r.key = ${l.key} AND r.at >= ${start.toISOString()}::timestamptz
+                                             LIMIT ${l.max}::int) AS w) AS c`,
+    count: (when) => sql`INSERT INTO rate_limit_requests (key, at) SELECT ${l.key}, ${l.at.toISOString()}::timestamptz WHERE ${when}`,
   };
 }
 
@@ -157,14 +120,21 @@ export function overLimit(l: StatementLimit, resetMs: number | null): never {
   throw tooManyRequests('RATE_LIMITED', `Too many requests: try again in ${seconds} seconds`, seconds);
 }
 
-/** Counts a request under a statement limit in a statement of its own (paths that cannot fold it in); 429 over it. */
-export async function countOrRefuse(db: Db, l: StatementLimit): Promise<void> {
+/** The gate and the count of one limit in a statement of their own: counted only when under the limit. */
+async function gateAndCount(db: Db, l: StatementLimit): Promise<{ ok: boolean; resetMs: number; counted: number }> {
   const { gate, count } = limitInStatement(l);
-  const [row] = await preparedRows<{ ok: boolean; resetMs: number | null }>(
+  // A named prepared statement (issue 11): every counted request outside a hot statement runs it.
+  const [row] = await preparedRows<{ ok: boolean; resetMs: number; counted: number }>(
     db,
-    'nhr_rate_limit_statement',
-    sql`WITH lim AS MATERIALIZED (${gate}), hit AS (${count(sql`true`)}) SELECT ok, reset_ms AS "resetMs" FROM lim`,
+    'nhr_rate_limit_count',
+    sql`WITH lim AS MATERIALIZED (${gate}), hit AS (${count(sql`(SELECT ok FROM lim)`)}) SELECT ok, reset_ms AS "resetMs", counted FROM lim`,
   );
   await purgeByChance(db, l.at);
-  if (!row?.ok) overLimit(l, row?.resetMs ?? null);
+  return row ?? { ok: true, resetMs: windowOf(l.at, l.windowMs).end.getTime(), counted: 0 };
+}
+
+/** Counts a request under a statement limit in a statement of its own (paths that cannot fold it in); 429 over it. */
+export async function countOrRefuse(db: Db, l: StatementLimit): Promise<void> {
+  const row = await gateAndCount(db, l);
+  if (!row.ok) overLimit(l, row.resetMs);
 }
