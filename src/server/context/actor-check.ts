@@ -1,17 +1,17 @@
-// The hot routes' actor (decision 028): a staff actor from the worker's cache is confirmed by the one statement that
-// does the request's work, instead of being read in a statement of its own first.
+// The hot routes' actor (decisions 028 and 059): a staff actor from the worker's cache is confirmed by the one statement
+// that does the request's work, instead of being read in a statement of its own first. The confirmation travels on
+// the request scope's gate (request.gatedScope); services never see it, nor this retry:
 //
-//   async (request, reply) => withConfirmedActor(request, reply, 'patients.search', (actor, check) =>
-//     searchRecorded(db, request.body, actor, request.meta, ..., check));
+//   async (request, reply) => withConfirmedActor(request, reply, 'patients.search', (scope) => searchRecorded(scope, request.body), 'search');
 //
-// `run` gets `check` when the actor came from the cache: its statement must start with actorCheckSql(check), do
-// nothing unless `actor_ok`, and throw UnconfirmedActorError when it was not (or when the path cannot confirm an
-// actor in its statement at all). Then the actor is read anew, the route's guard is applied to it again (a revoked
-// permission is a 403, an ended session a 401), and `run` is called once more without a check.
+// When the scope's statement could not confirm the cached actor it throws UnconfirmedActorError (statement-gate's
+// inGatedStatement). Then the actor is read anew, the route's guard is applied to it again (a revoked permission is
+// a 403, an ended session a 401), and `work` runs once more on a scope without a cached actor to confirm.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Permission } from '../../contracts/constants';
-import type { ActorCheck, StaffActor } from './actor';
-import { requireStaff, staffActor } from './guards';
+import type { RateLimitName } from '../http/rate-limit';
+import type { GatedScope } from './data-context';
+import { requireStaff } from './guards';
 
 /** The cached actor was not confirmed: the statement found it changed (or the path cannot confirm it). */
 export class UnconfirmedActorError extends Error {
@@ -21,21 +21,22 @@ export class UnconfirmedActorError extends Error {
   }
 }
 
+/** Runs `work` on the request's gated scope (with the rate limit `limit` when given), retrying once as above. */
 export async function withConfirmedActor<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   permission: Permission,
-  run: (actor: StaffActor, check: ActorCheck | undefined) => Promise<T>,
+  work: (scope: GatedScope) => Promise<T>,
+  limit?: RateLimitName,
 ): Promise<T> {
-  const check = request.actorCheck;
-  if (check) {
+  if (request.actorCheck) {
     try {
-      return await run(staffActor(request), check);
+      return await work(request.gatedScope(limit));
     } catch (error) {
       if (!(error instanceof UnconfirmedActorError)) throw error;
     }
     await request.refreshActor();
     await requireStaff(permission)(request, reply);
   }
-  return run(staffActor(request), undefined);
+  return work(request.gatedScope(limit));
 }

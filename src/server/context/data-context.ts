@@ -11,8 +11,25 @@
 // only the access module's grant check makes (modules/access/patient-scope.ts).
 import type { AuditEntry } from '../audit/audit-writer';
 import { auditActorOf, writeAudit } from '../audit/audit-writer';
+import type { Config } from '../config';
 import type { Db, DbOrTx } from '../db/client';
-import type { Actor, RequestMeta } from './actor';
+import type { StatementLimit } from '../http/rate-limit';
+import type { Actor, ActorCheck, RequestMeta, StaffActor } from './actor';
+
+/** The volume rules a request's work is checked against (decision 011): bulk-search alerts, grant volume and ceiling. */
+export type RequestRules = Pick<Config, 'alerts' | 'breakGlassPerHour'>;
+
+/**
+ * What the request is checked against besides the route's guard (decision 059), built by the request context
+ * (request.gatedScope): a hot statement runs its work only when its gate (context/statement-gate) passes.
+ */
+export interface RequestGate {
+  /** The actor came from the worker's cache: the statement that does the work must confirm it (decision 028). */
+  readonly check: ActorCheck | null;
+  /** The request's rate limit, counted by the statement that does the work (or one of its own first); null: none. */
+  readonly limit: StatementLimit | null;
+  readonly rules: RequestRules;
+}
 
 /** What a route hands to a service: who asks, from where, when, and the database to open a context on. */
 export interface RequestScope<A extends Actor = Actor> {
@@ -20,7 +37,12 @@ export interface RequestScope<A extends Actor = Actor> {
   actor: A;
   meta: RequestMeta;
   now: Date;
+  /** The request's gate (decision 059); absent: no cached actor to confirm, no limit. */
+  gate?: RequestGate | undefined;
 }
+
+/** A scope with its gate: what the hot services (search, record open, grant) take, from request.gatedScope. */
+export type GatedScope<A extends Actor = StaffActor> = RequestScope<A> & { readonly gate: RequestGate };
 
 /** An audit row as a unit of work states it: the actor and request meta come from the context. */
 export type ContextAuditEntry = Omit<AuditEntry, 'actor' | 'meta'>;
@@ -36,6 +58,8 @@ export interface DataContext<A extends Actor = Actor> {
   readonly actor: A;
   readonly meta: RequestMeta;
   readonly now: Date;
+  /** The cached actor the first grant check in this transaction confirms (the scope's gate, decision 028), or null. */
+  readonly check: ActorCheck | null;
   /** The transaction: for repositories only. */
   readonly tx: DbOrTx;
   /** Marks `value` as the audited result of this unit of work; the rows are written just before commit. */
@@ -65,6 +89,7 @@ export async function inAuditedTransaction<A extends Actor, T>(
         actor: scope.actor,
         meta: scope.meta,
         now: scope.now,
+        check: scope.gate?.check ?? null,
         tx,
         audited<V>(value: V, ...entries: ContextAuditEntry[]): Audited<V> {
           recorded.push(...entries);

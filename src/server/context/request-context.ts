@@ -1,12 +1,17 @@
 // The request context (DESIGN.md §4, STYLE habit 3): on every request, `request.meta` (who asked, from where) and
 // `request.actor` (the signed-in staff user with permissions read from the database now, or the patient, or null).
 // On routes marked `config.actorInStatement` a staff actor may come from this worker's cache instead, with
-// `request.actorCheck` for the route's one statement to confirm it (decision 028). Register after @fastify/cookie
-// and before the module routes.
+// `request.actorCheck` for the route's one statement to confirm it (decision 028). `request.gatedScope(limit)` is what a
+// hot route hands its service (decision 059): the scope with its gate (that confirmation, the route's rate limit and
+// the volume rules). Register after @fastify/cookie and before the module routes.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db/client';
+import type { RateLimitName } from '../http/rate-limit';
+import { staffLimit } from '../http/rate-limit';
 import type { Actor, RequestMeta, StaffActor } from './actor';
+import type { GatedScope } from './data-context';
+import { staffActor } from './guards';
 import { isCdsHooksUrl, isFhirUrl } from '../errors/operation-outcome';
 import { loadStaffActor } from './actor.repository';
 import { ActorCache } from './actor-cache';
@@ -25,7 +30,19 @@ declare module 'fastify' {
     /** This app's cache of staff actors (decision 028). */
     actorCache: ActorCache;
   }
+  interface FastifyRequest {
+    /**
+     * The signed-in staff user's scope with its gate (decision 059), as of now: the cached actor to confirm (when it
+     * came from the cache), the rate limit `limit` of this user (a system client's own maximum when set, decision
+     * 050) and the volume rules. 401 when the request has no staff actor.
+     */
+    gatedScope(limit?: RateLimitName | null): GatedScope<StaffActor>;
+  }
 }
+
+/** A system client's own maximum for `limit`, when an administrator set one (decision 050). */
+const clientMax = (actor: StaffActor, limit: RateLimitName): number | null | undefined =>
+  limit === 'search' ? actor.client?.limits?.search : limit === 'accessGrant' ? actor.client?.limits?.accessGrant : undefined;
 
 /** The staff actor of a user as of now (what the request context builds), or null when not active. */
 export const staffActorFor = (db: Db, userId: string): Promise<StaffActor | null> => loadStaffActor(db, userId);
@@ -70,6 +87,22 @@ export function registerRequestContext(app: FastifyInstance, deps: AppDeps): voi
     request.actor = actor;
     request.meta.sessionHash = session.sid;
   }
+
+  app.decorateRequest('gatedScope', function (this: FastifyRequest, limit?: RateLimitName | null): GatedScope<StaffActor> {
+    const actor = staffActor(this);
+    const now = config.now();
+    return {
+      db,
+      actor,
+      meta: this.meta,
+      now,
+      gate: {
+        check: this.actorCheck,
+        limit: limit ? staffLimit(config, limit, actor.userId, now, clientMax(actor, limit)) : null,
+        rules: { alerts: config.alerts, breakGlassPerHour: config.breakGlassPerHour },
+      },
+    };
+  });
 
   app.decorateRequest('refreshActor', async function (this: FastifyRequest): Promise<void> {
     if (this.actorCheck) cache.delete(this.actorCheck.sid);

@@ -5,9 +5,8 @@ import { recordIdParams } from '../../../contracts/record-api';
 import { withConfirmedActor } from '../../context/actor-check';
 import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
-import { staffLimit } from '../../http/rate-limit';
 import { noteGrantVolume } from '../privacy/alerts.service';
-import { grantLimitsOf, grantRecordAccess, readPatient } from './access.service';
+import { grantRecordAccess, readPatient } from './access.service';
 
 export function accessRoutes({ db, config }: AppDeps) {
   const canRead = requireStaff('records.read');
@@ -19,20 +18,18 @@ export function accessRoutes({ db, config }: AppDeps) {
       '/api/patients/:id/access',
       {
         onRequest: canRead,
-        // The grant's statement counts the per-user limit and confirms the worker's cached actor (decision 028).
+        // The grant's statement counts the per-user limit and confirms the worker's cached actor (decisions 028, 059).
         config: { actorInStatement: true },
         schema: { tags, params: recordIdParams, body: recordAccessInput, response: { 201: accessGrant } },
       },
       async (request, reply) => {
-        const { grant, actor } = await withConfirmedActor(request, reply, 'records.read', async (actor, check) => {
-          const now = config.now();
-          const limit = staffLimit(config, 'accessGrant', actor.userId, now);
-          const stored = await grantRecordAccess(db, actor, request.meta, request.params.id, request.body, now, grantLimitsOf(config), {
-            limit,
-            ...(check ? { actor: check } : {}),
-          });
-          return { grant: stored, actor };
-        });
+        const { grant, actor } = await withConfirmedActor(
+          request,
+          reply,
+          'records.read',
+          async (scope) => ({ grant: await grantRecordAccess(scope, { patientId: request.params.id, access: request.body }), actor: scope.actor }),
+          'accessGrant',
+        );
         await noteGrantVolume(db, config.alerts, actor, request.meta, config.now());
         return reply.status(201).send(grant);
       },

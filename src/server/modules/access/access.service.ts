@@ -15,10 +15,10 @@ import type { FieldIssue } from '../../../contracts/errors';
 import { auditActorOf } from '../../audit/audit-writer';
 import { actorRoleAtTheTime, type ActorCheck, type RequestMeta, type StaffActor } from '../../context/actor';
 import { UnconfirmedActorError } from '../../context/actor-check';
-import { actorCheckSql, actorSlotsOf } from '../../context/session';
-import { limitInStatement, overLimit, purgeByChance, type StatementLimit } from '../../http/rate-limit';
+import { actorSlotsOf } from '../../context/session';
+import { inGatedStatement } from '../../context/statement-gate';
 import type { Config } from '../../config';
-import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
+import { inAuditedTransaction, type GatedScope, type RequestScope } from '../../context/data-context';
 import type { Db, DbOrTx } from '../../db/client';
 import { grantsInLastHour } from '../privacy/alerts.service';
 import { AppError, validationFailed } from '../../errors/app-error';
@@ -97,54 +97,45 @@ function parseAccess(input: RecordAccessInput): { consent: boolean; reason: stri
   throw validationFailed(issues);
 }
 
+/** A record-access confirmation: the patient, and the patient's consent or the reason (break-the-glass). */
+export interface GrantRequest {
+  patientId: number;
+  access: RecordAccessInput;
+}
+
 /**
- * POST /api/patients/{id}/access: a grant for this user and patient lasting 8 hours from `now`, with its audit row
- * (VIEW PATIENT, complianceFlags CONSENT or BREAK_GLASS with the reason) in the same statement, with the per-user
- * grant limit `checks.limit` (429 over it) and a cached actor's confirmation `checks.actor` counted and checked by
- * that statement (decision 028). 404 for an unknown patient.
+ * POST /api/patients/{id}/access: a grant for this user and patient lasting 8 hours from the scope's `now`, with its
+ * audit row (VIEW PATIENT, complianceFlags CONSENT or BREAK_GLASS with the reason) in the same statement, under the
+ * scope's gate (decision 059: the cached actor's confirmation and the user's grant limit, 429 over it). The gate's
+ * volume rules ask for re-authentication over the hourly volume and refuse break-the-glass over the ceiling. 404
+ * for an unknown patient.
  */
-export async function grantRecordAccess(
-  db: Db,
-  actor: StaffActor,
-  meta: RequestMeta,
-  patientId: number,
-  input: RecordAccessInput,
-  now: Date = new Date(),
-  volume?: GrantLimits,
-  checks: { limit?: StatementLimit; actor?: ActorCheck } = {},
-): Promise<AccessGrant> {
-  const { consent, reason } = parseAccess(input);
+export async function grantRecordAccess(scope: GatedScope<StaffActor>, { patientId, access }: GrantRequest): Promise<AccessGrant> {
+  const { db, actor, meta, now } = scope;
+  const limits = grantLimitsOf(scope.gate.rules);
+  const { consent, reason } = parseAccess(access);
   // Past the hard hourly ceiling no break-the-glass grant is made, whoever asks (issue 21 item 8).
-  if (!consent && volume?.breakGlassPerHour) await refuseOverBreakGlassCeiling(db, actor, meta, volume.breakGlassPerHour, now);
+  if (!consent && limits.breakGlassPerHour) await refuseOverBreakGlassCeiling(db, actor, meta, limits.breakGlassPerHour, now);
   // Break-the-glass needs a second factor proven in this session within the last minutes (issue 12 item 3; decision
   // 024); any grant, with consent or without, beyond the hourly volume (issue 10 item 8) needs a fresh proof too: the
   // second factor, or the password where the user has none (issue 21 items 8 and 20, decision 035).
-  const overVolume = volume ? await grantVolumeExceeded(db, volume, actor.userId, now) : false;
+  const overVolume = await grantVolumeExceeded(db, limits, actor.userId, now);
   await assertFreshReauth(db, actor, meta.sessionHash, now, { breakGlass: !consent, overVolume });
   const expiresAt = new Date(now.getTime() + ACCESS_GRANT_HOURS * HOUR_MS);
   // The grant and its audit row in one statement (grant-audited.repository.ts); grantId is the inserted grant's.
-  const outcome = await insertGrantAudited(
-    db,
-    { userId: actor.userId, patientId, consent, reason, grantedAt: now, expiresAt },
-    {
-      actor: auditActorOf(actor),
-      meta,
-      action: 'VIEW',
-      resourceType: 'PATIENT',
-      resourceId: patientId,
-      patientId,
-      newValues: { access: 'GRANTED', expiresAt: expiresAt.toISOString(), role: actorRoleAtTheTime(actor) },
-      complianceFlags: consent ? { type: 'CONSENT' } : { type: 'BREAK_GLASS', reason },
-    },
-    {
-      ...(checks.limit ? { limit: limitInStatement(checks.limit) } : {}),
-      ...(checks.actor ? { actor: actorCheckSql(checks.actor) } : {}),
-    },
-  );
-  if (checks.limit) await purgeByChance(db, checks.limit.at);
-  if (outcome.kind === 'unconfirmed') throw new UnconfirmedActorError();
-  if (outcome.kind === 'limited') return overLimit(checks.limit!, outcome.resetMs);
-  if (outcome.kind === 'missing') throw patientNotFound();
+  const audit = {
+    actor: auditActorOf(actor),
+    meta,
+    action: 'VIEW',
+    resourceType: 'PATIENT',
+    resourceId: patientId,
+    patientId,
+    newValues: { access: 'GRANTED', expiresAt: expiresAt.toISOString(), role: actorRoleAtTheTime(actor) },
+    complianceFlags: consent ? { type: 'CONSENT' } : { type: 'BREAK_GLASS', reason },
+  } as const;
+  const grant = { userId: actor.userId, patientId, consent, reason, grantedAt: now, expiresAt };
+  const outcome = await inGatedStatement(scope, (gate) => insertGrantAudited(db, grant, audit, gate));
+  if (outcome.kind === 'missing' || outcome.kind === 'closed') throw patientNotFound();
   if (outcome.kind === 'joined') throw patientJoined(outcome.survivorId);
   const row = outcome.grant;
   return { ...row, grantedAt: row.grantedAt.toISOString(), expiresAt: row.expiresAt.toISOString() };
@@ -152,8 +143,9 @@ export async function grantRecordAccess(
 
 /**
  * Refuses unless this user holds a live grant for this patient: 403 FORBIDDEN ('Access to this record has not been
- * confirmed'), 404 when the patient does not exist, 409 PATIENT_JOINED when it was joined into another record. Pass the transaction of the read or change it guards. With
- * `check` it also confirms the worker's cached actor (decision 028) and throws UnconfirmedActorError when it was not.
+ * confirmed'), 404 when the patient does not exist, 409 PATIENT_JOINED when it was joined into another record. Pass the
+ * transaction of the read or change it guards. With `check` (the scope's gate) it also confirms the worker's cached
+ * actor (decision 028) and throws UnconfirmedActorError when it was not.
  */
 export async function assertLiveGrant(
   db: DbOrTx,

@@ -13,14 +13,16 @@ export interface GrantAudit extends Omit<StatementAuditEntry, 'newValues'> {
   newValues: Record<string, unknown>;
 }
 
-export type GrantOutcome =
+/** The gate's answer (decision 059) and, when it passed, what became of the grant. */
+export type GrantOutcome = { gate: GateColumns } & (
   | { kind: 'stored'; grant: GrantRow }
   /** No such patient: nothing written. */
   | { kind: 'missing' }
   /** The patient was joined into `survivorId` (decision 048): nothing written. */
   | { kind: 'joined'; survivorId: number }
-  | { kind: 'limited'; resetMs: number | null }
-  | { kind: 'unconfirmed' };
+  /** The gate was closed: nothing written. */
+  | { kind: 'closed' }
+);
 
 /** Stores the grant and its audit row, after the actor's confirmation and the rate limit when given. */
 export async function insertGrantAudited(db: Db, grant: NewGrant, audit: GrantAudit, checks: StatementGate = {}): Promise<GrantOutcome> {
@@ -47,11 +49,14 @@ export async function insertGrantAudited(db: Db, grant: NewGrant, audit: GrantAu
                  AS "survivorId"
           FROM lim LEFT JOIN g ON true`,
   );
-  if (!row || !row.actorOk) return { kind: 'unconfirmed' };
-  if (!row.limitOk) return { kind: 'limited', resetMs: row.limitResetMs };
-  if (row.id === null) return row.survivorId === null ? { kind: 'missing' } : { kind: 'joined', survivorId: row.survivorId };
+  const gate: GateColumns = row
+    ? { actorOk: row.actorOk, limitOk: row.limitOk, limitResetMs: row.limitResetMs }
+    : { actorOk: false, limitOk: false, limitResetMs: null };
+  if (!row || !gate.limitOk) return { gate, kind: 'closed' };
+  if (row.id === null) return row.survivorId === null ? { gate, kind: 'missing' } : { gate, kind: 'joined', survivorId: row.survivorId };
   if (row.audited !== 1) throw new Error('the grant was stored without its audit row');
   return {
+    gate,
     kind: 'stored',
     grant: {
       id: row.id,

@@ -4,7 +4,7 @@
 // Repositories that read or change a patient's record take a PatientScope, so a patient-scoped query without
 // the grant check does not compile; only this file makes one.
 import type { RecordPatient } from '../../../contracts/access';
-import type { Actor, ActorCheck, PatientActor, StaffActor } from '../../context/actor';
+import type { Actor, PatientActor, StaffActor } from '../../context/actor';
 import type { DataContext } from '../../context/data-context';
 import { findPatient } from './access.repository';
 import { assertLiveGrant, patientWithLiveGrant } from './access.service';
@@ -20,11 +20,12 @@ export interface PatientScope<A extends Actor = StaffActor> extends DataContext<
 const scopeOf = <A extends Actor>(ctx: DataContext<A>, patientId: number): PatientScope<A> => ({ ...ctx, patientId }) as PatientScope<A>;
 
 /**
- * 403 without a live grant, 404 for an unknown patient; otherwise the scope of this patient's record. `check`: the
- * worker's cached actor, confirmed in the same statement (decision 028; UnconfirmedActorError when it was not).
+ * 403 without a live grant, 404 for an unknown patient; otherwise the scope of this patient's record. A cached actor
+ * on the context (the scope's gate) is confirmed in the same statement (decision 028; UnconfirmedActorError when it
+ * was not).
  */
-export async function openPatientRecord(ctx: DataContext<StaffActor>, patientId: number, check?: ActorCheck): Promise<PatientScope> {
-  await assertLiveGrant(ctx.tx, ctx.actor, patientId, ctx.now, check);
+export async function openPatientRecord(ctx: DataContext<StaffActor>, patientId: number): Promise<PatientScope> {
+  await assertLiveGrant(ctx.tx, ctx.actor, patientId, ctx.now, ctx.check ?? undefined);
   return scopeOf(ctx, patientId);
 }
 

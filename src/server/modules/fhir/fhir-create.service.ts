@@ -58,7 +58,6 @@ export async function createResource(
     parsed.data as NewRecordItem<typeof kind>,
     confirmation,
     null,
-    undefined,
     enteredInError,
   );
   return taker.resources(row)[0]!;

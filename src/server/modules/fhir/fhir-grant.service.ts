@@ -1,10 +1,8 @@
 // POST Patient/{id}/$access: a system client (or a staff user) confirms access to one patient's record through the
 // FHIR API, exactly as the record's access screen does (DESIGN.md §4): the patient's consent, or a stated reason
 // (break-the-glass, which the privacy review then sees). The grant lasts 8 hours and is audited like any other.
-import type { Config } from '../../config';
 import { validationFailed } from '../../errors/app-error';
-import { staffLimit } from '../../http/rate-limit';
-import { grantLimitsOf, grantRecordAccess } from '../access/access.service';
+import { grantRecordAccess } from '../access/access.service';
 import { noteGrantVolume } from '../privacy/alerts.service';
 import type { FhirResource } from '../../fhir/resources';
 import type { FhirScope } from './fhir-read.service';
@@ -25,21 +23,10 @@ export function accessInputOf(body: unknown): { consent: boolean; reason: string
   return { consent, reason };
 }
 
-export async function confirmAccess(config: Config, scope: FhirScope, patientId: number, body: unknown): Promise<FhirResource> {
-  const limit = staffLimit(config, 'accessGrant', scope.actor.userId, scope.now, scope.actor.client?.limits?.accessGrant);
-  const grant = await grantRecordAccess(
-    scope.db,
-    scope.actor,
-    scope.meta,
-    patientId,
-    accessInputOf(body),
-    scope.now,
-    grantLimitsOf(config),
-    {
-      limit,
-    },
-  );
-  await noteGrantVolume(scope.db, config.alerts, scope.actor, scope.meta, scope.now);
+/** `scope`: gated with the user's (or the client's own) grant limit, counted by the grant's statement (decision 059). */
+export async function confirmAccess(scope: FhirScope, patientId: number, body: unknown): Promise<FhirResource> {
+  const grant = await grantRecordAccess(scope, { patientId, access: accessInputOf(body) });
+  await noteGrantVolume(scope.db, scope.gate.rules.alerts, scope.actor, scope.meta, scope.now);
   return {
     resourceType: 'Parameters',
     parameter: [

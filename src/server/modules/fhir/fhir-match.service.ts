@@ -126,7 +126,7 @@ export async function matchPatients(config: Config, call: FhirCall, body: unknow
   const query = matchQueryOf(resource, todayIso(scope.now));
   let entries: SearchEntry[] = [];
   if (query.ncNumber) {
-    const found = await searchRecorded(scope.db, { method: 'id-number', idNumber: query.ncNumber }, scope.actor, scope.meta, config.alerts);
+    const found = await searchRecorded(scope, { method: 'id-number', idNumber: query.ncNumber });
     entries = found.map((p) => entryOf(p, 1, 'certain'));
   }
   if (entries.length === 0 && query.person?.dateOfBirth) {
@@ -161,13 +161,12 @@ export async function matchPatients(config: Config, call: FhirCall, body: unknow
     // No date of birth: no score reaches a band. The smart search by name (audited as the staff search), and only
     // records whose names agree exactly are offered, as possible (as the add-patient warning does without one).
     const { firstName, lastName } = query.person;
-    const found = await searchRecorded(
-      scope.db,
-      { method: 'fuzzy-name', fullName: `${firstName} ${lastName}`, ageRangeMin: 0, ageRangeMax: AGE_MAX },
-      scope.actor,
-      scope.meta,
-      config.alerts,
-    );
+    const found = await searchRecorded(scope, {
+      method: 'fuzzy-name',
+      fullName: `${firstName} ${lastName}`,
+      ageRangeMin: 0,
+      ageRangeMax: AGE_MAX,
+    });
     const same = (a: string, b: string) => normalizeName(a) === normalizeName(b);
     entries = found
       .filter((p) => same(p.firstName, firstName) && same(p.lastName, lastName))

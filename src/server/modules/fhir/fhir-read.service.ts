@@ -11,7 +11,7 @@ import type { FhirResourceType } from '../../../contracts/fhir-scopes';
 import type { RecordKind } from '../../../contracts/kinds';
 import type { Config } from '../../config';
 import type { StaffActor } from '../../context/actor';
-import type { RequestScope } from '../../context/data-context';
+import type { GatedScope } from '../../context/data-context';
 import { AppError, validationFailed } from '../../errors/app-error';
 import { readPatient } from '../access/access.service';
 import { readAuditLogs } from '../audit/audit.service';
@@ -37,7 +37,8 @@ import {
 } from './fhir-search-semantics';
 import { unsupported } from '../../fhir/unsupported';
 
-export type FhirScope = RequestScope<StaffActor>;
+/** The FHIR request's scope with its gate (request.gatedScope, decision 059). */
+export type FhirScope = GatedScope<StaffActor>;
 
 /** Where the request came in: the base of absolute URLs in Bundles. */
 export interface FhirCall {
@@ -180,8 +181,8 @@ function patientSearchOf(values: Map<string, string>, today: string): PatientQue
 }
 
 /** Runs a search as the staff API does: its SEARCH audit row and the volume alert check (searchRecorded). */
-async function searchAsStaff(config: Config, scope: FhirScope, input: PatientSearchInput): Promise<PatientSearchResult[]> {
-  return searchRecorded(scope.db, input, scope.actor, scope.meta, config.alerts);
+async function searchAsStaff(scope: FhirScope, input: PatientSearchInput): Promise<PatientSearchResult[]> {
+  return searchRecorded(scope, input);
 }
 
 /**
@@ -202,7 +203,7 @@ const PATIENT_SEARCH_PARAMS = ['identifier', 'family', 'birthdate', 'name'];
 export async function searchPatientResources(config: Config, call: FhirCall): Promise<FhirResource> {
   const search = parseTyped(call, 'Patient', PATIENT_SEARCH_PARAMS, PATIENT_CONTROLS);
   const query = patientSearchOf(criteriaOf(search.parsed), todayIso(call.scope.now));
-  const results = (await searchAsStaff(config, call.scope, query.input)).filter(query.keep);
+  const results = (await searchAsStaff(call.scope, query.input)).filter(query.keep);
   // Every match carries meta.lastUpdated (decision 053), which `_lastUpdated` also searches.
   const updated = await patientsUpdatedAt(
     call.scope.db,

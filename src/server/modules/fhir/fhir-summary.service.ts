@@ -294,7 +294,7 @@ export async function patientOfIdentifier(config: Config, call: FhirCall, identi
   if (system !== NC_NUMBER_SYSTEM && system !== '') throw unsupported(`Unknown identifier system: ${system}`, 'identifier');
   const parsed = patientSearchInput.safeParse({ method: 'id-number', idNumber: value });
   if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ path: 'identifier', message: i.message })));
-  const found = await searchRecorded(call.scope.db, parsed.data, call.scope.actor, call.scope.meta, config.alerts);
+  const found = await searchRecorded(call.scope, parsed.data);
   if (found.length !== 1) throw new AppError('PATIENT_NOT_FOUND', 'No patient has this identifier');
   return found[0]!.id;
 }

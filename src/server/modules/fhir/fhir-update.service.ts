@@ -75,7 +75,7 @@ export async function updateResource(
   };
   let row: unknown;
   try {
-    row = await updateRecordItem(scope, k.kind, rowId, version, patchOf, confirmation, undefined, undefined, patientId);
+    row = await updateRecordItem(scope, k.kind, rowId, version, patchOf, confirmation, undefined, patientId);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     if (err.code === 'RECORD_ENTRY_NOT_FOUND') throw notFound(type, id);

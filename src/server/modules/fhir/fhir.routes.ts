@@ -4,12 +4,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { FhirResourceType } from '../../../contracts/fhir-scopes';
-import { staffActor, staffScope } from '../../context/guards';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors/app-error';
 import { FHIR_JSON } from '../../errors/operation-outcome';
 import { depthCheckedJsonParser } from '../../http/json-depth';
-import { countOrRefuse, staffLimit } from '../../http/rate-limit';
+import { countOrRefuse } from '../../http/rate-limit';
 import { fhirGuard } from './fhir-access';
 import { accessInputOf, confirmAccess } from './fhir-grant.service';
 import { capabilityStatement } from './fhir-capabilities';
@@ -68,17 +67,16 @@ function numericId(type: string, id: string): number {
 const headerOf = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 export function fhirRoutes({ db, config }: AppDeps) {
-  // The per-user search limit, counted in the same rows as the staff API's search (rate-limit's statement limits,
-  // decision 028), so searching through both APIs does not double it.
+  // The per-user search limit (a system client's own, when an administrator set one: decision 050), counted as the
+  // staff API's search counts it (decision 059), so searching through both APIs does not double it.
   const searchLimit = async (request: FastifyRequest): Promise<void> => {
-    // A system client's own limit, when an administrator set one (decision 050).
-    const actor = staffActor(request);
-    await countOrRefuse(db, staffLimit(config, 'search', actor.userId, config.now(), actor.client?.limits?.search));
+    const { limit } = request.gatedScope('search').gate;
+    if (limit) await countOrRefuse(db, limit);
   };
   // Absolute links name the configured public address, never the request's Host header (issue 21 item 20).
   const baseUrl = (): string => `${config.publicUrl}${FHIR_BASE_PATH}`;
   const callOf = (request: FastifyRequest): FhirCall => ({
-    scope: staffScope(request, db, config.now),
+    scope: request.gatedScope(),
     base: baseUrl(),
     query: request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
     lenient: isLenient(request.headers.prefer),
@@ -209,7 +207,7 @@ export function fhirRoutes({ db, config }: AppDeps) {
         },
       },
       async (request, reply) =>
-        send(reply, await confirmAccess(config, callOf(request).scope, numericId('Patient', request.params.id), request.body), 201),
+        send(reply, await confirmAccess(request.gatedScope('accessGrant'), numericId('Patient', request.params.id), request.body), 201),
     );
 
     for (const type of CLINICAL_TYPES.keys()) {

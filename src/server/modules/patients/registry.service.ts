@@ -4,14 +4,13 @@ import type { z } from 'zod';
 import type { AddPatientResponse, addPatientRequest } from '../../../contracts/patient-requests';
 import { SEARCH_RESULT_LIMIT, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
 import { auditActorOf } from '../../audit/audit-writer';
-import { actorRoleAtTheTime, type ActorCheck, type RequestMeta, type StaffActor } from '../../context/actor';
-import { UnconfirmedActorError } from '../../context/actor-check';
-import { actorCheckSql } from '../../context/session';
-import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
+import type { SQL } from 'drizzle-orm';
+import { actorRoleAtTheTime, type StaffActor } from '../../context/actor';
+import { inAuditedTransaction, type GatedScope, type RequestScope } from '../../context/data-context';
+import { inGatedStatement, refuseCachedActor } from '../../context/statement-gate';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
 import { AppError } from '../../errors/app-error';
-import { countOrRefuse, limitInStatement, overLimit, purgeByChance, type StatementLimit } from '../../http/rate-limit';
+import { countOrRefuse } from '../../http/rate-limit';
 import { noteSearchVolume, searchVolumeCheckSql } from '../privacy/alerts.service';
 import { prepareActivationCode, storeIssuedActivationCode } from '../portal/portal-activation.service';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../duplicates/match-scoring';
@@ -21,52 +20,35 @@ import { findExactAudited, type ExactSearch } from './search-audited.repository'
 import { searchAuditSummary, searchPatients } from './search.service';
 
 /**
- * A search, its SEARCH row, the bulk-search volume check (decision 011) and the per-user rate limit `limit` (when
- * given; the FHIR API has its own) and, for an actor from the worker's cache, its confirmation `check` (decision 028): for
- * the exact methods all in one statement (issue 11, decision 014); for the fuzzy method the limit's count first,
- * then the audited transaction, then the check. Over the limit: 429, and nothing searched or audited.
+ * A search, its SEARCH row and the bulk-search volume check (decision 011), under the scope's gate (decision 059:
+ * the cached actor's confirmation and the user's search limit, when the route set one; the FHIR API counts its own):
+ * for the exact methods all in one statement (issue 11, decision 014); for the fuzzy method the limit's count first,
+ * then the audited transaction, then the volume check. Over the limit: 429, and nothing searched or audited.
  */
-export async function searchRecorded(
-  db: Db,
-  input: PatientSearchInput,
-  actor: StaffActor,
-  meta: RequestMeta,
-  alerts: Config['alerts'],
-  limit?: StatementLimit,
-  check?: ActorCheck,
-): Promise<PatientSearchResult[]> {
+export async function searchRecorded(scope: GatedScope<StaffActor>, input: PatientSearchInput): Promise<PatientSearchResult[]> {
+  const { actor, meta, gate } = scope;
   if (input.method !== 'fuzzy-name') {
     // The exact methods: the search and its row in one statement (search-audited.repository.ts), same row as below.
     const search: ExactSearch =
       input.method === 'id-number'
         ? { method: 'id-number', idNumber: input.idNumber }
         : { method: 'name-dob', lastName: input.lastName, dateOfBirth: input.dateOfBirth, limit: SEARCH_RESULT_LIMIT };
-    const outcome = await findExactAudited(
-      db,
-      search,
-      {
-        actor: auditActorOf(actor),
-        meta,
-        action: 'SEARCH',
-        resourceType: 'PATIENT',
-        newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
-      },
-      {
-        volume: (ids) => searchVolumeCheckSql(alerts, actor, meta, ids),
-        ...(limit ? { limit: limitInStatement(limit) } : {}),
-        ...(check ? { actor: actorCheckSql(check) } : {}),
-      },
-    );
-    if (limit) await purgeByChance(db, limit.at);
-    if ('unconfirmed' in outcome) throw new UnconfirmedActorError();
-    if (outcome.limited) return overLimit(limit!, outcome.resetMs);
-    return outcome.patients;
+    const audit = {
+      actor: auditActorOf(actor),
+      meta,
+      action: 'SEARCH',
+      resourceType: 'PATIENT',
+      newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
+    } as const;
+    const volume = (ids: SQL) => searchVolumeCheckSql(gate.rules.alerts, actor, meta, ids);
+    const found = await inGatedStatement(scope, (g) => findExactAudited(scope.db, search, audit, { ...g, volume }));
+    return found.patients;
   }
   // The fuzzy method runs several statements: it cannot confirm a cached actor, so it asks for one read now.
-  if (check) throw new UnconfirmedActorError();
-  if (limit) await countOrRefuse(db, limit);
+  refuseCachedActor(scope);
+  if (gate.limit) await countOrRefuse(scope.db, gate.limit);
   // The fuzzy method: the search and its row in one audited data context, then the volume check.
-  const found = await inAuditedTransaction({ db, actor, meta, now: new Date() }, async (ctx) => {
+  const found = await inAuditedTransaction(scope, async (ctx) => {
     const results = await searchPatients(ctx.tx, input);
     return ctx.audited(results, {
       action: 'SEARCH',
@@ -77,8 +59,8 @@ export async function searchRecorded(
     });
   });
   await noteSearchVolume(
-    db,
-    alerts,
+    scope.db,
+    gate.rules.alerts,
     actor,
     meta,
     found.map((p) => p.id),
@@ -95,11 +77,11 @@ type AddPatientRequest = z.output<typeof addPatientRequest>;
 export async function registerPatient(
   scope: RequestScope<StaffActor>,
   request: AddPatientRequest,
-  checks: { limit?: StatementLimit; alerts?: Config['alerts']; match?: Thresholds } = {},
+  match: Thresholds = DEFAULT_THRESHOLDS,
 ): Promise<AddPatientResponse> {
   const { confirmDuplicate, ...input } = request;
-  const thresholds = checks.match ?? DEFAULT_THRESHOLDS;
-  if (!confirmDuplicate) await refuseLikelyDuplicates(scope, input, checks, thresholds);
+  const thresholds = match;
+  if (!confirmDuplicate) await refuseLikelyDuplicates(scope, input, thresholds);
   const prepared = await prepareActivationCode();
   return inAuditedTransaction(scope, async (ctx) => {
     const patient = await addPatient(ctx.tx, input);
@@ -119,16 +101,15 @@ export async function registerPatient(
 
 /**
  * The duplicate check shows other patients' demographics, so it is a search (issue 21 item 9): counted against the
- * user's search limit (429 before anything is looked up), and when it answers matches, a SEARCH row naming the
+ * scope's search limit (429 before anything is looked up), and when it answers matches, a SEARCH row naming the
  * patients shown (their access history lists it) and the bulk-search volume check, then 409 with the matches.
  */
 async function refuseLikelyDuplicates(
   scope: RequestScope<StaffActor>,
   input: Omit<AddPatientRequest, 'confirmDuplicate'>,
-  checks: { limit?: StatementLimit; alerts?: Config['alerts'] },
   thresholds: Thresholds,
 ): Promise<void> {
-  if (checks.limit) await countOrRefuse(scope.db, checks.limit);
+  if (scope.gate?.limit) await countOrRefuse(scope.db, scope.gate.limit);
   const criteria = {
     method: 'duplicate-check',
     firstName: input.firstName,
@@ -150,10 +131,10 @@ async function refuseLikelyDuplicates(
       },
     }),
   );
-  if (checks.alerts)
+  if (scope.gate)
     await noteSearchVolume(
       scope.db,
-      checks.alerts,
+      scope.gate.rules.alerts,
       scope.actor,
       scope.meta,
       duplicates.map((p) => p.id),

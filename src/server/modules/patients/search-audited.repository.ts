@@ -23,7 +23,7 @@ export interface SearchAudit extends Omit<StatementAuditEntry, 'newValues' | 'pa
   newValues: Record<string, unknown>;
 }
 
-/** What else the search's statement does (issue 11, decision 014). */
+/** What else the search's statement does (issue 11, decisions 014 and 059): its gate and the volume check. */
 export interface SearchChecks extends StatementGate {
   /**
    * The bulk-search volume check (privacy's searchVolumeCheckSql): an SQL boolean expression of the found ids (an
@@ -33,11 +33,11 @@ export interface SearchChecks extends StatementGate {
   volume?: (ids: SQL) => SQL;
 }
 
-/** The found patients, or `limited` when the rate limit refused the search (nothing was read or written but the count). */
-export type ExactSearchOutcome =
-  | { limited: false; patients: PatientSearchResult[] }
-  | { limited: true; resetMs: number | null }
-  | { unconfirmed: true; limited: false; patients: [] };
+/** The gate's answer and the found patients (none when the gate was closed: nothing was read or written). */
+export interface ExactSearchOutcome {
+  gate: GateColumns;
+  patients: PatientSearchResult[];
+}
 
 /**
  * Runs the search and appends its audit row with the found ids, in one statement. The audit CTE always yields one
@@ -75,10 +75,13 @@ export async function findExactAudited(
           FROM lim LEFT JOIN (a CROSS JOIN v LEFT JOIN r ON true) ON true ORDER BY r.ord`,
   );
   const [first] = found;
-  if (first && !first.actorOk) return { unconfirmed: true, limited: false, patients: [] };
-  if (first && !first.limitOk) return { limited: true, resetMs: first.limitResetMs };
+  // `lim` always yields its row, so the statement answers at least one.
+  const gate: GateColumns = first
+    ? { actorOk: first.actorOk, limitOk: first.limitOk, limitResetMs: first.limitResetMs }
+    : { actorOk: false, limitOk: false, limitResetMs: null };
+  if (!gate.limitOk) return { gate, patients: [] };
   return {
-    limited: false,
+    gate,
     patients: found
       .filter((row) => row.ord !== null)
       .map(({ ord: _ord, actorOk: _actor, limitOk: _ok, limitResetMs: _reset, ...patient }) => withoutEmptyJoin(patient)),

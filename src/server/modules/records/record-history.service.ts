@@ -2,10 +2,8 @@
 // as a read does (the grant check) and are audited as VIEW; every row they return goes through the presenter.
 import { RECORD_KINDS, type RecordKind, type RecordRows } from '../../../contracts/kinds';
 import type { ChangesResponse, HistoryEntry } from '../../../contracts/record-versions';
-import type { ActorCheck } from '../../context/actor';
-import { UnconfirmedActorError } from '../../context/actor-check';
 import { inAuditedTransaction } from '../../context/data-context';
-import { actorSlotsOf } from '../../context/session';
+import { actorGate, inGatedStatement } from '../../context/statement-gate';
 import { AppError } from '../../errors/app-error';
 import { accessNotConfirmed, patientJoined, patientNotFound } from '../access/access.service';
 import { openPatientRecord } from '../access/patient-scope';
@@ -68,22 +66,15 @@ const invalidCursor = (): AppError => new AppError('INVALID_CURSOR', 'This curso
  */
 export async function readRecordChanges(
   c: RecordCaller,
-  patientId: number,
-  since: string | undefined,
-  check?: ActorCheck,
+  { patientId, since }: { patientId: number; since: string | undefined },
 ): Promise<ChangesResponse> {
   const cursor = since === undefined ? null : { raw: since, since: decodeCursor(patientId, since) };
-  // One statement: the cached actor's confirmation (decision 028), grant check, the changed rows and the audit row.
-  const read = await readChangesAudited(
-    c.db,
-    c.actor.userId,
-    patientId,
-    cursor,
-    c.now,
-    recordOpenAudit(c, patientId),
-    check ? actorSlotsOf(check) : undefined,
-  );
-  if ('unconfirmed' in read) throw new UnconfirmedActorError();
+  // One statement: the scope's gate (the cached actor's confirmation, decisions 028 and 059), grant check, the changed
+  // rows and the audit row.
+  const { read } = await inGatedStatement(c, async ({ actorSlots }) => {
+    const read = await readChangesAudited(c.db, c.actor.userId, patientId, cursor, c.now, recordOpenAudit(c, patientId), actorSlots);
+    return { gate: actorGate(!('unconfirmed' in read)), read };
+  });
   if (!read.found) throw patientNotFound();
   if (!read.granted) throw read.survivorId === null ? accessNotConfirmed() : patientJoined(read.survivorId, read.survivorIdNumber);
   if (!read.cursorKnown) throw invalidCursor();

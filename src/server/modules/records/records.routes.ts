@@ -98,16 +98,8 @@ export function recordsRoutes({ db, config }: AppDeps) {
         },
         async (request, reply) => {
           const key = idempotencyKeyOf(request);
-          const { row, replayed } = await withConfirmedActor(request, reply, 'records.write', (actor, check) =>
-            addRecordItem(
-              { db, actor, meta: request.meta, now: config.now() },
-              kind,
-              request.params.id,
-              request.body as NewRecordItem<typeof kind>,
-              confirmationOf(request.query),
-              key,
-              check,
-            ),
+          const { row, replayed } = await withConfirmedActor(request, reply, 'records.write', (scope) =>
+            addRecordItem(scope, kind, request.params.id, request.body as NewRecordItem<typeof kind>, confirmationOf(request.query), key),
           );
           if (replayed) reply.header(IDEMPOTENT_REPLAYED, 'true');
           return reply
@@ -125,17 +117,8 @@ export function recordsRoutes({ db, config }: AppDeps) {
         },
         async (request, reply) => {
           const version = ifMatchVersion(request);
-          const row = await withConfirmedActor(request, reply, 'records.write', (actor, check) =>
-            updateRecordItem(
-              { db, actor, meta: request.meta, now: config.now() },
-              kind,
-              request.params.id,
-              version,
-              request.body,
-              confirmationOf(request.query),
-              body,
-              check,
-            ),
+          const row = await withConfirmedActor(request, reply, 'records.write', (scope) =>
+            updateRecordItem(scope, kind, request.params.id, version, request.body, confirmationOf(request.query), body),
           );
           return reply.header(ETAG, etagOf(versionOf(row))).send(row);
         },
@@ -165,8 +148,8 @@ export function recordsRoutes({ db, config }: AppDeps) {
         schema: { tags, params: recordIdParams, querystring: changesQuery, response: { 200: changesResponse } },
       },
       async (request, reply) =>
-        withConfirmedActor(request, reply, 'records.read', (actor, check) =>
-          readRecordChanges({ db, actor, meta: request.meta, now: config.now() }, request.params.id, request.query.since, check),
+        withConfirmedActor(request, reply, 'records.read', (scope) =>
+          readRecordChanges(scope, { patientId: request.params.id, since: request.query.since }),
         ),
     );
 
@@ -186,9 +169,7 @@ export function recordsRoutes({ db, config }: AppDeps) {
         schema: { tags, params: recordIdParams, response: { 200: recordSummary } },
       },
       async (request, reply) =>
-        withConfirmedActor(request, reply, 'records.read', (actor, check) =>
-          readRecordSummary({ db, actor, meta: request.meta, now: config.now() }, request.params.id, check),
-        ),
+        withConfirmedActor(request, reply, 'records.read', (scope) => readRecordSummary(scope, request.params.id)),
     );
   };
 }

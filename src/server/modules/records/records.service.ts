@@ -20,9 +20,9 @@ import type { RecordWarning } from '../../../contracts/record-warnings';
 import type { VersionConflict } from '../../../contracts/record-versions';
 import { PORTAL_HIDDEN, VERSION_FIELDS } from '../../../contracts/kinds/versioned';
 import { canonicalJson, toJsonValue } from '../../audit/canonical-json';
-import { staffDisplayName, type ActorCheck, type PatientActor, type StaffActor } from '../../context/actor';
+import { staffDisplayName, type PatientActor, type StaffActor } from '../../context/actor';
 import { UnconfirmedActorError } from '../../context/actor-check';
-import { actorSlotsOf } from '../../context/session';
+import { actorGate, inGatedStatement } from '../../context/statement-gate';
 import { inAuditedTransaction, type ContextAuditEntry, type RequestScope } from '../../context/data-context';
 import { AppError, validationFailed } from '../../errors/app-error';
 import { auditActorOf } from '../../audit/audit-writer';
@@ -230,8 +230,8 @@ async function replay<K extends RecordKind>(c: RecordCaller, kind: K, hash: stri
  * an Idempotency-Key (the staff member's own UUID for this add) the same add sent again answers the first one's row,
  * with no second row and no second audit row; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED.
  * The key is claimed by the statement that stores the row, so a new key costs no read of its own: an add that is
- * refused, or finds its key taken, looks the key up then and answers as the earlier add did. `check`: the worker's
- * cached actor, confirmed by the grant check's statement (decision 028).
+ * refused, or finds its key taken, looks the key up then and answers as the earlier add did. A cached actor on the
+ * scope's gate is confirmed by the grant check's statement (decision 028).
  */
 export async function addRecordItem<K extends RecordKind>(
   c: RecordCaller,
@@ -240,14 +240,13 @@ export async function addRecordItem<K extends RecordKind>(
   input: NewRecordItem<K>,
   confirmation: Confirmation = NOTHING_CONFIRMED,
   key: string | null = null,
-  check?: ActorCheck,
   /** The reason an item is stored entered in error from the start (a FHIR create of a refuted entry, decision 049). */
   enteredInError: string | null = null,
 ): Promise<AddResult<K>> {
   const hash = key === null ? '' : requestHash(kind, patientId, input);
   try {
     const row = await inAuditedTransaction(c, async (ctx) => {
-      const scope = await openPatientRecord(ctx, patientId, check);
+      const scope = await openPatientRecord(ctx, patientId);
       const stored = await storedValues(c, scope, kind, input, confirmation, null, enteredInError !== null);
       const { checks } = stored;
       const values =
@@ -323,15 +322,13 @@ export async function updateRecordItem<K extends RecordKind>(
   confirmation: Confirmation = NOTHING_CONFIRMED,
   /** The kind's input schema on the server's clock, when the caller has it built (the routes do): else built here. */
   schema: z.ZodType = KIND_CONTRACTS[kind].input(() => c.now),
-  /** The worker's cached actor, confirmed by the grant check's statement (decision 028). */
-  check?: ActorCheck,
   /** The patient the caller says the item is about (a FHIR update's subject): another one is 400, nothing changed. */
   patientId?: number,
 ): Promise<RecordRows[K]> {
   return inAuditedTransaction(c, async (ctx) => {
     const item = await lockItem(ctx, kind, id);
     if (item === null) throw notFound(kind);
-    const scope = await openPatientRecord(ctx, item.patientId, check);
+    const scope = await openPatientRecord(ctx, item.patientId);
     if (!item.row) throw notFound(kind);
     if (patientId !== undefined && patientId !== item.patientId)
       throw validationFailed([{ path: 'patient', message: 'An entry stays with the patient it was recorded for' }]);
@@ -458,18 +455,13 @@ export const recordOpenAudit = (c: RecordCaller, patientId: number) => ({
  * GET /api/patients/{id}/record-summary: demographics, the five lists and vital signs in one transaction, audited
  * as one VIEW PATIENT row naming what was returned. The list endpoints stay for refreshing one list.
  */
-export async function readRecordSummary(c: RecordCaller, patientId: number, check?: ActorCheck): Promise<RecordSummary> {
-  // One statement: the cached actor's confirmation (decision 028), grant check, demographics, every list and the
-  // audit row (record-summary.repository.ts).
-  const read = await readSummaryAudited(
-    c.db,
-    c.actor.userId,
-    patientId,
-    c.now,
-    recordOpenAudit(c, patientId),
-    check ? actorSlotsOf(check) : undefined,
-  );
-  if ('unconfirmed' in read) throw new UnconfirmedActorError();
+export async function readRecordSummary(c: RecordCaller, patientId: number): Promise<RecordSummary> {
+  // One statement: the scope's gate (the cached actor's confirmation, decisions 028 and 059), grant check,
+  // demographics, every list and the audit row (record-summary.repository.ts).
+  const { read } = await inGatedStatement(c, async ({ actorSlots }) => {
+    const read = await readSummaryAudited(c.db, c.actor.userId, patientId, c.now, recordOpenAudit(c, patientId), actorSlots);
+    return { gate: actorGate(!('unconfirmed' in read)), read };
+  });
   if (!read.found) throw patientNotFound();
   if (!read.granted) throw read.survivorId === null ? accessNotConfirmed() : patientJoined(read.survivorId, read.survivorIdNumber);
   return read.summary;
