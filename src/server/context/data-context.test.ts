@@ -10,6 +10,7 @@ import { selectList } from '../modules/records/records.repository';
 import { auditRowCount, query, testMeta } from '../test/audit-fixtures';
 import { createPatient } from '../test/patient-fixtures';
 import { createStaffUser } from '../test/staff';
+import { testConfig } from '../test/test-app';
 import { createTestDatabase, type TestDatabase } from '../test/test-database';
 import type { StaffActor } from './actor';
 import { inAuditedTransaction, UNAUDITED_TRANSACTION, type Audited, type DataContext, type RequestScope } from './data-context';
@@ -103,7 +104,8 @@ describe('a patient scope', () => {
     await expect(open(2_000_000_000)).rejects.toMatchObject({ status: 404 });
     expect(await auditRowCount(db)).toBe(before);
 
-    await grantRecordAccess(db, scope.actor, scope.meta, patient.id, { consent: true }, scope.now);
+    const rules = { alerts: testConfig().alerts, breakGlassPerHour: testConfig().breakGlassPerHour };
+    await grantRecordAccess({ ...scope, gate: { check: null, limit: null, rules } }, { patientId: patient.id, access: { consent: true } });
     await expect(open(patient.id)).resolves.toEqual([]);
     expect(await auditRowCount(db)).toBe(before + 2); // the grant and the read
   });

@@ -3,6 +3,7 @@ import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { hotStatement, type DbOrTx, type Slots } from '../../db/client';
 import { actorCheckSlotted, type ActorSlots } from '../../context/session';
 import { survivorIdSql } from '../../db/joined-patients';
+import { liveGrantSql } from '../../db/live-grant';
 import { patientDetailsColumns } from '../../db/patient-columns';
 import { accessGrants, patients } from '../../db/schema';
 import type { PatientDetails } from '../../../contracts/patients';
@@ -49,10 +50,7 @@ export async function findPatientWithGrant(
   const [row] = await db
     .select({
       ...patientColumns,
-      granted: sql<boolean>`${patients.replacedBy} IS NULL AND exists (
-        SELECT 1 FROM ${accessGrants}
-        WHERE ${accessGrants.userId} = ${userId} AND ${accessGrants.patientId} = ${patientId} AND ${accessGrants.expiresAt} > ${now.toISOString()}::timestamptz
-      )`,
+      granted: sql<boolean>`${patients.replacedBy} IS NULL AND ${liveGrantSql(userId, patientId, now.toISOString())}`,
       survivorId: sql<number | null>`CASE WHEN ${patients.replacedBy} IS NOT NULL THEN ${survivorIdSql(sql`${patients.id}`)} END`,
     })
     .from(patients)
@@ -76,12 +74,9 @@ interface LiveGrantSlots {
 type LiveGrantRow = { actorOk: boolean; granted: boolean; found: boolean; survivorId: number | null; survivorIdNumber: string | null };
 
 /** The grant check (DESIGN.md §4), with the cached actor's confirmation first when `actor` is given (decision 028). */
-function liveGrantSql(slot: Slots<LiveGrantSlots>, actor: SQL | null): SQL {
+function grantCheckSql(slot: Slots<LiveGrantSlots>, actor: SQL | null): SQL {
   const actorOk = actor ? sql`(SELECT ok FROM actor_ok)` : sql`true`;
-  const grantOn = (
-    patient: SQL,
-  ) => sql`EXISTS (SELECT 1 FROM access_grants AS g WHERE g.user_id = ${slot.userId} AND g.patient_id = ${patient}
-                                                AND g.expires_at > ${slot.now}::timestamptz)`;
+  const grantOn = (patient: SQL) => liveGrantSql(slot.userId, patient, slot.now);
   // A joined-away record is never granted; the survivor is looked up only then (the common open reads one row).
   return sql`${actor ? sql`WITH ${actor}` : sql``}
         SELECT ${actorOk} AS "actorOk",
@@ -95,9 +90,9 @@ function liveGrantSql(slot: Slots<LiveGrantSlots>, actor: SQL | null): SQL {
           LEFT JOIN LATERAL (SELECT ${survivorIdSql(sql`p.id`)} AS survivor_id WHERE p.replaced_by IS NOT NULL) AS j ON true`;
 }
 
-const liveGrantStatement = hotStatement<LiveGrantSlots, LiveGrantRow>('nhr_live_grant', (slot) => liveGrantSql(slot, null));
+const liveGrantStatement = hotStatement<LiveGrantSlots, LiveGrantRow>('nhr_live_grant', (slot) => grantCheckSql(slot, null));
 const liveGrantActorStatement = hotStatement<LiveGrantSlots & ActorSlots, LiveGrantRow>('nhr_live_grant_actor', (slot) =>
-  liveGrantSql(slot, actorCheckSlotted(slot)),
+  grantCheckSql(slot, actorCheckSlotted(slot)),
 );
 
 /**

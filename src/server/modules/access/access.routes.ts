@@ -27,7 +27,10 @@ export function accessRoutes({ db, config }: AppDeps) {
           request,
           reply,
           'records.read',
-          async (scope) => ({ grant: await grantRecordAccess(scope, { patientId: request.params.id, access: request.body }), actor: scope.actor }),
+          async (scope) => ({
+            grant: await grantRecordAccess(scope, { patientId: request.params.id, access: request.body }),
+            actor: scope.actor,
+          }),
           'accessGrant',
         );
         await noteGrantVolume(db, config.alerts, actor, request.meta, config.now());

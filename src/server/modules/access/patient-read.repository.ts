@@ -1,11 +1,12 @@
 // GET /api/patients/{id} in one query (decision 048): the patient, whether this user may read it, and its joins: for a
 // record joined away, the record it now belongs to (and whether this user holds a grant there); for any other, the
 // records joined into it (live joins, through chains).
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { JoinedRecord, RecordPatient } from '../../../contracts/access';
 import type { PatientSummary } from '../../../contracts/patients';
 import type { DbOrTx } from '../../db/client';
 import { linkedIdsSql, survivorIdSql } from '../../db/joined-patients';
+import { liveGrantSql } from '../../db/live-grant';
 
 export interface PatientReadRow {
   patient: RecordPatient;
@@ -23,8 +24,7 @@ const summaryJson = (alias: string) => {
 };
 
 export async function findPatientRead(db: DbOrTx, userId: string, patientId: number, now: Date): Promise<PatientReadRow | null> {
-  const grantOn = (id: unknown) => sql`EXISTS (SELECT 1 FROM access_grants AS g WHERE g.user_id = ${userId} AND g.patient_id = ${id}
-                                                  AND g.expires_at > ${now.toISOString()}::timestamptz)`;
+  const grantOn = (id: SQL) => liveGrantSql(userId, id, now.toISOString());
   const result = (await db.execute(sql`
     SELECT json_build_object('id', p.id, 'firstName', p.first_name, 'lastName', p.last_name, 'dateOfBirth', p.date_of_birth::text,
                              'sex', p.sex, 'idNumber', p.id_number, 'contactNumber', p.contact_number, 'address', p.address,

@@ -8,7 +8,6 @@ import type { SQL } from 'drizzle-orm';
 import { actorRoleAtTheTime, type StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type GatedScope, type RequestScope } from '../../context/data-context';
 import { inGatedStatement, refuseCachedActor } from '../../context/statement-gate';
-import type { Config } from '../../config';
 import { AppError } from '../../errors/app-error';
 import { countOrRefuse } from '../../http/rate-limit';
 import { noteSearchVolume, searchVolumeCheckSql } from '../privacy/alerts.service';
@@ -77,10 +76,9 @@ type AddPatientRequest = z.output<typeof addPatientRequest>;
 export async function registerPatient(
   scope: RequestScope<StaffActor>,
   request: AddPatientRequest,
-  match: Thresholds = DEFAULT_THRESHOLDS,
+  thresholds: Thresholds = DEFAULT_THRESHOLDS,
 ): Promise<AddPatientResponse> {
   const { confirmDuplicate, ...input } = request;
-  const thresholds = match;
   if (!confirmDuplicate) await refuseLikelyDuplicates(scope, input, thresholds);
   const prepared = await prepareActivationCode();
   return inAuditedTransaction(scope, async (ctx) => {

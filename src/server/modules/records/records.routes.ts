@@ -168,8 +168,7 @@ export function recordsRoutes({ db, config }: AppDeps) {
         config: { actorInStatement: true },
         schema: { tags, params: recordIdParams, response: { 200: recordSummary } },
       },
-      async (request, reply) =>
-        withConfirmedActor(request, reply, 'records.read', (scope) => readRecordSummary(scope, request.params.id)),
+      async (request, reply) => withConfirmedActor(request, reply, 'records.read', (scope) => readRecordSummary(scope, request.params.id)),
     );
   };
 }
