@@ -35,12 +35,15 @@ BEGIN
   SELECT found - count(*) FILTER (WHERE v.last_seen > since), found - count(*) FILTER (WHERE v.last_seen > day_since)
     INTO new_in_window, new_in_day
     FROM search_volume v WHERE v.user_id = p_user_id AND v.patient_id = ANY (p_ids);
-  -- Pairs new to the user are inserted; known ones move to now only when at least a minute old, skipping a row
-  -- another search of the same user is moving at this moment (decision 059): one user's parallel searches of the
-  -- same patients no longer queue on its rows until each other's commit. last_seen may lag by up to a minute, so a
-  -- patient may count as new to the window up to a minute early (an alert a little sooner, never later).
+  -- Pairs new to the user are inserted (only those: a conflicting row another search is moving would make the insert
+  -- wait for it); known ones move to now only when at least a minute old, skipping a row another search of the same
+  -- user is moving at this moment (decision 059): one user's parallel searches of the same patients no longer queue
+  -- on its rows until each other's commit. last_seen may lag by up to a minute, so a patient may count as new to the
+  -- window up to a minute early (an alert a little sooner, never later).
   INSERT INTO search_volume AS v (user_id, patient_id, last_seen)
-  SELECT p_user_id, f.id, t_now FROM (SELECT DISTINCT unnest(p_ids) AS id) AS f ORDER BY f.id
+  SELECT p_user_id, f.id, t_now FROM (SELECT DISTINCT unnest(p_ids) AS id) AS f
+   WHERE NOT EXISTS (SELECT 1 FROM search_volume s WHERE s.user_id = p_user_id AND s.patient_id = f.id)
+   ORDER BY f.id
   ON CONFLICT (user_id, patient_id) DO NOTHING;
   UPDATE search_volume AS v SET last_seen = t_now
     FROM (SELECT s.patient_id FROM search_volume s
