@@ -7,8 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db/client';
-import type { RateLimitName } from '../http/rate-limit';
-import { staffLimit } from '../http/rate-limit';
+import { staffLimit, type RateLimitName } from '../http/rate-limit';
 import type { Actor, RequestMeta, StaffActor } from './actor';
 import type { GatedScope } from './data-context';
 import { staffActor } from './guards';

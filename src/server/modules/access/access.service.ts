@@ -135,7 +135,9 @@ export async function grantRecordAccess(scope: GatedScope<StaffActor>, { patient
   } as const;
   const grant = { userId: actor.userId, patientId, consent, reason, grantedAt: now, expiresAt };
   const outcome = await inGatedStatement(scope, (gate) => insertGrantAudited(db, grant, audit, gate));
-  if (outcome.kind === 'missing' || outcome.kind === 'closed') throw patientNotFound();
+  // A closed gate was answered by inGatedStatement (the request context's retry, or 429); nothing was written.
+  if (outcome.kind === 'closed') throw new Error('the grant statement answered a closed gate');
+  if (outcome.kind === 'missing') throw patientNotFound();
   if (outcome.kind === 'joined') throw patientJoined(outcome.survivorId);
   const row = outcome.grant;
   return { ...row, grantedAt: row.grantedAt.toISOString(), expiresAt: row.expiresAt.toISOString() };
