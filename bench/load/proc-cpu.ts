@@ -39,6 +39,13 @@ function allStats(): ProcStat[] {
     .filter((s): s is ProcStat => s !== null);
 }
 
+/** The processes below `rootPid` (the server's workers). */
+export function childrenOf(rootPid: number): number[] {
+  return allStats()
+    .filter((s) => s.ppid === rootPid)
+    .map((s) => s.pid);
+}
+
 export interface CpuReading {
   /** The server process and its descendants. */
   serverMs: number;

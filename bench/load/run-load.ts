@@ -23,7 +23,9 @@ import { createBenchDatabase, percentile, type BenchDatabase } from '../bench-da
 import { benchClient, SEEDED, seedScratchRecords, writeResult, type BenchClient } from '../record-bench-kit';
 import { startServerProcess } from '../search/server-process';
 import { openDatabase } from '../../src/server/db/client';
+import { loopDelayProbe, loopDelaySampler, type LoopDelay } from './loop-delay';
 import { cpuSampler } from './proc-cpu';
+import { waitSampler, type WaitProfile } from './wait-sampler';
 
 const USERS = Number(process.env.USERS ?? 64);
 const LEVELS = (process.env.LEVELS ?? '1,16,64').split(',').map(Number);
@@ -80,6 +82,9 @@ interface LevelResult {
   errors: number;
   operations: Record<string, { n: number; errors: number; p50: number; p95: number; p99: number }>;
   cpuPerRequestMs?: { server: number; postgres: number };
+  /** What PostgreSQL's active backends waited on (pg_stat_activity, pg_locks) and each worker's event loop delay. */
+  waits?: WaitProfile;
+  loopDelay?: LoopDelay[];
 }
 
 function summarize(connections: number, samples: Sample[], wallMs: number): LevelResult {
@@ -172,7 +177,9 @@ async function main(): Promise<void> {
     const portalPatients = granted.slice(0, PORTAL_PATIENTS);
     // Each user signs in from an address of its own (X-Forwarded-For through a trusted proxy): the sign-in throttle
     // allows 100 attempts per address in 15 minutes, and two runs sign in more users than that.
-    const server = await startServerProcess(database.url!, WORKERS, { TRUST_PROXY: '127.0.0.1' });
+    const probe = loopDelayProbe();
+    const server = await startServerProcess(database.url!, WORKERS, { TRUST_PROXY: '127.0.0.1', ...probe.env }, probe.nodeArgs);
+    const databaseName = new URL(database.url!).pathname.slice(1);
     const base = `http://127.0.0.1:${server.port}`;
     console.log(`server: npm start, WORKERS=${WORKERS}; ${USERS} users; mix ${JSON.stringify(MIX)}; ${SECONDS} s per level`);
     try {
@@ -309,13 +316,19 @@ async function main(): Promise<void> {
       for (const connections of LEVELS) {
         const loadAverage = Math.round(loadavg()[0]! * 100) / 100;
         const sampler = cpuSampler(server.pid);
+        const waits = waitSampler(db, databaseName);
+        const loop = loopDelaySampler(server.pid, probe.dir);
         const http = await drive(connections, httpStep);
         const cpu = sampler.stop();
+        const loopDelay = await loop.stop();
+        const waitProfile = await waits.stop();
         const httpResult = summarize(Math.min(connections, USERS), http.samples, http.wallMs);
         httpResult.cpuPerRequestMs = {
           server: Math.round((cpu.serverMs / http.samples.length) * 1000) / 1000,
           postgres: Math.round((cpu.postgresMs / http.samples.length) * 1000) / 1000,
         };
+        httpResult.waits = waitProfile;
+        httpResult.loopDelay = loopDelay;
         const rawRun = await drive(connections, rawStep);
         const rawResult = summarize(connections, rawRun.samples, rawRun.wallMs);
         levels.push({ http: httpResult, raw: rawResult, loadAverage });
@@ -333,6 +346,9 @@ async function main(): Promise<void> {
           );
         }
         console.log(`  raw reference ${rawResult.requestsPerSecond} req/s, ${rawResult.errors} errors`);
+        const waitText = waitProfile.waits.slice(0, 6).map((w) => `${w.wait} ${w.backends}`);
+        console.log(`  PostgreSQL backends (mean active, by wait; ${waitProfile.samples} samples): ${waitText.join('; ')}`);
+        console.log(`  event loop delay per worker p50/p99/max ms: ${loopDelay.map((d) => `${d.p50}/${d.p99}/${d.max}`).join(', ')}`);
       }
       for (const u of users) u.client.close();
       for (const c of portal) c.close();
@@ -346,6 +362,7 @@ async function main(): Promise<void> {
       console.log(`\nwritten to ${file}`);
     } finally {
       await server.stop();
+      probe.dispose();
     }
   } finally {
     await database.dispose();
