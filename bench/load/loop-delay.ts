@@ -1,8 +1,8 @@
 // The benchmark's side of loop-delay-probe.ts: the workers' event loop delay over one level.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { childrenOf } from './proc-cpu';
+import { nodeChildrenOf } from './proc-cpu';
 
 export interface LoopDelay {
   pid: number;
@@ -26,13 +26,14 @@ const signal = (pids: number[]): void => pids.forEach((pid) => process.kill(pid,
 
 /** Starts a level: each worker's histogram starts afresh. Returns stop(), which reads each worker's delay since. */
 export function loopDelaySampler(serverPid: number, dir: string): { stop(): Promise<LoopDelay[]> } {
-  const workers = childrenOf(serverPid);
+  const workers = nodeChildrenOf(serverPid);
   signal(workers);
   return {
     async stop() {
       signal(workers);
       await new Promise((resolve) => setTimeout(resolve, 200));
-      return workers.map((pid) => JSON.parse(readFileSync(path.join(dir, `${pid}.json`), 'utf8')) as LoopDelay);
+      const files = workers.map((pid) => path.join(dir, `${pid}.json`)).filter((file) => existsSync(file));
+      return files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as LoopDelay);
     },
   };
 }

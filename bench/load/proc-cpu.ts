@@ -39,10 +39,10 @@ function allStats(): ProcStat[] {
     .filter((s): s is ProcStat => s !== null);
 }
 
-/** The processes below `rootPid` (the server's workers). */
-export function childrenOf(rootPid: number): number[] {
+/** The node processes right below `rootPid` (the server's workers; not tsx's esbuild service). */
+export function nodeChildrenOf(rootPid: number): number[] {
   return allStats()
-    .filter((s) => s.ppid === rootPid)
+    .filter((s) => s.ppid === rootPid && s.comm === 'node')
     .map((s) => s.pid);
 }
 
