@@ -1,7 +1,6 @@
 // Builds the Fastify app. Tests use it through `inject`; main.ts only starts it.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -17,6 +16,7 @@ import { registerCsrfGuard } from './http/csrf';
 import { registerInputGuard } from './http/input-guard';
 import { registerJsonParser } from './http/json-depth';
 import { registerRateLimits } from './http/rate-limit';
+import { registerSecurityHeaders } from './http/security-headers';
 import { registerStaticClient } from './http/static-client';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -67,18 +67,8 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
-  // CORS for the FHIR API and the SMART token endpoint only (decision 050), before anything that may refuse.
-  registerFhirCors(app, FHIR_BASE_PATH, config.fhirCorsOrigins);
-  registerCsrfGuard(app, config.trustedOrigins, {
-    origins: config.fhirCorsOrigins,
-    isCorsUrl: (url) => isCorsUrl(url, FHIR_BASE_PATH),
-    isTokenUrl: (url) => url.split('?')[0] === `${FHIR_BASE_PATH}${TOKEN_PATH}`,
-  });
-  registerJsonParser(app);
-  registerInputGuard(app);
-  registerAccessRefusalEvents(app, db, config.now);
-
-  await app.register(fastifyHelmet, {
+  // First of the hooks, so that an answer refused by any later one carries the headers too.
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -98,6 +88,17 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
     },
     hsts: config.production,
   });
+  // CORS for the FHIR API and the SMART token endpoint only (decision 050), before anything that may refuse.
+  registerFhirCors(app, FHIR_BASE_PATH, config.fhirCorsOrigins);
+  registerCsrfGuard(app, config.trustedOrigins, {
+    origins: config.fhirCorsOrigins,
+    isCorsUrl: (url) => isCorsUrl(url, FHIR_BASE_PATH),
+    isTokenUrl: (url) => url.split('?')[0] === `${FHIR_BASE_PATH}${TOKEN_PATH}`,
+  });
+  registerJsonParser(app);
+  registerInputGuard(app);
+  registerAccessRefusalEvents(app, db, config.now);
+
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'National Health Records API', version: '0.1.0' } },
