@@ -5,7 +5,8 @@
 // the server as `npm start` runs it (WORKERS processes) from this process. Then the raw SQL reference: the same
 // operations with their audit append, straight on the database at the same concurrency. Prints per operation p50,
 // p95, p99 and errors, req/s, and the CPU time per request of the server's processes and of PostgreSQL (from /proc),
-// and writes JSON to bench/results/.
+// and writes JSON to bench/results/. With RATE (requests per second, e.g. RATE=50 for the capacity note's 1x), the
+// users pace themselves to that rate in all (open load, as clinics send it) instead of sending as fast as answers come.
 // Database: SEEDED_DATABASE_URL (e.g. `npm run seed -- --patients 3000000`), else a scratch one on DATABASE_URL with
 // PATIENTS (default 100,000) patients, clinical rows for WITH_RECORDS (default 20,000).
 import { randomUUID } from 'node:crypto';
@@ -30,6 +31,8 @@ import { waitSampler, type WaitProfile } from './wait-sampler';
 const USERS = Number(process.env.USERS ?? 64);
 const LEVELS = (process.env.LEVELS ?? '1,16,64').split(',').map(Number);
 const SECONDS = Number(process.env.SECONDS ?? 20);
+/** Requests per second in all, or 0: as fast as the server answers. */
+const RATE = Number(process.env.RATE ?? 0);
 const WORKERS = Number(process.env.WORKERS ?? 2);
 const PATIENTS = Number(process.env.PATIENTS ?? 100_000);
 const WITH_RECORDS = Number(process.env.WITH_RECORDS ?? 20_000);
@@ -124,10 +127,18 @@ async function drive(
     Array.from({ length: connections }, async (_, loop) => {
       const next = picker(loop + 1);
       for (let n = 0; performance.now() < end; n++) {
+        // Paced: this loop's n-th request is due at start + n * connections / RATE (spread over the loops), and its
+        // time counts from when it was due, so a request that waited for a late answer before it shows the wait.
+        let due = performance.now();
+        if (RATE > 0) {
+          due = start + ((n + loop / connections) * connections * 1000) / RATE;
+          if (due >= end) break;
+          const wait = due - performance.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        }
         const op = next();
-        const t = performance.now();
         const ok = await step(loop, op, n).catch(() => false);
-        samples.push({ op, ms: performance.now() - t, ok });
+        samples.push({ op, ms: performance.now() - due, ok });
       }
     }),
   );
@@ -181,7 +192,10 @@ async function main(): Promise<void> {
     const server = await startServerProcess(database.url!, WORKERS, { TRUST_PROXY: '127.0.0.1', ...probe.env }, probe.nodeArgs);
     const databaseName = new URL(database.url!).pathname.slice(1);
     const base = `http://127.0.0.1:${server.port}`;
-    console.log(`server: npm start, WORKERS=${WORKERS}; ${USERS} users; mix ${JSON.stringify(MIX)}; ${SECONDS} s per level`);
+    console.log(
+      `server: npm start, WORKERS=${WORKERS}; ${USERS} users; mix ${JSON.stringify(MIX)}; ${SECONDS} s per level` +
+        (RATE > 0 ? `; paced to ${RATE} req/s in all` : ''),
+    );
     try {
       const users: { client: BenchClient; mine: Patient[]; password: string }[] = [];
       for (let i = 0; i < USERS; i++) {
@@ -357,6 +371,7 @@ async function main(): Promise<void> {
         workers: WORKERS,
         mix: MIX,
         secondsPerLevel: SECONDS,
+        rate: RATE || null,
         levels,
       });
       console.log(`\nwritten to ${file}`);
