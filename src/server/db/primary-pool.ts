@@ -95,6 +95,12 @@ export class PrimaryFinder {
     if (!host || (this.known && this.known.host === host.host && this.known.port === host.port)) this.known = null;
   }
 
+  /** prefer-standby: the remembered standby turned out to be a primary (it was promoted): look for a standby again soon. */
+  recheckLater(host: HostPort): void {
+    if (this.known && this.known.host === host.host && this.known.port === host.port)
+      this.knownUntil = Math.min(this.knownUntil, Date.now() + FALLBACK_RECHECK_MS);
+  }
+
   private remember(host: HostPort, until = Number.POSITIVE_INFINITY): HostPort {
     this.known = host;
     this.knownUntil = until;
@@ -160,6 +166,7 @@ export function primaryFollowingPool(url: MultiHostUrl, options: pg.PoolConfig, 
         await super.connect();
         const { rows } = await super.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby');
         if (want === 'primary' && rows[0]?.standby) throw Object.assign(new Error('The server is a standby now'), { code: '25006' });
+        if (want === 'prefer-standby' && !rows[0]?.standby) finder.recheckLater(target);
       } catch (err) {
         finder.forget(target);
         throw err;

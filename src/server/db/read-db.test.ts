@@ -27,8 +27,7 @@ const today = new Date().toISOString().slice(0, 10);
 const report = { reportType: 'HIPAA', title: 'Read replica check', description: '', dateFrom: today, dateTo: today };
 const MARKER = 'replica-marker';
 
-const count = async (db: Db, statement: ReturnType<typeof sql>): Promise<number> =>
-  (await query<{ n: number }>(db, statement))[0]!.n;
+const count = async (db: Db, statement: ReturnType<typeof sql>): Promise<number> => (await query<{ n: number }>(db, statement))[0]!.n;
 
 /** An app on `primary` with its reads on `readDb`, and an auditor's cookie. */
 async function appWithReads(primary: Db, readDb: Db | undefined): Promise<{ app: FastifyInstance; cookie: string }> {
@@ -183,21 +182,25 @@ describe.skipIf(!serverUrl)('when DATABASE_READ_URL cannot be reached', () => {
     ['refuses connections', () => refused],
     ['never answers', unanswered],
     ['names two hosts, neither up', () => `postgres://postgres@127.0.0.1:1,127.0.0.1:2/nhr?target_session_attrs=prefer-standby`],
-  ])('reads on the primary when the read URL %s', async (_, url) => {
-    const pool = openReadPool(url());
-    pools.push(pool);
-    const { app, cookie } = await appWithReads(primary.handle.db, pool.db);
-    try {
-      const res = await generate(app, cookie);
-      expect(res.statusCode).toBe(201);
-      const data = JSON.parse(res.json<{ reportData: string }>().reportData) as HipaaReportData;
-      expect(data.accessesByUser.rows.map((r) => r.userId)).toContain(MARKER);
-      expect(data.dataAsOf).toMatchObject({ server: 'primary' });
-      const search = await searchAudit(app, cookie, MARKER);
-      expect(search.statusCode).toBe(200);
-      expect(search.json<{ userId: string }[]>().map((e) => e.userId)).toEqual([MARKER]);
-    } finally {
-      await app.close();
-    }
-  }, 60_000);
+  ])(
+    'reads on the primary when the read URL %s',
+    async (_, url) => {
+      const pool = openReadPool(url());
+      pools.push(pool);
+      const { app, cookie } = await appWithReads(primary.handle.db, pool.db);
+      try {
+        const res = await generate(app, cookie);
+        expect(res.statusCode).toBe(201);
+        const data = JSON.parse(res.json<{ reportData: string }>().reportData) as HipaaReportData;
+        expect(data.accessesByUser.rows.map((r) => r.userId)).toContain(MARKER);
+        expect(data.dataAsOf).toMatchObject({ server: 'primary' });
+        const search = await searchAudit(app, cookie, MARKER);
+        expect(search.statusCode).toBe(200);
+        expect(search.json<{ userId: string }[]>().map((e) => e.userId)).toEqual([MARKER]);
+      } finally {
+        await app.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -177,6 +177,9 @@ export function openReadPool(url: string, options: { poolSize?: number; statemen
     max: options.poolSize ?? 5,
     connectionTimeoutMillis: READ_CONNECT_TIMEOUT_MS,
     options: '-c default_transaction_read_only=on',
+    // Connections are renewed every minute, so reads move back to a standby once there is one again (after a failover
+    // the read pool's standby is the new primary until the old primary rejoins as the standby).
+    maxLifetimeSeconds: 60,
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
   };
   const multiHost = parseMultiHostUrl(url);
