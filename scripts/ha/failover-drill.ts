@@ -57,6 +57,8 @@ export interface DrillReport {
   id: number;
   /** Requests sent until it was stored (the ones before answered 503 or failed). */
   attempts: number;
+  /** The answers before it was stored, by status and code ("no answer": the connection failed). */
+  refusals: Record<string, number>;
   /** From the first request to the stored report. */
   seconds: number;
   /** Where its data was read: 'standby', or 'primary' (the promoted standby, or the read pool's fallback). */
@@ -135,8 +137,13 @@ async function reportUntilStored(client: BenchClient, deadlineMs: number): Promi
   const today = new Date().toISOString().slice(0, 10);
   const body = { reportType: 'HIPAA', title: 'Failover drill', description: '', dateFrom: today, dateTo: today };
   const started = performance.now();
+  const refusals: Record<string, number> = {};
   for (let attempts = 1; ; attempts++) {
     const res = await client.request('POST', '/api/compliance-reports/generate', { body }).catch(() => null);
+    if (res?.status !== 201) {
+      const code = res ? `${res.status} ${/"code":"([A-Z_]+)"/.exec(res.text)?.[1] ?? ''}`.trim() : 'no answer';
+      refusals[code] = (refusals[code] ?? 0) + 1;
+    }
     if (res?.status === 201) {
       const stored = JSON.parse(res.text) as { id: number; reportData: string };
       const data = JSON.parse(stored.reportData) as {
@@ -146,6 +153,7 @@ async function reportUntilStored(client: BenchClient, deadlineMs: number): Promi
       return {
         id: stored.id,
         attempts,
+        refusals,
         seconds: (performance.now() - started) / 1000,
         server: data.dataAsOf?.server ?? 'unknown',
         dataAsOf: data.dataAsOf?.dataAsOf ?? null,
@@ -160,7 +168,7 @@ async function reportUntilStored(client: BenchClient, deadlineMs: number): Promi
 }
 
 const describeReport = (r: DrillReport): string =>
-  `report ${r.id} in ${r.seconds.toFixed(1)} s (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}), read on the ${r.server}, data as of ${r.dataAsOf ?? 'unknown'}, ${r.auditEvents} audit events`;
+  `report ${r.id} in ${r.seconds.toFixed(1)} s (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}${r.attempts > 1 ? `: ${JSON.stringify(r.refusals)}` : ''}), read on the ${r.server}, data as of ${r.dataAsOf ?? 'unknown'}, ${r.auditEvents} audit events`;
 
 export async function runFailoverDrill(options: DrillOptions): Promise<DrillResult> {
   const log = options.log ?? ((line: string) => console.log(line));
