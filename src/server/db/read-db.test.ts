@@ -24,6 +24,7 @@ import { openReadPool, readDbOf, type ReadPoolHandle } from './read-db';
 import { adminQuery } from './scratch-database';
 
 const today = new Date().toISOString().slice(0, 10);
+const yearAgo = new Date(Date.now() - 300 * 86_400_000).toISOString().slice(0, 10);
 const report = { reportType: 'HIPAA', title: 'Read replica check', description: '', dateFrom: today, dateTo: today };
 const MARKER = 'replica-marker';
 
@@ -136,6 +137,26 @@ describe.skipIf(!serverUrl)('with DATABASE_READ_URL on PostgreSQL', () => {
       sql`SELECT new_values::text FROM audit_logs WHERE action = 'VIEW' AND resource_type = 'AUDIT_LOG' ORDER BY id DESC LIMIT 1`,
     );
     expect(JSON.parse(viewRow!.new_values)).toMatchObject({ filters: { userId: MARKER }, returned: 1 });
+    expect(await count(second.handle.db, sql`SELECT count(*)::int AS n FROM audit_logs`)).toBe(before);
+  });
+
+  it('reads the defaulter list on the read database and records the search on the primary', async () => {
+    const facility = 'Oshakati Intermediate Hospital';
+    const nurse = await createStaffUser(primary.handle.db, { roleId: ROLE_IDS.nurse, facility });
+    const nurseCookie = await signIn(app, nurse.email, nurse.password);
+    const before = await count(second.handle.db, sql`SELECT count(*)::int AS n FROM audit_logs`);
+    const res = await app.inject({
+      method: 'GET',
+      url: `/api/defaulters?facility=${encodeURIComponent(facility)}&from=${yearAgo}&to=${today}`,
+      headers: { cookie: nurseCookie },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-data-server']).toBe('primary'); // a second database, not a standby in recovery
+    const [row] = await query<{ new_values: string }>(
+      primary.handle.db,
+      sql`SELECT new_values::text FROM audit_logs WHERE action = 'SEARCH' AND user_id = ${nurse.id} ORDER BY id DESC LIMIT 1`,
+    );
+    expect(JSON.parse(row!.new_values)).toMatchObject({ criteria: { method: 'defaulters', facility } });
     expect(await count(second.handle.db, sql`SELECT count(*)::int AS n FROM audit_logs`)).toBe(before);
   });
 
