@@ -35,8 +35,6 @@ export interface JobReader {
 }
 
 export interface ReadDb {
-  /** Whether a read pool was configured (DATABASE_READ_URL); false: every read is on the primary. */
-  readonly separate: boolean;
   /**
    * Runs `read` in one read-only, repeatable-read snapshot on the read pool when it answers and is at most
    * `maxStalenessMs` behind, else on the primary.
@@ -99,7 +97,9 @@ export function readDbOf(primary: Db, replica: Db | undefined, log: (message: st
   const replicaInUse = (): Db | undefined => (replica && Date.now() >= skipUntil ? replica : undefined);
   const failed = (error: unknown): void => {
     skipUntil = Date.now() + READ_POOL_BACKOFF_MS;
-    log(`read pool unavailable, reading on the primary for ${READ_POOL_BACKOFF_MS / 1000} s (${(error as Error).message})`);
+    // The codes only: a driver error's message can carry the query's parameters (DESIGN.md §6: never in the logs).
+    const codes = [(error as { code?: unknown }).code, ((error as { cause?: { code?: unknown } }).cause ?? {}).code].filter(Boolean);
+    log(`read pool unavailable (${codes.join(', ') || 'no code'}): reading on the primary for ${READ_POOL_BACKOFF_MS / 1000} s`);
   };
 
   async function onPrimary<T>(read: (tx: DbOrTx) => Promise<T>): Promise<ReadResult<T>> {
@@ -110,8 +110,6 @@ export function readDbOf(primary: Db, replica: Db | undefined, log: (message: st
   }
 
   return {
-    separate: replica !== undefined,
-
     async snapshot(maxStalenessMs, read) {
       const source = replicaInUse();
       if (!source) return onPrimary(read);
