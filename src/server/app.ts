@@ -7,6 +7,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { AppDeps } from './deps';
+import { readDbOf } from './db/read-db';
 import { configureAuditPayloads } from './audit/audit-payload';
 import { requireStaff } from './context/guards';
 import { registerRequestContext } from './context/request-context';
@@ -47,11 +48,13 @@ export const BODY_LIMIT = 100 * 1024;
 
 export interface BuildAppOptions {
   db: Db;
+  /** The read pool of DATABASE_READ_URL (decision 058); absent: those reads are on `db` too. */
+  readDb?: Db | undefined;
   config: Config;
   logger?: FastifyServerOptions['logger'];
 }
 
-export async function buildApp({ db, config, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, readDb, config, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
   // The key of the audit payloads this process writes and reads (decision 042): writeAudit has only a transaction.
   configureAuditPayloads(config.auditPayloadKey);
   // The medicine-check knowledge, read and checked once (decision 043): a broken file makes the checks unavailable,
@@ -106,7 +109,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   });
 
   await registerRateLimits(app, db, config);
-  const deps: AppDeps = { db, config };
+  const deps: AppDeps = { db, readDb: readDbOf(db, readDb, (message) => app.log.warn(message)), config };
   // Every request gets request.meta and request.actor (session + permissions from the database) before any route.
   registerRequestContext(app, deps);
   // The API document names every route and field: staff only (issue 10 item 10); a patient or anonymous caller gets 401.
