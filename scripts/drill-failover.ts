@@ -17,6 +17,11 @@ const result = await runFailoverDrill({
   ports: { monitor: monitor!, nodes: [node1!, node2!] },
 });
 console.log(JSON.stringify(result, null, 2));
-const ok = result.lost === 0 && result.duplicated === 0 && result.unfinished === 0 && result.outageSeconds <= 30;
+const ok =
+  result.lost === 0 &&
+  result.duplicated === 0 &&
+  result.unfinished === 0 &&
+  result.outageSeconds <= 30 &&
+  result.reportDuringFailover.id > 0;
 console.log(ok ? 'drill passed' : 'DRILL FAILED: writes lost or duplicated, or the outage was longer than 30 s');
 process.exit(ok ? 0 : 1);

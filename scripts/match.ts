@@ -1,10 +1,12 @@
 // npm run match [-- --database-url URL]: the registry-wide duplicate matcher in the foreground with a progress bar
 // (issue 24 item 1, decision 046). Starts a run, or resumes the current one where it stopped (a run a server is
-// working on is left to it). Ctrl-C pauses it after the chunk in progress; run the command again to resume.
+// working on is left to it). Ctrl-C pauses it after the chunk in progress; run the command again to resume. With
+// DATABASE_READ_URL the chunks are read on the standby (decision 058); the pairs and checkpoints are written here.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
 import { DataDirInUseError } from '../src/server/db/data-dir-lock';
+import { openReadPool, readDbOf } from '../src/server/db/read-db';
 import { claimRun, runScan } from '../src/server/modules/duplicates/scan-job';
 import { formatSeconds, ProgressBar } from '../bench/seed/progress';
 
@@ -15,6 +17,7 @@ const handle = await openDatabase(databaseUrl ? { databaseUrl, poolSize: 2 } : {
   console.error(`match: ${err instanceof DataDirInUseError ? err.message : `cannot open the database: ${(err as Error).message}`}`);
   process.exit(1);
 });
+const readPool = config.databaseReadUrl && handle.kind === 'postgres' ? openReadPool(config.databaseReadUrl, { poolSize: 2 }) : undefined;
 const abort = new AbortController();
 process.once('SIGINT', () => abort.abort());
 try {
@@ -33,11 +36,13 @@ try {
       now: () => new Date(),
       signal: abort.signal,
       onProgress: (s) => bar.update(s.done),
+      reads: readDbOf(handle.db, readPool?.db, (message) => console.error(`match: ${message}`)),
     });
     bar.done(
       `Matcher ${outcome} after ${formatSeconds((performance.now() - t0) / 1000)} (thresholds: very likely >= ${config.match.veryLikely}, possible >= ${config.match.possible})`,
     );
   }
 } finally {
+  await readPool?.close();
   await handle.close();
 }

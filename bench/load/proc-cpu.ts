@@ -39,6 +39,13 @@ function allStats(): ProcStat[] {
     .filter((s): s is ProcStat => s !== null);
 }
 
+/** The node processes right below `rootPid` (the server's workers; not tsx's esbuild service). */
+export function nodeChildrenOf(rootPid: number): number[] {
+  return allStats()
+    .filter((s) => s.ppid === rootPid && s.comm === 'node')
+    .map((s) => s.pid);
+}
+
 export interface CpuReading {
   /** The server process and its descendants. */
   serverMs: number;

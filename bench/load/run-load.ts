@@ -5,7 +5,8 @@
 // the server as `npm start` runs it (WORKERS processes) from this process. Then the raw SQL reference: the same
 // operations with their audit append, straight on the database at the same concurrency. Prints per operation p50,
 // p95, p99 and errors, req/s, and the CPU time per request of the server's processes and of PostgreSQL (from /proc),
-// and writes JSON to bench/results/.
+// and writes JSON to bench/results/. With RATE (requests per second, e.g. RATE=50 for the capacity note's 1x), the
+// users pace themselves to that rate in all (open load, as clinics send it) instead of sending as fast as answers come.
 // Database: SEEDED_DATABASE_URL (e.g. `npm run seed -- --patients 3000000`), else a scratch one on DATABASE_URL with
 // PATIENTS (default 100,000) patients, clinical rows for WITH_RECORDS (default 20,000).
 import { randomUUID } from 'node:crypto';
@@ -23,11 +24,15 @@ import { createBenchDatabase, percentile, type BenchDatabase } from '../bench-da
 import { benchClient, SEEDED, seedScratchRecords, writeResult, type BenchClient } from '../record-bench-kit';
 import { startServerProcess } from '../search/server-process';
 import { openDatabase } from '../../src/server/db/client';
+import { loopDelayProbe, loopDelaySampler, type LoopDelay } from './loop-delay';
 import { cpuSampler } from './proc-cpu';
+import { waitSampler, type WaitProfile } from './wait-sampler';
 
 const USERS = Number(process.env.USERS ?? 64);
 const LEVELS = (process.env.LEVELS ?? '1,16,64').split(',').map(Number);
 const SECONDS = Number(process.env.SECONDS ?? 20);
+/** Requests per second in all, or 0: as fast as the server answers. */
+const RATE = Number(process.env.RATE ?? 0);
 const WORKERS = Number(process.env.WORKERS ?? 2);
 const PATIENTS = Number(process.env.PATIENTS ?? 100_000);
 const WITH_RECORDS = Number(process.env.WITH_RECORDS ?? 20_000);
@@ -80,6 +85,9 @@ interface LevelResult {
   errors: number;
   operations: Record<string, { n: number; errors: number; p50: number; p95: number; p99: number }>;
   cpuPerRequestMs?: { server: number; postgres: number };
+  /** What PostgreSQL's active backends waited on (pg_stat_activity, pg_locks) and each worker's event loop delay. */
+  waits?: WaitProfile;
+  loopDelay?: LoopDelay[];
 }
 
 function summarize(connections: number, samples: Sample[], wallMs: number): LevelResult {
@@ -119,10 +127,18 @@ async function drive(
     Array.from({ length: connections }, async (_, loop) => {
       const next = picker(loop + 1);
       for (let n = 0; performance.now() < end; n++) {
+        // Paced: this loop's n-th request is due at start + n * connections / RATE (spread over the loops), and its
+        // time counts from when it was due, so a request that waited for a late answer before it shows the wait.
+        let due = performance.now();
+        if (RATE > 0) {
+          due = start + ((n + loop / connections) * connections * 1000) / RATE;
+          if (due >= end) break;
+          const wait = due - performance.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        }
         const op = next();
-        const t = performance.now();
         const ok = await step(loop, op, n).catch(() => false);
-        samples.push({ op, ms: performance.now() - t, ok });
+        samples.push({ op, ms: performance.now() - due, ok });
       }
     }),
   );
@@ -172,9 +188,14 @@ async function main(): Promise<void> {
     const portalPatients = granted.slice(0, PORTAL_PATIENTS);
     // Each user signs in from an address of its own (X-Forwarded-For through a trusted proxy): the sign-in throttle
     // allows 100 attempts per address in 15 minutes, and two runs sign in more users than that.
-    const server = await startServerProcess(database.url!, WORKERS, { TRUST_PROXY: '127.0.0.1' });
+    const probe = loopDelayProbe();
+    const server = await startServerProcess(database.url!, WORKERS, { TRUST_PROXY: '127.0.0.1', ...probe.env }, probe.nodeArgs);
+    const databaseName = new URL(database.url!).pathname.slice(1);
     const base = `http://127.0.0.1:${server.port}`;
-    console.log(`server: npm start, WORKERS=${WORKERS}; ${USERS} users; mix ${JSON.stringify(MIX)}; ${SECONDS} s per level`);
+    console.log(
+      `server: npm start, WORKERS=${WORKERS}; ${USERS} users; mix ${JSON.stringify(MIX)}; ${SECONDS} s per level` +
+        (RATE > 0 ? `; paced to ${RATE} req/s in all` : ''),
+    );
     try {
       const users: { client: BenchClient; mine: Patient[]; password: string }[] = [];
       for (let i = 0; i < USERS; i++) {
@@ -309,13 +330,19 @@ async function main(): Promise<void> {
       for (const connections of LEVELS) {
         const loadAverage = Math.round(loadavg()[0]! * 100) / 100;
         const sampler = cpuSampler(server.pid);
+        const waits = waitSampler(db, databaseName);
+        const loop = loopDelaySampler(server.pid, probe.dir);
         const http = await drive(connections, httpStep);
         const cpu = sampler.stop();
+        const loopDelay = await loop.stop();
+        const waitProfile = await waits.stop();
         const httpResult = summarize(Math.min(connections, USERS), http.samples, http.wallMs);
         httpResult.cpuPerRequestMs = {
           server: Math.round((cpu.serverMs / http.samples.length) * 1000) / 1000,
           postgres: Math.round((cpu.postgresMs / http.samples.length) * 1000) / 1000,
         };
+        httpResult.waits = waitProfile;
+        httpResult.loopDelay = loopDelay;
         const rawRun = await drive(connections, rawStep);
         const rawResult = summarize(connections, rawRun.samples, rawRun.wallMs);
         levels.push({ http: httpResult, raw: rawResult, loadAverage });
@@ -333,6 +360,9 @@ async function main(): Promise<void> {
           );
         }
         console.log(`  raw reference ${rawResult.requestsPerSecond} req/s, ${rawResult.errors} errors`);
+        const waitText = waitProfile.waits.slice(0, 6).map((w) => `${w.wait} ${w.backends}`);
+        console.log(`  PostgreSQL backends (mean active, by wait; ${waitProfile.samples} samples): ${waitText.join('; ')}`);
+        console.log(`  event loop delay per worker p50/p99/max ms: ${loopDelay.map((d) => `${d.p50}/${d.p99}/${d.max}`).join(', ')}`);
       }
       for (const u of users) u.client.close();
       for (const c of portal) c.close();
@@ -341,11 +371,13 @@ async function main(): Promise<void> {
         workers: WORKERS,
         mix: MIX,
         secondsPerLevel: SECONDS,
+        rate: RATE || null,
         levels,
       });
       console.log(`\nwritten to ${file}`);
     } finally {
       await server.stop();
+      probe.dispose();
     }
   } finally {
     await database.dispose();

@@ -1,4 +1,4 @@
-// Issue 11's search budgets, checked against one run's figures (a benchmark reports them; no test asserts speed).
+// Issue 11's and issue 29's search budgets, checked against one run's figures (a benchmark reports them; no test asserts speed).
 import type { RunReport } from './report';
 
 const REFERENCE = 'raw search+audit';
@@ -28,5 +28,16 @@ export function budgetLines(report: RunReport): string[] {
     'req/s',
   );
   check('fuzzy HTTP p95 at 1 connection', group('HTTP', 1, FUZZY)?.p95, 40, true, 'ms');
+  lines.push('Budgets (issue 29)');
+  check(
+    'exact HTTP throughput at 16 connections, 16 users, vs 0.6 x raw search+audit',
+    http16,
+    ref16 === undefined ? undefined : 0.6 * ref16,
+    false,
+    'req/s',
+  );
+  check('exact HTTP p99 at 16 connections, 16 users', group('HTTP', 16, EXACT)?.p99, 50, true, 'ms');
+  check('exact HTTP p99 at 16 connections, one user', group('HTTP one user', 16, EXACT)?.p99, 100, true, 'ms');
+  check('server CPU per exact search at 16 connections, 16 users', run('HTTP', 16)?.cpuPerExactMs?.server, 0.4, true, 'ms');
   return lines;
 }

@@ -15,14 +15,19 @@ import { signInOverHttp, startServerProcess } from './server-process';
 import type { Target } from './targets';
 
 export interface HttpSearchServer {
-  /** A driver whose connections are kept alive, at most `connections` of them. */
-  driver(connections: number): SearchDriver & { close(): void };
+  /**
+   * A driver whose connections are kept alive, at most `connections` of them: each connection a doctor of its own
+   * (as a hospital loads the system), or with `oneUser` every connection the same doctor.
+   */
+  driver(connections: number, oneUser?: boolean): SearchDriver & { close(): void };
+  /** The server's primary process, when it runs in processes of its own (for CPU time from /proc). */
+  pid?: number;
   close(): Promise<void>;
 }
 
-function httpSearchDriver(port: number, cookie: string, connections: number): SearchDriver & { close(): void } {
+function httpSearchDriver(port: number, cookies: string[], connections: number, oneUser = false): SearchDriver & { close(): void } {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const search = (target: Target): Promise<PatientSearchResult[]> =>
+  const search = (target: Target, worker: number): Promise<PatientSearchResult[]> =>
     new Promise((resolve, reject) => {
       const body = JSON.stringify(target.input);
       const req = http.request(
@@ -32,7 +37,11 @@ function httpSearchDriver(port: number, cookie: string, connections: number): Se
           port,
           method: 'POST',
           path: '/api/patients/search',
-          headers: { cookie, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            cookie: cookies[oneUser ? 0 : worker % cookies.length]!,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -48,31 +57,45 @@ function httpSearchDriver(port: number, cookie: string, connections: number): Se
       req.on('error', reject);
       req.end(body);
     });
-  return { name: 'HTTP', search, close: () => agent.destroy() };
+  return { name: oneUser ? 'HTTP one user' : 'HTTP', search, close: () => agent.destroy() };
 }
 
-/** The app in this process on a free loopback port, on `db`. */
-export async function startHttpSearchServer(db: Db): Promise<HttpSearchServer> {
+/** The app in this process on a free loopback port, on `db`, with `users` signed-in doctors. */
+export async function startHttpSearchServer(db: Db, users: number): Promise<HttpSearchServer> {
   const app = await buildApp({ db, config: testConfig(), logger: false });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = new URL(address);
   try {
-    const doctor = await createStaffUser(db, { roleId: 3, lastName: 'Bench' });
-    const cookie = await signIn(app, doctor.email, doctor.password);
-    return { driver: (connections) => httpSearchDriver(Number(port), cookie, connections), close: () => app.close() };
+    const cookies: string[] = [];
+    for (let i = 0; i < users; i++) {
+      const doctor = await createStaffUser(db, { roleId: 3, lastName: 'Bench' });
+      cookies.push(await signIn(app, doctor.email, doctor.password));
+    }
+    return { driver: (connections, oneUser) => httpSearchDriver(Number(port), cookies, connections, oneUser), close: () => app.close() };
   } catch (error) {
     await app.close();
     throw error;
   }
 }
 
-/** The server as `npm start` runs it (WORKERS processes) on `databaseUrl`; `db` (same database) creates the doctor. */
-export async function startProcessSearchServer(db: Db, databaseUrl: string, workers: number): Promise<HttpSearchServer> {
-  const doctor = await createStaffUser(db, { roleId: 3, lastName: 'Bench' });
-  const server = await startServerProcess(databaseUrl, workers);
+/**
+ * The server as `npm start` runs it (WORKERS processes) on `databaseUrl`, with `users` doctors (created through `db`,
+ * the same database), each signed in from an address of its own through a trusted proxy (the sign-in throttle
+ * counts attempts per address).
+ */
+export async function startProcessSearchServer(db: Db, databaseUrl: string, workers: number, users: number): Promise<HttpSearchServer> {
+  const doctors = [];
+  for (let i = 0; i < users; i++) doctors.push(await createStaffUser(db, { roleId: 3, lastName: 'Bench' }));
+  const server = await startServerProcess(databaseUrl, workers, { TRUST_PROXY: '127.0.0.1' });
   try {
-    const cookie = await signInOverHttp(server.port, doctor.email, doctor.password);
-    return { driver: (connections) => httpSearchDriver(server.port, cookie, connections), close: () => server.stop() };
+    const cookies: string[] = [];
+    for (const [i, doctor] of doctors.entries())
+      cookies.push(await signInOverHttp(server.port, doctor.email, doctor.password, `10.1.${i >> 8}.${i & 255}`));
+    return {
+      driver: (connections, oneUser) => httpSearchDriver(server.port, cookies, connections, oneUser),
+      pid: server.pid,
+      close: () => server.stop(),
+    };
   } catch (error) {
     await server.stop();
     throw error;

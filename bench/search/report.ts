@@ -21,6 +21,8 @@ export interface RunReport {
     /** Requests per second over the wall-clock time of the exact run and of the fuzzy run. */
     throughput: Record<string, number>;
     groups: GroupStats[];
+    /** HTTP with the server in its own processes: CPU time per exact search of the server's processes and of PostgreSQL. */
+    cpuPerExactMs?: { server: number; postgres: number };
   }[];
   /** HTTP over raw SQL, per concurrency and group: what the API adds on top of the query. */
   comparisons: Comparison[];
@@ -102,8 +104,11 @@ export function formatTable(report: RunReport): string {
     const rates = Object.entries(run.throughput)
       .map(([k, v]) => `${k} ${v} req/s`)
       .join(', ');
+    const cpu = run.cpuPerExactMs
+      ? `; CPU per exact search: server ${run.cpuPerExactMs.server} ms, PostgreSQL ${run.cpuPerExactMs.postgres} ms`
+      : '';
     lines.push(
-      `\n${run.driver}, ${run.concurrency} connection(s), ${report.database.patients.toLocaleString('en')} patients on ${report.database.kind} (${rates})`,
+      `\n${run.driver}, ${run.concurrency} connection(s), ${report.database.patients.toLocaleString('en')} patients on ${report.database.kind} (${rates}${cpu})`,
     );
     lines.push(...markdownTable(COLUMNS, run.groups));
   }

@@ -20,6 +20,7 @@ import { BASELINE_INDEX, baselineIndexExists, trigramBaselineDriver } from './ba
 import { GROUPS, runTargets, summarize, type Sample, type SearchDriver } from './measure';
 import { compareRuns, formatTable, writeReport, type RunReport } from './report';
 import { buildTargets, CATEGORIES, type Target } from './targets';
+import { cpuSampler } from '../load/proc-cpu';
 
 export function rawSqlDriver(db: Db, today: string): SearchDriver {
   return { name: 'raw SQL', search: (target: Target) => searchPatients(db, target.input, { today }) };
@@ -94,10 +95,10 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
       // The app gets its own pool, as in production: raw SQL and HTTP never wait on each other's connections.
       if (databaseUrl && values.server === 'process') {
         process.stderr.write(`Starting the server as npm start does, WORKERS=${values.workers}...\n`);
-        server = await startProcessSearchServer(handle.db, databaseUrl, Number(values.workers));
+        server = await startProcessSearchServer(handle.db, databaseUrl, Number(values.workers), maxConcurrency);
       } else {
         appHandle = databaseUrl ? await openDatabase({ databaseUrl, poolSize: maxConcurrency + 2 }) : handle;
-        server = await startHttpSearchServer(appHandle.db);
+        server = await startHttpSearchServer(appHandle.db, maxConcurrency);
       }
       // Every worker warm, as a server that has run for a while is: over several connections (the primary hands
       // each new connection to the next worker), a few thousand requests, so V8 has optimised the request path; a
@@ -129,11 +130,12 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
     };
     // Each driver per concurrency level (the HTTP one gets an agent with that many keep-alive sockets).
     const audited = rawAuditedDriver(handle.db, today);
-    const drivers: [(concurrency: number) => SearchDriver & { close?(): void }, Target[]][] = [
+    const drivers: [(concurrency: number) => (SearchDriver & { close?(): void }) | null, Target[]][] = [
       [() => driver, targets],
       [() => audited, targets],
     ];
-    if (server) drivers.push([(c) => server!.driver(c), targets]);
+    // Over HTTP: a doctor per connection, and (beyond one connection) one doctor on every connection.
+    if (server) drivers.push([(c) => server!.driver(c), targets], [(c) => (c > 1 ? server!.driver(c, true) : null), targets]);
     if (values.baseline) {
       if (await baselineIndexExists(handle.db))
         drivers.push([() => trigramBaselineDriver(handle.db, today), targets.filter((t) => t.input.method === 'fuzzy-name')]);
@@ -143,9 +145,11 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
       if (handle.kind === 'pglite' && concurrency > 1) continue; // one embedded connection: concurrency only queues
       for (const [makeDriver, set] of drivers) {
         const d = makeDriver(concurrency);
+        if (!d) continue;
         // Exact and fuzzy searches run apart: each load is measured on its own, as the budgets state them.
         const samples: Sample[] = [];
         const throughput: Record<string, number> = {};
+        let cpuPerExactMs: { server: number; postgres: number } | undefined;
         for (const [kind, part] of [
           ['exact', set.filter((t) => t.input.method !== 'fuzzy-name')],
           ['fuzzy', set.filter((t) => t.input.method === 'fuzzy-name')],
@@ -153,8 +157,15 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
           if (part.length === 0) continue;
           process.stderr.write(`${d.name}: ${part.length} x ${repeat} ${kind} queries at ${concurrency} connection(s)...\n`);
           const started = performance.now();
+          // The server's own processes' CPU time over the exact searches (from /proc), per search.
+          const cpu = kind === 'exact' && d.name.startsWith('HTTP') && server?.pid ? cpuSampler(server.pid) : null;
           samples.push(...(await runTargets(d, part, concurrency, repeat)));
           throughput[kind] = Math.round((part.length * repeat * 1000) / (performance.now() - started));
+          if (cpu) {
+            const used = cpu.stop();
+            const n = part.length * repeat;
+            cpuPerExactMs = { server: round3(used.serverMs / n), postgres: round3(used.postgresMs / n) };
+          }
         }
         const groups = [
           ...Object.entries(GROUPS).map(([name, inGroup]) =>
@@ -175,7 +186,7 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
           ),
         ].filter((g) => g.queries > 0);
         d.close?.();
-        report.runs.push({ driver: d.name, concurrency, throughput, groups });
+        report.runs.push({ driver: d.name, concurrency, throughput, groups, ...(cpuPerExactMs ? { cpuPerExactMs } : {}) });
       }
     }
     report.loadAverage.after = round2(loadavg()[0]!);
@@ -192,3 +203,4 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
 }
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;

@@ -41,14 +41,25 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts `npm start`'s script and resolves once /api/health answers 200 (or rejects with the server's output). */
-export async function startServerProcess(databaseUrl: string, workers: number, env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  databaseUrl: string,
+  workers: number,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<ServerProcess> {
   const port = await freePort();
   const clientDir = mkdtempSync(path.join(tmpdir(), 'nhr-bench-client-'));
   writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>bench</title>');
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : []), '--import', 'tsx', 'scripts/start.ts'],
+    [
+      ...(process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : []),
+      '--import',
+      'tsx',
+      ...nodeArgs,
+      'scripts/start.ts',
+    ],
     {
       cwd: root,
       env: {
@@ -93,10 +104,10 @@ export async function startServerProcess(databaseUrl: string, workers: number, e
 }
 
 /** Signs in over HTTP; the session cookie (`nhr_sid=...`). */
-export async function signInOverHttp(port: number, email: string, password: string): Promise<string> {
+export async function signInOverHttp(port: number, email: string, password: string, address?: string): Promise<string> {
   const res = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(address ? { 'x-forwarded-for': address } : {}) },
     body: JSON.stringify({ email, password }),
   });
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith('nhr_sid='));

@@ -12,7 +12,7 @@ const installed = haToolsInstalled();
 const required = process.env.DRILLS_REQUIRED === '1';
 
 describe.runIf(installed || required)('failover drill', () => {
-  it('loses the primary under 16 writers: the standby takes over within 30 s, nothing acknowledged is lost or doubled, the audit chain verifies, the old primary rejoins', async () => {
+  it('loses the primary under 16 writers: the standby takes over within 30 s, nothing acknowledged is lost or doubled, the audit chain verifies, a report read off the standby completes, the old primary rejoins', async () => {
     expect(installed, 'pg_autoctl and PostgreSQL 15 must be installed (apt-get install postgresql-15-auto-failover)').toBe(true);
     const result = await runFailoverDrill({
       dir: mkdtempSync(path.join(tmpdir(), 'nhr-drill-test-')),
@@ -27,5 +27,9 @@ describe.runIf(installed || required)('failover drill', () => {
     expect(result.unfinished).toBe(0);
     expect(result.outageSeconds).toBeLessThanOrEqual(30);
     expect(result.auditVerify).toMatch(/^OK: /);
+    // Reports read off the standby (DATABASE_READ_URL, decision 058): before the kill on the standby itself, and one
+    // asked for at the kill stored once the standby was promoted.
+    expect(result.reportBefore.server).toBe('standby');
+    expect(result.reportDuringFailover.id).toBeGreaterThan(result.reportBefore.id);
   }, 600_000);
 });

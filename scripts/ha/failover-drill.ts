@@ -4,6 +4,9 @@
 // primary's server is lost (SIGKILL to its keeper and its postmaster): the standby is promoted, the server follows it
 // without a restart, every acknowledged add is found once on the new primary, the audit chain verifies there, and
 // the old primary rejoins as the standby. Prints the outage and the counts; throws when a guarantee does not hold.
+// The server reads its compliance reports off the standby (DATABASE_READ_URL naming both nodes, decision 058): an
+// auditor generates one before the kill (read on the standby) and one from the moment of the kill, retried as the
+// web client would until it is stored, which must complete while the standby is promoted.
 import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -44,6 +47,24 @@ export interface DrillResult {
   auditVerify: string;
   rejoinSeconds: number;
   newPrimary: string;
+  /** A compliance report generated before the kill, with DATABASE_READ_URL naming both nodes. */
+  reportBefore: DrillReport;
+  /** The compliance report asked for at the moment of the kill and retried until it was stored. */
+  reportDuringFailover: DrillReport;
+}
+
+export interface DrillReport {
+  id: number;
+  /** Requests sent until it was stored (the ones before answered 503 or failed). */
+  attempts: number;
+  /** The answers before it was stored, by status and code ("no answer": the connection failed). */
+  refusals: Record<string, number>;
+  /** From the first request to the stored report. */
+  seconds: number;
+  /** Where its data was read: 'standby', or 'primary' (the promoted standby, or the read pool's fallback). */
+  server: string;
+  dataAsOf: string | null;
+  auditEvents: number;
 }
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -107,13 +128,55 @@ async function writer(
   return w;
 }
 
+/**
+ * An auditor's compliance report of today, asked for until it is stored: a 503 (the primary lost: the report is
+ * computed on the read pool, but stored and audited on the primary) or a lost connection is retried, as the web
+ * client does. Generating a report is not idempotent, but an unanswered one is at worst a second copy of a report.
+ */
+async function reportUntilStored(client: BenchClient, deadlineMs: number): Promise<DrillReport> {
+  const today = new Date().toISOString().slice(0, 10);
+  const body = { reportType: 'HIPAA', title: 'Failover drill', description: '', dateFrom: today, dateTo: today };
+  const started = performance.now();
+  const refusals: Record<string, number> = {};
+  for (let attempts = 1; ; attempts++) {
+    const res = await client.request('POST', '/api/compliance-reports/generate', { body }).catch(() => null);
+    if (res?.status !== 201) {
+      const code = res ? `${res.status} ${/"code":"([A-Z_]+)"/.exec(res.text)?.[1] ?? ''}`.trim() : 'no answer';
+      refusals[code] = (refusals[code] ?? 0) + 1;
+    }
+    if (res?.status === 201) {
+      const stored = JSON.parse(res.text) as { id: number; reportData: string };
+      const data = JSON.parse(stored.reportData) as {
+        dataAsOf?: { server: string; dataAsOf: string | null };
+        summary: { auditEvents: number };
+      };
+      return {
+        id: stored.id,
+        attempts,
+        refusals,
+        seconds: (performance.now() - started) / 1000,
+        server: data.dataAsOf?.server ?? 'unknown',
+        dataAsOf: data.dataAsOf?.dataAsOf ?? null,
+        auditEvents: data.summary.auditEvents,
+      };
+    }
+    if (res && res.status !== 503 && res.status !== 502) throw new Error(`a report answered ${res.status}: ${res.text.slice(0, 300)}`);
+    if (performance.now() - started > deadlineMs)
+      throw new Error(`no report was stored within ${deadlineMs / 1000} s (${attempts} attempts)`);
+    await sleep(250);
+  }
+}
+
+const describeReport = (r: DrillReport): string =>
+  `report ${r.id} in ${r.seconds.toFixed(1)} s (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}${r.attempts > 1 ? `: ${JSON.stringify(r.refusals)}` : ''}), read on the ${r.server}, data as of ${r.dataAsOf ?? 'unknown'}, ${r.auditEvents} audit events`;
+
 export async function runFailoverDrill(options: DrillOptions): Promise<DrillResult> {
   const log = options.log ?? ((line: string) => console.log(line));
   const connections = options.connections ?? 16;
   prepareDir(options.dir);
   const pair = new HaPair(path.join(options.dir, 'pair'), options.ports);
   const appDir = path.join(options.dir, 'app');
-  const appEnv = { DATA_DIR: appDir, AUDIT_PAYLOAD_KEY: randomBytes(32).toString('base64') };
+  const appEnv = { DATA_DIR: appDir, AUDIT_PAYLOAD_KEY: randomBytes(32).toString('base64'), RATE_LIMIT_REPORTS_PER_HOUR: '100000' };
   let stopServer: (() => Promise<void>) | undefined;
   try {
     let t = performance.now();
@@ -123,6 +186,7 @@ export async function runFailoverDrill(options: DrillOptions): Promise<DrillResu
     const handle = await openDatabase({ databaseUrl: pair.databaseUrl, poolSize: 2 });
     await handle.migrate();
     const doctor = await createStaffUser(handle.db, { roleId: 3 });
+    const auditor = await createStaffUser(handle.db, { roleId: 6 });
     const patients: number[] = [];
     const idNumbers: string[] = [];
     for (let i = 0; i < 16; i++) {
@@ -132,12 +196,13 @@ export async function runFailoverDrill(options: DrillOptions): Promise<DrillResu
     }
     await handle.close();
 
-    const server = await startServerProcess(pair.databaseUrl, 1, appEnv);
+    const server = await startServerProcess(pair.databaseUrl, 1, { ...appEnv, DATABASE_READ_URL: pair.readUrl });
     stopServer = server.stop;
     const base = `http://127.0.0.1:${server.port}`;
     const cookie = await signInOverHttp(server.port, doctor.email, doctor.password);
     const client = benchClient(base, cookie, connections);
     await grantAccess(client, patients, doctor.password);
+    const auditorClient = benchClient(base, await signInOverHttp(server.port, auditor.email, auditor.password), 1);
 
     let stop = false;
     let killedAt = Number.POSITIVE_INFINITY;
@@ -150,11 +215,14 @@ export async function runFailoverDrill(options: DrillOptions): Promise<DrillResu
     const writers = Array.from({ length: connections }, () => writer(client, patients, idNumbers, () => stop, onAck));
 
     await sleep((options.warmupSeconds ?? 5) * 1000);
+    const reportBefore = await reportUntilStored(auditorClient, 30_000);
+    log(`before the kill: ${describeReport(reportBefore)}`);
     const primary = await pair.primary();
     if (primary?.name !== 'node1') throw new Error(`node1 should be the primary before the kill, found ${primary?.name}`);
     killedAt = performance.now();
     pair.killNode(primary);
     log('primary node1 killed (keeper and postmaster, SIGKILL)');
+    const reporting = reportUntilStored(auditorClient, 90_000);
     const deadline = killedAt + 60_000;
     while (firstAfterKill === Number.POSITIVE_INFINITY && performance.now() < deadline) await sleep(100);
     if (firstAfterKill === Number.POSITIVE_INFINITY) throw new Error('no write was acknowledged within 60 s of the kill');
@@ -163,7 +231,10 @@ export async function runFailoverDrill(options: DrillOptions): Promise<DrillResu
     await sleep((options.afterSeconds ?? 5) * 1000);
     stop = true;
     const done = await Promise.all(writers);
+    const reportDuringFailover = await reporting;
+    log(`during the failover: ${describeReport(reportDuringFailover)}`);
     client.close();
+    auditorClient.close();
 
     let newPrimary = await pair.primary();
     for (let i = 0; i < 60 && newPrimary?.name !== 'node2'; i++) {
@@ -214,6 +285,8 @@ export async function runFailoverDrill(options: DrillOptions): Promise<DrillResu
       auditVerify: okLine,
       rejoinSeconds,
       newPrimary: newPrimary.name,
+      reportBefore,
+      reportDuringFailover,
     };
   } finally {
     if (stopServer) await stopServer().catch(() => undefined);

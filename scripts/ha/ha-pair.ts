@@ -78,6 +78,11 @@ export class HaPair {
     return `postgres://postgres@${this.nodes.map((n) => `127.0.0.1:${n.port}`).join(',')}/${this.dbname}?target_session_attrs=read-write`;
   }
 
+  /** DATABASE_READ_URL for the pair (decision 058): both nodes, the standby preferred, the primary when it is alone. */
+  get readUrl(): string {
+    return this.databaseUrl.replace('target_session_attrs=read-write', 'target_session_attrs=prefer-standby');
+  }
+
   nodeUrl(node: NodeInfo, dbname = this.dbname): string {
     return `postgres://postgres@127.0.0.1:${node.port}/${dbname}`;
   }

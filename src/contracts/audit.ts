@@ -170,4 +170,10 @@ export const reportArchived = z.object({ id: z.number().int(), archived: z.liter
 export const reportRestored = z.object({ id: z.number().int(), archived: z.literal(false) });
 /** The list's response header carrying how many reports the filters match over all pages. */
 export const REPORT_TOTAL_HEADER = 'x-total-count';
+/**
+ * GET /api/audit-logs (decision 058): every change committed up to this time (ISO) is in the answer, none after it;
+ * and the kind of server that answered, `standby` or `primary` (a standby's data may trail the primary's).
+ */
+export const DATA_AS_OF_HEADER = 'x-data-as-of';
+export const DATA_SERVER_HEADER = 'x-data-server';
 export const complianceReportList = z.array(complianceReport);

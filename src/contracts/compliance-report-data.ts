@@ -19,6 +19,12 @@ interface ReportDataBase {
   /** The period covered, inclusive, as UTC calendar days. */
   period: { from: string; to: string; timeZone: 'UTC' };
   generatedAt: string;
+  /**
+   * Where the data was read and how fresh it is (issue 28 item 4, decision 058): every change committed up to
+   * `dataAsOf` is counted, none after it; `server` 'standby' when the report was computed on the read replica.
+   * Reports stored before it have none.
+   */
+  dataAsOf?: { server: 'standby' | 'primary'; dataAsOf: string | null };
   detailLimit: number;
 }
 

@@ -1,13 +1,13 @@
 // Builds the Fastify app. Tests use it through `inject`; main.ts only starts it.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { AppDeps } from './deps';
+import { readDbOf } from './db/read-db';
 import { configureAuditPayloads } from './audit/audit-payload';
 import { requireStaff } from './context/guards';
 import { registerRequestContext } from './context/request-context';
@@ -17,6 +17,7 @@ import { registerCsrfGuard } from './http/csrf';
 import { registerInputGuard } from './http/input-guard';
 import { registerJsonParser } from './http/json-depth';
 import { registerRateLimits } from './http/rate-limit';
+import { registerSecurityHeaders } from './http/security-headers';
 import { registerStaticClient } from './http/static-client';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -47,11 +48,13 @@ export const BODY_LIMIT = 100 * 1024;
 
 export interface BuildAppOptions {
   db: Db;
+  /** The read pool of DATABASE_READ_URL (decision 058); absent: those reads are on `db` too. */
+  readDb?: Db | undefined;
   config: Config;
   logger?: FastifyServerOptions['logger'];
 }
 
-export async function buildApp({ db, config, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, readDb, config, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
   // The key of the audit payloads this process writes and reads (decision 042): writeAudit has only a transaction.
   configureAuditPayloads(config.auditPayloadKey);
   // The medicine-check knowledge, read and checked once (decision 043): a broken file makes the checks unavailable,
@@ -67,18 +70,8 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
-  // CORS for the FHIR API and the SMART token endpoint only (decision 050), before anything that may refuse.
-  registerFhirCors(app, FHIR_BASE_PATH, config.fhirCorsOrigins);
-  registerCsrfGuard(app, config.trustedOrigins, {
-    origins: config.fhirCorsOrigins,
-    isCorsUrl: (url) => isCorsUrl(url, FHIR_BASE_PATH),
-    isTokenUrl: (url) => url.split('?')[0] === `${FHIR_BASE_PATH}${TOKEN_PATH}`,
-  });
-  registerJsonParser(app);
-  registerInputGuard(app);
-  registerAccessRefusalEvents(app, db, config.now);
-
-  await app.register(fastifyHelmet, {
+  // First of the hooks, so that an answer refused by any later one carries the headers too.
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -98,6 +91,17 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
     },
     hsts: config.production,
   });
+  // CORS for the FHIR API and the SMART token endpoint only (decision 050), before anything that may refuse.
+  registerFhirCors(app, FHIR_BASE_PATH, config.fhirCorsOrigins);
+  registerCsrfGuard(app, config.trustedOrigins, {
+    origins: config.fhirCorsOrigins,
+    isCorsUrl: (url) => isCorsUrl(url, FHIR_BASE_PATH),
+    isTokenUrl: (url) => url.split('?')[0] === `${FHIR_BASE_PATH}${TOKEN_PATH}`,
+  });
+  registerJsonParser(app);
+  registerInputGuard(app);
+  registerAccessRefusalEvents(app, db, config.now);
+
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'National Health Records API', version: '0.1.0' } },
@@ -105,7 +109,7 @@ export async function buildApp({ db, config, logger = false }: BuildAppOptions):
   });
 
   await registerRateLimits(app, db, config);
-  const deps: AppDeps = { db, config };
+  const deps: AppDeps = { db, readDb: readDbOf(db, readDb, (message) => app.log.warn(message)), config };
   // Every request gets request.meta and request.actor (session + permissions from the database) before any route.
   registerRequestContext(app, deps);
   // The API document names every route and field: staff only (issue 10 item 10); a patient or anonymous caller gets 401.

@@ -8,6 +8,12 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * The standby for reads that tolerate staleness (DATABASE_READ_URL; decision 058): compliance reports, the audit
+   * screen's searches, the defaulter list and the duplicate scan's reads. One host, or both of the pair in libpq's
+   * form with `?target_session_attrs=prefer-standby`. Absent: every read is on the primary. Ignored on PGlite.
+   */
+  databaseReadUrl: string | undefined;
   production: boolean;
   logLevel: string;
   clientDir: string;
@@ -245,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR ?? './data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseReadUrl: env.DATABASE_READ_URL?.trim() || undefined,
     production: env.NODE_ENV === 'production',
     logLevel: env.LOG_LEVEL ?? 'info',
     clientDir: path.resolve(env.CLIENT_DIR ?? './dist/client'),

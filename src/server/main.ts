@@ -5,6 +5,7 @@ import { startAuditDigests } from './audit/audit-digest-schedule';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { DataDirInUseError } from './db/data-dir-lock';
+import { openReadPool } from './db/read-db';
 
 const config = loadConfig();
 const handle = await openDatabase({
@@ -19,8 +20,14 @@ const handle = await openDatabase({
 // MIGRATE=false: the schema is migrated by a deploy step, so the app may run as a role without CREATE rights
 // (docs/security/audit-append-only.md).
 if (process.env.MIGRATE !== 'false') await handle.migrate();
+// Reads that tolerate staleness go to the standby when DATABASE_READ_URL names one (decision 058); PGlite has one database.
+const readPool =
+  config.databaseReadUrl && handle.kind === 'postgres'
+    ? openReadPool(config.databaseReadUrl, { statementTimeoutMs: config.statementTimeoutMs })
+    : undefined;
 const app = await buildApp({
   db: handle.db,
+  readDb: readPool?.db,
   config,
   logger: {
     level: config.logLevel,
@@ -37,6 +44,7 @@ async function shutdown(signal: string): Promise<void> {
   try {
     stopDigests();
     await app.close(); // stops accepting, lets in-flight requests finish
+    await readPool?.close();
     await handle.close();
     process.exit(0);
   } catch (err) {

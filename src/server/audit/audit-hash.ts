@@ -8,7 +8,10 @@ import { canonicalJson, type JsonValue } from './canonical-json';
 /** prev_hash of the first row of each chain. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** Chains in audit_chain_head (seeded by migration 0004; nhr_audit_append picks pg_backend_pid() % 16 + 1, so a connection always writes to the same one). */
+/**
+ * Chains in audit_chain_head (seeded by migration 0004). A transaction writes all its rows to one chain: the first no
+ * other transaction holds, starting from pg_backend_pid() % 16 + 1 (nhr_audit_chain_take, migration 0057).
+ */
 export const AUDIT_CHAINS = 16;
 
 /** The columns the writer fills from an audit entry (all but id, timestamp and the hashes). */

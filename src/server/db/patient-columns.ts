@@ -17,6 +17,11 @@ export const patientDetailsColumns = {
   nextOfKinContact: patients.nextOfKinContact,
 };
 
+/** The demographics of the patient row `p` as JSON (RecordPatient), for a statement that reads a record. */
+export const PATIENT_JSON = sql`json_build_object('id', p.id, 'firstName', p.first_name, 'lastName', p.last_name,
+  'dateOfBirth', p.date_of_birth::text, 'sex', p.sex, 'idNumber', p.id_number, 'contactNumber', p.contact_number,
+  'address', p.address, 'nextOfKin', p.next_of_kin, 'nextOfKinContact', p.next_of_kin_contact)`;
+
 /**
  * For a record read that is one statement (docs/decisions/015; the live-grant rule of db/live-grant, DESIGN.md §4): the patient's demographics as JSON (`patient`, no row
  * when the patient does not exist) and whether this user holds a live grant (`granted`), as a query to put in a
@@ -25,9 +30,7 @@ export const patientDetailsColumns = {
  * `survivorIdNumber` its NC number when this user holds a grant there.
  */
 export function patientWithGrantSql(userId: SQL, patientId: SQL, nowIso: SQL): SQL {
-  return sql`SELECT json_build_object('id', p.id, 'firstName', p.first_name, 'lastName', p.last_name, 'dateOfBirth', p.date_of_birth::text,
-                    'sex', p.sex, 'idNumber', p.id_number, 'contactNumber', p.contact_number, 'address', p.address,
-                    'nextOfKin', p.next_of_kin, 'nextOfKinContact', p.next_of_kin_contact) AS patient,
+  return sql`SELECT ${PATIENT_JSON} AS patient,
                     p.replaced_by IS NULL AND ${liveGrantSql(userId, sql`p.id`, nowIso)} AS granted,
                     j.survivor_id AS "survivorId",
                     CASE WHEN ${liveGrantSql(userId, sql`j.survivor_id`, nowIso)}

@@ -10,7 +10,7 @@ import { buildApp } from '../app';
 import { ROLE_IDS } from '../../contracts/constants';
 import { createScratchDatabase, type ScratchDatabase } from './scratch-database';
 import { openDatabase, type DatabaseHandle } from './client';
-import { isConnectionLost, parseMultiHostUrl } from './primary-pool';
+import { isConnectionLost, parseMultiHostUrl, PrimaryFinder } from './primary-pool';
 import { testConfig } from '../test/test-app';
 import { createStaffUser, signIn } from '../test/staff';
 import { searchAuditRows, searchOnce } from '../test/search-audit';
@@ -123,5 +123,16 @@ describe.skipIf(!serverUrl)('following the primary on PostgreSQL', () => {
     const again = await search();
     expect(again.statusCode).toBe(200);
     expect(await searchRows()).toBe(before + 1);
+  });
+});
+
+describe.skipIf(!serverUrl)('prefer-standby (the read pool, decision 058)', () => {
+  it('takes the primary when no host is a standby, and still refuses when no host answers', async () => {
+    const real = new URL(serverUrl!);
+    const host = { host: real.hostname, port: Number(real.port || 5432) };
+    const finder = new PrimaryFinder([{ host: '127.0.0.1', port: 1 }, host], serverUrl!, 'prefer-standby');
+    expect(await finder.current()).toEqual(host);
+    const none = new PrimaryFinder([{ host: '127.0.0.1', port: 1 }], serverUrl!, 'prefer-standby');
+    await expect(none.current()).rejects.toMatchObject({ code: '08001', message: expect.stringMatching(/No server among/) });
   });
 });

@@ -61,18 +61,32 @@ function aimAt(client: pg.Client, target: HostPort): void {
   fields.port = target.port;
 }
 
-/** Finds and remembers which host accepts writes; asked again after `forget()`. One search at a time. */
+/**
+ * Which server a pool wants, as libpq's target_session_attrs says it: `primary` (read-write) for DATABASE_URL;
+ * `prefer-standby` for DATABASE_READ_URL (decision 058): a standby when one answers, else the primary.
+ */
+export type TargetSession = 'primary' | 'prefer-standby';
+
+/**
+ * A read pool that settled on the primary because no standby answered looks for one again after this long, so the
+ * reads move back off the primary once a standby is back (the old primary rejoining after a failover).
+ */
+const FALLBACK_RECHECK_MS = 30_000;
+
+/** Finds and remembers the host to connect to; asked again after `forget()`. One search at a time. */
 export class PrimaryFinder {
   private known: HostPort | null = null;
+  private knownUntil = Number.POSITIVE_INFINITY;
   private searching: Promise<HostPort> | null = null;
 
   constructor(
     private readonly hosts: HostPort[],
     private readonly connectionString: string,
+    private readonly target: TargetSession = 'primary',
   ) {}
 
   current(): Promise<HostPort> {
-    if (this.known) return Promise.resolve(this.known);
+    if (this.known && Date.now() < this.knownUntil) return Promise.resolve(this.known);
     this.searching ??= this.search().finally(() => (this.searching = null));
     return this.searching;
   }
@@ -81,8 +95,21 @@ export class PrimaryFinder {
     if (!host || (this.known && this.known.host === host.host && this.known.port === host.port)) this.known = null;
   }
 
+  /** prefer-standby: the remembered standby turned out to be a primary (it was promoted): look for a standby again soon. */
+  recheckLater(host: HostPort): void {
+    if (this.known && this.known.host === host.host && this.known.port === host.port)
+      this.knownUntil = Math.min(this.knownUntil, Date.now() + FALLBACK_RECHECK_MS);
+  }
+
+  private remember(host: HostPort, until = Number.POSITIVE_INFINITY): HostPort {
+    this.known = host;
+    this.knownUntil = until;
+    return host;
+  }
+
   private async search(): Promise<HostPort> {
     const failures: string[] = [];
+    let primary: HostPort | null = null;
     for (const candidate of this.hosts) {
       const probe = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: PROBE_TIMEOUT_MS });
       aimAt(probe, candidate);
@@ -90,27 +117,31 @@ export class PrimaryFinder {
       try {
         await probe.connect();
         const { rows } = await probe.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby');
-        if (!rows[0]?.standby) {
-          this.known = candidate;
-          return candidate;
-        }
-        failures.push(`${candidate.host}:${candidate.port} is a standby`);
+        const standby = rows[0]?.standby === true;
+        if (this.target === 'primary' && !standby) return this.remember(candidate);
+        if (this.target === 'prefer-standby' && standby) return this.remember(candidate);
+        if (!standby) primary ??= candidate;
+        failures.push(`${candidate.host}:${candidate.port} is a ${standby ? 'standby' : 'primary'}`);
       } catch (err) {
         failures.push(`${candidate.host}:${candidate.port}: ${(err as Error).message}`);
       } finally {
         await probe.end().catch(() => undefined);
       }
     }
-    throw Object.assign(new Error(`No primary among the database hosts (${failures.join('; ')})`), { code: '08001' });
+    // prefer-standby, as libpq: no standby answered, so any server that did (the primary), for a while.
+    if (primary) return this.remember(primary, Date.now() + FALLBACK_RECHECK_MS);
+    const wanted = this.target === 'primary' ? 'primary' : 'server';
+    throw Object.assign(new Error(`No ${wanted} among the database hosts (${failures.join('; ')})`), { code: '08001' });
   }
 }
 
 /**
  * A pg.Pool whose connections go to the primary: each new connection asks the finder (cached), connects there,
- * and checks the server is still not in recovery; a failure makes the finder search again.
+ * and checks the server is still not in recovery; a failure makes the finder search again. With `prefer-standby`
+ * (the read pool, decision 058) they go to a standby when one answers, else to the primary, and either is accepted.
  */
-export function primaryFollowingPool(url: MultiHostUrl, options: pg.PoolConfig): pg.Pool {
-  const finder = new PrimaryFinder(url.hosts, url.single);
+export function primaryFollowingPool(url: MultiHostUrl, options: pg.PoolConfig, want: TargetSession = 'primary'): pg.Pool {
+  const finder = new PrimaryFinder(url.hosts, url.single, want);
 
   class PrimaryClient extends pg.Client {
     // pg-pool calls connect with a callback; node-postgres reads this.host and this.port when it connects.
@@ -134,7 +165,8 @@ export function primaryFollowingPool(url: MultiHostUrl, options: pg.PoolConfig):
       try {
         await super.connect();
         const { rows } = await super.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby');
-        if (rows[0]?.standby) throw Object.assign(new Error('The server is a standby now'), { code: '25006' });
+        if (want === 'primary' && rows[0]?.standby) throw Object.assign(new Error('The server is a standby now'), { code: '25006' });
+        if (want === 'prefer-standby' && !rows[0]?.standby) finder.recheckLater(target);
       } catch (err) {
         finder.forget(target);
         throw err;

@@ -1,5 +1,5 @@
 // Serves the built client: hashed assets cached for a year, index.html never cached, SPA fallback for app routes.
-// The document headers (CSP, HSTS, frame and referrer policies: @fastify/helmet in app.ts) go with index.html and
+// The document headers (CSP, HSTS, frame and referrer policies: security-headers.ts) go with index.html and
 // the API, not with each hashed script and stylesheet: they mean nothing there, and at about 650 bytes a response
 // they were a tenth of the sign-in page's bytes on a slow link (issue 21 item 18). The assets keep nosniff and
 // same-origin resource policy, which do apply to scripts.
@@ -16,8 +16,8 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
   if (!existsSync(path.join(clientDir, 'index.html'))) return undefined;
   app.addHook('onRoute', (route) => {
     if (!route.url?.startsWith(ASSET_PREFIX)) return;
-    // @fastify/helmet reads this per route: skip its headers for the hashed assets only.
-    route.config = Object.assign(route.config ?? Object.create(null), { helmet: { skipRoute: true } });
+    // security-headers.ts reads this per route: no document headers on the hashed assets.
+    route.config = Object.assign(route.config ?? Object.create(null), { securityHeaders: false });
   });
   await app.register(fastifyStatic, {
     root: clientDir,

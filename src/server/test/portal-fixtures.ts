@@ -1,6 +1,7 @@
 // Patients with clinical rows, inserted directly, and the audit rows a clinician's access confirmation writes
 // (POST /api/patients/{id}/access, DESIGN.md §4), for portal tests and journeys; patient sign-in through the real
 // activation (decision 016).
+import { primaryReads } from '../db/read-db';
 import type { PortalActivation } from '../../contracts/portal';
 import { writeAudit, type AuditActor } from '../audit/audit-writer';
 import { loadConfig } from '../config';
@@ -214,7 +215,11 @@ export async function activatePatient(
   const { code } = await issueActivationCode(db, patient.id, now());
   await activatePortal(
     // The fixture is not a sign-in under test: the limits on failed sign-ins across numbers (decision 032) stay out of it.
-    { db, config: { ...loadConfig({}), portalSignIn: { failuresPerIp: 1_000_000, failuresPerMinute: 1_000_000 }, now } },
+    {
+      db,
+      readDb: primaryReads(db),
+      config: { ...loadConfig({}), portalSignIn: { failuresPerIp: 1_000_000, failuresPerMinute: 1_000_000 }, now },
+    },
     { ncNumber: patient.ncNumber, dateOfBirth: patient.dateOfBirth, activationCode: code, pin },
     noRequest,
   );

@@ -10,6 +10,8 @@ import {
   reportArchived,
   reportListQuery,
   reportRestored,
+  DATA_AS_OF_HEADER,
+  DATA_SERVER_HEADER,
   REPORT_TOTAL_HEADER,
 } from '../../../contracts/audit';
 import { recordIdParams } from '../../../contracts/record-api';
@@ -20,7 +22,7 @@ import { rateLimitOf } from '../../http/rate-limit';
 import { readAuditLogs } from './audit.service';
 import { downloadReport, generateReport, readReports, setReportArchived } from './reports.service';
 
-export function auditRoutes({ db, config }: AppDeps) {
+export function auditRoutes({ db, readDb, config }: AppDeps) {
   const scope = (request: FastifyRequest) => staffScope(request, db, config.now);
   return async (app: FastifyInstance): Promise<void> => {
     const r = zodRoutes(app);
@@ -29,7 +31,12 @@ export function auditRoutes({ db, config }: AppDeps) {
     r.get(
       '/api/audit-logs',
       { onRequest: requireStaff('audit.read'), schema: { tags, querystring: auditLogQuery, response: { 200: auditLogList } } },
-      async (request) => readAuditLogs(scope(request), request.query),
+      async (request, reply) => {
+        // Searched on the standby when there is one (decision 058); the answer says how fresh it is.
+        const page = await readAuditLogs(scope(request), request.query, {}, readDb);
+        if (page.freshness.dataAsOf) reply.header(DATA_AS_OF_HEADER, page.freshness.dataAsOf);
+        return reply.header(DATA_SERVER_HEADER, page.freshness.server).send(page.entries);
+      },
     );
 
     r.get(
@@ -51,7 +58,7 @@ export function auditRoutes({ db, config }: AppDeps) {
         config: { rateLimit: rateLimitOf(config, 'report') },
         schema: { tags, body: generateReportInput, response: { 201: complianceReport } },
       },
-      async (request, reply) => reply.status(201).send(await generateReport(scope(request), request.body)),
+      async (request, reply) => reply.status(201).send(await generateReport(scope(request), request.body, { reads: readDb })),
     );
 
     // The report's data, streamed (issue 10 item 2): the list no longer carries it.

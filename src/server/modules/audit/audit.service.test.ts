@@ -150,7 +150,7 @@ describe('readAuditLogs', () => {
       permissions: new Set(),
     } satisfies StaffActor;
     const meta = { ip: '10.2.2.2', userAgent: 'browser', sessionHash: 'c'.repeat(64) };
-    const entries = await readAuditLogs({ db, actor: reader, meta, now: new Date() }, { patientId: '2', action: 'all' });
+    const { entries } = await readAuditLogs({ db, actor: reader, meta, now: new Date() }, { patientId: '2', action: 'all' });
     expect(entries.map((e) => e.id)).toEqual([7, 6, 5, 4]);
     const [row] = await query(db, sql`SELECT * FROM audit_logs ORDER BY id DESC LIMIT 1`);
     expect(Number(row!.id)).toBe(9); // bigint: a string from node-postgres

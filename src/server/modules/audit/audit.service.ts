@@ -2,6 +2,7 @@
 import { auditLogQuery, type AuditLogEntry, type AuditLogFilters, type AuditLogQueryInput } from '../../../contracts/audit';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { Db } from '../../db/client';
+import { primaryReads, type Freshness, type ReadDb } from '../../db/read-db';
 import { selectAuditLogs, type AuditLogCriteria, type AuditLogRow } from './audit.repository';
 import { withPresentedValues } from './audit-values';
 import { parseOr400 } from './parse';
@@ -36,23 +37,38 @@ export async function listAuditLogs(db: Db, filters: AuditLogQueryInput): Promis
   return rows.map(toEntry);
 }
 
-/** listAuditLogs for a person: the read is recorded as VIEW AUDIT_LOG, with the filters, in the same transaction. */
+/**
+ * How far behind the primary a standby may be for the audit screen's searches (decision 058): a minute. An auditor
+ * looks into what happened, rarely into the last seconds; the answer says how fresh it is (X-Data-As-Of), and a
+ * standby further behind is passed over for the primary.
+ */
+export const AUDIT_SEARCH_MAX_STALENESS_MS = 60_000;
+
+export interface AuditLogPage {
+  entries: AuditLogEntry[];
+  freshness: Freshness;
+}
+
+/**
+ * listAuditLogs for a person: read on `reads` (the standby for the audit screen, decision 058; the primary by
+ * default), then recorded as VIEW AUDIT_LOG, with the filters, on the primary; nothing is answered unless that
+ * audit row committed.
+ */
 export async function readAuditLogs(
   scope: RequestScope,
   filters: AuditLogQueryInput,
   /** A time window finer than the days of dateFrom/dateTo (FHIR AuditEvent's date prefixes), within them. */
   window: { from?: Date; before?: Date } = {},
-): Promise<AuditLogEntry[]> {
+  reads: ReadDb = primaryReads(scope.db),
+): Promise<AuditLogPage> {
   const parsed = parseAuditLogFilters(filters);
+  const criteria = criteriaOf(parsed);
+  const latest = (a: Date | undefined, b: Date | undefined) => (a && b ? (a > b ? a : b) : (a ?? b));
+  const earliest = (a: Date | undefined, b: Date | undefined) => (a && b ? (a < b ? a : b) : (a ?? b));
+  const { value: found, freshness } = await reads.snapshot(AUDIT_SEARCH_MAX_STALENESS_MS, (tx) =>
+    selectAuditLogs(tx, { ...criteria, from: latest(criteria.from, window.from), before: earliest(criteria.before, window.before) }),
+  );
   const rows = await inAuditedTransaction(scope, async (ctx) => {
-    const criteria = criteriaOf(parsed);
-    const latest = (a: Date | undefined, b: Date | undefined) => (a && b ? (a > b ? a : b) : (a ?? b));
-    const earliest = (a: Date | undefined, b: Date | undefined) => (a && b ? (a < b ? a : b) : (a ?? b));
-    const found = await selectAuditLogs(ctx.tx, {
-      ...criteria,
-      from: latest(criteria.from, window.from),
-      before: earliest(criteria.before, window.before),
-    });
     return ctx.audited(found, {
       action: 'VIEW',
       resourceType: 'AUDIT_LOG',
@@ -66,5 +82,5 @@ export async function readAuditLogs(
       },
     });
   });
-  return rows.map(toEntry);
+  return { entries: rows.map(toEntry), freshness };
 }

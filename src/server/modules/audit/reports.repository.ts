@@ -3,7 +3,7 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import { AUDIT_ACTIONS, type AuditAction } from '../../../contracts/audit';
 import type { ActionCounts, HipaaReportData, ReportAuditEvent } from '../../../contracts/compliance-report-data';
-import type { Db, DbOrTx } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import { auditLogs, auditPayloads, complianceReportArchives, complianceReports, securityEvents } from '../../db/schema';
 import type { StoredAuditValues } from './audit-values';
 import { auditPayloadJoin, auditValueColumns } from './audit-values.repository';
@@ -23,11 +23,6 @@ const actionColumns = (): Record<AuditAction, SQL<number>> =>
   Object.fromEntries(AUDIT_ACTIONS.map((a) => [a, n(eq(auditLogs.action, a))])) as Record<AuditAction, SQL<number>>;
 const actionCounts = (row: Record<AuditAction, number>): ActionCounts =>
   Object.fromEntries(AUDIT_ACTIONS.map((a) => [a, row[a]])) as ActionCounts;
-
-/** Runs the report's queries on one consistent snapshot, read-only. */
-export async function readSnapshot<T>(db: Db, read: (tx: DbOrTx) => Promise<T>): Promise<T> {
-  return db.transaction(read, { isolationLevel: 'repeatable read', accessMode: 'read only' });
-}
 
 export async function hipaaSummary(
   db: DbOrTx,

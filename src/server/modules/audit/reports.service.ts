@@ -14,6 +14,7 @@ import { REPORT_DETAIL_LIMIT, type ActivitySummary, type Capped, type ReportData
 import { auditActorOf } from '../../audit/audit-writer';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import type { Db, DbOrTx } from '../../db/client';
+import { primaryReads, type ReadDb } from '../../db/read-db';
 import { AppError } from '../../errors/app-error';
 import { withPresentedValues } from './audit-values';
 import { parseOr400 } from './parse';
@@ -37,7 +38,14 @@ async function activitySummary(tx: DbOrTx, p: Period, actions: readonly AuditAct
 }
 
 // Distributes over the union, so each report type keeps its own fields.
-type Body<T extends ReportData> = T extends ReportData ? Omit<T, 'period' | 'generatedAt' | 'detailLimit'> : never;
+type Body<T extends ReportData> = T extends ReportData ? Omit<T, 'period' | 'generatedAt' | 'detailLimit' | 'dataAsOf'> : never;
+
+/**
+ * How far behind the primary a standby may be for a report to be computed there (decision 058): reports count whole
+ * past days for an auditor, and five minutes of the last activity is within what a report of "today" can promise
+ * anyway. The report records its `dataAsOf`; a standby further behind is passed over for the primary.
+ */
+export const REPORT_MAX_STALENESS_MS = 5 * 60_000;
 
 async function reportBody(tx: DbOrTx, type: ReportType, p: Period, limit: number): Promise<Body<ReportData>> {
   if (type === 'HIPAA') {
@@ -84,20 +92,25 @@ async function reportBody(tx: DbOrTx, type: ReportType, p: Period, limit: number
   };
 }
 
-/** The report's data for dateFrom..dateTo (inclusive UTC days), from one consistent snapshot. */
+/**
+ * The report's data for dateFrom..dateTo (inclusive UTC days), from one consistent snapshot: on the standby when
+ * `source` is the app's read pool and it is recent enough (decision 058), else on the primary.
+ */
 export async function computeReportData(
-  db: Db,
+  source: Db | ReadDb,
   type: ReportType,
   dateFrom: string,
   dateTo: string,
   detailLimit: number = REPORT_DETAIL_LIMIT,
 ): Promise<ReportData> {
   const period: Period = { from: startOfDay(dateFrom), before: endOfDay(dateTo) };
-  const body = await reports.readSnapshot(db, (tx) => reportBody(tx, type, period, detailLimit));
+  const reads = 'snapshot' in source ? source : primaryReads(source);
+  const { value: body, freshness } = await reads.snapshot(REPORT_MAX_STALENESS_MS, (tx) => reportBody(tx, type, period, detailLimit));
   return {
     ...body,
     period: { from: dateFrom, to: dateTo, timeZone: 'UTC' },
     generatedAt: new Date().toISOString(),
+    dataAsOf: freshness,
     detailLimit,
   } as ReportData;
 }
@@ -115,6 +128,8 @@ const anyCapped = (data: ReportData): boolean =>
 export interface GenerateOptions {
   /** Cap on every list in the report (tests use a small one). */
   detailLimit?: number;
+  /** Where the report's data is read (the app's read pool, decision 058); default the primary. The report and its audit row are written on the primary. */
+  reads?: ReadDb;
 }
 
 /** Computes and stores a report (status COMPLETED, generatedBy the actor's name), audited as CREATE COMPLIANCE_REPORT. */
@@ -124,7 +139,7 @@ export async function generateReport(
   options: GenerateOptions = {},
 ): Promise<ComplianceReport> {
   const req = parseOr400(generateReportInput, input, 'Invalid report request');
-  const data = await computeReportData(scope.db, req.reportType, req.dateFrom, req.dateTo, options.detailLimit);
+  const data = await computeReportData(options.reads ?? scope.db, req.reportType, req.dateFrom, req.dateTo, options.detailLimit);
   const who = auditActorOf(scope.actor);
   const dateRange = { from: req.dateFrom, to: req.dateTo };
   const row = await inAuditedTransaction(scope, async (ctx) => {

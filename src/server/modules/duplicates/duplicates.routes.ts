@@ -18,11 +18,11 @@ import { readPairDetail } from './pair-detail.service';
 import { ScanRunner } from './scan-job';
 import { decideSame, joinSettingsOf } from '../patient-joins/joins.service';
 
-export function duplicatesRoutes({ db, config }: AppDeps) {
+export function duplicatesRoutes({ db, readDb, config }: AppDeps) {
   const canMerge = requireStaff('patients.merge');
   const scope = (request: FastifyRequest) => staffScope(request, db, config.now);
   return async (app: FastifyInstance): Promise<void> => {
-    const runner = new ScanRunner(db, { thresholds: config.match, now: config.now }, (error) =>
+    const runner = new ScanRunner(db, { thresholds: config.match, now: config.now, reads: readDb }, (error) =>
       app.log.error({ err: error }, 'duplicate scan failed'),
     );
     app.addHook('onClose', async () => runner.close());

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ScanProgress } from '../../../contracts/duplicates';
 import type { Db } from '../../db/client';
+import { primaryReads, type ReadDb } from '../../db/read-db';
 import type { Thresholds } from './match-scoring';
 import { keepChunk, readChunk, scoreRead, type ChunkRead } from './matcher';
 import { nextChunk } from './match.repository';
@@ -13,6 +14,13 @@ import { advanceScan, claimScan, createScan, endScan, latestScan, lockOwnedScan,
 export const SCAN_CHUNK = 1000;
 /** A running run whose heartbeat is older than this is taken to be abandoned (its worker stopped) and may be resumed. */
 export const SCAN_STALE_MS = 2 * 60_000;
+/**
+ * How far behind the primary a standby may be for a chunk to be read there (decision 058): a minute. A chunk's ids and
+ * candidates come from one source, so a patient registered within the lag is not in this run's chunk (its pairs
+ * from registration stay; the next run scores it), and a record changed within it is scored as it was, as one
+ * changed while a chunk is read on the primary already is. Further behind, the chunk is read on the primary.
+ */
+export const SCAN_MAX_STALENESS_MS = 60_000;
 
 export interface ScanOptions {
   thresholds: Thresholds;
@@ -22,6 +30,8 @@ export interface ScanOptions {
   maxChunks?: number;
   signal?: AbortSignal;
   onProgress?: (scan: ScanRow) => void;
+  /** Where the chunks are read (the app's read pool, decision 058); default the primary. Every write is on the primary. */
+  reads?: ReadDb;
 }
 
 export type ScanOutcome = 'done' | 'paused' | 'lost';
@@ -40,11 +50,22 @@ export async function claimRun(db: Db, owner: string, by: string | null, now: Da
 
 /** A chunk's read under way: settled to a value either way, so a failure waits (unhandled) until its turn. */
 type Reading = Promise<{ read: ChunkRead } | { error: unknown }>;
-const startReading = (db: Db, ids: readonly number[], thresholds: Thresholds): Reading =>
-  readChunk(db, ids, thresholds).then(
-    (read) => ({ read }),
-    (error: unknown) => ({ error }),
-  );
+
+/** The next chunk's ids and its read under way, both from one source (the standby when it is recent enough). */
+async function nextRead(reads: ReadDb, after: number, run: ScanRow, size: number, thresholds: Thresholds) {
+  const source = await reads.forJob(SCAN_MAX_STALENESS_MS);
+  const ids = await source.run((db) => nextChunk(db, after, run.maxPatientId, size));
+  const reading: Reading | null =
+    ids.length === 0
+      ? null
+      : source
+          .run((db) => readChunk(db, ids, thresholds))
+          .then(
+            (read) => ({ read }),
+            (error: unknown) => ({ error }),
+          );
+  return { ids, reading };
+}
 async function readResult(reading: Reading): Promise<ChunkRead> {
   const outcome = await reading;
   if ('error' in outcome) throw outcome.error;
@@ -58,9 +79,9 @@ async function readResult(reading: Reading): Promise<ChunkRead> {
  */
 export async function runScan(db: Db, run: ScanRow, owner: string, options: ScanOptions): Promise<ScanOutcome> {
   const chunkSize = options.chunkSize ?? SCAN_CHUNK;
+  const reads = options.reads ?? primaryReads(db);
   let checkpoint = run.lastPatientId;
-  let ids = await nextChunk(db, checkpoint, run.maxPatientId, chunkSize);
-  let reading = ids.length > 0 ? startReading(db, ids, options.thresholds) : null;
+  let { ids, reading } = await nextRead(reads, checkpoint, run, chunkSize, options.thresholds);
   let started = performance.now();
   for (let chunks = 0; ; chunks++) {
     if (options.signal?.aborted || (options.maxChunks !== undefined && chunks >= options.maxChunks)) {
@@ -77,8 +98,9 @@ export async function runScan(db: Db, run: ScanRow, owner: string, options: Scan
     // stored the same.
     const read = await readResult(reading);
     const last = ids[ids.length - 1]!;
-    const nextIds = await nextChunk(db, last, run.maxPatientId, chunkSize);
-    reading = nextIds.length > 0 ? startReading(db, nextIds, options.thresholds) : null;
+    const next = await nextRead(reads, last, run, chunkSize, options.thresholds);
+    const nextIds = next.ids;
+    reading = next.reading;
     const { pairs, compared } = scoreRead(read, options.thresholds);
     const chunkIds = ids;
     const from = checkpoint;

@@ -290,7 +290,7 @@ export async function searchAuditEvents(call: FhirCall): Promise<FhirResource> {
     limit: String(page.count + 1),
     ...(cursor ? { beforeId: cursor } : {}),
   };
-  const rows = window.empty ? [] : await readAuditLogs(call.scope, filters, window);
+  const rows = window.empty ? [] : (await readAuditLogs(call.scope, filters, window)).entries;
   return auditEventBundle(call.base, search, rows, page.count, ignoredOutcome(search.parsed.ignored));
 }
 

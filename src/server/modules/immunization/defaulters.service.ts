@@ -5,12 +5,27 @@ import { todayIso } from '../../../contracts/calendar';
 import { DEFAULTERS_LIMIT, type DefaultersQuery, type DefaultersResponse } from '../../../contracts/immunization';
 import { actorRoleAtTheTime, type StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
+import { primaryReads, type ReadResult, type ReadDb } from '../../db/read-db';
 import { AppError } from '../../errors/app-error';
 import { selectDefaulters } from './immunization-due.repository';
 import { currentSchedule } from './schedule.service';
 
-/** 403 DEFAULTERS_OTHER_FACILITY for a facility other than the staff member's own. */
-export async function listDefaulters(c: RequestScope<StaffActor>, q: DefaultersQuery): Promise<DefaultersResponse> {
+/**
+ * How far behind the primary a standby may be for a defaulter list (decision 058): fifteen minutes. The list is a day's
+ * calling list; a dose given in the last minutes may still show its child as overdue, as the clinic's own card shows
+ * it given. The answer says how fresh it is (X-Data-As-Of); a standby further behind is passed over for the primary.
+ */
+export const DEFAULTERS_MAX_STALENESS_MS = 15 * 60_000;
+
+/**
+ * 403 DEFAULTERS_OTHER_FACILITY for a facility other than the staff member's own. The list is read on `reads` (the
+ * standby, decision 058; the primary by default); its audit row is written on the primary before it is answered.
+ */
+export async function listDefaulters(
+  c: RequestScope<StaffActor>,
+  q: DefaultersQuery,
+  reads: ReadDb = primaryReads(c.db),
+): Promise<ReadResult<DefaultersResponse>> {
   if (c.actor.facility === null || c.actor.facility.trim().toLowerCase() !== q.facility.toLowerCase())
     throw new AppError('DEFAULTERS_OTHER_FACILITY', 'Defaulter lists are for your own facility only', {
       details: { facility: q.facility },
@@ -18,8 +33,10 @@ export async function listDefaulters(c: RequestScope<StaffActor>, q: DefaultersQ
   const schedule = await currentSchedule(c.db);
   const today = todayIso(c.now);
   const facility = c.actor.facility.trim();
-  return inAuditedTransaction(c, async (ctx) => {
-    const rows = await selectDefaulters(ctx.tx, { facility, from: q.from, to: q.to, today, limit: DEFAULTERS_LIMIT + 1 });
+  const { value: rows, freshness } = await reads.snapshot(DEFAULTERS_MAX_STALENESS_MS, (tx) =>
+    selectDefaulters(tx, { facility, from: q.from, to: q.to, today, limit: DEFAULTERS_LIMIT + 1 }),
+  );
+  const value = await inAuditedTransaction(c, async (ctx) => {
     const defaulters = rows.slice(0, DEFAULTERS_LIMIT);
     const answer: DefaultersResponse = {
       facility,
@@ -42,6 +59,7 @@ export async function listDefaulters(c: RequestScope<StaffActor>, q: DefaultersQ
       },
     });
   });
+  return { value, freshness };
 }
 
 const csvCell = (value: string | null): string => {

@@ -10,6 +10,7 @@ import {
   immunizationStatus,
   scheduleVersionRow,
 } from '../../../contracts/immunization';
+import { DATA_AS_OF_HEADER, DATA_SERVER_HEADER } from '../../../contracts/audit';
 import { recordIdParams } from '../../../contracts/record-api';
 import { patientScope, requirePortalPatient, requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
@@ -22,7 +23,7 @@ import { listScheduleVersions, loadSchedule } from './schedule.service';
 
 const tags = ['immunizations'];
 
-export function immunizationRoutes({ db, config }: AppDeps) {
+export function immunizationRoutes({ db, readDb, config }: AppDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     const r = zodRoutes(app);
 
@@ -75,7 +76,10 @@ export function immunizationRoutes({ db, config }: AppDeps) {
         },
       },
       async (request, reply) => {
-        const list = await listDefaulters(staffScope(request, db, config.now), request.query);
+        // Read on the standby when there is one (decision 058); the answer says how fresh it is.
+        const { value: list, freshness } = await listDefaulters(staffScope(request, db, config.now), request.query, readDb);
+        if (freshness.dataAsOf) reply.header(DATA_AS_OF_HEADER, freshness.dataAsOf);
+        reply.header(DATA_SERVER_HEADER, freshness.server);
         if (request.query.format === 'csv')
           return reply
             .header('content-type', 'text/csv; charset=utf-8')

@@ -157,6 +157,9 @@ describe('GET /api/defaulters', () => {
   it('lists the child with the overdue doses, contact details and last visit, audited as a search naming the patients', async () => {
     const res = await defaulters(nurse, range);
     expect(res.statusCode).toBe(200);
+    // Without DATABASE_READ_URL the list is read on the primary, and says how fresh it is (decision 058).
+    expect(res.headers['x-data-server']).toBe('primary');
+    expect(Date.parse(String(res.headers['x-data-as-of']))).not.toBeNaN();
     const list: DefaultersResponse = res.json();
     const child = list.defaulters.find((d) => d.patientId === childId);
     expect(child).toMatchObject({

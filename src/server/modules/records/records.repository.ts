@@ -106,15 +106,34 @@ export function presentLists<L extends Partial<Record<RecordKind, unknown>>>(lis
   return out as L;
 }
 
+/**
+ * The statement reading a set of lists, built once per set (db/client hotStatement): the portal and the full record
+ * read every list on each request, and building that statement with drizzle each time cost more CPU than running it.
+ */
+const LIST_STATEMENTS = new Map<string, (db: DbOrTx, values: { patientId: number }) => Promise<Raw[]>>();
+function listsStatement(kinds: readonly RecordKind[]) {
+  const key = kinds.join(',');
+  let statement = LIST_STATEMENTS.get(key);
+  if (!statement) {
+    const name = `nhr_lists_${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+    const build = (slot: Slots<{ patientId: number }>): SQL =>
+      sql`SELECT ${sql.join(
+        kinds.map((kind) => sql`${listJson(kind, sql`${slot.patientId}::int`)} AS ${sql.identifier(kind)}`),
+        sql`, `,
+      )}`;
+    LIST_STATEMENTS.set(key, (statement = hotStatement<{ patientId: number }, Raw>(name, build)));
+  }
+  return statement;
+}
+
 /** The given lists of one patient in one round trip. */
 async function selectLists<K extends RecordKind>(
   tx: DbOrTx,
   kinds: readonly K[],
   patientId: number,
 ): Promise<{ [P in K]: RecordRows[P][] }> {
-  const columns = kinds.map((kind) => sql`${listJson(kind, patientId)} AS ${sql.identifier(kind)}`);
-  const result = await tx.execute(sql`SELECT ${sql.join(columns, sql`, `)}`);
-  return presentLists((result as unknown as { rows: { [P in K]: RecordRows[P][] }[] }).rows[0]!);
+  const [row] = await listsStatement(kinds)(tx, { patientId });
+  return presentLists(row as { [P in K]: RecordRows[P][] });
 }
 
 // Statements go through the KindTable base type: Drizzle cannot type one statement over every kind's table, so rows

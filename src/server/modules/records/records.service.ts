@@ -27,7 +27,8 @@ import { inAuditedTransaction, type ContextAuditEntry, type RequestScope } from 
 import { AppError, validationFailed } from '../../errors/app-error';
 import { auditActorOf } from '../../audit/audit-writer';
 import { accessNotConfirmed, patientJoined, patientNotFound } from '../access/access.service';
-import { openOwnRecordWithDetails, openPatientRecord, type PatientScope } from '../access/patient-scope';
+import { readOwnRecordAudited } from './own-record.repository';
+import { openPatientRecord, PatientRemoved, type PatientScope } from '../access/patient-scope';
 import { readSummaryAudited } from './record-summary.repository';
 import { codeEntryOf } from './record-codes';
 import { serverKind } from './kinds';
@@ -39,7 +40,6 @@ import {
   markEnteredInError,
   selectItem,
   selectList,
-  selectListsOf,
   selectOwnAdd,
   updateItem,
   type ChangedBy,
@@ -473,24 +473,19 @@ export async function readRecordSummary(c: RecordCaller, patientId: number): Pro
  * PatientRemoved (access module), with no audit row, when the patient no longer exists.
  */
 export async function readOwnRecord(c: RequestScope<PatientActor>): Promise<{ patient: RecordPatient; lists: PortalRows }> {
-  return inAuditedTransaction(c, async (ctx) => {
-    const { scope, patient } = await openOwnRecordWithDetails(ctx);
-    const rows = await selectListsOf(scope, PORTAL_KINDS);
-    const lists = Object.fromEntries(
-      PORTAL_KINDS.map((k: PortalKind) => {
-        const from = KIND_CONTRACTS[k].portal.from as (row: RecordRows[PortalKind]) => Record<string, unknown>;
-        return [k, (rows[k] as RecordRows[PortalKind][]).map((row) => withoutKeys(from(row), PORTAL_HIDDEN))];
-      }),
-    ) as PortalRows;
-    return ctx.audited(
-      { patient, lists },
-      {
-        action: 'VIEW',
-        resourceType: 'PATIENT',
-        resourceId: scope.patientId,
-        patientId: scope.patientId,
-        newValues: { via: 'patient-portal' },
-      },
-    );
+  // One statement: the patient, the lists and the audit row (own-record.repository.ts).
+  const own = await readOwnRecordAudited(c.db, c.actor.patientId, {
+    actor: auditActorOf(c.actor),
+    meta: c.meta,
+    action: 'VIEW',
+    resourceType: 'PATIENT',
   });
+  if (!own) throw new PatientRemoved();
+  const lists = Object.fromEntries(
+    PORTAL_KINDS.map((k: PortalKind) => {
+      const from = KIND_CONTRACTS[k].portal.from as (row: RecordRows[PortalKind]) => Record<string, unknown>;
+      return [k, (own.lists[k] as RecordRows[PortalKind][]).map((row) => withoutKeys(from(row), PORTAL_HIDDEN))];
+    }),
+  ) as PortalRows;
+  return { patient: own.patient, lists };
 }
