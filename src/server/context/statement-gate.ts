@@ -10,7 +10,7 @@
 // and a closed gate is answered the same way on every hot path (UnconfirmedActorError for the request context to
 // retry with the actor read anew, or 429 with the window's reset).
 import { sql, type SQL } from 'drizzle-orm';
-import { limitInStatement, overLimit, purgeByChance } from '../http/rate-limit';
+import { limitInStatement, limitSlotValues, overLimit, purgeByChance, type LimitSlots } from '../http/rate-limit';
 import { UnconfirmedActorError } from './actor-check';
 import type { RequestScope } from './data-context';
 import { actorCheckSql, actorSlotsOf, type ActorSlots } from './session';
@@ -19,6 +19,8 @@ import { actorCheckSql, actorSlotsOf, type ActorSlots } from './session';
 export interface StatementGate {
   /** The request's rate limit (http/rate-limit's limitInStatement). */
   limit?: { gate: SQL; count: (when: SQL) => SQL } | undefined;
+  /** The same limit's values, for a hot statement built with limitSlotted (db/client hotStatement). */
+  limitSlots?: LimitSlots | undefined;
   /** The cached actor's confirmation (context/session's actorCheckSql): its CTEs end in `actor_ok`. */
   actor?: SQL | undefined;
   /** The same confirmation as a hot statement's slot values (actorCheckSlotted). */
@@ -57,7 +59,7 @@ export const gateName = ({ limit, actor }: StatementGate): string => `${limit ? 
 export function statementGateOf(scope: RequestScope): StatementGate {
   const { check = null, limit = null } = scope.gate ?? {};
   return {
-    ...(limit ? { limit: limitInStatement(limit) } : {}),
+    ...(limit ? { limit: limitInStatement(limit), limitSlots: limitSlotValues(limit) } : {}),
     ...(check ? { actor: actorCheckSql(check), actorSlots: actorSlotsOf(check) } : {}),
   };
 }

@@ -9,7 +9,7 @@ import fastifyRateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config, RateLimitRule } from '../config';
-import { preparedRows, type Db } from '../db/client';
+import { bindSlots, preparedRows, type Db, type Slots } from '../db/client';
 import { tooManyRequests } from '../errors/app-error';
 
 export type RateLimitName = keyof Config['rateLimits'];
@@ -104,13 +104,32 @@ const windowOf = (at: Date, windowMs: number): { start: Date; end: Date } => {
  * most that many beyond the limit get through.
  */
 export function limitInStatement(l: StatementLimit): { gate: SQL; count: (when: SQL) => SQL } {
+  return limitSlotted(bindSlots(limitSlotValues(l)));
+}
+
+/** The per-request values of a statement limit, for a hot statement built with limitSlotted (db/client hotStatement). */
+export interface LimitSlots {
+  limitKey: string;
+  limitMax: number;
+  limitStart: string;
+  limitEnd: number;
+  limitAt: string;
+}
+
+export function limitSlotValues(l: StatementLimit): LimitSlots {
   const { start, end } = windowOf(l.at, l.windowMs);
+  return { limitKey: l.key, limitMax: l.max, limitStart: start.toISOString(), limitEnd: end.getTime(), limitAt: l.at.toISOString() };
+}
+
+/** limitInStatement over slots: the same gate and count, for a statement built once. */
+export function limitSlotted(slot: Slots<LimitSlots>): { gate: SQL; count: (when: SQL) => SQL } {
   return {
-    gate: sql`SELECT c.n < ${l.max}::int AS ok, ${end.getTime()}::float8 AS reset_ms, c.n AS counted
+    gate: sql`SELECT c.n < ${slot.limitMax}::int AS ok, ${slot.limitEnd}::float8 AS reset_ms, c.n AS counted
       FROM (SELECT count(*)::int AS n FROM (SELECT 1 FROM rate_limit_requests r
-                                             WHERE r.key = ${l.key} AND r.at >= ${start.toISOString()}::timestamptz
-                                             LIMIT ${l.max}::int) AS w) AS c`,
-    count: (when) => sql`INSERT INTO rate_limit_requests (key, at) SELECT ${l.key}, ${l.at.toISOString()}::timestamptz WHERE ${when}`,
+                                             WHERE r.key = ${slot.limitKey}::text AND r.at >= ${slot.limitStart}::timestamptz
+                                             LIMIT ${slot.limitMax}::int) AS w) AS c`,
+    count: (when) =>
+      sql`INSERT INTO rate_limit_requests (key, at) SELECT ${slot.limitKey}::text, ${slot.limitAt}::timestamptz WHERE ${when}`,
   };
 }
 

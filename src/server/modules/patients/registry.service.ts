@@ -4,13 +4,12 @@ import type { z } from 'zod';
 import type { AddPatientResponse, addPatientRequest } from '../../../contracts/patient-requests';
 import { SEARCH_RESULT_LIMIT, type PatientSearchInput, type PatientSearchResult } from '../../../contracts/patients';
 import { auditActorOf } from '../../audit/audit-writer';
-import type { SQL } from 'drizzle-orm';
 import { actorRoleAtTheTime, type StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type GatedScope, type RequestScope } from '../../context/data-context';
 import { inGatedStatement, refuseCachedActor } from '../../context/statement-gate';
 import { AppError } from '../../errors/app-error';
 import { countOrRefuse } from '../../http/rate-limit';
-import { noteSearchVolume, searchVolumeCheckSql } from '../privacy/alerts.service';
+import { noteSearchVolume, searchVolumeCheckOf } from '../privacy/alerts.service';
 import { prepareActivationCode, storeIssuedActivationCode } from '../portal/portal-activation.service';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../duplicates/match-scoring';
 import { matchPatient } from '../duplicates/matcher';
@@ -39,7 +38,7 @@ export async function searchRecorded(scope: GatedScope<StaffActor>, input: Patie
       resourceType: 'PATIENT',
       newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
     } as const;
-    const volume = (ids: SQL) => searchVolumeCheckSql(gate.rules.alerts, actor, meta, ids);
+    const volume = searchVolumeCheckOf(gate.rules.alerts, actor, meta);
     const found = await inGatedStatement(scope, (g) => findExactAudited(scope.db, search, audit, { ...g, volume }));
     return found.patients;
   }

@@ -1,21 +1,22 @@
 // The exact searches (NC number; last name + date of birth) with their SEARCH audit row in one statement: one round
-// trip, no BEGIN/COMMIT, and one snapshot for the read and the row (issue 11, docs/decisions/015). Each method is a
-// named prepared statement, so a connection plans it once.
+// trip, no BEGIN/COMMIT, and one snapshot for the read and the row (issue 11, docs/decisions/015). Each shape of the
+// statement (the method, the gate, the volume check and the audit row's keys) is built and rendered once, then run as
+// a named prepared statement with the request's values (db/client hotStatement): building the statement with drizzle
+// on every search cost about as much CPU as the rest of the request's Node side (issue 29 item 3).
+import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PatientSearchResult } from '../../../contracts/patients';
-import { auditAppendSql, sqlJson, type StatementAuditEntry } from '../../audit/audit-in-statement';
-import { countCte, GATE_COLUMNS, gateCtes, gateName, type GateColumns, type StatementGate } from '../../context/statement-gate';
-import { preparedRows, type Db } from '../../db/client';
+import { auditAppendSlotted, auditSlotValues, sqlJson, type AuditSlots, type StatementAuditEntry } from '../../audit/audit-in-statement';
+import { canonicalJson, toJsonValue } from '../../audit/canonical-json';
+import { countCte, GATE_COLUMNS, gateCtes, type GateColumns, type StatementGate } from '../../context/statement-gate';
+import { actorCheckSlotted, type ActorSlots } from '../../context/session';
+import { hotStatement, type Db, type Slots } from '../../db/client';
+import { limitSlotted, type LimitSlots } from '../../http/rate-limit';
+import { bulkSearchCheckSlotted, volumeSlotValues, type BulkSearchCheck, type VolumeSlots } from '../privacy/alerts.repository';
 import { idNumberSearchSql, nameDobSearchSql, withoutEmptyJoin } from './search.repository';
 
 export type ExactSearch =
   { method: 'id-number'; idNumber: string } | { method: 'name-dob'; lastName: string; dateOfBirth: string; limit: number };
-
-function exactQuery(search: ExactSearch): SQL {
-  return search.method === 'id-number'
-    ? idNumberSearchSql(search.idNumber)
-    : nameDobSearchSql(search.lastName, search.dateOfBirth, search.limit);
-}
 
 /** The SEARCH row's parts that the statement fills in: the found ids, their number, and the patient when one. */
 export interface SearchAudit extends Omit<StatementAuditEntry, 'newValues' | 'patientId'> {
@@ -25,18 +26,80 @@ export interface SearchAudit extends Omit<StatementAuditEntry, 'newValues' | 'pa
 
 /** What else the search's statement does (issue 11, decisions 014 and 059): its gate and the volume check. */
 export interface SearchChecks extends StatementGate {
-  /**
-   * The bulk-search volume check (privacy's searchVolumeCheckSql): an SQL boolean expression of the found ids (an
-   * int[] expression), run once by the statement. Its text must depend only on its shape (the statement is
-   * prepared under one name).
-   */
-  volume?: (ids: SQL) => SQL;
+  /** The bulk-search volume check's values (privacy's searchVolumeCheckOf): run once by the statement on the found ids. */
+  volume?: BulkSearchCheck;
 }
 
 /** The gate's answer and the found patients (none when the gate was closed: nothing was read or written). */
 export interface ExactSearchOutcome {
   gate: GateColumns;
   patients: PatientSearchResult[];
+}
+
+type Raw = Record<string, unknown>;
+/** The search's own values (one method's of them per statement). */
+interface SearchSlots {
+  idNumber: string;
+  lastName: string;
+  dateOfBirth: string;
+  resultLimit: number;
+}
+type FoundRow = PatientSearchResult & GateColumns & { ord: number | null; joinedFrom: { idNumber: string } | null };
+
+/** What the statement's text depends on: the method, the audit row's own keys, the volume check and the gate. */
+interface Shape {
+  method: ExactSearch['method'];
+  /** The keys of the audit row's new_values besides patientIds and resultCount, sorted: each is a slot. */
+  keys: string[];
+  volume: boolean;
+  limit: boolean;
+  actor: boolean;
+}
+
+/** The search's statement over slots: the gate, the search, its audit row with the found ids, the volume check. */
+function searchSql(slot: Slots<Raw>, shape: Shape): SQL {
+  const gate: StatementGate = {
+    ...(shape.limit ? { limit: limitSlotted(slot as Slots<LimitSlots>) } : {}),
+    ...(shape.actor ? { actor: actorCheckSlotted(slot as Slots<ActorSlots>) } : {}),
+  };
+  const search = slot as Slots<SearchSlots>;
+  const query =
+    shape.method === 'id-number'
+      ? idNumberSearchSql(search.idNumber)
+      : nameDobSearchSql(search.lastName, search.dateOfBirth, search.resultLimit);
+  // The audit row's own values are canonical JSON texts bound per request; the found ids are the statement's.
+  const newValues = {
+    ...Object.fromEntries(shape.keys.map((key) => [key, sqlJson(sql`${slot[`value_${key}`] ?? sql`NULL`}::text`)])),
+    patientIds: sqlJson(sql`'[' || array_to_string(ids.v, ',') || ']'`),
+    resultCount: sqlJson(sql`cardinality(ids.v)`),
+  };
+  // One result names its patient, so the patient sees the search in their access history.
+  const patientId = sql`CASE WHEN cardinality(ids.v) = 1 THEN ids.v[1] END`;
+  const volume = shape.volume ? bulkSearchCheckSlotted(slot as Slots<VolumeSlots>, sql`ids.v`) : sql`false`;
+  // The gate (`lim`: the actor's confirmation, then the rate limit) runs first; the search and its row wait on its
+  // `ok`. The check's CTE calls a volatile function, so it is never inlined, and the outer query reads its one row: it
+  // runs exactly once, after the search (it reads ids). The limit's count is read by nothing: PostgreSQL runs it last.
+  return sql`WITH ${gateCtes(gate)}
+             r AS (SELECT row_number() OVER () AS ord, f.* FROM (${query}) AS f WHERE (SELECT ok FROM lim)),
+             ids AS (SELECT coalesce(array_agg(id ORDER BY ord), '{}'::int[]) AS v FROM r),
+             a AS (SELECT ${auditAppendSlotted(slot as Slots<AuditSlots>, newValues, patientId)} AS audit_id FROM ids WHERE (SELECT ok FROM lim)),
+             v AS (SELECT ${volume} AS alerted FROM ids WHERE (SELECT ok FROM lim))${countCte(gate)}
+        SELECT ${GATE_COLUMNS}, r.*
+          FROM lim LEFT JOIN (a CROSS JOIN v LEFT JOIN r ON true) ON true ORDER BY r.ord`;
+}
+
+/** The statement of each shape, built once. */
+const STATEMENTS = new Map<string, (db: Db, values: Raw) => Promise<FoundRow[]>>();
+function statementOf(shape: Shape): (db: Db, values: Raw) => Promise<FoundRow[]> {
+  const gated = `${shape.limit ? '_limited' : ''}${shape.actor ? '_actor' : ''}`;
+  const base = `nhr_search_${shape.method}_audited${shape.volume ? '_checked' : ''}${gated}`;
+  const key = `${base}:${shape.keys.join(',')}`;
+  let statement = STATEMENTS.get(key);
+  if (!statement) {
+    const name = `${base}_${createHash('sha256').update(shape.keys.join(',')).digest('hex').slice(0, 8)}`;
+    STATEMENTS.set(key, (statement = hotStatement<Raw, FoundRow>(name, (slot) => searchSql(slot, shape))));
+  }
+  return statement;
 }
 
 /**
@@ -49,31 +112,28 @@ export async function findExactAudited(
   audit: SearchAudit,
   checks: SearchChecks = {},
 ): Promise<ExactSearchOutcome> {
-  const entry: StatementAuditEntry = {
-    ...audit,
-    newValues: {
-      ...(audit.newValues as Record<string, never>),
-      patientIds: sqlJson(sql`'[' || array_to_string(ids.v, ',') || ']'`),
-      resultCount: sqlJson(sql`cardinality(ids.v)`),
-    },
-    // One result names its patient, so the patient sees the search in their access history.
-    patientId: sql`CASE WHEN cardinality(ids.v) = 1 THEN ids.v[1] END`,
+  const { newValues, ...entry } = audit;
+  const keys = Object.keys(newValues)
+    .filter((key) => newValues[key] !== undefined && key !== 'patientIds' && key !== 'resultCount')
+    .sort();
+  const shape: Shape = {
+    method: search.method,
+    keys,
+    volume: Boolean(checks.volume),
+    limit: Boolean(checks.limitSlots),
+    actor: Boolean(checks.actorSlots),
   };
-  const { volume } = checks;
-  // The gate (`lim`: the actor's confirmation, then the rate limit) runs first; the search and its row wait on its
-  // `ok`. The check's CTE calls a volatile function, so it is never inlined, and the outer query reads its one row: it
-  // runs exactly once, after the search (it reads ids). The limit's count is read by nothing: PostgreSQL runs it last.
-  const found = await preparedRows<PatientSearchResult & GateColumns & { ord: number | null; joinedFrom: { idNumber: string } | null }>(
-    db,
-    `nhr_search_${search.method}_audited${volume ? '_checked' : ''}${gateName(checks)}`,
-    sql`WITH ${gateCtes(checks)}
-             r AS (SELECT row_number() OVER () AS ord, f.* FROM (${exactQuery(search)}) AS f WHERE (SELECT ok FROM lim)),
-             ids AS (SELECT coalesce(array_agg(id ORDER BY ord), '{}'::int[]) AS v FROM r),
-             a AS (SELECT ${auditAppendSql(entry)} AS audit_id FROM ids WHERE (SELECT ok FROM lim)),
-             v AS (SELECT ${volume ? volume(sql`ids.v`) : sql`false`} AS alerted FROM ids WHERE (SELECT ok FROM lim))${countCte(checks)}
-        SELECT ${GATE_COLUMNS}, r.*
-          FROM lim LEFT JOIN (a CROSS JOIN v LEFT JOIN r ON true) ON true ORDER BY r.ord`,
-  );
+  const values: Raw = {
+    ...(search.method === 'id-number'
+      ? { idNumber: search.idNumber }
+      : { lastName: search.lastName, dateOfBirth: search.dateOfBirth, resultLimit: search.limit }),
+    ...Object.fromEntries(keys.map((key) => [`value_${key}`, canonicalJson(toJsonValue(newValues[key]))])),
+    ...auditSlotValues(entry),
+    ...(checks.volume ? volumeSlotValues(checks.volume) : {}),
+    ...(checks.limitSlots ?? {}),
+    ...(checks.actorSlots ?? {}),
+  };
+  const found = await statementOf(shape)(db, values);
   const [first] = found;
   // `lim` always yields its row, so the statement answers at least one.
   const gate: GateColumns = first

@@ -33,7 +33,7 @@ const summaryColumnsOf = (alias: string): SQL => {
  * The NC number search: the patient with this number or, when that record was joined into another (decision 048),
  * the record it now belongs to, with `joinedFrom` naming the number searched (null otherwise).
  */
-export function idNumberSearchSql(idNumber: string): SQL {
+export function idNumberSearchSql(idNumber: string | SQL): SQL {
   return sql`SELECT ${summaryColumnsOf('s')},
                     CASE WHEN m.replaced_by IS NOT NULL THEN json_build_object('idNumber', m.id_number) END AS "joinedFrom"
                FROM patients AS m JOIN patients AS s ON s.id = ${currentIdSql(sql`m.id`, sql`m.replaced_by`)}
@@ -41,7 +41,7 @@ export function idNumberSearchSql(idNumber: string): SQL {
 }
 
 /** The last name + date of birth search; a record joined away is answered by the record it now belongs to, once. */
-export function nameDobSearchSql(lastName: string, dateOfBirth: string, limit: number): SQL {
+export function nameDobSearchSql(lastName: string | SQL, dateOfBirth: string | SQL, limit: number | SQL): SQL {
   return sql`SELECT ${summaryColumnsOf('s')}, NULL::json AS "joinedFrom"
                FROM (SELECT f.sid, min(f.o) AS o
                        FROM (SELECT ${currentIdSql(sql`m.id`, sql`m.replaced_by`)} AS sid, row_number() OVER (ORDER BY m.first_name_norm, m.id) AS o

@@ -2,7 +2,7 @@
 // searches return many distinct patients, or a user confirms many record accesses, and read for the privacy review.
 // subject stays NULL, so the sign-in throttle's indexes and counts never see them.
 import { sql, type SQL } from 'drizzle-orm';
-import { preparedRows, type DbOrTx } from '../../db/client';
+import { bindSlots, preparedRows, type DbOrTx, type Slots } from '../../db/client';
 
 const rowsOf = async <T>(db: DbOrTx, query: SQL): Promise<T[]> => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
@@ -28,8 +28,41 @@ export interface BulkSearchCheck {
  * search's own statement (issue 11, decisions 014 and 028) or, after the fuzzy search, by checkSearchVolume.
  */
 export function bulkSearchCheckSql(a: BulkSearchCheck, ids: SQL): SQL {
-  return sql`nhr_bulk_search_check(${a.userId}, ${ids}::int[], ${a.minutes}::int, ${a.threshold}::int, ${a.dayThreshold}::int,
-    ${a.userName}, ${a.facility}, ${a.ip}, ${a.userAgent}, ${a.description}, ${a.dayDescription})`;
+  return bulkSearchCheckSlotted(bindSlots(volumeSlotValues(a)), ids);
+}
+
+/** The per-request values of the bulk-search check, for a hot statement built with bulkSearchCheckSlotted. */
+export interface VolumeSlots {
+  volumeUserId: string;
+  volumeMinutes: number;
+  volumeThreshold: number;
+  volumeDayThreshold: number;
+  volumeUserName: string;
+  volumeFacility: string | null;
+  volumeIp: string;
+  volumeUserAgent: string | null;
+  volumeDescription: string;
+  volumeDayDescription: string;
+}
+
+export const volumeSlotValues = (a: BulkSearchCheck): VolumeSlots => ({
+  volumeUserId: a.userId,
+  volumeMinutes: a.minutes,
+  volumeThreshold: a.threshold,
+  volumeDayThreshold: a.dayThreshold,
+  volumeUserName: a.userName,
+  volumeFacility: a.facility,
+  volumeIp: a.ip,
+  volumeUserAgent: a.userAgent,
+  volumeDescription: a.description,
+  volumeDayDescription: a.dayDescription,
+});
+
+/** bulkSearchCheckSql over slots: the same call, for a statement built once (db/client hotStatement). */
+export function bulkSearchCheckSlotted(slot: Slots<VolumeSlots>, ids: SQL): SQL {
+  return sql`nhr_bulk_search_check(${slot.volumeUserId}::text, ${ids}::int[], ${slot.volumeMinutes}::int, ${slot.volumeThreshold}::int,
+    ${slot.volumeDayThreshold}::int, ${slot.volumeUserName}::text, ${slot.volumeFacility}::text, ${slot.volumeIp}::text,
+    ${slot.volumeUserAgent}::text, ${slot.volumeDescription}::text, ${slot.volumeDayDescription}::text)`;
 }
 
 /** After a committed search that found `ids`: the bulk-search check in a statement of its own. */

@@ -42,11 +42,11 @@ export const noteSearchVolume = (
 ): Promise<boolean> => alerts.checkSearchVolume(db, bulkSearchCheck(limits, actor, meta), ids);
 
 /**
- * The same check inside a search's own statement (issue 11, decision 014): an SQL boolean expression for a
- * statement whose `ids` (an int[] SQL expression) are the patients the search found.
+ * The same check inside a search's own statement (issue 11, decision 014): its values, for the statement to call
+ * with the patients it found (privacy's bulkSearchCheckSlotted).
  */
-export const searchVolumeCheckSql = (limits: Thresholds, actor: StaffActor, meta: RequestMeta, ids: SQL): SQL =>
-  alerts.bulkSearchCheckSql(bulkSearchCheck(limits, actor, meta), ids);
+export const searchVolumeCheckOf = (limits: Thresholds, actor: StaffActor, meta: RequestMeta): alerts.BulkSearchCheck =>
+  bulkSearchCheck(limits, actor, meta);
 
 /** An hourly volume alert of the user (the count is an SQL expression over the last hour); true when raised now. */
 async function noteHourlyVolume(
