@@ -182,6 +182,8 @@ describe.skipIf(!run)('patient portal journey at 360 px', () => {
     await openTab('Vaccines');
     await panel.getByText('Tetanus toxoid').waitFor();
     await panel.getByText('TT-2024-118').waitFor();
+    // The schedule's card (decision 044), whose code loads when this tab is first shown (issue 21 item 18).
+    await panel.getByRole('heading', { name: 'Immunization schedule' }).waitFor();
     await noSideways();
     await screenshot(page, 'portal-360-vaccines');
   });

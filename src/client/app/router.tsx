@@ -48,17 +48,27 @@ const PatientActivateScreen = lazy(async () => {
   const [m] = await Promise.all([import('../features/portal/components/patient-activate-screen'), loadNamespaces('portal')]);
   return { default: m.PatientActivateScreen };
 });
+// The patient's due and overdue doses (decision 044), loaded when the vaccines tab is first shown: the portal's
+// first paint on a phone does without its code (issue 21 item 18).
+const OwnImmunizationStatus = lazy(async () => {
+  const m = await import('../features/record/components/immunization-status');
+  const OwnStatusCard = (): React.JSX.Element => <m.ImmunizationStatusCard patientId="own" />;
+  return { default: OwnStatusCard };
+});
 // The portal's lists are the record kinds' (features/record/kinds), handed to the portal screen here.
 const PortalScreen = lazy(async () => {
-  const [m, kinds, immunization] = await Promise.all([
+  const [m, kinds] = await Promise.all([
     import('../features/portal/components/portal-screen'),
     import('../features/record/kinds'),
-    import('../features/record/components/immunization-status'),
     loadNamespaces(...PORTAL_NAMESPACES),
   ]);
-  const PortalWithLists = ({ passkeys }: { passkeys?: React.ReactNode }): React.JSX.Element => (
-    <m.PortalScreen lists={kinds.portalLists} passkeys={passkeys} immunizations={<immunization.ImmunizationStatusCard patientId="own" />} />
-  );
+  const PortalWithLists = ({
+    passkeys,
+    immunizations,
+  }: {
+    passkeys?: React.ReactNode;
+    immunizations?: React.ReactNode;
+  }): React.JSX.Element => <m.PortalScreen lists={kinds.portalLists} passkeys={passkeys} immunizations={immunizations} />;
   return { default: PortalWithLists };
 });
 
@@ -81,6 +91,11 @@ function InlineLoading(): React.JSX.Element {
 const portalPasskeys = (
   <Suspense fallback={<InlineLoading />}>
     <PasskeysCard />
+  </Suspense>
+);
+const portalImmunizations = (
+  <Suspense fallback={<InlineLoading />}>
+    <OwnImmunizationStatus />
   </Suspense>
 );
 
@@ -131,7 +146,7 @@ export function AppRouter(): React.JSX.Element {
         ) : location === '/patient-activate' ? (
           <PatientActivateScreen />
         ) : (
-          <PortalScreen passkeys={portalPasskeys} />
+          <PortalScreen passkeys={portalPasskeys} immunizations={portalImmunizations} />
         )}
       </Suspense>
     );

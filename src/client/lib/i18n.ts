@@ -1,10 +1,10 @@
-// Languages (SPEC §1): stored preference (localStorage "language"), then the browser, then <html lang>; unknown -> en.
+// Languages (SPEC §1): stored preference (localStorage "language"), then the browser, then <html lang>; unknown -> en
+// (detectLanguage).
 // Only the active language's translations are downloaded (DESIGN.md §10): startI18n loads its core namespaces
 // before the first render, loadNamespaces adds a screen's namespaces, changeLanguage loads the new language's
 // copies of everything loaded so far before switching. Keys are identical in the three languages (a test checks),
 // so no fallback language needs to be downloaded.
 import i18n, { type TFunction } from 'i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 import { CORE_NAMESPACES, loadBundle, type LazyNamespace, type NamespaceName } from '../locales';
 
@@ -17,6 +17,45 @@ export type LanguageCode = (typeof LANGUAGES)[number]['code'];
 export const LANGUAGE_STORAGE_KEY = 'language';
 
 const isLanguage = (code: string): code is LanguageCode => LANGUAGES.some((l) => l.code === code);
+
+/** The `language` cookie lasts a year, like the stored choice it mirrors. */
+const COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
+
+/** Storage can be refused (a private window, a blocked site): then the language is the browser's, every visit. */
+function storedLanguage(): string | null {
+  try {
+    return localStorage.getItem(LANGUAGE_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The page's language (SPEC §1): the stored choice, then the browser's languages in its order of preference (af-ZA is
+ * af), then `<html lang>` (the server's pick: index-page.ts), then English. A few lines instead of
+ * i18next-browser-languagedetector, which the sign-in pages downloaded before their form worked (issue 21 item 18).
+ */
+export function detectLanguage(): LanguageCode {
+  const candidates = [storedLanguage(), ...navigator.languages, navigator.language, document.documentElement.lang];
+  for (const candidate of candidates) {
+    const code = candidate?.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+    if (isLanguage(code)) return code;
+  }
+  return 'en';
+}
+
+/**
+ * Keeps the language in local storage (the stored choice) and in the `language` cookie, which tells the server the
+ * language of the next page, so it comes with its translations preloaded (index-page.ts).
+ */
+function remember(code: LanguageCode): void {
+  try {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, code);
+  } catch {
+    // Not stored: the cookie still tells the server.
+  }
+  document.cookie = `${LANGUAGE_STORAGE_KEY}=${code}; max-age=${COOKIE_MAX_AGE}; path=/; samesite=strict`;
+}
 
 /** The namespaces the page uses so far (core plus every screen's loaded since). */
 const wanted = new Set<NamespaceName>(CORE_NAMESPACES);
@@ -47,43 +86,34 @@ export function startI18n(): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  await i18n
-    .use(LanguageDetector)
-    .use(initReactI18next)
-    .init({
-      resources: {},
-      partialBundledLanguages: true,
-      fallbackLng: 'en',
-      supportedLngs: LANGUAGES.map((l) => l.code),
-      load: 'languageOnly',
-      nonExplicitSupportedLngs: true,
-      defaultNS: 'common',
-      ns: [...CORE_NAMESPACES],
-      interpolation: { escapeValue: false },
-      detection: {
-        order: ['localStorage', 'navigator', 'htmlTag'],
-        lookupLocalStorage: LANGUAGE_STORAGE_KEY,
-        // The cookie tells the server the language, so the page comes with its translations preloaded (index-page.ts).
-        caches: ['localStorage', 'cookie'],
-        lookupCookie: LANGUAGE_STORAGE_KEY,
-        cookieMinutes: 60 * 24 * 365,
-        cookieOptions: { path: '/', sameSite: 'strict' },
-      },
-      // A key missing from the active language is a defect: say so on the console, where every journey looks.
-      // Lookups that bring their own defaultValue (a role or department name from the server, a probe for an
-      // error code) expect that some keys do not exist, and are not reported.
-      saveMissing: true,
-      missingKeyHandler: (lngs, ns, key, _fallback, _update, options?: { defaultValue?: unknown }) => {
-        if (options && options.defaultValue !== undefined) return;
-        console.error(`i18n: missing translation ${ns}:${key} (${lngs.join(', ')})`);
-      },
-    });
-  const lang = i18n.languages.find(isLanguage) ?? 'en';
+  const lang = detectLanguage();
+  await i18n.use(initReactI18next).init({
+    lng: lang,
+    resources: {},
+    partialBundledLanguages: true,
+    fallbackLng: 'en',
+    supportedLngs: LANGUAGES.map((l) => l.code),
+    load: 'languageOnly',
+    nonExplicitSupportedLngs: true,
+    defaultNS: 'common',
+    ns: [...CORE_NAMESPACES],
+    interpolation: { escapeValue: false },
+    // A key missing from the active language is a defect: say so on the console, where every journey looks.
+    // Lookups that bring their own defaultValue (a role or department name from the server, a probe for an
+    // error code) expect that some keys do not exist, and are not reported.
+    saveMissing: true,
+    missingKeyHandler: (lngs, ns, key, _fallback, _update, options?: { defaultValue?: unknown }) => {
+      if (options && options.defaultValue !== undefined) return;
+      console.error(`i18n: missing translation ${ns}:${key} (${lngs.join(', ')})`);
+    },
+  });
   await ensure(lang, wanted);
   if (i18n.resolvedLanguage !== lang) await i18n.changeLanguage(lang);
   document.documentElement.lang = lang;
+  remember(lang);
   i18n.on('languageChanged', (lng) => {
     document.documentElement.lang = lng;
+    if (isLanguage(lng)) remember(lng);
   });
 }
 

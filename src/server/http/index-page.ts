@@ -46,11 +46,8 @@ export const PAGE_NEEDS: Record<PageKind, { modules: string[]; locales: string[]
     api: ['/api/setup/status'],
   },
   'patient-portal': {
-    modules: [
-      'features/portal/components/portal-screen.tsx',
-      'features/record/kinds/index.ts',
-      'features/record/components/immunization-status.tsx',
-    ],
+    // Not the vaccines tab's schedule card (immunization-status.tsx): it loads when that tab is first shown.
+    modules: ['features/portal/components/portal-screen.tsx', 'features/record/kinds/index.ts'],
     locales: ['portal', 'privacy', 'record'],
     api: ['/api/setup/status'],
   },

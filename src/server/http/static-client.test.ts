@@ -31,6 +31,9 @@ beforeAll(async () => {
         'app/dashboard-screen.tsx': ['assets/dashboard-screen-D1.js', 'assets/page-card-S1.js'],
         'features/record/components/patient-record.tsx': ['assets/patient-record-R1.js'],
         'app/admin-area.tsx': ['assets/admin-area-A1.js'],
+        'features/portal/components/portal-screen.tsx': ['assets/portal-screen-O1.js'],
+        'features/record/kinds/index.ts': ['assets/kinds-K1.js'],
+        'features/record/components/immunization-status.tsx': ['assets/immunization-status-I1.js', 'assets/kinds-K1.js'],
       },
     }),
   );
@@ -154,11 +157,14 @@ describe('the built client', () => {
     // The portal without a session is its sign-in page; with one, the portal's translations (and no staff screen).
     expect(await links('/patient-portal')).toEqual(await links('/patient-login'));
     const portal = await links('/patient-portal', 'nhr_sid=abc');
+    // Its screen and the record kinds' lists; the vaccines tab's schedule card loads when that tab is shown.
     expect(portal.modules).toEqual([
       '/assets/locale-af-core-Xaf9.js',
       '/assets/locale-af-portal-Xaf9.js',
       '/assets/locale-af-privacy-Xaf9.js',
       '/assets/locale-af-record-Xaf9.js',
+      '/assets/portal-screen-O1.js',
+      '/assets/kinds-K1.js',
     ]);
     expect(portal.fetches).toEqual(['/api/setup/status']);
   });

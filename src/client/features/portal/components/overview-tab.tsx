@@ -12,13 +12,16 @@ import type { PortalListView } from './record-tabs';
 function UnreviewedEmergencyAccesses(): React.JSX.Element | null {
   const { t } = useTranslation('privacy');
   const summary = useQuery(accessSummaryQueryOptions);
-  if (!summary.data) return null;
-  const n = summary.data.unreviewedEmergencyAccesses;
+  if (summary.isError) return null;
+  // While the count is on its way the box already holds its place (a blank line as tall as the number), so the page
+  // does not move when it arrives (issue 21 item 18: a layout shift on a phone's first paint).
+  const n = summary.data?.unreviewedEmergencyAccesses;
+  const alarm = n !== undefined && n > 0;
   return (
-    <div className={`flex items-center gap-3 rounded-md p-3 ${n > 0 ? 'bg-red-50' : 'bg-slate-50'}`}>
+    <div className={`flex items-center gap-3 rounded-md p-3 ${alarm ? 'bg-red-50' : 'bg-slate-50'}`} aria-busy={n === undefined}>
       <dl className="flex min-w-0 flex-col-reverse">
         <dt className="text-sm font-medium text-slate-700">{t('portal.unreviewedCount')}</dt>
-        <dd className={`text-2xl font-bold ${n > 0 ? 'text-red-800' : 'text-slate-700'}`}>{n}</dd>
+        <dd className={`text-2xl font-bold ${alarm ? 'text-red-800' : 'text-slate-700'}`}>{n ?? '\u00a0'}</dd>
       </dl>
       <p className="min-w-0 text-xs text-slate-600">{t('portal.unreviewedHelp')}</p>
     </div>
@@ -39,7 +42,7 @@ export function OverviewTab({ record, lists }: { record: PortalRecord; lists: Po
     [t('overview.nextOfKin'), patient.nextOfKin],
     [t('overview.nextOfKinContact'), patient.nextOfKinContact],
   ];
-  const counts: [string, number][] = lists.filter((l) => l.counted).map((l) => [t(`overview.counts.${l.kind}`), l.items.length]);
+  const counts: [string, number][] = lists.filter((l) => l.counted).map((l) => [t(`overview.counts.${l.kind}`), l.count]);
   return (
     <div className="flex flex-col gap-4">
       <Card>

@@ -69,7 +69,7 @@ export function PortalScreen({
   if (record.isError) return <AccessError />;
 
   const { patient, medicalRecords } = record.data;
-  const shown = lists(medicalRecords, t);
+  const shown = lists(medicalRecords);
   const items = [
     { value: 'overview', label: t('tabs.overview'), content: <OverviewTab record={record.data} lists={shown} /> },
     ...shown.map((list) => ({

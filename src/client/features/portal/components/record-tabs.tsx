@@ -20,17 +20,19 @@ export interface PortalListView {
   kind: string;
   /** Counted on the Overview (portal:overview.counts.<kind>). */
   counted: boolean;
-  items: { id: number; view: PortalEntryView }[];
+  count: number;
+  /** Its entries as shown: made only when its tab is (issue 21 item 18, a phone's first paint of the portal). */
+  entries: (t: TFunction) => { id: number; view: PortalEntryView }[];
 }
 
 /** The patient's lists, in the record's order. */
-export type PortalLists = (records: PortalRecord['medicalRecords'], t: TFunction) => PortalListView[];
+export type PortalLists = (records: PortalRecord['medicalRecords']) => PortalListView[];
 
 export function RecordTab({ list }: { list: PortalListView }): React.JSX.Element {
   const { t } = useTranslation('portal');
   return (
-    <RecordList empty={t(`empty.${list.kind}`)} count={list.items.length}>
-      {list.items.map(({ id, view }) => (
+    <RecordList empty={t(`empty.${list.kind}`)} count={list.count}>
+      {list.entries(t).map(({ id, view }) => (
         <RecordItem
           key={id}
           title={view.title}

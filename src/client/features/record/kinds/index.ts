@@ -85,19 +85,28 @@ export function formPayload(kind: RecordKind, values: FormValues): Record<string
 
 export const fieldsOf = (kind: RecordKind): readonly FieldSpec[] => kindView(kind).fields;
 
-/** One portal list: its kind, whether the Overview counts it, and its entries as the portal shows them. */
+/**
+ * One portal list: its kind, whether the Overview counts it, how many entries it has, and its entries as the portal
+ * shows them, made when its tab is shown (issue 21 item 18: the portal's first paint makes no list's entries).
+ */
 export interface PortalList {
   kind: PortalKind;
   counted: boolean;
-  items: { id: number; view: PortalItemView }[];
+  count: number;
+  entries: (t: TFunction) => { id: number; view: PortalItemView }[];
 }
 
 /** The portal's lists of a patient's record, in the record's order (passed to the portal by app/). */
-export function portalLists(records: PortalRows, t: TFunction): PortalList[] {
+export function portalLists(records: PortalRows): PortalList[] {
   return PORTAL_KINDS.map((kind) => {
     const portal = KIND_VIEWS[kind].portal as PortalView<PortalKind>;
     const rows: PortalRows[PortalKind] = records[kind];
-    return { kind, counted: portal.counted, items: rows.map((row) => ({ id: row.id, view: portal.item(row, t) })) };
+    return {
+      kind,
+      counted: portal.counted,
+      count: rows.length,
+      entries: (t) => rows.map((row) => ({ id: row.id, view: portal.item(row, t) })),
+    };
   });
 }
 
