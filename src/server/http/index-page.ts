@@ -2,7 +2,7 @@
 // screen needs preloaded (issue 21 item 18): each file a slow link would otherwise fetch only after the app's script
 // has downloaded and run (a round trip and more each, on top of the download) starts beside that script instead.
 // - The language: the `language` cookie the client keeps with its stored choice, then Accept-Language (what the
-//   client's detector reads next, from the browser's languages), then English. `<html lang>` and a modulepreload of
+//   client's language choice in src/client/lib/i18n.ts reads next, from the browser's languages), then English. `<html lang>` and a modulepreload of
 //   that language's core translations.
 // - The first answers the client asks for (the setup status; on staff pages the signed-in user), as fetch preloads
 //   that the client's own requests then use.
