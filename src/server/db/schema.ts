@@ -273,8 +273,9 @@ export const accessGrants = pgTable(
 export const auditLogs = pgTable(
   'audit_logs',
   {
-    // bigint: at thousands of rows a second an int4 id runs out within weeks.
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    // bigint: at thousands of rows a second an int4 id runs out within weeks. The key is (id, timestamp): the table is
+    // partitioned by month of its timestamp (migration 0054, decision 057) and PostgreSQL wants the partition key in it.
+    id: bigserial('id', { mode: 'number' }).notNull(),
     userId: text('user_id').notNull(),
     userName: varchar('user_name', { length: 256 }).notNull(),
     action: varchar('action', { length: 16 }).notNull(),
@@ -300,10 +301,13 @@ export const auditLogs = pgTable(
     hash: varchar('hash', { length: 64 }).notNull(),
   },
   (t) => [
+    primaryKey({ name: 'audit_logs_pkey', columns: [t.id, t.timestamp] }),
     index('audit_logs_timestamp_idx').on(t.timestamp),
     index('audit_logs_patient_idx').on(t.patientId, t.timestamp),
     index('audit_logs_user_idx').on(t.userId, t.timestamp),
-    uniqueIndex('audit_logs_chain_seq_idx').on(t.chain, t.chainSeq),
+    // Not unique: a unique index of a partitioned table must hold the partition key. The chain head's lock keeps
+    // positions unique; the verifier names a repeated one.
+    index('audit_logs_chain_seq_idx').on(t.chain, t.chainSeq),
     // Action filter of the audit screen and the ACCESS_LOG / DATA_MODIFICATION reports.
     index('audit_logs_action_idx').on(t.action, t.timestamp),
     // Break-the-glass accesses of the HIPAA report: a partial index, so ordinary rows cost nothing.
@@ -357,6 +361,9 @@ export const auditChainHead = pgTable(
     lastId: bigint('last_id', { mode: 'number' }),
     lastHash: varchar('last_hash', { length: 64 }).notNull(),
     prevHash: varchar('prev_hash', { length: 64 }).notNull(),
+    // The timestamp of the chain's last row: the next is never stamped earlier (migration 0054), so a chain's rows fall
+    // into the month partitions in position order.
+    lastTs: timestamp('last_ts', { withTimezone: true }),
   },
   (t) => [check('audit_chain_head_chain', sql`${t.chain} >= 1`)],
 );
