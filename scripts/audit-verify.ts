@@ -1,5 +1,6 @@
 // npm run audit:verify [-- --anchor <anchor printed by an earlier run>] [--digest FILE | --digest-dir DIR] [--public-key FILE]
 //   [--quiet]
+// npm run audit:verify -- --archive FILE [--public-key FILE]
 // Walks the audit hash chain of the database in DATABASE_URL (or the embedded one in DATA_DIR) and prints
 // 'OK: N rows' (exit 0), or the id of the first row that was changed, inserted or deleted (exit 1). The chains are
 // compared with the latest checkpoint in the database, or with a signed digest file given with --digest (its
@@ -9,10 +10,14 @@
 // and no anchor) the result can only say the database agrees with itself: a loud warning says so (issue 21 item 11).
 // Rows with a payload (decision 042) are checked against their sealed payload with AUDIT_PAYLOAD_KEY (or its file, which
 // this never creates); without the key only each payload's presence is checked, and the output says so.
+// With --archive, checks a month's archive file (written by audit:archive, decision 057) instead of the database: the
+// signature of its checkpoint (with --public-key, else the signing key's), each row's hash, each chain running on without
+// a gap from the checkpoint's start to its end, the row count and the hash over the rows. No database is opened.
 // Exit 2: the check could not run. With the embedded database, stop the app first: PGlite allows one
 // process per data directory.
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
+import { verifyArchiveFile } from '../src/server/audit/audit-archive-file';
 import type { Checkpoint } from '../src/server/audit/audit-checkpoint';
 import { checkpointOfDigest, DigestRefused, loadVerifyKey } from '../src/server/audit/audit-digest';
 import { latestDigestIn } from '../src/server/audit/audit-digest-copy';
@@ -32,6 +37,20 @@ const NO_OUTSIDE_REFERENCE = [
   '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
 ].join('\n');
 
+/** --archive FILE: the file against its signed checkpoint. */
+async function verifyArchive(file: string, publicKeyFile: string | undefined): Promise<number> {
+  const key = await loadVerifyKey(publicKeyFile, loadConfig().auditSigningKey);
+  const result = await verifyArchiveFile(file, key);
+  if (!result.ok) {
+    console.log(`BROKEN: ${file}`);
+    console.log(result.reason);
+    return 1;
+  }
+  const c = result.checkpoint;
+  console.log(`OK: ${c.rows} rows of ${c.month}, consistent with the archive checkpoint of ${c.createdAt} (key ${c.keyId})`);
+  return 0;
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -40,8 +59,10 @@ async function main(): Promise<number> {
       digest: { type: 'string' },
       'digest-dir': { type: 'string' },
       'public-key': { type: 'string' },
+      archive: { type: 'string' },
     },
   });
+  if (values.archive !== undefined) return verifyArchive(values.archive, values['public-key']);
   const anchor = values.anchor;
   if (anchor !== undefined) parseAnchor(anchor); // refuse a malformed anchor before opening the database
   const config = loadConfig();
@@ -87,6 +108,9 @@ async function main(): Promise<number> {
       return 1;
     }
     console.log(`OK: ${result.rows} rows${checkpoint ? `, consistent with ${checkpoint.label}` : ''}`);
+    if (result.archivedThrough) {
+      console.log(`The rows up to ${result.archivedThrough} are archived: the chains were checked from its signed checkpoint on`);
+    }
     const { stored, shredded, opened } = result.payloads;
     if (stored > 0) {
       console.log(

@@ -44,6 +44,15 @@ GRANT EXECUTE ON FUNCTION nhr_audit_append_sql(text, text, text, text, text, tex
 REVOKE INSERT, DELETE, TRUNCATE, REFERENCES, TRIGGER ON audit_payloads FROM PUBLIC, :"app_role";
 GRANT SELECT, UPDATE ON audit_payloads TO :"app_role";
 
+-- The month partitions of audit_logs (migration 0054, decision 057): the application creates the months ahead through
+-- nhr_audit_ensure_partitions only, which runs with its owner's rights (the application has no CREATE); the
+-- partitions are the owner's, and the archive checkpoints are written by the operator's audit:archive (as owner).
+ALTER FUNCTION nhr_audit_ensure_partitions(integer) SECURITY DEFINER SET search_path = public, pg_temp;
+REVOKE ALL ON FUNCTION nhr_audit_ensure_partitions(integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION nhr_audit_ensure_partitions(integer) TO :"app_role";
+REVOKE ALL ON FUNCTION nhr_audit_create_partition(date), nhr_audit_guard_partition(regclass) FROM PUBLIC;
+REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON audit_archives FROM PUBLIC, :"app_role";
+
 -- Security events and compliance reports are records too: insert and read only.
 REVOKE UPDATE, DELETE, TRUNCATE ON security_events, compliance_reports, compliance_report_archives, audit_checkpoints FROM PUBLIC, :"app_role";
 
@@ -94,3 +103,7 @@ CREATE TRIGGER audit_chain_head_forward_only BEFORE UPDATE OR DELETE ON audit_ch
 DROP TRIGGER IF EXISTS audit_chain_head_no_truncate ON audit_chain_head;
 CREATE TRIGGER audit_chain_head_no_truncate BEFORE TRUNCATE ON audit_chain_head
   FOR EACH STATEMENT EXECUTE FUNCTION nhr_audit_refuse_change();
+-- The row triggers above are set on the partitioned audit_logs, so they fire on every partition, present and future.
+-- A TRUNCATE trigger is per table, and a new partition is writable by the application role's default rights: each
+-- partition gets its own TRUNCATE guard and loses those rights (nhr_audit_create_partition does the same for new ones).
+SELECT nhr_audit_guard_partition(i.inhrelid::regclass) FROM pg_inherits i WHERE i.inhparent = 'audit_logs'::regclass;

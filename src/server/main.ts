@@ -2,6 +2,7 @@
 import { buildApp } from './app';
 import { loadAllCatalogues } from './modules/codes/codes.service';
 import { startAuditDigests } from './audit/audit-digest-schedule';
+import { startAuditPartitions } from './audit/audit-partitions';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { DataDirInUseError } from './db/data-dir-lock';
@@ -36,6 +37,7 @@ const app = await buildApp({
 });
 
 let stopDigests = (): void => {};
+let stopPartitions = (): void => {};
 let closing = false;
 async function shutdown(signal: string): Promise<void> {
   if (closing) return;
@@ -43,6 +45,7 @@ async function shutdown(signal: string): Promise<void> {
   app.log.info({ signal }, 'shutting down');
   try {
     stopDigests();
+    stopPartitions();
     await app.close(); // stops accepting, lets in-flight requests finish
     await readPool?.close();
     await handle.close();
@@ -57,6 +60,8 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 
 // The code catalogues are indexed before the first request, so the first type-ahead of the day is as quick as the rest.
 loadAllCatalogues();
+// The audit log's month partitions ahead (decision 057): now, then daily.
+stopPartitions = startAuditPartitions(handle.db, app.log);
 await app.listen({ port: config.port, host: config.host });
 stopDigests = startAuditDigests(handle.db, config, app.log);
 app.log.info(`National Health Records on http://localhost:${config.port} (${handle.kind} database)`);

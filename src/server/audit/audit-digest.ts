@@ -61,10 +61,17 @@ export const keyIdOf = (publicKey: KeyObject): string =>
     .digest('hex')
     .slice(0, 16);
 
-const signedText = (d: Omit<AuditDigest, 'signature'>): Buffer => {
-  const { signature: _ignored, ...fields } = d as AuditDigest;
+const signedText = (d: object): Buffer => {
+  const { signature: _ignored, ...fields } = d as { signature?: unknown };
   return Buffer.from(canonicalJson(fields as unknown as JsonValue));
 };
+
+/** The Ed25519 signature (base64) of the canonical JSON of `fields` (any `signature` field left out): digests, archives. */
+export const signFields = (fields: object, privateKey: KeyObject): string => sign(null, signedText(fields), privateKey).toString('base64');
+
+/** Whether `signature` (base64) signs the canonical JSON of `fields` (any `signature` field left out) under the key. */
+export const signatureHolds = (fields: object, signature: string, publicKey: KeyObject): boolean =>
+  verify(null, signedText(fields), publicKey, Buffer.from(signature, 'base64'));
 
 /** Writes a checkpoint and returns the digest of it, signed. */
 export async function createDigest(db: Db, privateKey: KeyObject): Promise<AuditDigest> {
@@ -77,7 +84,7 @@ export async function createDigest(db: Db, privateKey: KeyObject): Promise<Audit
     heads: cp.heads,
     keyId: keyIdOf(createPublicKey(privateKey)),
   } as const;
-  return { ...unsigned, signature: sign(null, signedText(unsigned), privateKey).toString('base64') };
+  return { ...unsigned, signature: signFields(unsigned, privateKey) };
 }
 
 /** Writes a digest into DATA_DIR/audit-digests/audit-digest-<date>.json; returns the file's path and the digest. */
@@ -125,7 +132,7 @@ export function checkpointOfDigest(text: string, publicKey: KeyObject): Checkpoi
     throw new DigestRefused(`the digest is not an audit digest (${DIGEST_FORMAT})`);
   }
   const { signature, ...fields } = d;
-  if (!verify(null, signedText(fields), publicKey, Buffer.from(signature, 'base64'))) {
+  if (!signatureHolds(fields, signature, publicKey)) {
     throw new DigestRefused(
       `the digest's signature does not match its contents and key ${keyIdOf(publicKey)}: refused (altered, or signed with another key)`,
     );

@@ -9,6 +9,7 @@ import type { DbOrTx } from '../db/client';
 import { missingAgainstCheckpoint, readLatestCheckpoint, type Checkpoint } from './audit-checkpoint';
 import type { SecretBox } from '../security/secret-box';
 import { auditRowHash, auditTimestampText, GENESIS_HASH, type AuditChainRow } from './audit-hash';
+import type { ArchiveCheckpoint } from './audit-archive-file';
 import { auditPayloadBox, openStoredPayload, payloadHashOf, type StoredPayload } from './audit-payload';
 
 /** The payloads of the rows checked: how many rows have one, how many of those were shredded, whether they were opened. */
@@ -20,7 +21,16 @@ export interface PayloadSummary {
 }
 
 export type AuditVerifyResult =
-  { ok: true; rows: number; anchor: string; payloads: PayloadSummary } | { ok: false; firstBadId: number; reason: string };
+  | {
+      ok: true;
+      /** The rows checked: those still in the database. */
+      rows: number;
+      anchor: string;
+      payloads: PayloadSummary;
+      /** The latest month detached for archive (YYYY-MM), whose checkpoint the chains started from; null for none. */
+      archivedThrough: string | null;
+    }
+  | { ok: false; firstBadId: number; reason: string };
 
 export interface VerifyOptions {
   /** Called after each batch with the number of rows checked so far and the total to check. */
@@ -61,6 +71,16 @@ interface Problem {
 }
 type Rows<T> = { rows: T[] };
 
+/**
+ * The columns of a stored audit row as the chain hashes them (AuditChainRow) with prevHash and hash, without payloadHash:
+ * the verifier's select, and the archive's (audit-archive.ts).
+ */
+export const CHAIN_ROW_COLUMNS = sql`id::float8 AS id, chain, chain_seq::float8 AS "chainSeq", user_id AS "userId",
+  user_name AS "userName", action, resource_type AS "resourceType", resource_id AS "resourceId", patient_id AS "patientId",
+  old_values AS "oldValues", new_values AS "newValues", ip_address AS "ipAddress", user_agent AS "userAgent",
+  ${auditTimestampText(sql`"timestamp"`)} AS "timestamp", session_id AS "sessionId", facility,
+  compliance_flags AS "complianceFlags", prev_hash AS "prevHash", hash`;
+
 // bigint columns come back as strings from node-postgres; float8 is exact below 2^53 and a number everywhere.
 // `payloads` false: a database not yet migrated to 0043 (no payload_hash, no audit_payloads), checked as before.
 async function fetchBatch(db: DbOrTx, afterId: number, limit: number, payloads: boolean): Promise<StoredRow[]> {
@@ -71,11 +91,7 @@ async function fetchBatch(db: DbOrTx, afterId: number, limit: number, payloads: 
     ? sql`LEFT JOIN audit_payloads p ON audit_logs.payload_hash IS NOT NULL AND p.audit_id = audit_logs.id`
     : sql``;
   const result = await db.execute(sql`
-    SELECT id::float8 AS id, chain, chain_seq::float8 AS "chainSeq", user_id AS "userId", user_name AS "userName",
-      action, resource_type AS "resourceType", resource_id AS "resourceId", patient_id AS "patientId",
-      old_values AS "oldValues", new_values AS "newValues", ip_address AS "ipAddress", user_agent AS "userAgent",
-      ${auditTimestampText(sql`"timestamp"`)} AS "timestamp", session_id AS "sessionId", facility,
-      compliance_flags AS "complianceFlags", prev_hash AS "prevHash", hash, ${payloadColumns}
+    SELECT ${CHAIN_ROW_COLUMNS}, ${payloadColumns}
     FROM audit_logs ${payloadJoin}
     WHERE audit_logs.id > ${afterId}
     ORDER BY audit_logs.id -- the column, not the float8 output alias (that would sort every remaining row)
@@ -90,10 +106,11 @@ async function hasPayloads(db: DbOrTx): Promise<boolean> {
 }
 
 /** Payload rows whose audit row has no payload hash, or no longer exists (inserted, or their row deleted): the lowest id. */
-async function strayPayload(db: DbOrTx): Promise<number | null> {
+async function strayPayload(db: DbOrTx, archivedMaxId: number): Promise<number | null> {
+  // The payloads of archived rows stay (they are shredded as any other); their rows are in the archive file.
   const result = await db.execute(sql`
     SELECT min(p.audit_id)::float8 AS id FROM audit_payloads p
-    WHERE NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.id = p.audit_id AND a.payload_hash IS NOT NULL)`);
+    WHERE p.audit_id > ${archivedMaxId} AND NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.id = p.audit_id AND a.payload_hash IS NOT NULL)`);
   return (result as unknown as Rows<{ id: number | null }>).rows[0]?.id ?? null;
 }
 
@@ -133,6 +150,33 @@ class PayloadCheck {
   summary(): PayloadSummary {
     return { stored: this.stored, shredded: this.shredded, opened: this.key !== null };
   }
+}
+
+interface ArchivedEnd {
+  seq: number;
+  hash: string;
+  id: number | null;
+}
+
+/**
+ * Each chain's end as the signed checkpoint of the latest month detached for archive records it (audit-archive.ts):
+ * the rows before it are in the archive file, checked with `audit:verify -- --archive FILE`. Months are archived oldest
+ * first, so the latest one's ends are where the rows still in the database begin. Also the highest archived id.
+ */
+async function readArchivedEnds(db: DbOrTx): Promise<{ ends: Map<number, ArchivedEnd>; month: string | null; maxId: number }> {
+  const none = { ends: new Map<number, ArchivedEnd>(), month: null, maxId: 0 };
+  const exists = await db.execute(sql`SELECT to_regclass('audit_archives') IS NOT NULL AS "has"`);
+  if ((exists as unknown as Rows<{ has: boolean }>).rows[0]?.has !== true) return none;
+  const result = await db.execute(sql`
+    SELECT month, checkpoint FROM audit_archives WHERE detached_at IS NOT NULL ORDER BY month DESC LIMIT 1`);
+  const [row] = (result as unknown as Rows<{ month: string; checkpoint: ArchiveCheckpoint }>).rows;
+  if (!row) return none;
+  const chains = row.checkpoint.chains;
+  return {
+    ends: new Map(chains.map((c) => [c.chain, { seq: c.endSeq, hash: c.endHash, id: c.endId }])),
+    month: row.month,
+    maxId: Math.max(0, ...chains.map((c) => c.endId ?? 0)),
+  };
 }
 
 async function readHeads(db: DbOrTx): Promise<Head[]> {
@@ -177,7 +221,11 @@ class ChainWalk {
     readonly chain: number,
     readonly head: Head | undefined,
     readonly anchor: { seq: number; hash: string } | undefined,
-  ) {}
+    /** Where the chain's live rows start: the end of the latest month detached for archive (decision 057). */
+    start?: ArchivedEnd,
+  ) {
+    if (start) Object.assign(this, { expectedSeq: start.seq + 1, prevHash: start.hash, prevId: start.id });
+  }
 
   checkBeyondHead(row: StoredRow): Problem | null {
     if (!this.head) return { id: row.id, reason: `row ${row.id} is in chain ${this.chain}, which has no head (inserted)` };
@@ -270,12 +318,13 @@ async function walk(db: DbOrTx, options: VerifyOptions): Promise<AuditVerifyResu
   }
   if (heads.length === 0) return { ok: false, firstBadId: 0, reason: 'the audit chain heads are missing' };
   const headOf = new Map(heads.map((h) => [h.chain, h]));
-  const total = heads.reduce((sum, h) => sum + h.lastSeq, 0);
+  const archived = await readArchivedEnds(db);
+  const total = heads.reduce((sum, h) => sum + h.lastSeq - (archived.ends.get(h.chain)?.seq ?? 0), 0);
   const problems: Problem[] = [];
   const walks = new Map<number, ChainWalk>();
   const walkOf = (chain: number): ChainWalk => {
     let w = walks.get(chain);
-    if (!w) walks.set(chain, (w = new ChainWalk(chain, headOf.get(chain), anchors.get(chain))));
+    if (!w) walks.set(chain, (w = new ChainWalk(chain, headOf.get(chain), anchors.get(chain), archived.ends.get(chain))));
     return w;
   };
 
@@ -305,14 +354,14 @@ async function walk(db: DbOrTx, options: VerifyOptions): Promise<AuditVerifyResu
     if (problem) problems.push(problem);
   }
   if (payloads.problem) problems.push(payloads.problem);
-  const stray = withPayloads ? await strayPayload(db) : null;
+  const stray = withPayloads ? await strayPayload(db, archived.maxId) : null;
   if (stray !== null)
     problems.push({ id: stray, reason: `the payload row of audit id ${stray} belongs to no row with a payload hash (inserted)` });
   if (problems.length > 0) {
     const first = problems.reduce((a, b) => (b.id < a.id ? b : a));
     return { ok: false, firstBadId: first.id, reason: first.reason };
   }
-  return { ok: true, rows: total, anchor: formatAnchor(heads), payloads: payloads.summary() };
+  return { ok: true, rows: total, anchor: formatAnchor(heads), payloads: payloads.summary(), archivedThrough: archived.month };
 }
 
 /** Checks every chain up to its head. Given the database, reads on one REPEATABLE READ snapshot. */

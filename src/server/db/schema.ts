@@ -446,6 +446,18 @@ export const auditCheckpoints = pgTable('audit_checkpoints', {
   heads: jsonb('heads').notNull(),
 });
 
+/**
+ * The months of audit_logs detached for archive (decision 057), each with the signed checkpoint written before its
+ * partition was detached: row count, first and last id, a hash over the archived rows, and each chain's position and
+ * hash at the start and end of the month. The live verifier starts each chain from the latest month's chain ends.
+ */
+export const auditArchives = pgTable('audit_archives', {
+  month: varchar('month', { length: 7 }).primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  checkpoint: jsonb('checkpoint').notNull(),
+  detachedAt: timestamp('detached_at', { withTimezone: true }),
+});
+
 /** A staff user's TOTP secret (RFC 6238, base32); enabledAt null while enrolment awaits its first code. */
 export const staffTotp = pgTable('staff_totp', {
   userId: text('user_id')

@@ -130,6 +130,14 @@ BEGIN
   RETURN v_created;
 END
 $$;--> statement-breakpoint
+-- The months detached for archive, each with its signed checkpoint (src/server/audit/audit-archive.ts): the verifier
+-- starts each chain from the latest one's chain ends.
+CREATE TABLE "audit_archives" (
+	"month" varchar(7) PRIMARY KEY NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"checkpoint" jsonb NOT NULL,
+	"detached_at" timestamp with time zone
+);--> statement-breakpoint
 -- 5. A partition for every month that has rows, and for the months ahead; then the rows, unchanged.
 SELECT nhr_audit_create_partition(m::date) FROM generate_series(
   date_trunc('month', coalesce((SELECT min("timestamp") FROM "audit_logs_unpartitioned"), now()) AT TIME ZONE 'UTC'),
