@@ -53,6 +53,12 @@ function syntheticRow(id: number): Omit<AuditChainRow, 'chain' | 'chainSeq'> {
 
 async function load(url: string, rows: number): Promise<void> {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
+  // The months the rows fall in are past: their partitions of audit_logs (decision 057) are made first.
+  await pool.query(
+    `SELECT nhr_audit_create_partition(m::date) FROM generate_series($1::timestamptz,
+    date_trunc('month', $2::timestamptz), interval '1 month') AS m`,
+    [new Date(START).toISOString(), new Date(START + rows * SPACING_MS).toISOString()],
+  );
   const heads = Array.from({ length: AUDIT_CHAINS }, () => ({ seq: 0, id: 0, prev: GENESIS_HASH, hash: GENESIS_HASH }));
   const json = (v: unknown): string | null => (v === null ? null : JSON.stringify(v));
   let inFlight: Promise<unknown> = Promise.resolve();

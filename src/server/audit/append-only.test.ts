@@ -2,37 +2,25 @@
 // nhr_audit_append only, and the guard triggers refuse changes even to the owner.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
-import type { PGlite } from '@electric-sql/pglite';
 import type { Db } from '../db/client';
 import * as schema from '../db/schema';
 import { auditEntry } from '../test/audit-fixtures';
+import { appendOnlyScriptFor, runSqlScript } from '../test/append-only-script';
 import { createTestDatabase, type TestDatabase } from '../test/test-database';
 import { verifyAuditChain } from './audit-verify';
 import { auditAppendSql, sqlJson } from './audit-in-statement';
 import { writeAudit } from './audit-writer';
 
-const SQL_FILE = new URL('../../../docs/security/audit-append-only.sql', import.meta.url);
 const role = `nhr_app_test_${randomBytes(4).toString('hex')}`;
 
 let database: TestDatabase;
 let db: Db;
 
-/** The file as psql would run it with -v app_role=<role> (its only psql meta-commands set that default). */
-function scriptFor(appRole: string): string {
-  return readFileSync(SQL_FILE, 'utf8')
-    .replace(/^\\if[\s\S]*?^\\endif\s*$/m, '')
-    .replaceAll(':"app_role"', `"${appRole}"`);
-}
-
-async function runScript(text: string): Promise<void> {
-  const client = (db as unknown as { $client: PGlite | pg.Pool }).$client;
-  if (database.handle.kind === 'pglite') await (client as PGlite).exec(text);
-  else await (client as pg.Pool).query(text);
-}
+const scriptFor = appendOnlyScriptFor;
+const runScript = (text: string): Promise<void> => runSqlScript(database.handle, text);
 
 /** Runs fn on a session that has SET ROLE to the application role. */
 async function asApp<T>(fn: (appDb: Db) => Promise<T>): Promise<T> {
@@ -151,3 +139,49 @@ describe('the guard triggers, for the owner too', () => {
     expect(await verifyAuditChain(db)).toMatchObject({ ok: true, rows: 4 });
   });
 });
+
+describe('the month partitions of audit_logs (decision 057)', () => {
+  const monthAhead = (n: number): string => {
+    const now = new Date();
+    return `audit_logs_${new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + n, 1)).toISOString().slice(0, 7).replace('-', '_')}`;
+  };
+  const current = monthAhead(0);
+
+  it.each([
+    ['an update of a row in its partition', `UPDATE ${current} SET user_name = 'x'`],
+    ['a delete from its partition', `DELETE FROM ${current}`],
+    ['a truncate of its partition', `TRUNCATE ${current}`],
+  ])('refuse %s, for the owner too', async (_name, statement) => {
+    expect(await sqlState(db.execute(sql.raw(statement)))).toBe(DENIED);
+  });
+
+  it.each([
+    ['UPDATE a partition', `UPDATE ${current} SET user_name = 'x'`],
+    ['DELETE FROM a partition', `DELETE FROM ${current}`],
+    ['TRUNCATE a partition', `TRUNCATE ${current}`],
+    ['INSERT INTO a partition', `INSERT INTO ${current} SELECT * FROM ${current} WHERE false`],
+    ['creating a partition itself', `SELECT nhr_audit_create_partition('2001-01-01')`],
+    ['detaching a partition', `ALTER TABLE audit_logs DETACH PARTITION ${current}`],
+  ])('refuse the application role: %s', async (_name, statement) => {
+    expect(await asApp((app) => sqlState(app.execute(sql.raw(statement))))).toBe(DENIED);
+  });
+
+  it('let the application role create the months ahead, each guarded as the others', async () => {
+    const far = monthAhead(6);
+    await asApp((app) => app.execute(sql`SELECT nhr_audit_ensure_partitions(6)`));
+    const [made] = await queryAudit<{ n: number }>(sql`SELECT count(*)::int AS n FROM pg_class WHERE relname = ${far} AND relispartition`);
+    expect(made!.n).toBe(1);
+    expect(await sqlState(db.execute(sql.raw(`TRUNCATE ${far}`)))).toBe(DENIED);
+    expect(await asApp((app) => sqlState(app.execute(sql.raw(`INSERT INTO ${far} SELECT * FROM ${current} WHERE false`))))).toBe(DENIED);
+    expect(await asApp((app) => sqlState(app.execute(sql.raw(`DELETE FROM ${far}`))))).toBe(DENIED);
+  });
+
+  it('still let the writer append, and the chain stays valid', async () => {
+    await asApp((app) => app.transaction((tx) => writeAudit(tx, auditEntry({ action: 'UPDATE' }))));
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true, rows: 5 });
+  });
+});
+
+async function queryAudit<T>(statement: ReturnType<typeof sql>): Promise<T[]> {
+  return ((await db.execute(statement)) as unknown as { rows: T[] }).rows;
+}

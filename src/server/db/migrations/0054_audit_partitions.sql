@@ -112,6 +112,8 @@ BEGIN
   RETURN v_name;
 END
 $$;--> statement-breakpoint
+-- Only the owner creates and guards partitions directly; the application asks through nhr_audit_ensure_partitions.
+REVOKE ALL ON FUNCTION nhr_audit_create_partition(date), nhr_audit_guard_partition(regclass) FROM PUBLIC;--> statement-breakpoint
 -- 4. The partitions of this month and the next p_ahead months (the application calls it at start and daily:
 --    src/server/audit/audit-partitions.ts). No default partition: see decision 057.
 CREATE FUNCTION nhr_audit_ensure_partitions(p_ahead integer) RETURNS integer LANGUAGE plpgsql AS $$

@@ -44,6 +44,8 @@ const fixture: [string, Partial<AuditEntry>][] = [
 beforeAll(async () => {
   database = await createTestDatabase();
   db = database.handle.db;
+  // The fixture's months are long past: their partitions of audit_logs (decision 057) are made here.
+  for (const month of ['2025-01-01']) await db.execute(sql`SELECT nhr_audit_create_partition(${month}::date)`);
   for (const [timestamp, entry] of fixture) {
     await writeAudit(db, auditEntry(entry));
     await db.execute(sql`UPDATE audit_logs SET "timestamp" = ${timestamp}::timestamptz WHERE id = (SELECT max(id) FROM audit_logs)`);

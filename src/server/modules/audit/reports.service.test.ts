@@ -90,6 +90,8 @@ const scopeOf = (actor: Actor): RequestScope => ({ db, actor, meta: testMeta, no
 beforeAll(async () => {
   database = await createTestDatabase();
   db = database.handle.db;
+  // The fixture's months are long past: their partitions of audit_logs (decision 057) are made here.
+  for (const month of ['2025-01-01', '2025-02-01', '2025-03-01']) await db.execute(sql`SELECT nhr_audit_create_partition(${month}::date)`);
   for (const [timestamp, entry] of events) {
     await writeAudit(db, auditEntry({ resourceType: 'PATIENT', ...entry }));
     await db.execute(sql`UPDATE audit_logs SET "timestamp" = ${timestamp}::timestamptz WHERE id = (SELECT max(id) FROM audit_logs)`);
