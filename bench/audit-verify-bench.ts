@@ -17,7 +17,7 @@ const START = Date.parse('2025-01-01T00:00:00Z');
 const SPACING_MS = 2_500; // 1,000,000 rows span about 29 days
 
 /** A deterministic, plausible mix: mostly searches and record views, some changes, 1% break-the-glass. */
-function syntheticRow(id: number): Omit<AuditChainRow, 'chain' | 'chainSeq'> {
+export function syntheticRow(id: number): Omit<AuditChainRow, 'chain' | 'chainSeq'> {
   const kind = id % 100;
   const user = id % 500;
   const patient = 1 + ((id * 7919) % 100_000);

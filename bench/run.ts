@@ -71,6 +71,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
       if (part !== 'write') await script('./audit-verify-bench.ts', part === 'verify' ? rest : []);
     },
   },
+  'audit-partition': {
+    summary:
+      "issue 28's audit month: one month's partition filled with N chained rows by COPY (default 10,000,000), then the month verified in the database, archived (signed checkpoint, file, detach) and the file verified against its checkpoint; rows/s of each, file size, load average [--rows N --no-archive --keep]",
+    run: (argv) => script('./audit-partition.ts', argv),
+  },
   'first-load': {
     summary:
       'first visit of /login and /patient-login in Chromium on a throttled link (default 400 kbit/s of 1,024 bits, 150 ms, CPU 4x slower): KB transferred, requests, first contentful paint, usable; median of the runs, load average [--runs N --kbit K --cpu X]',

@@ -71,16 +71,20 @@ async function exportMonth(tx: DbOrTx, month: string, out: string, privateKey: K
   const write = async (text: string): Promise<void> => {
     if (!file.write(text)) await once(file, 'drain');
   };
+  let pending: Promise<ArchivedRow[]> | null = null;
   try {
-    let after = 0;
-    for (;;) {
-      // The partition itself, by its primary key: no other month is read.
-      const batch = await rowsOf<ArchivedRow>(
+    // The partition itself, by its primary key: no other month is read.
+    const fetch = (after: number): Promise<ArchivedRow[]> =>
+      rowsOf<ArchivedRow>(
         tx,
         sql`SELECT ${CHAIN_ROW_COLUMNS}, payload_hash AS "payloadHash" FROM ${sql.identifier(partition)}
             WHERE id > ${after} ORDER BY id LIMIT ${batchSize}`,
       );
+    pending = fetch(0);
+    for (;;) {
+      const batch = await pending;
       if (batch.length === 0) break;
+      pending = fetch(batch[batch.length - 1]!.id); // fetched while this batch is checked and written
       let text = '';
       for (const row of batch) {
         const problem = rows.accept(row);
@@ -90,7 +94,6 @@ async function exportMonth(tx: DbOrTx, month: string, out: string, privateKey: K
         text += line;
       }
       await write(text);
-      after = batch[batch.length - 1]!.id;
     }
     const ends = rows.ends(starts);
     if ('problem' in ends) throw new ArchiveRefused(`${month} cannot be archived: ${ends.problem} (archive the months before it first)`);
@@ -113,6 +116,7 @@ async function exportMonth(tx: DbOrTx, month: string, out: string, privateKey: K
     await once(file, 'close');
     return checkpoint;
   } catch (error) {
+    await pending?.catch(() => undefined); // the batch fetched ahead, before the transaction ends
     file.destroy();
     await rm(out, { force: true });
     throw error;
