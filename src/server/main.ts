@@ -60,8 +60,8 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 
 // The code catalogues are indexed before the first request, so the first type-ahead of the day is as quick as the rest.
 loadAllCatalogues();
-// The audit log's month partitions ahead (decision 057): now, then daily.
-stopPartitions = startAuditPartitions(handle.db, app.log);
+// The audit log's month partitions ahead (decision 057): now, before the first request, then daily.
+stopPartitions = await startAuditPartitions(handle.db, app.log);
 await app.listen({ port: config.port, host: config.host });
 stopDigests = startAuditDigests(handle.db, config, app.log);
 app.log.info(`National Health Records on http://localhost:${config.port} (${handle.kind} database)`);

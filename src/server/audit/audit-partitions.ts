@@ -18,8 +18,11 @@ export async function ensureAuditPartitions(db: Db, ahead: number = AUDIT_PARTIT
   return Number((result as unknown as { rows: { created: number }[] }).rows[0]?.created ?? 0);
 }
 
-/** Ensures the partitions now and then daily; the returned function stops the timer. A failure is logged as an error. */
-export function startAuditPartitions(db: Db, log: Log): () => void {
+/**
+ * Ensures the partitions now (answering once done, so a server stopped for months has its month before it takes
+ * requests) and then daily; the answered function stops the timer. A failure is logged as an error.
+ */
+export async function startAuditPartitions(db: Db, log: Log): Promise<() => void> {
   const run = async (): Promise<void> => {
     try {
       const created = await ensureAuditPartitions(db);
@@ -28,7 +31,7 @@ export function startAuditPartitions(db: Db, log: Log): () => void {
       log.error({ err }, 'the audit log partitions of the months ahead could not be created');
     }
   };
-  void run();
+  await run();
   const timer = setInterval(() => void run(), 24 * 3_600_000);
   timer.unref();
   return () => clearInterval(timer);
