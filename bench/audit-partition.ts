@@ -56,7 +56,7 @@ async function fill(url: string, rows: number, month: { month: string; start: nu
   await client.connect();
   await client.query(`SELECT nhr_audit_create_partition($1::date)`, [`${month.month}-01`]);
   await client.query('SET synchronous_commit = off');
-  const heads = Array.from({ length: AUDIT_CHAINS }, () => ({ seq: 0, id: 0, prev: GENESIS_HASH, hash: GENESIS_HASH, ts: '' }));
+  const heads = Array.from({ length: AUDIT_CHAINS }, () => ({ seq: 0, id: 0, prev: GENESIS_HASH, hash: GENESIS_HASH }));
   const spacing = (month.end - month.start) / (rows + 1);
   const json = (v: unknown): string | null => (v === null ? null : JSON.stringify(v));
   const stream = client.query(copyFrom(`COPY ${partitionOf(month.month)} (${COLUMNS.join(', ')}) FROM STDIN`));
@@ -92,7 +92,7 @@ async function fill(url: string, rows: number, month: { month: string; start: nu
       head.hash,
       hash,
     ]);
-    Object.assign(head, { seq: row.chainSeq, id, prev: head.hash, hash, ts: row.timestamp });
+    Object.assign(head, { seq: row.chainSeq, id, prev: head.hash, hash });
     if (id % 5_000 === 0 || id === rows) {
       if (!stream.write(chunk)) await once(stream, 'drain');
       chunk = '';
@@ -101,10 +101,13 @@ async function fill(url: string, rows: number, month: { month: string; start: nu
   stream.end();
   await finished(stream);
   for (const [i, h] of heads.entries()) {
-    await client.query(
-      'UPDATE audit_chain_head SET last_seq = $1, last_id = $2, prev_hash = $3, last_hash = $4, last_ts = $5 WHERE chain = $6',
-      [h.seq, h.id || null, h.prev, h.hash, h.ts || null, i + 1],
-    );
+    await client.query('UPDATE audit_chain_head SET last_seq = $1, last_id = $2, prev_hash = $3, last_hash = $4 WHERE chain = $5', [
+      h.seq,
+      h.id || null,
+      h.prev,
+      h.hash,
+      i + 1,
+    ]);
   }
   await client.query(`SELECT setval('audit_logs_id_seq', $1)`, [rows]);
   await client.query(`VACUUM ANALYZE ${partitionOf(month.month)}`);

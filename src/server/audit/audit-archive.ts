@@ -96,7 +96,10 @@ async function exportMonth(tx: DbOrTx, month: string, out: string, privateKey: K
       await write(text);
     }
     const ends = rows.ends(starts);
-    if ('problem' in ends) throw new ArchiveRefused(`${month} cannot be archived: ${ends.problem} (archive the months before it first)`);
+    if ('problem' in ends)
+      throw new ArchiveRefused(
+        `${month} cannot be archived: ${ends.problem} (a row of the month's end stamped earlier than the row before it in its chain, see decision 057)`,
+      );
     const [now] = await rowsOf<{ at: string }>(tx, sql`SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at`);
     const unsigned = {
       format: ARCHIVE_FORMAT,

@@ -361,9 +361,6 @@ export const auditChainHead = pgTable(
     lastId: bigint('last_id', { mode: 'number' }),
     lastHash: varchar('last_hash', { length: 64 }).notNull(),
     prevHash: varchar('prev_hash', { length: 64 }).notNull(),
-    // The timestamp of the chain's last row: the next is never stamped earlier (migration 0054), so a chain's rows fall
-    // into the month partitions in position order.
-    lastTs: timestamp('last_ts', { withTimezone: true }),
   },
   (t) => [check('audit_chain_head_chain', sql`${t.chain} >= 1`)],
 );
