@@ -106,6 +106,7 @@ describe('verifyAuditChain', () => {
       rows: 0,
       anchor: Array(16).fill('0').join('.'),
       payloads: { stored: 0, shredded: 0, opened: false },
+      archivedThrough: null,
     });
   });
 
