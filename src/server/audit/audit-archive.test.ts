@@ -13,7 +13,7 @@ import { auditEntry, query, rehashAll, spreadOverAllChains } from '../test/audit
 import { createTestDatabase, type TestDatabase } from '../test/test-database';
 import { ArchiveRefused, archiveMonth, detachArchivedMonth, partitionOf } from './audit-archive';
 import { verifyArchiveFile } from './audit-archive-file';
-import { ensureAuditPartitions } from './audit-partitions';
+import { ensureAuditPartitions, startAuditPartitions } from './audit-partitions';
 import { verifyAuditChain } from './audit-verify';
 import { writeAudit } from './audit-writer';
 
@@ -85,6 +85,16 @@ describe('the audit log partitioned by month', () => {
     expect(names.map((r) => r.name)).toEqual(expect.arrayContaining([partitionOf(thisMonth), partitionOf(ahead)]));
     expect(await ensureAuditPartitions(db)).toBe(0);
     expect(await ensureAuditPartitions(db, 4)).toBe(1);
+  });
+
+  it('makes a missing month ahead at start, and says so', async () => {
+    const ahead = partitionOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 3, 1)).toISOString().slice(0, 7));
+    await db.execute(sql`DROP TABLE ${sql.identifier(ahead)}`);
+    const logged: string[] = [];
+    const stop = await startAuditPartitions(db, { info: (_o, msg) => logged.push(msg), error: (_o, msg) => logged.push(`error: ${msg}`) });
+    stop();
+    expect(logged).toEqual(['audit log partitions created for the months ahead']);
+    expect(await query(db, sql`SELECT to_regclass(${ahead}) IS NOT NULL AS made`)).toEqual([{ made: true }]);
   });
 
   it('verifies the chains across the months', async () => {
