@@ -42,7 +42,9 @@ describe('the declared list of patient references', () => {
            WHERE c.contype = 'f' AND c.confrelid = 'patients'::regclass
           UNION
           SELECT table_name || '.' || column_name FROM information_schema.columns
-           WHERE table_schema = 'public' AND data_type IN ('integer', 'bigint', 'smallint') AND column_name LIKE '%patient%'`,
+           WHERE table_schema = 'public' AND data_type IN ('integer', 'bigint', 'smallint') AND column_name LIKE '%patient%'
+             -- A month's partition of audit_logs (decision 057) has the columns of audit_logs, declared once.
+             AND table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition)`,
     );
     const declared = new Set(PATIENT_REFERENCES.map(named));
     const missing = referring.map((r) => r.name.replace(/^public\./, '')).filter((name) => !declared.has(name));
