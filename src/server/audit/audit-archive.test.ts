@@ -116,6 +116,15 @@ describe('archiving a month', () => {
     );
   });
 
+  it('refuses a file that exists already, and leaves it as it was', async () => {
+    const existing = path.join(dir, 'existing.jsonl');
+    writeFileSync(existing, 'kept\n');
+    expect(await refusal(archiveMonth(db, { month: JAN, out: existing, privateKey }))).toBe(
+      `${existing} exists already: give the archive a new file`,
+    );
+    expect(readFileSync(existing, 'utf8')).toBe('kept\n');
+  });
+
   it('refuses to detach a partition without its signed checkpoint', async () => {
     expect(await refusal(detachArchivedMonth(db, JAN))).toMatch(/^2025-01 has no signed archive checkpoint: refusing to detach/);
     expect(await partitionsOfRows()).toContainEqual({ partition: partitionOf(JAN), n: 39 });

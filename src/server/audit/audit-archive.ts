@@ -6,7 +6,7 @@
 // operator drops it (a step of its own, after the file is copied off the server and checked there).
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { access, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client';
@@ -14,6 +14,12 @@ import { keyIdOf, signFields } from './audit-digest';
 import { ARCHIVE_FORMAT, ArchiveRows, archiveLine, checkpointLine, type ArchiveCheckpoint, type ArchivedRow } from './audit-archive-file';
 import { GENESIS_HASH } from './audit-hash';
 import { CHAIN_ROW_COLUMNS } from './audit-verify';
+
+const exists = (file: string): Promise<boolean> =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 /** Refused, with a sentence for the operator; nothing was detached. */
 export class ArchiveRefused extends Error {}
@@ -68,8 +74,13 @@ async function exportMonth(tx: DbOrTx, month: string, out: string, privateKey: K
   const rows = new ArchiveRows(month, starts);
   const hash = createHash('sha256');
   const file = createWriteStream(out, { flags: 'wx', mode: 0o640 });
+  // The file's error (it exists already, the disk is full), kept to be thrown: the stream then closes by itself.
+  let failed: Error | null = null;
+  file.on('error', (error) => (failed ??= error));
+  const closed = (): Promise<unknown> => (file.closed ? Promise.resolve() : once(file, 'close'));
   const write = async (text: string): Promise<void> => {
-    if (!file.write(text)) await once(file, 'drain');
+    if (failed) throw failed;
+    if (!file.write(text)) await Promise.race([once(file, 'drain'), closed()]);
   };
   let pending: Promise<ArchivedRow[]> | null = null;
   try {
@@ -116,12 +127,14 @@ async function exportMonth(tx: DbOrTx, month: string, out: string, privateKey: K
     const checkpoint: ArchiveCheckpoint = { ...unsigned, signature: signFields(unsigned, privateKey) };
     await write(`${checkpointLine(checkpoint)}\n`);
     file.end();
-    await once(file, 'close');
+    await closed();
+    if (failed) throw failed;
     return checkpoint;
   } catch (error) {
     await pending?.catch(() => undefined); // the batch fetched ahead, before the transaction ends
     file.destroy();
-    await rm(out, { force: true });
+    await closed(); // then nothing more is written to it
+    if ((failed as NodeJS.ErrnoException | null)?.code !== 'EEXIST') await rm(out, { force: true });
     throw error;
   }
 }
@@ -183,6 +196,7 @@ export async function archiveMonth(
         WHERE "timestamp" < ${`${month}-01T00:00:00Z`}::timestamptz ORDER BY "timestamp" LIMIT 1`,
   );
   if (older) throw new ArchiveRefused(`${older.month} is still in the database: archive the months oldest first`);
+  if (await exists(options.out)) throw new ArchiveRefused(`${options.out} exists already: give the archive a new file`);
   const checkpoint = await db.transaction((tx) => exportMonth(tx, month, options.out, options.privateKey, options.batchSize ?? 5_000), {
     isolationLevel: 'repeatable read',
     accessMode: 'read only',
