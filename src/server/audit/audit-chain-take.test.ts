@@ -90,3 +90,25 @@ describe.skipIf(!process.env.DATABASE_URL)('the audit chain a transaction takes'
     expect(await verifyAuditChain(database.handle.db)).toMatchObject({ ok: true });
   });
 });
+
+describe('the time a row is stamped with (migration 0058)', () => {
+  it("is never earlier than the last row of its chain, so a chain's rows fall into the months in position order", async () => {
+    const db = database.handle.db;
+    // Every head's last row an hour ahead, as when a statement that began earlier takes a chain a later one wrote to.
+    const ahead = new Date(Date.now() + 3_600_000);
+    await db.execute(sql`UPDATE audit_chain_head SET last_ts = ${ahead.toISOString()}::timestamptz`);
+    const { newValues: _n, patientId: _p, ...entry } = auditEntry({ action: 'SEARCH' });
+    const [written] = (
+      (await db.execute(sql`SELECT ${auditAppendSql({ ...entry, newValues: { n: 2 }, patientId: null })} AS id`)) as unknown as {
+        rows: { id: string }[];
+      }
+    ).rows;
+    const [stamped] = (
+      (await db.execute(sql`SELECT "timestamp" AS at FROM audit_logs WHERE id = ${written!.id}`)) as unknown as {
+        rows: { at: string | Date }[];
+      }
+    ).rows;
+    expect(new Date(stamped!.at).getTime()).toBe(ahead.getTime());
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
+  });
+});

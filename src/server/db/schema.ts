@@ -360,6 +360,8 @@ export const auditChainHead = pgTable(
     lastSeq: bigint('last_seq', { mode: 'number' }).notNull(),
     lastId: bigint('last_id', { mode: 'number' }),
     lastHash: varchar('last_hash', { length: 64 }).notNull(),
+    /** The timestamp of the chain's last row: the next is never stamped earlier (migration 0058, decision 057). */
+    lastTs: timestamp('last_ts', { withTimezone: true }),
     prevHash: varchar('prev_hash', { length: 64 }).notNull(),
   },
   (t) => [check('audit_chain_head_chain', sql`${t.chain} >= 1`)],

@@ -28,6 +28,11 @@ BEGIN
   PERFORM set_config('nhr.audit_chain', chain::text, true);
 END
 $$;--> statement-breakpoint
+-- The two append functions take their chain from nhr_audit_chain_take. Replaced in place, so their rights stay;
+-- SECURITY DEFINER, which a replacement resets, is set again where it was set (docs/security/audit-append-only.sql).
+CREATE TEMP TABLE nhr_0057_definer AS
+  SELECT p.oid::regprocedure::text AS fn FROM pg_proc p
+  WHERE p.proname IN ('nhr_audit_append', 'nhr_audit_append_sql') AND p.prosecdef;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION nhr_audit_append(
   s0 text, s1 text, s2 text, s3 text, s4 text,
   p_user_id text, p_user_name text, p_action text, p_resource_type text, p_resource_id text, p_patient_id integer,
@@ -100,4 +105,14 @@ BEGIN
     p_compliance_flags, v_head.last_hash, v_hash);
   RETURN v_id;
 END
-$$;
+$$;--> statement-breakpoint
+DO $$
+DECLARE
+  v_fn text;
+BEGIN
+  FOR v_fn IN SELECT fn FROM nhr_0057_definer LOOP
+    EXECUTE format('ALTER FUNCTION %s SECURITY DEFINER SET search_path = public, pg_temp', v_fn);
+  END LOOP;
+END
+$$;--> statement-breakpoint
+DROP TABLE nhr_0057_definer;
