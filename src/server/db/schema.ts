@@ -410,13 +410,19 @@ export const complianceReportArchives = pgTable(
  * updated, so requests counted at the same moment do not wait on each other; a limit counts its key's rows of the
  * current window on the (key, at) index. Rows older than a day are deleted by chance (http/rate-limit).
  */
-export const rateLimitRequests = pgTable(
-  'rate_limit_requests',
+export const rateLimitCounts = pgTable(
+  'rate_limit_counts',
   {
     key: text('key').notNull(),
-    at: timestamp('at', { withTimezone: true }).notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    /** The database session (pg_backend_pid()) that counted: one row each, so no two transactions share one. */
+    backend: integer('backend').notNull(),
+    hits: integer('hits').notNull(),
   },
-  (t) => [index('rate_limit_requests_key_at_idx').on(t.key, t.at), index('rate_limit_requests_at_idx').on(t.at)],
+  (t) => [
+    primaryKey({ name: 'rate_limit_counts_pkey', columns: [t.key, t.windowStart, t.backend] }),
+    index('rate_limit_counts_window_start_idx').on(t.windowStart),
+  ],
 );
 
 /**

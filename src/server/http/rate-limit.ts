@@ -1,10 +1,12 @@
 // Rate limits (issue 10 items 1 and 8; decisions 011 and 059): N requests per clock-aligned window per key, counted
-// one way everywhere: a row inserted in rate_limit_requests per counted request, and the key's rows of the window
-// counted on the (key, at) index (at most N of them). Every worker process and every instance on the same PostgreSQL
-// shares the count; the embedded database works the same way. Nothing is updated, so requests of one user counted at
-// the same moment never wait on each other's lock (they did on one upserted counter row per key: decision 059).
-// Routes opt in with `config: { rateLimit: rateLimitOf(config, 'search') }` (@fastify/rate-limit, as a preHandler:
-// after the route's guard and its validation), or count in the statement that does their work (limitInStatement).
+// one way everywhere: a counter row per key, window and database session (pg_backend_pid()), upserted by each counted
+// request, and a limit sums its key's rows of the window. A session runs one transaction at a time, so no two
+// transactions ever want the same counter row: requests of one user counted at the same moment never wait on each
+// other's lock (they did on one upserted counter row per key), and the check reads at most as many rows as there are
+// sessions (migration 0059). Every worker process and every instance on the same PostgreSQL shares the count; the
+// embedded database works the same way. Routes opt in with `config: { rateLimit: rateLimitOf(config, 'search') }`
+// (@fastify/rate-limit, as a preHandler: after the route's guard and its validation), or count in the statement that
+// does their work (limitInStatement).
 import fastifyRateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -20,10 +22,10 @@ type IncrCallback = (err: Error | null, res: { current: number; ttl: number }) =
 const PURGE_ONE_IN = 200;
 const DAY_MS = 86_400_000;
 
-/** One in PURGE_ONE_IN calls deletes the counted requests of a day ago and older (on the `at` index). */
+/** One in PURGE_ONE_IN calls deletes the counters of windows that began a day ago and earlier (on the window index). */
 export async function purgeByChance(db: Db, at: Date): Promise<void> {
   if (Math.floor(Math.random() * PURGE_ONE_IN) !== 0) return;
-  await db.execute(sql`DELETE FROM rate_limit_requests WHERE at < ${new Date(at.getTime() - DAY_MS).toISOString()}::timestamptz`);
+  await db.execute(sql`DELETE FROM rate_limit_counts WHERE window_start < ${new Date(at.getTime() - DAY_MS).toISOString()}::timestamptz`);
 }
 
 /** A store for @fastify/rate-limit: each counted request is limitInStatement's gate and count in one statement. */
@@ -97,11 +99,11 @@ const windowOf = (at: Date, windowMs: number): { start: Date; end: Date } => {
 
 /**
  * For a statement that counts its own request: `gate` is a one-row query (`ok`: under the limit as of the
- * statement's snapshot; `reset_ms`: when the window ends; `counted`: the window's requests so far, at most `max`)
- * that reads at most `max` index entries; `count(when)` inserts the request's row when the SQL boolean `when` holds
- * (put it in a CTE: a data-modifying CTE runs whether or not it is read). The insert locks nothing another request
- * waits for: requests of one user that run at the same moment may each see the count before the others, so at
- * most that many beyond the limit get through.
+ * statement's snapshot; `reset_ms`: when the window ends; `counted`: the window's requests so far) that sums the
+ * key's counters of the window; `count(when)` adds the request to this session's counter when the SQL boolean `when`
+ * holds (put it in a CTE: a data-modifying CTE runs whether or not it is read). The counter is this session's own, so
+ * nothing another request waits for is locked: requests of one user that run at the same moment may each see the sum
+ * before the others, so at most that many beyond the limit get through.
  */
 export function limitInStatement(l: StatementLimit): { gate: SQL; count: (when: SQL) => SQL } {
   return limitSlotted(bindSlots(limitSlotValues(l)));
@@ -113,23 +115,22 @@ export interface LimitSlots {
   limitMax: number;
   limitStart: string;
   limitEnd: number;
-  limitAt: string;
 }
 
 export function limitSlotValues(l: StatementLimit): LimitSlots {
   const { start, end } = windowOf(l.at, l.windowMs);
-  return { limitKey: l.key, limitMax: l.max, limitStart: start.toISOString(), limitEnd: end.getTime(), limitAt: l.at.toISOString() };
+  return { limitKey: l.key, limitMax: l.max, limitStart: start.toISOString(), limitEnd: end.getTime() };
 }
 
 /** limitInStatement over slots: the same gate and count, for a statement built once. */
 export function limitSlotted(slot: Slots<LimitSlots>): { gate: SQL; count: (when: SQL) => SQL } {
   return {
     gate: sql`SELECT c.n < ${slot.limitMax}::int AS ok, ${slot.limitEnd}::float8 AS reset_ms, c.n AS counted
-      FROM (SELECT count(*)::int AS n FROM (SELECT 1 FROM rate_limit_requests r
-                                             WHERE r.key = ${slot.limitKey}::text AND r.at >= ${slot.limitStart}::timestamptz
-                                             LIMIT ${slot.limitMax}::int) AS w) AS c`,
-    count: (when) =>
-      sql`INSERT INTO rate_limit_requests (key, at) SELECT ${slot.limitKey}::text, ${slot.limitAt}::timestamptz WHERE ${when}`,
+      FROM (SELECT coalesce(sum(r.hits), 0)::int AS n FROM rate_limit_counts r
+             WHERE r.key = ${slot.limitKey}::text AND r.window_start = ${slot.limitStart}::timestamptz) AS c`,
+    count: (when) => sql`INSERT INTO rate_limit_counts AS r (key, window_start, backend, hits)
+      SELECT ${slot.limitKey}::text, ${slot.limitStart}::timestamptz, pg_backend_pid(), 1 WHERE ${when}
+      ON CONFLICT (key, window_start, backend) DO UPDATE SET hits = r.hits + 1`,
   };
 }
 

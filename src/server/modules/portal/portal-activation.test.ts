@@ -194,8 +194,8 @@ describe('a code from the clinic desk', () => {
     expect(unknown.json()).toMatchObject({ code: 'PATIENT_NOT_FOUND' });
     for (const bad of ['abc', '0', '-1', '1.5', '99999999999']) expect((await issueAtDesk(bad)).statusCode, bad).toBe(400);
     // The unknown patient counts towards the desk's hourly limit of codes (decision 031); nothing else changed.
-    const { rate_limit_requests: _counted, ...after } = await databaseFingerprint(t.db);
-    const { rate_limit_requests: _before, ...unchanged } = before;
+    const { rate_limit_counts: _counted, ...after } = await databaseFingerprint(t.db);
+    const { rate_limit_counts: _before, ...unchanged } = before;
     expect(after).toEqual(unchanged);
   });
 
