@@ -17,7 +17,7 @@ import { archiveMonth, partitionOf } from '../src/server/audit/audit-archive';
 import { verifyArchiveFile } from '../src/server/audit/audit-archive-file';
 import { auditRowHash, auditTimestampOf, AUDIT_CHAINS, GENESIS_HASH, type AuditChainRow } from '../src/server/audit/audit-hash';
 import { verifyAuditChain } from '../src/server/audit/audit-verify';
-import { syntheticRow } from './audit-verify-bench';
+import { auditRowValues, syntheticRow } from './audit-verify-bench';
 import { createBenchDatabase, isMain } from './bench-database';
 import { copyLine } from './seed/rows';
 
@@ -58,7 +58,6 @@ async function fill(url: string, rows: number, month: { month: string; start: nu
   await client.query('SET synchronous_commit = off');
   const heads = Array.from({ length: AUDIT_CHAINS }, () => ({ seq: 0, id: 0, prev: GENESIS_HASH, hash: GENESIS_HASH }));
   const spacing = (month.end - month.start) / (rows + 1);
-  const json = (v: unknown): string | null => (v === null ? null : JSON.stringify(v));
   const stream = client.query(copyFrom(`COPY ${partitionOf(month.month)} (${COLUMNS.join(', ')}) FROM STDIN`));
   let chunk = '';
   for (let id = 1; id <= rows; id++) {
@@ -71,27 +70,7 @@ async function fill(url: string, rows: number, month: { month: string; start: nu
       chainSeq: head.seq + 1,
     };
     const hash = auditRowHash(head.hash, row);
-    chunk += copyLine([
-      row.id,
-      row.chain,
-      row.chainSeq,
-      row.userId,
-      row.userName,
-      row.action,
-      row.resourceType,
-      row.resourceId,
-      row.patientId,
-      json(row.oldValues),
-      json(row.newValues),
-      row.ipAddress,
-      row.userAgent,
-      row.timestamp,
-      row.sessionId,
-      row.facility,
-      json(row.complianceFlags),
-      head.hash,
-      hash,
-    ]);
+    chunk += copyLine(auditRowValues(row, head.hash, hash));
     Object.assign(head, { seq: row.chainSeq, id, prev: head.hash, hash });
     if (id % 5_000 === 0 || id === rows) {
       if (!stream.write(chunk)) await once(stream, 'drain');

@@ -10,6 +10,7 @@ import { auditRowHash, auditTimestampOf, AUDIT_CHAINS, GENESIS_HASH, type AuditC
 import { verifyAuditChain } from '../src/server/audit/audit-verify';
 import { listAuditLogs } from '../src/server/modules/audit/audit.service';
 import { computeReportData } from '../src/server/modules/audit/reports.service';
+import type { Cell } from './generator/clinical';
 import { createBenchDatabase, isMain } from './bench-database';
 
 const BATCH = 10_000;
@@ -17,6 +18,31 @@ const START = Date.parse('2025-01-01T00:00:00Z');
 const SPACING_MS = 2_500; // 1,000,000 rows span about 29 days
 
 /** A deterministic, plausible mix: mostly searches and record views, some changes, 1% break-the-glass. */
+const json = (v: unknown): string | null => (v === null ? null : JSON.stringify(v));
+
+/** A chained row's values in audit_logs' column order (id, chain, chain_seq, … prev_hash, hash), for COPY or UNNEST. */
+export const auditRowValues = (row: AuditChainRow, prevHash: string, hash: string): Cell[] => [
+  row.id,
+  row.chain,
+  row.chainSeq,
+  row.userId,
+  row.userName,
+  row.action,
+  row.resourceType,
+  row.resourceId,
+  row.patientId,
+  json(row.oldValues),
+  json(row.newValues),
+  row.ipAddress,
+  row.userAgent,
+  row.timestamp,
+  row.sessionId,
+  row.facility,
+  json(row.complianceFlags),
+  prevHash,
+  hash,
+];
+
 export function syntheticRow(id: number): Omit<AuditChainRow, 'chain' | 'chainSeq'> {
   const kind = id % 100;
   const user = id % 500;
@@ -60,7 +86,6 @@ async function load(url: string, rows: number): Promise<void> {
     [new Date(START).toISOString(), new Date(START + rows * SPACING_MS).toISOString()],
   );
   const heads = Array.from({ length: AUDIT_CHAINS }, () => ({ seq: 0, id: 0, prev: GENESIS_HASH, hash: GENESIS_HASH }));
-  const json = (v: unknown): string | null => (v === null ? null : JSON.stringify(v));
   let inFlight: Promise<unknown> = Promise.resolve();
   for (let first = 1; first <= rows; first += BATCH) {
     const cols: unknown[][] = Array.from({ length: 19 }, () => []);
@@ -69,27 +94,7 @@ async function load(url: string, rows: number): Promise<void> {
       const head = heads[chain - 1]!;
       const row: AuditChainRow = { ...syntheticRow(id), chain, chainSeq: head.seq + 1 };
       const hash = auditRowHash(head.hash, row);
-      [
-        row.id,
-        row.chain,
-        row.chainSeq,
-        row.userId,
-        row.userName,
-        row.action,
-        row.resourceType,
-        row.resourceId,
-        row.patientId,
-        json(row.oldValues),
-        json(row.newValues),
-        row.ipAddress,
-        row.userAgent,
-        row.timestamp,
-        row.sessionId,
-        row.facility,
-        json(row.complianceFlags),
-        head.hash,
-        hash,
-      ].forEach((v, i) => cols[i]!.push(v));
+      auditRowValues(row, head.hash, hash).forEach((v, i) => cols[i]!.push(v));
       Object.assign(head, { seq: row.chainSeq, id, prev: head.hash, hash });
     }
     await inFlight; // one batch inserting while the next is hashed
