@@ -133,7 +133,9 @@ async function exportMonth(tx: DbOrTx, month: string, out: string, privateKey: K
   } catch (error) {
     await pending?.catch(() => undefined); // the batch fetched ahead, before the transaction ends
     file.destroy();
-    await closed(); // then nothing more is written to it
+    // Then nothing more is written to it. A write still pending fails with ERR_STREAM_DESTROYED, emitted as an error
+    // that would reject the wait for 'close' (events.once) and hide the refusal: the refusal is what is thrown.
+    await closed().catch(() => undefined);
     if ((failed as NodeJS.ErrnoException | null)?.code !== 'EEXIST') await rm(out, { force: true });
     throw error;
   }
