@@ -74,11 +74,19 @@ export const enabledDevice = z.object({
 export type EnabledDevice = z.infer<typeof enabledDevice>;
 
 /** GET /api/devices: `?cursor=` from the previous page's nextCursor. */
-export const devicesQuery = z.object({ cursor: z.string().max(64).regex(/^[A-Za-z0-9_-]+$/).optional() });
+export const devicesQuery = z.object({
+  cursor: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional(),
+});
 export const devicesPage = z.object({ devices: z.array(device), nextCursor: z.string().nullable() });
 export type DevicesPage = z.infer<typeof devicesPage>;
 
-export const revokeDeviceInput = z.strictObject({ reason: safeString('validation:textInvalid').trim().max(DISCARD_REASON_MAX).default('') });
+export const revokeDeviceInput = z.strictObject({
+  reason: safeString('validation:textInvalid').trim().max(DISCARD_REASON_MAX).default(''),
+});
 
 /** POST /api/devices/{id}/contact: `revoked` tells the client to wipe everything it keeps. */
 export const deviceContact = z.object({ status: z.enum(DEVICE_STATUSES), serverTime: z.string() });
@@ -125,7 +133,11 @@ export const offlineEntry = z.strictObject({
   deviceTime,
   kind: z.enum(RECORD_KINDS as [RecordKind, ...RecordKind[]], { error: 'validation:invalidChoice' }),
   patient: z.union([z.strictObject({ id: patientId }), z.strictObject({ clientId: uuid })]),
-  seenCursor: z.string().max(64).regex(/^[A-Za-z0-9_-]+$/).nullable(),
+  seenCursor: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .nullable(),
   body: z.record(z.string(), z.unknown()),
 });
 /** A patient registered offline: provisional until the matcher has seen it on sync. */

@@ -17,6 +17,7 @@ export const LAZY_NAMESPACES = [
   'portal',
   'privacy',
   'security',
+  'offline',
 ] as const;
 export type LazyNamespace = (typeof LAZY_NAMESPACES)[number];
 export type NamespaceName = (typeof CORE_NAMESPACES)[number] | LazyNamespace;
@@ -51,4 +52,5 @@ export const LOCALE_BUNDLES: Record<NamespaceName, 'core' | 'staff' | null> = {
   record: null,
   portal: null,
   privacy: null,
+  offline: null,
 };
