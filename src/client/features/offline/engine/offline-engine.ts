@@ -33,6 +33,8 @@ export interface OfflineStatus {
   /** When the server last answered this device (ISO), or null. */
   lastSyncedAt: string | null;
   deviceId: string | null;
+  /** Why the store was last wiped on this page (the status bar says it), or null. */
+  wipedBecause?: WipeReason | null;
 }
 
 /** A record as kept offline: the patient and each kind's current rows. */
@@ -43,6 +45,8 @@ export interface OfflineRecord {
   cursor: string | null;
   /** The queued creates for this patient (shown as "waiting", never as saved). */
   queued: QueuedWrite[];
+  /** A patient registered offline and not stored yet: their registration's clientId (`patient.id` is then 0). */
+  provisionalClientId?: string | null;
 }
 
 /** Why the store was wiped (the status bar and the unlock screen say it). */
@@ -66,7 +70,11 @@ export interface OfflineEngine {
   searchPatients(query: string): Promise<OfflinePatient[]>;
   /** Opens a kept record: written to the local access log, uploaded on the next sync. null when not kept. */
   openRecord(patient: { id: number } | { clientId: string }): Promise<OfflineRecord | null>;
-  queueEntry<K extends RecordKind>(patient: { id: number } | { clientId: string }, kind: K, body: Record<string, unknown>): Promise<QueuedWrite>;
+  queueEntry<K extends RecordKind>(
+    patient: { id: number } | { clientId: string },
+    kind: K,
+    body: Record<string, unknown>,
+  ): Promise<QueuedWrite>;
   /** Registers a provisional patient; returns the clientId its entries name. */
   queueRegistration(body: AddPatientInput): Promise<QueuedWrite>;
   /** Sends the queue and the access log now (also runs by itself when the link comes back). */
