@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // CLIENT_DIR: where the server looks for the built client (config.ts), so `npm start` can build into it.
 const outDir = path.resolve(process.env.CLIENT_DIR ?? 'dist/client');
@@ -59,9 +60,53 @@ function routeChunks(): Plugin {
   };
 }
 
+/**
+ * Offline clinic mode's service worker and web app manifest (issue 27, decision 061). The worker precaches the app
+ * shell (index.html, every script and stylesheet, the translation chunks of all three languages, the icons) and
+ * answers navigations with index.html, so a device opens the app without a network; it never caches /api (nor the
+ * FHIR, SMART and CDS Hooks routes). It is registered only on a device with offline mode switched on
+ * (src/client/features/offline/service-worker.ts): nothing is injected into the page for everyone else. A new version
+ * waits until the app's tabs are closed (no skipWaiting), so an open page keeps the chunks it was built with.
+ */
+function offlineShell(): Plugin[] {
+  return VitePWA({
+    injectRegister: false,
+    registerType: 'prompt',
+    filename: 'sw.js',
+    manifestFilename: 'manifest.webmanifest',
+    includeAssets: ['icons/icon.svg'],
+    manifest: {
+      name: 'National Health Records',
+      short_name: 'Health Records',
+      description: 'National Health Records — Namibia',
+      lang: 'en',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      theme_color: '#0f766e',
+      background_color: '#f8fafc',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+        { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        { src: '/icons/icon.svg', sizes: 'any', type: 'image/svg+xml' },
+      ],
+    },
+    workbox: {
+      globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+      navigateFallback: '/index.html',
+      navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/fhir\//, /^\/\.well-known\//, /^\/cds-services/],
+      runtimeCaching: [],
+      cleanupOutdatedCaches: true,
+      skipWaiting: false,
+      clientsClaim: false,
+    },
+  });
+}
+
 export default defineConfig({
   root: 'src/client',
-  plugins: [react(), tailwindcss(), routeChunks(), precompress()],
+  plugins: [react(), tailwindcss(), routeChunks(), offlineShell(), precompress()],
   build: {
     outDir,
     emptyOutDir: true,

@@ -82,6 +82,9 @@ export async function buildApp({ db, readDb, config, logger = false }: BuildAppO
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
+        // Offline clinic mode (issue 27): the service worker (/sw.js) and the web app manifest, from this origin only.
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

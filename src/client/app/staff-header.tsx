@@ -9,11 +9,12 @@ import { Avatar } from '../components/ui/avatar';
 import { DropdownMenu } from '../components/ui/dropdown-menu';
 import type { CurrentUser } from '../features/auth/api/current-user';
 import { useLogout } from '../features/auth/api/logout';
+import { wipeOfflineAtSignOut } from '../features/offline/sign-out';
 import { displayNameOf, initialsOf } from '../lib/user-display';
 
 export function StaffHeader({ user, onProfile }: { user: CurrentUser; onProfile: () => void }): React.JSX.Element {
   const { t } = useTranslation('dashboard');
-  const logout = useLogout();
+  const logout = useLogout(wipeOfflineAtSignOut);
   const name = displayNameOf(user);
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white">

@@ -27,12 +27,30 @@ export function readDeviceFlag(): DeviceFlag | null {
   }
 }
 
+const listeners = new Set<() => void>();
+const changed = (): void => listeners.forEach((l) => l());
+
 export function setDeviceFlag(flag: DeviceFlag): void {
   storage()?.setItem(FLAG_KEY, JSON.stringify({ deviceId: flag.deviceId, userId: flag.userId }));
+  changed();
 }
 
 export function clearDeviceFlag(): void {
   storage()?.removeItem(FLAG_KEY);
+  changed();
+}
+
+/** Hears the flag set or cleared, on this page or another tab (for useSyncExternalStore). */
+export function onDeviceFlagChange(listener: () => void): () => void {
+  listeners.add(listener);
+  const fromOtherTab = (e: StorageEvent): void => {
+    if (e.key === FLAG_KEY) listener();
+  };
+  window.addEventListener('storage', fromOtherTab);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', fromOtherTab);
+  };
 }
 
 export const hasOfflineDevice = (): boolean => readDeviceFlag() !== null;

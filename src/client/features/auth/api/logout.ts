@@ -5,9 +5,10 @@ import { apiRequest } from '../../../lib/api-client';
 
 /**
  * Logout (SPEC §4, §8): clear every cached query, then load /login afresh, which shows the toast; on failure still
- * leave for /login.
+ * leave for /login. `beforeSignOut` runs first, while the session still holds (app/ passes offline mode's wipe, issue
+ * 27); its failure does not stop the sign-out.
  */
-export function useLogout(): UseMutationResult<void, Error, void> {
+export function useLogout(beforeSignOut?: () => Promise<void>): UseMutationResult<void, Error, void> {
   const queryClient = useQueryClient();
   const { t } = useTranslation('auth');
   const leave = (): void => {
@@ -16,6 +17,7 @@ export function useLogout(): UseMutationResult<void, Error, void> {
   };
   return useMutation({
     mutationFn: async () => {
+      await beforeSignOut?.().catch((e: unknown) => console.warn('before sign-out', e));
       await apiRequest('POST', '/api/auth/logout');
     },
     retry: false,
