@@ -24,7 +24,7 @@ export function loadOfflineEngine(): Promise<OfflineEngine> {
         store: new IdbStore(),
         fetch: (input, init) => fetch(input, init),
         network: browserNetwork,
-        onWiped: () => void sw.unregisterServiceWorker(),
+        onWiped: () => sw.unregisterServiceWorker().catch((e: unknown) => console.warn('offline: the service worker stayed', e)),
       });
       // Registered while offline mode is on: at load when it already was, or once it is switched on.
       const registerWhenOn = (): void => {

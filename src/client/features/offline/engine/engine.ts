@@ -44,8 +44,8 @@ export interface EngineEnv {
   now?: () => Date;
   flag?: DeviceFlagStore;
   pinIterations?: number;
-  /** After a wipe (the browser's loader removes the service worker). */
-  onWiped?: (reason: WipeReason) => void;
+  /** After a wipe, awaited (the browser's loader removes the service worker and its caches). */
+  onWiped?: (reason: WipeReason) => Promise<void> | void;
   /** The first retry after a failed sync, in ms (doubles each time, at most RETRY_MAX_MS). */
   retryBaseMs?: number;
 }
@@ -301,7 +301,7 @@ export class OfflineDeviceEngine implements OfflineEngine {
     await this.env.store.destroy();
     this.wipedBecause = reason;
     this.emit();
-    this.env.onWiped?.(reason);
+    await this.env.onWiped?.(reason);
   }
 
   // ---- what is kept ----

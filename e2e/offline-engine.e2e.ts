@@ -1,0 +1,229 @@
+// Journey for offline clinic mode's engine (issue 27, decision 061) in real Chromium against the real server:
+// - a doctor proves a second factor (an authenticator app set up through the API, then re-authentication), opens a
+//   record with a grant, and switches offline mode on for this browser with a device PIN (the engine's own code,
+//   loaded from the build as the app loads it);
+// - the IndexedDB store holds the record, and none of the patient's name, number or clinical text in clear (read
+//   from the page, every byte of every value);
+// - with the network cut through the DevTools protocol, a reload still opens the app (the service worker), and the
+//   status bar says "Offline";
+// - a wrong PIN is refused, the right one opens the store;
+// - signing out wipes the store, the flag and the service worker.
+// Needs the server's device routes (POST /api/devices and the rest of src/contracts/offline.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { Secret, TOTP } from 'otpauth';
+import { createPatient, type TestPatient } from '../src/server/test/patient-fixtures';
+import { SAMPLE_INPUTS } from '../src/server/test/record-samples';
+import { createStaffUser } from '../src/server/test/staff';
+import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
+import { signOutThroughPage } from './support/fixtures';
+import { startSeededApp } from './support/record-seed';
+import type { RunningApp } from './support/server';
+
+const run = browserAvailable();
+const DOCTOR = { firstName: 'Selma', lastName: 'Haufiku', email: 'selma.haufiku@health.gov.na', password: 'offline-engine-journey' };
+const PIN = '482913';
+const ALLERGEN = 'Cotrimoxazole';
+
+const totpOf = (secret: string): TOTP => new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+
+/** A request from the page (its session cookie, its origin): status and JSON body. */
+async function pageApi(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const res = await fetch(url, {
+        method,
+        credentials: 'include',
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
+    },
+    { method, url, body },
+  );
+}
+
+/** Every value of the offline store, each byte read as text (what a thief with the disk would read). */
+function storeText(page: Page): Promise<{ text: string; counts: Record<string, number> } | null> {
+  return page.evaluate(async () => {
+    if (!(await indexedDB.databases()).some((d) => d.name === 'nhr-offline')) return null;
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('nhr-offline');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const parts: string[] = [];
+    const counts: Record<string, number> = {};
+    const walk = (v: unknown): void => {
+      if (v instanceof ArrayBuffer) parts.push(new TextDecoder('latin1').decode(v));
+      else if (ArrayBuffer.isView(v)) parts.push(new TextDecoder('latin1').decode(v));
+      else if (typeof v === 'string') parts.push(v);
+      else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          parts.push(k);
+          walk(x);
+        }
+      }
+    };
+    for (const name of Array.from(db.objectStoreNames)) {
+      const [keys, values] = await new Promise<[IDBValidKey[], unknown[]]>((resolve, reject) => {
+        const store = db.transaction(name).objectStore(name);
+        const k = store.getAllKeys();
+        const v = store.getAll();
+        v.onsuccess = () => resolve([k.result, v.result]);
+        v.onerror = () => reject(v.error);
+      });
+      counts[name] = keys.length;
+      keys.forEach((key, i) => {
+        parts.push(`${name}/${String(key)}`);
+        walk(values[i]);
+      });
+    }
+    db.close();
+    return { text: parts.join('\n'), counts };
+  });
+}
+
+/**
+ * Runs `script` in the page with the engine's own code as the build made it (route-chunks.json names the chunks):
+ * a new engine over the page's IndexedDB, its fetch and its network.
+ */
+async function withEngine<T>(page: Page, script: string, arg: unknown): Promise<T> {
+  // A string, not a function: the test runner would rewrite a function's import() for Node.
+  return page.evaluate(`(async () => {
+    const chunks = await (await fetch('/route-chunks.json')).json();
+    const load = (m) => import('/' + chunks.modules[m][0]);
+    const [engineModule, storeModule] = await Promise.all([
+      load('features/offline/engine/engine.ts'),
+      load('features/offline/engine/idb-store.ts'),
+    ]);
+    const engine = new engineModule.OfflineDeviceEngine({
+      store: new storeModule.IdbStore(),
+      fetch: (input, init) => fetch(input, init),
+      network: engineModule.browserNetwork,
+    });
+    await engine.ready;
+    const arg = ${JSON.stringify(arg)};
+    try {
+      ${script}
+    } finally {
+      engine.dispose();
+    }
+  })()`) as Promise<T>;
+}
+
+describe.skipIf(!run)('offline engine journey (issue 27)', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let cdp: CDPSession;
+  let patient: TestPatient;
+  let consoleErrors: string[];
+
+  beforeAll(async () => {
+    const started = await startSeededApp(async (db) => {
+      await createStaffUser(db, { roleId: 3, ...DOCTOR });
+      return createPatient(db, { firstName: 'Ndilimeke', lastName: 'Shaanika' });
+    });
+    app = started.app;
+    patient = started.seeded;
+    browser = await launchBrowser();
+    context = await browser.newContext({ locale: 'en-GB', viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+    page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    consoleErrors = watchConsole(page);
+    cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('switches offline mode on after a second factor, keeping the granted record', async () => {
+    await page.goto(`${app.baseUrl}/login`);
+    await page.getByLabel('Email').fill(DOCTOR.email);
+    await page.getByLabel(/^Password/).fill(DOCTOR.password);
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.getByRole('button', { name: /^User menu for/ }).waitFor();
+    // No status bar and no offline code on a device without offline mode.
+    expect(await page.getByRole('region', { name: 'Offline mode' }).count()).toBe(0);
+
+    // The second factor: an authenticator app set up, then proven in this session.
+    const enrol = await pageApi(page, 'POST', '/api/auth/mfa/totp/enrol');
+    expect(enrol.status).toBe(200);
+    const totp = totpOf((enrol.body as { secret: string }).secret);
+    expect((await pageApi(page, 'POST', '/api/auth/mfa/totp/confirm', { code: totp.generate() })).status).toBe(200);
+    expect((await pageApi(page, 'POST', '/api/auth/reauth', { code: totp.generate({ timestamp: Date.now() + 30_000 }) })).status).toBe(200);
+
+    // A record opened with a grant, with an allergy on it.
+    expect((await pageApi(page, 'POST', `/api/patients/${patient.id}/access`, { consent: true })).status).toBe(201);
+    expect(
+      (await pageApi(page, 'POST', `/api/patients/${patient.id}/allergies`, { ...SAMPLE_INPUTS.allergies, allergen: ALLERGEN })).status,
+    ).toBe(201);
+    expect((await pageApi(page, 'GET', `/api/patients/${patient.id}`)).status).toBe(200);
+
+    const kept = await withEngine<{ status: { enabled: boolean; unlocked: boolean }; names: string[] }>(
+      page,
+      `await engine.enable('Ward tablet', arg);
+       await engine.refresh();
+       return { status: engine.status(), names: (await engine.searchPatients('')).map((p) => p.lastName) };`,
+      PIN,
+    );
+    expect(kept.status).toMatchObject({ enabled: true, unlocked: true });
+    expect(kept.names).toEqual([patient.lastName]);
+  });
+
+  it('keeps no name or clinical text in clear in IndexedDB', async () => {
+    const stored = await storeText(page);
+    expect(stored?.counts).toMatchObject({ meta: 1, records: 1 });
+    for (const clear of [patient.firstName, patient.lastName, patient.idNumber, ALLERGEN, SAMPLE_INPUTS.allergies.reaction as string]) {
+      expect(stored!.text).not.toContain(clear);
+    }
+  });
+
+  it('shows the status bar and opens the app again with the network cut (the service worker)', async () => {
+    await page.reload();
+    const status = page.getByRole('status').filter({ hasText: /^Online/ });
+    await status.waitFor();
+    // The worker is registered on this device only now that offline mode is on, and has cached the app shell.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload(); // the page is now under the worker's control
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+
+    await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await page.reload();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Offline/ })
+      .waitFor();
+    expect(await page.title()).toBe('National Health Records');
+    await screenshot(page, 'offline-engine-offline-375');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  });
+
+  it('refuses a wrong PIN and opens the store with the right one', async () => {
+    const result = await withEngine<{ wrong: boolean; right: boolean; found: number }>(
+      page,
+      `const wrong = await engine.unlock('000000');
+       const right = await engine.unlock(arg.pin);
+       return { wrong, right, found: (await engine.searchPatients(arg.name)).length };`,
+      { pin: PIN, name: patient.lastName },
+    );
+    expect(result).toEqual({ wrong: false, right: true, found: 1 });
+  });
+
+  it('wipes the store, the flag and the service worker at sign-out', async () => {
+    await page.reload();
+    await page.getByRole('button', { name: /^User menu for/ }).waitFor();
+    await signOutThroughPage(page);
+    expect(await storeText(page)).toBeNull();
+    expect(await page.evaluate(() => localStorage.getItem('nhr.offline.device'))).toBeNull();
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
+    expect(consoleErrors.filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
+  });
+});
