@@ -16,6 +16,13 @@ export function onOfflineEngineLoaded(listener: () => void): () => void {
   return () => onLoad.delete(listener);
 }
 
+/** Makes `engine` the page's engine (a component test's, over a store in memory); before any load. */
+export function provideOfflineEngine(engine: OfflineEngine): void {
+  loaded = engine;
+  shared = Promise.resolve(engine);
+  for (const l of [...onLoad]) l();
+}
+
 /** The page's engine; the first call loads it (and, on a device switched on, registers the service worker). */
 export function loadOfflineEngine(): Promise<OfflineEngine> {
   shared ??= Promise.all([import('./engine/engine'), import('./engine/idb-store'), import('./service-worker')]).then(
