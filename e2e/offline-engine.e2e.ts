@@ -9,12 +9,13 @@
 // - a wrong PIN is refused, the right one opens the store;
 // - signing out wipes the store, the flag and the service worker.
 // Needs the server's device routes (POST /api/devices and the rest of src/contracts/offline.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { createPatient, type TestPatient } from '../src/server/test/patient-fixtures';
 import { SAMPLE_INPUTS } from '../src/server/test/record-samples';
 import { createStaffUser } from '../src/server/test/staff';
+import { axeViolations } from './support/axe';
 import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
 import { signOutThroughPage } from './support/fixtures';
 import { startSeededApp } from './support/record-seed';
@@ -121,6 +122,8 @@ describe.skipIf(!run)('offline engine journey (issue 27)', () => {
   let cdp: CDPSession;
   let patient: TestPatient;
   let consoleErrors: string[];
+  /** Set while the link is cut: the next step starts with it back. */
+  let onTheNetworkAgain: (() => Promise<unknown>) | null = null;
 
   beforeAll(async () => {
     const started = await startSeededApp(async (db) => {
@@ -188,6 +191,8 @@ describe.skipIf(!run)('offline engine journey (issue 27)', () => {
     await page.reload();
     const status = page.getByRole('status').filter({ hasText: /^Online/ });
     await status.waitFor();
+    await page.getByRole('heading', { name: 'Patient Search' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     // The worker is registered on this device only now that offline mode is on, and has cached the app shell.
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
@@ -196,14 +201,23 @@ describe.skipIf(!run)('offline engine journey (issue 27)', () => {
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 
     await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    onTheNetworkAgain = () =>
+      cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await page.reload();
     await page
       .getByRole('status')
       .filter({ hasText: /^Offline/ })
       .waitFor();
     expect(await page.title()).toBe('National Health Records');
+    // The bar fits a 375 px phone and passes axe.
+    const bar = await page.getByRole('region', { name: 'Offline mode' }).boundingBox();
+    expect(bar!.width).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await screenshot(page, 'offline-engine-offline-375');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  });
+  afterEach(async () => {
+    await onTheNetworkAgain?.();
+    onTheNetworkAgain = null;
   });
 
   it('refuses a wrong PIN and opens the store with the right one', async () => {
