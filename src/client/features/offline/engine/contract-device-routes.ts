@@ -1,6 +1,7 @@
 // For the engine's Node tests (issue 27): the device routes of src/contracts/offline.ts answered as the contract
 // says, each request checked with the contract's own schemas, while the server's routes are built beside this engine
 // (the record's own routes, the delta read included, are the real app's). Not imported by the app.
+import type { z } from 'zod';
 import {
   discardInput,
   enableDeviceInput,
@@ -8,7 +9,7 @@ import {
   type DeviceContact,
   type EnabledDevice,
   type OfflineSet,
-  type SyncResponse,
+  type syncResponse,
   type SyncResult,
   type SyncOutcome,
 } from '../../../../contracts/offline';
@@ -69,7 +70,7 @@ export function contractDeviceRoutes(userId: string, offlineSet: OfflineSet, dev
           return json(200, { ...routes.offlineSet, serverTime: now });
         case 'discard':
           routes.discards.push(discardInput.parse(body));
-          return json(200, { ok: true });
+          return new Response(null, { status: 204 });
         case 'sync': {
           if (routes.failNext && routes.failNext.times > 0) {
             routes.failNext.times--;
@@ -85,7 +86,9 @@ export function contractDeviceRoutes(userId: string, offlineSet: OfflineSet, dev
             const patientId = w.type === 'entry' && 'id' in w.patient ? w.patient.id : null;
             return { clientId: w.clientId, outcome: o.outcome, patientId, id: null, reviewId: null, code: o.code ?? null };
           });
-          return json(200, { serverTime: now, results, accessLogSaved: input.accessLog.map((o) => o.clientId) } satisfies SyncResponse);
+          return json(200, { serverTime: now, results, accessLogSaved: input.accessLog.map((o) => o.clientId) } satisfies z.input<
+            typeof syncResponse
+          >);
         }
         default:
           return json(404, { code: 'NOT_FOUND', message: 'Not found' });

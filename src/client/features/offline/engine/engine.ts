@@ -553,7 +553,9 @@ export class OfflineDeviceEngine implements OfflineEngine {
         }
       }
       for (const q of batch) if (this.queue.get(q.clientId)?.state === 'sending') this.setState(q.clientId, 'waiting');
-      for (const id of answer.accessLogSaved) await this.env.store.delete('access', id);
+      // Stored, or refused for good (no grant covered that open: the server keeps it as a security event).
+      const refused = (answer as SyncResponse & { accessLogRefused?: string[] }).accessLogRefused ?? [];
+      for (const id of [...answer.accessLogSaved, ...refused]) await this.env.store.delete('access', id);
       done += batch.length;
       this.syncProgress = { done, total: order.length };
       this.emit();

@@ -45,5 +45,7 @@ export async function requestJson<T>(fetchFn: typeof fetch, method: string, url:
     }
     throw new HttpError(res.status, code);
   }
-  return (await res.json()) as T;
+  // 204 (a discard) has no body.
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
 }
