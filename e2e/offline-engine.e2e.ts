@@ -197,8 +197,9 @@ describe.skipIf(!run)('offline engine journey (issue 27)', () => {
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
-    await page.reload(); // the page is now under the worker's control
+    await page.reload(); // the page is now under the worker's control, and works as before
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await page.getByRole('heading', { name: 'Patient Search' }).waitFor();
 
     await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     onTheNetworkAgain = () =>
