@@ -327,10 +327,7 @@ export async function addOfflineRecordItem<K extends RecordKind>(
         ...(reviewId === null ? {} : { reviewId }),
         ...(unconfirmed.length ? { unconfirmed: unconfirmed.map((w) => w.code) } : {}),
       };
-      return ctx.audited(
-        { row, replayed: false, reviewId },
-        changeAudit(kind, patientId, 'CREATE', stored, [], { newValues: row }, event),
-      );
+      return ctx.audited({ row, replayed: false, reviewId }, changeAudit(kind, patientId, 'CREATE', stored, [], { newValues: row }, event));
     });
   } catch (err) {
     if (err instanceof UnconfirmedActorError) throw err;
