@@ -3,9 +3,9 @@
 // happen once (a second claim of the same key waits on the first one's primary key, then finds it taken); and the
 // conflict check of an entry (a row of its kind changed by someone else since the device's cursor).
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { RecordKind } from '../../../contracts/kinds';
+import { kindContract, type RecordKind } from '../../../contracts/kinds';
 import type { DbOrTx } from '../../db/client';
-import { survivorIdSql } from '../../db/joined-patients';
+import { personIdsSql, survivorIdSql } from '../../db/joined-patients';
 import { accessGrants, idempotencyKeys, offlineEvents, offlineRegistrations } from '../../db/schema';
 import { serverKind } from '../records/kinds';
 
@@ -154,23 +154,30 @@ export async function opensGranted(
 }
 
 /**
- * Whether a row of the kind on this patient, other than `exceptId`, was created or edited by someone else than `name`
- * since the cursor's transaction (`since`: its id; null: the device saw none of the record, so any such row counts).
+ * Whether a row of the kind on this patient, other than `exceptId`, was created or changed since the cursor's
+ * transaction (`since`: its id; null: the device saw none of the record, so any row counts) and has a change by
+ * someone else than `userId` in the audit trail (its CREATE, UPDATE or DELETE rows, found on the (patient_id,
+ * timestamp) index under the ids of the person: a join moves rows but never rewrites audit rows).
  */
 export async function changedSinceSeen(
   tx: DbOrTx,
   kind: RecordKind,
   patientId: number,
   since: string | null,
-  name: string,
+  userId: string,
   exceptId: number,
 ): Promise<boolean> {
   const table = serverKind(kind).table;
   const [row] = await rows<{ changed: boolean }>(
     tx,
-    sql`SELECT EXISTS (SELECT 1 FROM ${table} WHERE ${table.patientId} = ${patientId} AND ${table.id} <> ${exceptId}
-                         AND updated_by IS DISTINCT FROM ${name}
-                         ${since === null ? sql`` : sql`AND ${table.changeXid} >= ${since}::xid8`}) AS changed`,
+    sql`SELECT EXISTS (
+          SELECT 1 FROM ${table} AS r
+           WHERE r.patient_id = ${patientId} AND r.id <> ${exceptId}
+                 ${since === null ? sql`` : sql`AND r.change_xid >= ${since}::xid8`}
+             AND EXISTS (SELECT 1 FROM audit_logs AS a
+                          WHERE a.patient_id = ANY(${personIdsSql(sql`${patientId}::int`)})
+                            AND a.resource_type = ${kindContract(kind).resourceType} AND a.resource_id = r.id::text
+                            AND a.action IN ('CREATE', 'UPDATE', 'DELETE') AND a.user_id <> ${userId})) AS changed`,
   );
   return row!.changed;
 }

@@ -36,7 +36,7 @@ import {
   type SyncResult,
 } from '../../../contracts/offline';
 import { canonicalJson, toJsonValue } from '../../audit/canonical-json';
-import { actorRoleAtTheTime, staffDisplayName, type StaffActor } from '../../context/actor';
+import { actorRoleAtTheTime, type StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
 import { AppError } from '../../errors/app-error';
 import { recordSecurityEvent } from '../auth/auth.service';
@@ -157,6 +157,7 @@ async function syncEntry(c: Scope, deviceId: string, entry: Entry, known: Known,
   const { clientId, kind } = entry;
   const earlier = known.adds.get(clientId);
   if (earlier) return replayedEntry(c, entry, earlier, known);
+  if (!c.actor.permissions.has('records.write')) return refused(clientId, 'PERMISSION_REQUIRED');
   const at = deviceTimeOf(c, entry.deviceTime);
   if (!at) return refused(clientId, 'OFFLINE_NO_GRANT');
   const parsed = (settings.inputs[kind] as z.ZodType).safeParse(entry.body);
@@ -174,7 +175,6 @@ async function syncEntry(c: Scope, deviceId: string, entry: Entry, known: Known,
     named = registration.patientId;
   }
   const since = entry.seenCursor === null ? null : cursorSince(named, entry.seenCursor);
-  const name = staffDisplayName(c.actor);
   const requestHash = hashOf(entry);
   let target = named;
   for (let follow = 0; ; follow++) {
@@ -185,7 +185,7 @@ async function syncEntry(c: Scope, deviceId: string, entry: Entry, known: Known,
         requestHash,
         event: { deviceId, deviceTime: entry.deviceTime, clientId },
         afterStore: async (scope, row, warnings) => {
-          const changed = await changedSinceSeen(scope.tx, kind, patientId, since, name, row.id);
+          const changed = await changedSinceSeen(scope.tx, kind, patientId, since, c.actor.userId, row.id);
           if (!changed && warnings.length === 0) return null;
           return insertReview(scope.tx, {
             reason: changed ? 'RECORD_CHANGED_SINCE_SEEN' : 'WARNINGS_NOT_CONFIRMED',
