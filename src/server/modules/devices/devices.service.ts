@@ -74,12 +74,12 @@ export async function enableDevice(c: Scope, label: string): Promise<EnabledDevi
   };
 }
 
-const encodeDeviceCursor = (d: DeviceRow): string => Buffer.from(`${d.createdAt.toISOString()}|${d.id}`).toString('base64url');
+/** A page's cursor: its last device's creation time (milliseconds) and id, as the query's characters allow. */
+const encodeDeviceCursor = (d: DeviceRow): string => `${d.createdAt.getTime()}_${d.id}`;
 function decodeDeviceCursor(cursor: string): { createdAt: Date; id: string } {
-  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)\|([0-9a-f-]{36})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  const at = m ? new Date(m[1]!) : null;
-  if (!m || !at || Number.isNaN(at.getTime())) throw new AppError('INVALID_CURSOR', 'This cursor is not one the device list gave out');
-  return { createdAt: at, id: m[2]! };
+  const m = /^(\d{1,15})_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(cursor);
+  if (!m) throw new AppError('INVALID_CURSOR', 'This cursor is not one the device list gave out');
+  return { createdAt: new Date(Number(m[1])), id: m[2]! };
 }
 
 /** GET /api/devices: every device, newest first, PAGE_SIZE a page. */

@@ -181,6 +181,7 @@ describe('the offline set', () => {
 
 describe('revocation (users.approve)', () => {
   it('lists devices newest first, paged; revokes one (audited once); the device is refused from then on', async () => {
+    clock.advance(1000); // the newest device
     const user = await offlineUser(t, { facility: FACILITY, label: 'To be revoked' });
     const list = await t.app.inject({ method: 'GET', url: '/api/devices', headers: { cookie: admin.cookie } });
     expect(list.statusCode).toBe(200);
@@ -237,23 +238,28 @@ describe('revocation (users.approve)', () => {
     expect([await auditCount(t), (await queryOne<{ n: number }>(t.db, sql`SELECT count(*)::int AS n FROM vitals`))!.n]).toEqual(before);
   });
 
-  it('pages by cursor and refuses a cursor it did not give out', async () => {
-    for (let i = 0; i < 3; i++) await offlineUser(t);
-    const seen: string[] = [];
+  it('pages by cursor, each device once, newest first across pages, and refuses a cursor it did not give out', async () => {
+    // More devices than a page holds, some made at the same moment (the id orders those).
+    await t.db.execute(sql`INSERT INTO offline_devices (id, user_id, facility, label, created_at, last_contact_at)
+                           SELECT gen_random_uuid(), ${nurse.user.id}, ${FACILITY}, 'Seeded', ${clock.now()}::timestamptz - (i / 3) * interval '1 second', now()
+                             FROM generate_series(1, 60) AS i`);
+    const seen: { id: string; createdAt: string }[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res = await t.app.inject({
-        method: 'GET',
-        url: `/api/devices${cursor ? `?cursor=${cursor}` : ''}`,
-        headers: { cookie: admin.cookie },
-      });
-      const page = res.json<{ devices: { id: string }[]; nextCursor: string | null }>();
-      seen.push(...page.devices.map((d) => d.id));
+      const url: string = `/api/devices${cursor ? `?cursor=${cursor}` : ''}`;
+      const page: { devices: { id: string; createdAt: string }[]; nextCursor: string | null } = (
+        await t.app.inject({ method: 'GET', url, headers: { cookie: admin.cookie } })
+      ).json();
+      seen.push(...page.devices);
       cursor = page.nextCursor;
       pages++;
     } while (cursor && pages < 10);
-    expect(new Set(seen).size).toBe(await devicesRows());
+    expect(pages).toBeGreaterThan(1);
+    expect(new Set(seen.map((d) => d.id)).size).toBe(seen.length);
+    expect(seen.length).toBe(await devicesRows());
+    const times = seen.map((d) => d.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
     const bad = await t.app.inject({ method: 'GET', url: '/api/devices?cursor=bm9wZQ', headers: { cookie: admin.cookie } });
     expect(bad.statusCode).toBe(400);
   });
