@@ -312,7 +312,8 @@ async function syncOpens(
     userId,
     opens.map((o) => o.clientId),
   );
-  const fresh = opens.filter((o) => !ledger.has(o.clientId));
+  // An open sent twice in one batch is one open.
+  const fresh = [...new Map(opens.map((o) => [o.clientId, o])).values()].filter((o) => !ledger.has(o.clientId));
   const timed = fresh.flatMap((o) => {
     const at = deviceTimeOf(c, o.deviceTime);
     return at ? [{ ...o, at }] : [];
@@ -378,7 +379,7 @@ async function syncOpens(
     userId,
     opens.map((o) => o.clientId),
   );
-  const ofType = (type: 'open' | 'open-refused') => opens.filter((o) => after.get(o.clientId)?.has(type)).map((o) => o.clientId);
+  const ofType = (type: 'open' | 'open-refused') => [...new Set(opens.map((o) => o.clientId))].filter((id) => after.get(id)?.has(type));
   return { accessLogSaved: ofType('open'), accessLogRefused: ofType('open-refused') };
 }
 

@@ -85,6 +85,15 @@ describe('an entry', () => {
     expect(await auditOf(entry.clientId)).toHaveLength(1);
   });
 
+  it('sent again under its clientId with another body is needs_attention IDEMPOTENCY_KEY_REUSED, the first one kept', async () => {
+    const patientId = await withRecord();
+    const entry = entryOf('vitals', { id: patientId }, SAMPLE_INPUTS.vitals, ago(HOUR));
+    expect((await sync(doctor, [entry])).results[0]!.outcome).toBe('saved');
+    const changed = { ...entry, body: { ...SAMPLE_INPUTS.vitals, systolic: 180 } } as OfflineWrite;
+    expect((await sync(doctor, [changed])).results[0]).toMatchObject({ outcome: 'needs_attention', code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await queryRows(t.db, sql`SELECT systolic FROM vitals WHERE patient_id = ${patientId}`)).toEqual([{ systolic: 128 }]);
+  });
+
   it('is refused (OFFLINE_NO_GRANT) without a grant at its time, too old or in the future; a grant that covered it is enough', async () => {
     const noGrant = (await createPatient(t.db)).id;
     const expired = (await createPatient(t.db)).id;
@@ -291,7 +300,7 @@ describe('offline opens', () => {
     clock.advance(5 * 60_000);
     const open = { clientId: randomUUID(), patientId: granted, deviceTime: ago(60_000).toISOString() };
     const stranger = { clientId: randomUUID(), patientId: notGranted, deviceTime: ago(60_000).toISOString() };
-    const first = await sync(doctor, [], [open, stranger]);
+    const first = await sync(doctor, [], [open, stranger, open]);
     expect(first.accessLogSaved).toEqual([open.clientId]);
     expect(first.accessLogRefused).toEqual([stranger.clientId]);
     const again = await sync(doctor, [], [open, stranger]);
