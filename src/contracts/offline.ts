@@ -141,12 +141,16 @@ export const offlineEntry = z.strictObject({
     .nullable(),
   body: z.record(z.string(), z.unknown()),
 });
-/** A patient registered offline: provisional until the matcher has seen it on sync. */
+/**
+ * A patient registered offline: provisional until the matcher has seen it on sync. `body`: the add-patient body
+ * (addPatientInput), checked per write on the server, so that one refused registration is one `needs_attention`
+ * and never holds back the rest of the queue.
+ */
 export const offlineRegistration = z.strictObject({
   type: z.literal('patient'),
   clientId: uuid,
   deviceTime,
-  body: addPatientInput,
+  body: z.record(z.string(), z.unknown()),
 });
 export const offlineWrite = z.discriminatedUnion('type', [offlineEntry, offlineRegistration], { error: 'validation:invalidChoice' });
 export type OfflineWrite = z.input<typeof offlineWrite>;

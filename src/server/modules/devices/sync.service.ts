@@ -25,6 +25,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { ACCESS_GRANT_HOURS } from '../../../contracts/access';
+import { addPatientInput } from '../../../contracts/patients';
 import type { FieldIssue } from '../../../contracts/errors';
 import type { RecordKind, recordInputs } from '../../../contracts/kinds';
 import {
@@ -95,6 +96,7 @@ const result = (clientId: string, outcome: SyncResult['outcome'], rest: Partial<
   code: null,
   ...rest,
 });
+const issuesOf = (error: z.ZodError): FieldIssue[] => error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
 const refused = (clientId: string, code: string, issues?: FieldIssue[]): SyncResult =>
   result(clientId, 'needs_attention', { code, ...(issues?.length ? { issues } : {}) });
 const saved = (clientId: string, patientId: number, id: number, reviewId: number | null): SyncResult =>
@@ -161,12 +163,7 @@ async function syncEntry(c: Scope, deviceId: string, entry: Entry, known: Known,
   const at = deviceTimeOf(c, entry.deviceTime);
   if (!at) return refused(clientId, 'OFFLINE_NO_GRANT');
   const parsed = (settings.inputs[kind] as z.ZodType).safeParse(entry.body);
-  if (!parsed.success)
-    return refused(
-      clientId,
-      'VALIDATION_FAILED',
-      parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-    );
+  if (!parsed.success) return refused(clientId, 'VALIDATION_FAILED', issuesOf(parsed.error));
   let named: number;
   if ('id' in entry.patient) named = entry.patient.id;
   else {
@@ -229,9 +226,11 @@ async function syncRegistration(c: Scope, deviceId: string, write: Registering, 
   if (!c.actor.permissions.has('patients.create')) return refused(clientId, 'PERMISSION_REQUIRED');
   const at = deviceTimeOf(c, write.deviceTime);
   if (!at) return refused(clientId, 'OFFLINE_DEVICE_TIME_INVALID');
+  const body = addPatientInput.safeParse(write.body);
+  if (!body.success) return refused(clientId, 'VALIDATION_FAILED', issuesOf(body.error));
   try {
     const stored = await inAuditedTransaction(c, async (ctx) => {
-      const patient = await addPatient(ctx.tx, write.body);
+      const patient = await addPatient(ctx.tx, body.data);
       const claim = { userId: c.actor.userId, clientId, patientId: patient.id, deviceId, deviceTime: at, now: c.now };
       if (!(await claimRegistration(ctx.tx, claim))) throw new RegistrationTaken();
       const expiresAt = new Date(at.getTime() + ACCESS_GRANT_HOURS * HOUR_MS);

@@ -290,6 +290,18 @@ describe('a registration', () => {
     expect(late.results[0]).toMatchObject({ outcome: 'needs_attention', code: 'OFFLINE_DEVICE_TIME_INVALID' });
     expect(await count('patients')).toBe(patients);
   });
+  it('with a body the registration refuses is needs_attention VALIDATION_FAILED; the rest of the batch is stored', async () => {
+    const patientId = await withRecord();
+    const bad = registration({ ...person('', 'Haufiku'), sex: 'Unknown' });
+    const entry = entryOf('vitals', { id: patientId }, SAMPLE_INPUTS.vitals, ago(HOUR));
+    const patients = await count('patients');
+    const { results } = await sync(doctor, [bad, entry]);
+    expect(results[0]).toMatchObject({ clientId: bad.clientId, outcome: 'needs_attention', code: 'VALIDATION_FAILED' });
+    expect(results[0]!.issues?.map((i) => i.path).sort()).toEqual(['firstName', 'sex']);
+    expect(results[1]).toMatchObject({ outcome: 'saved', patientId });
+    expect(await count('patients')).toBe(patients);
+    expect(await count('offline_registrations', sql`client_id = ${bad.clientId}`)).toBe(0);
+  });
 });
 
 describe('offline opens', () => {
