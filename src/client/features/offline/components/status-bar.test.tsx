@@ -77,7 +77,7 @@ describe('offline status bar', () => {
     await user.type(within(dialog).getByLabelText('Why are you discarding this change?'), 'Registered twice');
     await user.click(confirm);
     await waitFor(() => expect(status.textContent).toBe('Online'));
-    expect(routes.discards).toEqual([{ clientId: first.clientId, reason: 'Registered twice' }]);
+    expect(routes.discards).toEqual([{ clientId: first.clientId, reason: 'Registered twice', kind: 'patient' }]);
   });
 
   it('speaks Afrikaans and Oshiwambo', async () => {

@@ -314,7 +314,7 @@ describe('offline engine: sync', () => {
     expect(d.engine.status().attention.map((q) => q.clientId)).toEqual([b.clientId]);
 
     await d.engine.discard(b.clientId, 'Registered twice by mistake');
-    expect(routes.discards).toEqual([{ clientId: b.clientId, reason: 'Registered twice by mistake' }]);
+    expect(routes.discards).toEqual([{ clientId: b.clientId, reason: 'Registered twice by mistake', kind: 'patient' }]);
     expect(d.engine.status()).toMatchObject({ waiting: 0, attention: [] });
   });
 });

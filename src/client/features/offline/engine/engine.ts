@@ -360,7 +360,7 @@ export class OfflineDeviceEngine implements OfflineEngine {
     if ('clientId' in patient) {
       const reg = this.queue.get(patient.clientId);
       if (!reg || reg.write.type !== 'patient') return null;
-      const body = reg.write.body;
+      const body = reg.write.body as AddPatientInput; // as queueRegistration took it
       return {
         patient: {
           id: 0,
@@ -410,7 +410,7 @@ export class OfflineDeviceEngine implements OfflineEngine {
     } else {
       const reg = this.queue.get(patient.clientId);
       if (!reg || reg.write.type !== 'patient') throw new Error('No patient registered offline with this clientId');
-      patientLabel = nameOf(reg.write.body);
+      patientLabel = nameOf(reg.write.body as AddPatientInput);
     }
     const p = 'id' in patient ? { id: patient.id } : { clientId: patient.clientId };
     return this.enqueue(
@@ -452,8 +452,17 @@ export class OfflineDeviceEngine implements OfflineEngine {
 
   async discard(clientId: string, reason: string): Promise<void> {
     await this.ready;
-    if (!this.queue.has(clientId)) return;
-    await this.call('POST', this.devicePath('discard'), { clientId, reason });
+    const q = this.queue.get(clientId);
+    if (!q) return;
+    // What it was, for the audit row (the server never stored the write).
+    const w = q.write;
+    const about = w.type === 'patient' ? { kind: 'patient' } : { kind: w.kind, ...('id' in w.patient ? { patientId: w.patient.id } : {}) };
+    try {
+      await this.call('POST', this.devicePath('discard'), { clientId, reason, ...about });
+    } catch (e) {
+      // Stored after all (an earlier send was answered after the refusal shown): nothing to discard, nothing lost.
+      if (!(e instanceof HttpError && e.code === 'OFFLINE_WRITE_SAVED')) throw e;
+    }
     await this.dropWrite(clientId);
     this.emit();
   }
