@@ -8,7 +8,7 @@
 //   status bar says "Offline";
 // - a wrong PIN is refused, the right one opens the store;
 // - signing out wipes the store, the flag and the service worker.
-// Needs the server's device routes (POST /api/devices and the rest of src/contracts/offline.ts).
+// The device routes are the real server's (src/server/modules/devices).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
