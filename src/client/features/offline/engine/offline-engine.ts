@@ -66,7 +66,11 @@ export interface OfflineEngine {
   searchPatients(query: string): Promise<OfflinePatient[]>;
   /** Opens a kept record: written to the local access log, uploaded on the next sync. null when not kept. */
   openRecord(patient: { id: number } | { clientId: string }): Promise<OfflineRecord | null>;
-  queueEntry<K extends RecordKind>(patient: { id: number } | { clientId: string }, kind: K, body: Record<string, unknown>): Promise<QueuedWrite>;
+  queueEntry<K extends RecordKind>(
+    patient: { id: number } | { clientId: string },
+    kind: K,
+    body: Record<string, unknown>,
+  ): Promise<QueuedWrite>;
   /** Registers a provisional patient; returns the clientId its entries name. */
   queueRegistration(body: AddPatientInput): Promise<QueuedWrite>;
   /** Sends the queue and the access log now (also runs by itself when the link comes back). */
