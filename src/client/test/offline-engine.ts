@@ -50,6 +50,10 @@ export class MemoryEngine implements OfflineEngine {
     for (const l of this.listeners) l();
   }
 
+  /** The queued writes, oldest first. */
+  writes(): readonly QueuedWrite[] {
+    return this.queue;
+  }
   status(): OfflineStatus {
     return this.snapshot;
   }
