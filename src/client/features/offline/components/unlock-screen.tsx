@@ -50,7 +50,6 @@ export function UnlockScreen({ engine }: { engine: OfflineEngine }): React.JSX.E
             type="password"
             inputMode="numeric"
             autoComplete="current-password"
-            autoFocus
             maxLength={PIN_MAX_DIGITS}
             value={pin}
             onChange={(e) => setPin(e.target.value)}
