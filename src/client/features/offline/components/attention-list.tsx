@@ -11,9 +11,9 @@ import { FormField } from '../../../components/ui/form-field';
 import { Textarea } from '../../../components/ui/textarea';
 import { toast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/dates';
-import { errorText } from '../../../lib/error-text';
 import type { OfflineEngine, QueuedWrite } from '../engine/offline-engine';
 import { useEngineStatus } from './engine-context';
+import { engineErrorText } from './engine-errors';
 
 /** What a queued write adds, in the user's words ("Allergy", "New patient"). */
 export function writeKindText(t: (key: string) => string, write: QueuedWrite['write']): string {
@@ -51,7 +51,7 @@ function DiscardDialog({
       toast({ title: t('attention.discarded') });
       close();
     } catch (e) {
-      refuse(t('attention.discardFailed'), errorText(t, e, t('attention.discardOffline')));
+      refuse(t('attention.discardFailed'), engineErrorText(t, e, t('attention.discardOffline')));
     } finally {
       setPending(false);
     }
@@ -100,7 +100,7 @@ export function AttentionList({ engine }: { engine: OfflineEngine }): React.JSX.
     try {
       await engine.retry(write.clientId);
     } catch (e) {
-      toast({ title: t('attention.retryFailed'), description: errorText(t, e, t('attention.retryOffline')), variant: 'destructive' });
+      toast({ title: t('attention.retryFailed'), description: engineErrorText(t, e, t('attention.retryOffline')), variant: 'destructive' });
     } finally {
       setRetrying(null);
     }

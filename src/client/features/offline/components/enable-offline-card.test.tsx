@@ -63,7 +63,7 @@ describe('Offline mode on this device', () => {
     await switchLanguage('af');
     const user = userEvent.setup();
     const engine = new MemoryEngine();
-    engine.enableAnswers = [new ApiError(403, 'REAUTH_REQUIRED', [], {}, '403: reauth')];
+    engine.enableAnswers = [Object.assign(new Error('403: REAUTH_REQUIRED'), { status: 403, code: 'REAUTH_REQUIRED' })];
     renderCard(engine);
     await user.type(screen.getByLabelText(new RegExp(`^${o('label')}`)), '  Spreekkamer 2 ');
     await user.type(screen.getByLabelText(new RegExp(`^${o('pin')} \\*`)), '20261128');
@@ -83,7 +83,9 @@ describe('Offline mode on this device', () => {
     await switchLanguage('ng');
     const user = userEvent.setup();
     const engine = new MemoryEngine();
-    engine.enableAnswers = [new ApiError(403, 'FORBIDDEN', [], {}, '403: no'), new TypeError('Failed to fetch')];
+    // The engine's own request error carries the status and code (engine/http.ts), the api client's an ApiError.
+    const engineRefusal = Object.assign(new Error('403: FORBIDDEN'), { status: 403, code: 'FORBIDDEN' });
+    engine.enableAnswers = [engineRefusal, new TypeError('Failed to fetch'), new ApiError(502, null, [], {}, '502: Bad Gateway')];
     renderCard(engine);
     await user.type(screen.getByLabelText(new RegExp(`^${o('label')}`)), 'Okamashina');
     await user.type(screen.getByLabelText(new RegExp(`^${o('pin')} \\*`)), '654321');
@@ -93,6 +95,8 @@ describe('Offline mode on this device', () => {
     expect(alert).toBeTruthy();
     await user.click(screen.getByRole('button', { name: o('submit') }));
     expect(await screen.findByText(o('failedOffline'), { selector: '[data-form-alert] p' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: o('submit') }));
+    expect(await screen.findByText(i18n.t('common:anError'), { selector: '[data-form-alert] p' })).toBeTruthy();
     expect(screen.queryByText(o('isOn'))).toBeNull();
     expect(localStorage.getItem(OFFLINE_DEVICE_KEY)).toBeNull();
   });

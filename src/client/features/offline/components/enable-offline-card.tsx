@@ -12,10 +12,9 @@ import { FormAlert, useRefusal } from '../../../components/ui/form-alert';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast';
-import { errorCodeOf } from '../../../lib/api-error';
-import { errorText } from '../../../lib/error-text';
 import { offlineDeviceId } from '../device-flag';
 import type { LoadOfflineEngine } from './engine-context';
+import { engineErrorCode, engineErrorText } from './engine-errors';
 import { useEngineLoader } from './engine-context';
 import { labelProblem, PIN_MAX_DIGITS, pinProblem } from './pin-rules';
 
@@ -62,8 +61,8 @@ export function EnableOfflineCard({ reauth, load }: { reauth: OfflineReauthView;
       setOn(true);
       toast({ title: t('enable.doneTitle'), description: t('enable.doneDescription') });
     } catch (error) {
-      if (errorCodeOf(error) === 'REAUTH_REQUIRED') setNeedsReauth(true);
-      else refuse(t('enable.failedTitle'), errorText(t, error, t('enable.failedOffline')));
+      if (engineErrorCode(error) === 'REAUTH_REQUIRED') setNeedsReauth(true);
+      else refuse(t('enable.failedTitle'), engineErrorText(t, error, t('enable.failedOffline')));
     } finally {
       setPending(false);
     }
@@ -78,7 +77,7 @@ export function EnableOfflineCard({ reauth, load }: { reauth: OfflineReauthView;
       setConfirmOff(false);
       toast({ title: t('enable.offTitle'), description: t('enable.offDescription') });
     } catch (error) {
-      refuse(t('enable.offFailed'), errorText(t, error, t('common:anError')));
+      refuse(t('enable.offFailed'), engineErrorText(t, error, t('common:anError')));
     } finally {
       setPending(false);
     }
