@@ -13,6 +13,10 @@ export interface RunningApp {
   pid: number;
   /** Sends SIGTERM, waits for the exit, removes the data; resolves to the exit code. */
   stop(): Promise<number | null>;
+  /** Kills the server with SIGKILL (no shutdown of any kind) and waits for it to be gone; the data stays. */
+  crash(): Promise<void>;
+  /** Starts the server again on the same port and data, after crash(); resolves when it answers /api/health. */
+  restart(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -57,29 +61,45 @@ export async function startApp(env: Record<string, string> = {}, script = 'src/s
     databaseUrl = scratch.url;
   }
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl ?? '',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
+  const launch = (): ChildProcess => {
+    const started = spawn(process.execPath, ['--import', 'tsx', script], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl ?? '',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    started.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+    started.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+    return started;
+  };
+  let child = launch();
   // Generous: migrations on a busy 2-core machine are slow; scripts/start.ts may build the client first.
   await waitForHealth(baseUrl, child, () => output, script === 'src/server/main.ts' ? 180_000 : 300_000);
   return {
     baseUrl,
     databaseUrl,
-    pid: child.pid!,
+    get pid() {
+      return child.pid!;
+    },
+    async crash() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async restart() {
+      child = launch();
+      await waitForHealth(baseUrl, child, () => output, 180_000);
+    },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
