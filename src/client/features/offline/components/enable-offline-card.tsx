@@ -97,7 +97,7 @@ export function EnableOfflineCard({ reauth, load }: { reauth: OfflineReauthView;
               {t('enable.isOn')}
             </p>
             <div>
-              <Button variant="destructive" onClick={() => setConfirmOff(true)}>
+              <Button variant="destructive" onClick={() => setConfirmOff(true)} disabled={!loader}>
                 {t('enable.switchOff')}
               </Button>
             </div>
