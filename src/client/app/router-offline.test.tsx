@@ -8,8 +8,7 @@ import i18n from 'i18next';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { OfflineEngineProvider } from '../features/offline/components/engine-context';
-import { OFFLINE_DEVICE_KEY } from '../features/offline/device-flag';
-import { MemoryEngine } from '../test/offline-engine';
+import { MemoryEngine, setTestDeviceFlag } from '../test/offline-engine';
 import { renderWithApp, switchLanguage } from '../test/render';
 import { AppRouter } from './router';
 
@@ -33,7 +32,7 @@ afterEach(() => {
 describe('The router on a device with offline mode', () => {
   it('opens the offline area, PIN first, when the server cannot be reached (English)', async () => {
     await switchLanguage('en');
-    localStorage.setItem(OFFLINE_DEVICE_KEY, '00000000-0000-4000-8000-000000000001');
+    setTestDeviceFlag(true);
     renderAt('/', new MemoryEngine({ pin: '246810' }));
     // The status check is retried twice (SPEC §9) before the link counts as down.
     expect(await screen.findByRole('heading', { level: 1, name: o('area.title') }, { timeout: 10_000 })).toBeTruthy();

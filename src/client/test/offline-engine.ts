@@ -6,7 +6,22 @@ import { RECORD_KINDS, type RecordKind, type RecordRows } from '../../contracts/
 import type { OfflineAppointment, OfflinePatient } from '../../contracts/offline';
 import type { AddPatientInput } from '../../contracts/patients';
 import type { OfflineEngine, OfflineRecord, OfflineStatus, QueuedWrite, WipeReason } from '../features/offline/engine/offline-engine';
-import { OFFLINE_DEVICE_KEY } from '../features/offline/device-flag';
+import { OFFLINE_DEVICE_KEY, offlineDeviceId } from '../features/offline/device-flag';
+
+/** The test device's id. */
+export const TEST_DEVICE_ID = '00000000-0000-4000-8000-000000000001';
+
+/**
+ * Sets or clears this browser's device flag as the engine does (the one place the tests write it: when the engine's
+ * device-flag.ts replaces the minimal one, only these two lines change).
+ */
+export function setTestDeviceFlag(on: boolean): void {
+  if (on) localStorage.setItem(OFFLINE_DEVICE_KEY, TEST_DEVICE_ID);
+  else localStorage.removeItem(OFFLINE_DEVICE_KEY);
+}
+
+/** Whether the device flag is set (read the way the screens read it). */
+export const testDeviceFlagSet = (): boolean => offlineDeviceId() !== null;
 
 type Lists = { [K in RecordKind]: RecordRows[K][] };
 const emptyLists = (): Lists => Object.fromEntries(RECORD_KINDS.map((k) => [k, []])) as unknown as Lists;
@@ -40,7 +55,7 @@ export class MemoryEngine implements OfflineEngine {
       syncing: null,
       attention: this.queue.filter((w) => w.state === 'needs_attention'),
       lastSyncedAt: null,
-      deviceId: this.pin !== null ? '00000000-0000-4000-8000-000000000001' : null,
+      deviceId: this.pin !== null ? TEST_DEVICE_ID : null,
     };
   }
 
@@ -66,8 +81,8 @@ export class MemoryEngine implements OfflineEngine {
     const answer = this.enableAnswers.shift();
     if (answer !== undefined) throw answer;
     this.pin = pin;
-    localStorage.setItem(OFFLINE_DEVICE_KEY, '00000000-0000-4000-8000-000000000001');
-    this.set({ enabled: true, unlocked: true, deviceId: '00000000-0000-4000-8000-000000000001' });
+    setTestDeviceFlag(true);
+    this.set({ enabled: true, unlocked: true, deviceId: TEST_DEVICE_ID });
   }
   async unlock(pin: string): Promise<boolean> {
     this.calls.push({ method: 'unlock', args: [pin] });
@@ -82,7 +97,7 @@ export class MemoryEngine implements OfflineEngine {
     this.calls.push({ method: 'wipe', args: [reason] });
     this.pin = null;
     this.queue = [];
-    localStorage.removeItem(OFFLINE_DEVICE_KEY);
+    setTestDeviceFlag(false);
     this.set({ enabled: false, unlocked: false, deviceId: null });
   }
   async refresh(): Promise<void> {}

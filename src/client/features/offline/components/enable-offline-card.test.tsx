@@ -8,9 +8,8 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { ApiError } from '../../../lib/api-error';
-import { MemoryEngine } from '../../../test/offline-engine';
+import { MemoryEngine, setTestDeviceFlag, testDeviceFlagSet } from '../../../test/offline-engine';
 import { renderWithApp, switchLanguage } from '../../../test/render';
-import { OFFLINE_DEVICE_KEY } from '../device-flag';
 import { EnableOfflineCard } from './enable-offline-card';
 
 const o = (key: string) => i18n.t(`offline:enable.${key}`);
@@ -76,7 +75,7 @@ describe('Offline mode on this device', () => {
       { method: 'enable', args: ['Spreekkamer 2', '20261128'] },
       { method: 'enable', args: ['Spreekkamer 2', '20261128'] },
     ]);
-    expect(localStorage.getItem(OFFLINE_DEVICE_KEY)).not.toBeNull();
+    expect(testDeviceFlagSet()).toBe(true);
   });
 
   it("shows a refusal in the user's language and stays off (Oshiwambo)", async () => {
@@ -98,13 +97,13 @@ describe('Offline mode on this device', () => {
     await user.click(screen.getByRole('button', { name: o('submit') }));
     expect(await screen.findByText(i18n.t('common:anError'), { selector: '[data-form-alert] p' })).toBeTruthy();
     expect(screen.queryByText(o('isOn'))).toBeNull();
-    expect(localStorage.getItem(OFFLINE_DEVICE_KEY)).toBeNull();
+    expect(testDeviceFlagSet()).toBe(false);
   });
 
   it('switches off only after the confirmation, and wipes the device (English)', async () => {
     await switchLanguage('en');
     const user = userEvent.setup();
-    localStorage.setItem(OFFLINE_DEVICE_KEY, '00000000-0000-4000-8000-000000000001');
+    setTestDeviceFlag(true);
     const engine = new MemoryEngine({ pin: '123456' });
     renderCard(engine);
     await user.click(screen.getByRole('button', { name: o('switchOff') }));
@@ -117,6 +116,6 @@ describe('Offline mode on this device', () => {
     await user.click(within(dialog).getByRole('button', { name: o('switchOff') }));
     expect(await screen.findByRole('button', { name: o('submit') })).toBeTruthy();
     expect(engine.calls).toEqual([{ method: 'wipe', args: ['user'] }]);
-    expect(localStorage.getItem(OFFLINE_DEVICE_KEY)).toBeNull();
+    expect(testDeviceFlagSet()).toBe(false);
   });
 });
