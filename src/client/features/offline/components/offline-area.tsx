@@ -1,14 +1,14 @@
 // The offline area (issue 27 items 3-4, decision 061): what a device with offline mode shows when the server cannot be
 // reached. First the device PIN (unlock-screen), or why the store was wiped; then today's and the coming days'
 // appointments, the kept patients with a local search, a kept record with its add forms, and "Register a patient".
-// The changes the server refused are listed on top (attention-list). Loaded lazily (app/router.tsx).
+// The changes the server refused are listed on top (changes-needing-attention). Loaded lazily (app/router.tsx).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { MainHeading } from '../../../components/ui/main-heading';
 import type { OfflineEngine, WipeReason } from '../engine/offline-engine';
 import { AppointmentsList } from './appointments-list';
-import { AttentionList } from './attention-list';
+import { ChangesNeedingAttention } from './changes-needing-attention';
 import { useEngineStatus } from './engine-context';
 import { KeptPatients } from './kept-patients';
 import { KeptRecord, type PatientRef } from './kept-record';
@@ -107,7 +107,7 @@ export function OfflineArea({
             ) : null}
           </div>
         </div>
-        {status.enabled && status.unlocked && status.attention.length > 0 ? <AttentionList engine={engine} /> : null}
+        {status.enabled && status.unlocked && status.attention.length > 0 ? <ChangesNeedingAttention engine={engine} /> : null}
         {body}
       </main>
     </div>

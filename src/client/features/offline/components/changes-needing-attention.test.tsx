@@ -9,7 +9,7 @@ import i18n from 'i18next';
 import type { QueuedWrite } from '../engine/offline-engine';
 import { MemoryEngine } from '../../../test/offline-engine';
 import { renderWithApp, switchLanguage } from '../../../test/render';
-import { AttentionList } from './attention-list';
+import { ChangesNeedingAttention } from './changes-needing-attention';
 
 const a = (key: string, options?: Record<string, unknown>) => i18n.t(`offline:attention.${key}`, options);
 const ALLERGY = '6f1c1b0e-3c1a-4b7e-9a53-0c2f3c6f1a01';
@@ -68,7 +68,7 @@ describe('Changes that need attention', () => {
     await switchLanguage('en');
     const user = userEvent.setup();
     const engine = new MemoryEngine({ pin: '123456', attention: refused() });
-    renderWithApp(<AttentionList engine={engine} />);
+    renderWithApp(<ChangesNeedingAttention engine={engine} />);
     expect(screen.getByRole('heading', { name: a('title') })).toBeTruthy();
     expect(screen.getByText(a('intro', { count: 2 }))).toBeTruthy();
     expect(screen.getByText(i18n.t('common:errors.PATIENT_NOT_FOUND'))).toBeTruthy();
@@ -84,7 +84,7 @@ describe('Changes that need attention', () => {
     await switchLanguage('af');
     const user = userEvent.setup();
     const engine = new MemoryEngine({ pin: '123456', attention: refused() });
-    renderWithApp(<AttentionList engine={engine} />);
+    renderWithApp(<ChangesNeedingAttention engine={engine} />);
     const what = `${i18n.t('offline:kinds.patient')} · Amutenya, Tuyeni`;
     await user.click(screen.getByRole('button', { name: a('discardLabel', { what }) }));
     const dialog = await screen.findByRole('dialog', { name: a('discardTitle') });
@@ -103,7 +103,7 @@ describe('Changes that need attention', () => {
 
   it('says when nothing needs attention (Oshiwambo)', async () => {
     await switchLanguage('ng');
-    renderWithApp(<AttentionList engine={new MemoryEngine({ pin: '123456' })} />);
+    renderWithApp(<ChangesNeedingAttention engine={new MemoryEngine({ pin: '123456' })} />);
     expect(screen.getByText(a('none'))).toBeTruthy();
   });
 });

@@ -89,8 +89,8 @@ function DiscardDialog({
   );
 }
 
-/** The list itself: for the status bar's panel and the offline area. */
-export function AttentionList({ engine }: { engine: OfflineEngine }): React.JSX.Element {
+/** The list itself: for the status bar's panel and the offline area (named apart from the status bar's own dialog). */
+export function ChangesNeedingAttention({ engine }: { engine: OfflineEngine }): React.JSX.Element {
   const { t } = useTranslation(['offline', 'common']);
   const status = useEngineStatus(engine);
   const [discarding, setDiscarding] = useState<QueuedWrite | null>(null);
