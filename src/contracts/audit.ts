@@ -23,6 +23,10 @@ export const AUDIT_RESOURCE_TYPES = [
   'DUPLICATE_PAIR',
   // A join of two records of one person, read (decision 048; the join and its undo are audited on each patient).
   'PATIENT_JOIN',
+  // A device offline mode is switched on for: switched on, revoked, its offline set read, a queued write discarded (decision 061).
+  'DEVICE',
+  // A review task offline sync opened, closed (decision 061).
+  'OFFLINE_REVIEW',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { RECORD_KINDS, type RecordKind } from './kinds';
 import { safeString, text } from './fields';
 import { addPatientInput } from './patients';
+import { recordIdParams } from './record-api';
 
 /** Local data is wiped after this long without contact with the server. */
 export const OFFLINE_EXPIRY_HOURS = 72;
@@ -140,12 +141,16 @@ export const offlineEntry = z.strictObject({
     .nullable(),
   body: z.record(z.string(), z.unknown()),
 });
-/** A patient registered offline: provisional until the matcher has seen it on sync. */
+/**
+ * A patient registered offline: provisional until the matcher has seen it on sync. `body`: the add-patient body
+ * (addPatientInput), checked per write on the server, so that one refused registration is one `needs_attention`
+ * and never holds back the rest of the queue.
+ */
 export const offlineRegistration = z.strictObject({
   type: z.literal('patient'),
   clientId: uuid,
   deviceTime,
-  body: addPatientInput,
+  body: z.record(z.string(), z.unknown()),
 });
 export const offlineWrite = z.discriminatedUnion('type', [offlineEntry, offlineRegistration], { error: 'validation:invalidChoice' });
 export type OfflineWrite = z.input<typeof offlineWrite>;
@@ -181,6 +186,8 @@ export const syncResult = z.object({
   id: z.number().int().nullable(),
   reviewId: z.number().int().nullable(),
   code: z.string().nullable(),
+  /** For a body refused by the kind's checks (code VALIDATION_FAILED): which fields, with i18n keys. */
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
 export type SyncResult = z.infer<typeof syncResult>;
 export const syncResponse = z.object({
@@ -188,6 +195,11 @@ export const syncResponse = z.object({
   results: z.array(syncResult),
   /** The clientIds of the offline opens now in the audit trail (again: already there). */
   accessLogSaved: z.array(z.string()),
+  /**
+   * The clientIds of offline opens refused: no grant for that patient covered their device time (or it is outside the
+   * last OFFLINE_EXPIRY_HOURS). Not in the patient's access history; kept as a security event; the client drops them.
+   */
+  accessLogRefused: z.array(z.string()).default([]),
 });
 export type SyncResponse = z.infer<typeof syncResponse>;
 
@@ -195,10 +207,18 @@ export type SyncResponse = z.infer<typeof syncResponse>;
 export const discardInput = z.strictObject({
   clientId: uuid,
   reason: text(DISCARD_REASON_MAX, 'validation:discardReasonRequired'),
+  /** What the write was, for the audit row (the server never stored it): the kind, or 'patient' for a registration. */
+  kind: z.enum(['patient', ...RECORD_KINDS] as [string, ...string[]], { error: 'validation:invalidChoice' }).optional(),
+  /** The patient it was for, when it named one by id. */
+  patientId: patientId.optional(),
 });
 export type DiscardInput = z.infer<typeof discardInput>;
 
-export const OFFLINE_REVIEW_REASONS = ['RECORD_CHANGED_SINCE_SEEN', 'POSSIBLE_DUPLICATE_PATIENT'] as const;
+/**
+ * Why a review task was opened: the record changed since the device saw it; the patient registered offline looks like
+ * one already known; the entry was stored over the kind's warnings, which nobody could confirm offline.
+ */
+export const OFFLINE_REVIEW_REASONS = ['RECORD_CHANGED_SINCE_SEEN', 'POSSIBLE_DUPLICATE_PATIENT', 'WARNINGS_NOT_CONFIRMED'] as const;
 export type OfflineReviewReason = (typeof OFFLINE_REVIEW_REASONS)[number];
 export const offlineReview = z.object({
   id: z.number().int(),
@@ -211,7 +231,13 @@ export const offlineReview = z.object({
   deviceTime: z.string(),
   createdAt: z.string(),
   closedAt: z.string().nullable(),
+  /** The codes of the kind's warnings the entry was stored over (contracts/record-warnings), none confirmed. */
+  warnings: z.array(z.string()).default([]),
 });
 export type OfflineReview = z.infer<typeof offlineReview>;
+/** POST /api/offline-reviews/{id}/close: a review task's id. */
+export const offlineReviewIdParams = recordIdParams;
+/** GET /api/offline-reviews: newest first; `?cursor=` from the previous page's nextCursor. */
+export const offlineReviewsQuery = devicesQuery;
 export const offlineReviewsPage = z.object({ reviews: z.array(offlineReview), nextCursor: z.string().nullable() });
 export const closeReviewInput = z.strictObject({ note: safeString('validation:textInvalid').trim().max(DISCARD_REASON_MAX).default('') });

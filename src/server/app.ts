@@ -35,6 +35,7 @@ import { registerAccessRefusalEvents } from './modules/access/access-refusals';
 import { accessRoutes } from './modules/access/access.routes';
 import { apiClientsRoutes } from './modules/api-clients/api-clients.routes';
 import { codesRoutes } from './modules/codes/codes.routes';
+import { devicesRoutes } from './modules/devices/devices.routes';
 import { loadMedicineKnowledge } from './modules/medicine-checks/medicine-knowledge';
 import { immunizationRoutes } from './modules/immunization/immunization.routes';
 import { medicineChecksRoutes } from './modules/medicine-checks/medicine-checks.routes';
@@ -135,6 +136,7 @@ export async function buildApp({ db, readDb, config, logger = false }: BuildAppO
   await app.register(smartRoutes(deps, FHIR_BASE_PATH));
   await app.register(cdsHooksRoutes(deps));
   await app.register(apiClientsRoutes(deps));
+  await app.register(devicesRoutes(deps));
 
   registerNotFoundHandler(app, await registerStaticClient(app, config.clientDir));
   return app;

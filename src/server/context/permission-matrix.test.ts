@@ -270,6 +270,55 @@ const ROUTES: GuardedRoute[] = [
     request: () => ({ method: 'GET', url: '/api/patients/99999999/medicine-checks' }),
     allowedStatus: 404,
   },
+  // Offline clinic mode (issue 27, decision 061). Switching it on: a user who may read records but has no second factor
+  // is refused by the service (403 OFFLINE_NEEDS_SECOND_FACTOR), the others by the guard. A device's own routes are
+  // any staff member's: an unknown device (or another user's) is a 404 for everyone.
+  {
+    route: 'POST /api/devices',
+    permission: 'records.read',
+    request: () => ({ method: 'POST', url: '/api/devices', payload: { label: 'Probe' } }),
+    allowedStatus: 403,
+  },
+  {
+    route: 'GET /api/devices',
+    permission: 'users.approve',
+    request: () => ({ method: 'GET', url: '/api/devices' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'POST /api/devices/{id}/revoke',
+    permission: 'users.approve',
+    request: () => ({ method: 'POST', url: `/api/devices/${UNKNOWN_ID}/revoke`, payload: {} }),
+    allowedStatus: 404,
+  },
+  ...(['contact', 'sync', 'discard'] as const).map((route): GuardedRoute => ({
+    route: `POST /api/devices/{id}/${route}`,
+    permission: null,
+    request: () => ({
+      method: 'POST',
+      url: `/api/devices/${UNKNOWN_ID}/${route}`,
+      payload: route === 'sync' ? { writes: [] } : route === 'discard' ? { clientId: UNKNOWN_ID, reason: 'Probe' } : undefined,
+    }),
+    allowedStatus: 404,
+  })),
+  {
+    route: 'GET /api/devices/{id}/offline-set',
+    permission: null,
+    request: () => ({ method: 'GET', url: `/api/devices/${UNKNOWN_ID}/offline-set` }),
+    allowedStatus: 404,
+  },
+  {
+    route: 'GET /api/offline-reviews',
+    permission: 'patients.merge',
+    request: () => ({ method: 'GET', url: '/api/offline-reviews' }),
+    allowedStatus: 200,
+  },
+  {
+    route: 'POST /api/offline-reviews/{id}/close',
+    permission: 'patients.merge',
+    request: () => ({ method: 'POST', url: '/api/offline-reviews/99999999/close', payload: {} }),
+    allowedStatus: 404,
+  },
 ];
 
 let t: TestApp;

@@ -17,6 +17,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
   varchar,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
@@ -976,5 +977,105 @@ export const patientJoinRows = pgTable(
   (t) => [
     index('patient_join_rows_join_idx').on(t.joinId, t.tableName),
     check('patient_join_rows_action', sql`${t.action} IN ('moved', 'removed')`),
+  ],
+);
+
+/**
+ * Devices offline mode is switched on for (issue 27, decision 061): one browser of one staff member, with the user's
+ * facility when it was switched on. A revoked device's next contact answers `revoked` and the client wipes its store.
+ */
+export const offlineDevices = pgTable(
+  'offline_devices',
+  {
+    id: uuid('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    facility: varchar('facility', { length: 200 }),
+    label: varchar('label', { length: 100 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastContactAt: timestamp('last_contact_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedBy: text('revoked_by'),
+    revokeReason: varchar('revoke_reason', { length: 500 }),
+  },
+  (t) => [index('offline_devices_created_idx').on(t.createdAt, t.id), index('offline_devices_user_idx').on(t.userId)],
+);
+
+/**
+ * Patients registered offline (decision 061): one row per (user, client UUID), claimed by the transaction that stores
+ * the patient, so the same registration sent again answers that patient. The row marks the record provisional
+ * (registered offline, matched on sync); `review_id` names the review task a likely duplicate opened.
+ */
+export const offlineRegistrations = pgTable(
+  'offline_registrations',
+  {
+    userId: text('user_id').notNull(),
+    clientId: uuid('client_id').notNull(),
+    patientId: patientRef(),
+    deviceId: uuid('device_id').notNull(),
+    deviceTime: timestamp('device_time', { withTimezone: true }).notNull(),
+    reviewId: integer('review_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.clientId] }), index('offline_registrations_patient_idx').on(t.patientId)],
+);
+
+/**
+ * The review tasks sync opened (decision 061): an offline entry stored on a record changed since the device saw it,
+ * stored over warnings nobody confirmed, or a patient registered offline who looks like one already known. One per
+ * offline write (user, client UUID); closed by a reviewer (patients.merge) with a note.
+ */
+export const offlineReviews = pgTable(
+  'offline_reviews',
+  {
+    id: serial('id').primaryKey(),
+    reason: varchar('reason', { length: 32 }).notNull(),
+    patientId: patientRef(),
+    kind: varchar('kind', { length: 32 }),
+    rowId: integer('row_id'),
+    warnings: text('warnings')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    userId: text('user_id').notNull(),
+    clientId: uuid('client_id').notNull(),
+    deviceId: uuid('device_id').notNull(),
+    deviceTime: timestamp('device_time', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    closedBy: text('closed_by'),
+    closeNote: varchar('close_note', { length: 500 }),
+  },
+  (t) => [
+    uniqueIndex('offline_reviews_write_idx').on(t.userId, t.clientId),
+    index('offline_reviews_patient_idx').on(t.patientId),
+    check(
+      'offline_reviews_reason',
+      sql`${t.reason} IN ('RECORD_CHANGED_SINCE_SEEN', 'POSSIBLE_DUPLICATE_PATIENT', 'WARNINGS_NOT_CONFIRMED')`,
+    ),
+  ],
+);
+
+/**
+ * The ledger of offline opens and discarded writes (decision 061), one row per (user, client UUID, type): an open
+ * written to the patient's access history (`open`), one refused for want of a grant (`open-refused`), a queued write
+ * the user gave up on (`discard`). A log: `patient_id` keeps the id the device named.
+ */
+export const offlineEvents = pgTable(
+  'offline_events',
+  {
+    userId: text('user_id').notNull(),
+    clientId: uuid('client_id').notNull(),
+    type: varchar('type', { length: 16 }).notNull(),
+    deviceId: uuid('device_id').notNull(),
+    patientId: integer('patient_id'),
+    kind: varchar('kind', { length: 32 }),
+    deviceTime: timestamp('device_time', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.clientId, t.type] }),
+    check('offline_events_type', sql`${t.type} IN ('open', 'open-refused', 'discard')`),
   ],
 );

@@ -123,3 +123,29 @@ export async function breakGlassInHour(db: DbOrTx, userId: string, now: Date): P
     );
   return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
 }
+
+/**
+ * Offline clinic mode (decision 061): whether this user holds a live grant for the patient now, or held one whose
+ * window [granted_at, expires_at) met [from, to] (the device's time of an offline write, give or take the clock skew
+ * allowed), whether the patient exists and, for a joined-away patient (never granted), its survivor; one statement.
+ */
+export async function grantNowOrAt(
+  db: DbOrTx,
+  userId: string,
+  patientId: number,
+  now: Date,
+  window: { from: Date; to: Date },
+): Promise<{ found: boolean; granted: boolean; survivorId: number | null }> {
+  type Row = { found: boolean; granted: boolean; survivorId: number | null };
+  const result = await db.execute(
+    sql`SELECT p.id IS NOT NULL AS found,
+               p.replaced_by IS NULL AND EXISTS (
+                 SELECT 1 FROM access_grants AS g WHERE g.user_id = ${userId} AND g.patient_id = p.id
+                    AND (g.expires_at > ${now.toISOString()}::timestamptz
+                         OR (g.granted_at <= ${window.to.toISOString()}::timestamptz AND g.expires_at > ${window.from.toISOString()}::timestamptz))
+               ) AS granted,
+               CASE WHEN p.replaced_by IS NOT NULL THEN ${survivorIdSql(sql`p.id`)} END AS "survivorId"
+          FROM (SELECT 1) AS one LEFT JOIN patients AS p ON p.id = ${patientId}`,
+  );
+  return (result as unknown as { rows: Row[] }).rows[0]!;
+}

@@ -24,7 +24,7 @@ import { grantsInLastHour } from '../privacy/alerts.service';
 import { AppError, validationFailed } from '../../errors/app-error';
 import { recordSecurityEvent } from '../auth/auth.service';
 import { assertFreshReauth } from '../auth/mfa.service';
-import { breakGlassInHour, findPatientWithGrant, liveGrant } from './access.repository';
+import { breakGlassInHour, findPatientWithGrant, grantNowOrAt, liveGrant } from './access.repository';
 import { findPatientRead } from './patient-read.repository';
 import { insertGrantAudited } from './grant-audited.repository';
 
@@ -161,6 +161,25 @@ export async function assertLiveGrant(
   if (found.granted) return;
   if (found.survivorId !== null) throw patientJoined(found.survivorId, found.survivorIdNumber);
   throw found.found ? accessNotConfirmed() : patientNotFound();
+}
+
+/**
+ * Offline clinic mode (decision 061): refuses a write a device made offline unless this user holds a live grant for the
+ * patient now, or held one whose window met `window` (the device's time, give or take the clock skew allowed): 403
+ * OFFLINE_NO_GRANT, 404 for an unknown patient, 409 PATIENT_JOINED (with the survivor) for a joined-away one.
+ */
+export async function assertGrantNowOrAt(
+  db: DbOrTx,
+  actor: StaffActor,
+  patientId: number,
+  now: Date,
+  window: { from: Date; to: Date },
+): Promise<void> {
+  const found = await grantNowOrAt(db, actor.userId, patientId, now, window);
+  if (found.granted) return;
+  if (found.survivorId !== null) throw patientJoined(found.survivorId);
+  if (!found.found) throw patientNotFound();
+  throw new AppError('OFFLINE_NO_GRANT', 'No access grant for this patient covered the time this was entered offline');
 }
 
 /**

@@ -7,7 +7,7 @@ import type { RecordPatient } from '../../../contracts/access';
 import type { Actor, PatientActor, StaffActor } from '../../context/actor';
 import type { DataContext } from '../../context/data-context';
 import { findPatient } from './access.repository';
-import { assertLiveGrant, patientWithLiveGrant } from './access.service';
+import { assertGrantNowOrAt, assertLiveGrant, patientWithLiveGrant } from './access.service';
 
 declare const grantChecked: unique symbol;
 
@@ -26,6 +26,20 @@ const scopeOf = <A extends Actor>(ctx: DataContext<A>, patientId: number): Patie
  */
 export async function openPatientRecord(ctx: DataContext<StaffActor>, patientId: number): Promise<PatientScope> {
   await assertLiveGrant(ctx.tx, ctx.actor, patientId, ctx.now, ctx.check ?? undefined);
+  return scopeOf(ctx, patientId);
+}
+
+/**
+ * Offline clinic mode (decision 061): the scope of a patient's record for a write a device made offline, when this
+ * user holds a live grant now or held one whose window met `window` (the device's time, give or take the clock skew);
+ * 403 OFFLINE_NO_GRANT otherwise, 404 for an unknown patient, 409 PATIENT_JOINED for a joined-away one.
+ */
+export async function openPatientRecordAsOf(
+  ctx: DataContext<StaffActor>,
+  patientId: number,
+  window: { from: Date; to: Date },
+): Promise<PatientScope> {
+  await assertGrantNowOrAt(ctx.tx, ctx.actor, patientId, ctx.now, window);
   return scopeOf(ctx, patientId);
 }
 

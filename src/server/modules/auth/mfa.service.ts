@@ -364,6 +364,21 @@ async function reauthFresh(db: Db, sid: string | null, now: Date): Promise<boole
 }
 
 /**
+ * Offline clinic mode (issue 27, decision 061): whether the user has a second factor (TOTP or a passkey) and proved it
+ * in this session within REAUTH_FRESH_MINUTES, the freshness break-the-glass asks for.
+ */
+export async function secondFactorProof(
+  db: Db,
+  userId: string,
+  sid: string | null,
+  now: Date,
+): Promise<'not-enrolled' | 'stale' | 'fresh'> {
+  const state = await readSecondFactorState(db, userId);
+  if (!state.totpEnabled && state.passkeys === 0) return 'not-enrolled';
+  return (await reauthFresh(db, sid, now)) ? 'fresh' : 'stale';
+}
+
+/**
  * Break-the-glass (issue 12 item 3): a user with a second factor must have proven it in this session within
  * REAUTH_FRESH_MINUTES; 403 REAUTH_REQUIRED otherwise. Users without one pass (they have nothing to prove).
  */

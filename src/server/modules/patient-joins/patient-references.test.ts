@@ -89,6 +89,12 @@ const SEEDS: Record<string, (patientId: number) => SQL> = {
   patient_portal_credentials: (p) =>
     sql`INSERT INTO patient_portal_credentials (patient_id, pin_hash, pin_set_at) VALUES (${p}, ${`hash-${p}`}, now())`,
   search_volume: (p) => sql`INSERT INTO search_volume (user_id, patient_id, last_seen) VALUES (${doctorId}, ${p}, now())`,
+  offline_registrations: (p) =>
+    sql`INSERT INTO offline_registrations (user_id, client_id, patient_id, device_id, device_time, created_at)
+        VALUES (${doctorId}, gen_random_uuid(), ${p}, gen_random_uuid(), now(), now())`,
+  offline_reviews: (p) =>
+    sql`INSERT INTO offline_reviews (reason, patient_id, user_id, client_id, device_id, device_time, created_at)
+        VALUES ('POSSIBLE_DUPLICATE_PATIENT', ${p}, ${doctorId}, gen_random_uuid(), gen_random_uuid(), now(), now())`,
 };
 const FROM_THE_API = new Set(['record_versions', 'access_grants']);
 

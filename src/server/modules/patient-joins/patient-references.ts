@@ -34,6 +34,9 @@ export const PATIENT_REFERENCES: readonly PatientReference[] = [
   { table: 'record_versions', column: 'patient_id', treatment: 'moved', key: ['kind', 'item_id', 'version'] },
   { table: 'medicine_check_overrides', column: 'patient_id', treatment: 'moved', key: ['id'] },
   { table: 'access_grants', column: 'patient_id', treatment: 'moved', key: ['id'] },
+  // Offline clinic mode (decision 061): a patient registered offline and a review task follow the record.
+  { table: 'offline_registrations', column: 'patient_id', treatment: 'moved', key: ['user_id', 'client_id'] },
+  { table: 'offline_reviews', column: 'patient_id', treatment: 'moved', key: ['id'] },
   { table: 'webauthn_credentials', column: 'patient_id', treatment: 'moved', key: ['id'] },
   { table: 'webauthn_challenges', column: 'patient_id', treatment: 'moved', key: ['challenge'] },
   { table: 'patient_portal_credentials', column: 'patient_id', treatment: 'keyed', key: ['patient_id'], pick: 'portal' },
@@ -47,6 +50,8 @@ export const PATIENT_REFERENCES: readonly PatientReference[] = [
   { table: 'patient_joins', column: 'survivor_id', treatment: 'stays' },
   { table: 'patient_joins', column: 'merged_id', treatment: 'stays' },
   { table: 'audit_logs', column: 'patient_id', treatment: 'never-rewritten' },
+  // The ledger of offline opens and discards (decision 061): the id the device named.
+  { table: 'offline_events', column: 'patient_id', treatment: 'never-rewritten' },
   { table: 'duplicate_scans', column: 'last_patient_id', treatment: 'not-a-patient' },
   { table: 'duplicate_scans', column: 'max_patient_id', treatment: 'not-a-patient' },
   { table: 'name_words', column: 'patients', treatment: 'not-a-patient' },

@@ -57,6 +57,11 @@ function decodeCursor(patientId: number, cursor: string): string {
   if (!m || Number(m[1]) !== patientId) throw invalidCursor();
   return m[2]!;
 }
+/** The transaction id a delta-read cursor of this patient names, or null when it is not one (offline sync, decision 061). */
+export function cursorSince(patientId: number, cursor: string): string | null {
+  const m = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  return m && Number(m[1]) === patientId ? m[2]! : null;
+}
 const invalidCursor = (): AppError => new AppError('INVALID_CURSOR', 'This cursor is not one this patient\u2019s changes gave out');
 
 /**

@@ -28,7 +28,7 @@ import { AppError, validationFailed } from '../../errors/app-error';
 import { auditActorOf } from '../../audit/audit-writer';
 import { accessNotConfirmed, patientJoined, patientNotFound } from '../access/access.service';
 import { readOwnRecordAudited } from './own-record.repository';
-import { openPatientRecord, PatientRemoved, type PatientScope } from '../access/patient-scope';
+import { openPatientRecord, openPatientRecordAsOf, PatientRemoved, type PatientScope } from '../access/patient-scope';
 import { readSummaryAudited } from './record-summary.repository';
 import { codeEntryOf } from './record-codes';
 import { serverKind } from './kinds';
@@ -89,7 +89,12 @@ async function storedValues<K extends RecordKind>(
   existing: RecordRows[K] | null,
   /** An item stored entered in error (a FHIR create of a refuted entry) adds nothing current: no warnings to confirm. */
   enteredInError = false,
-): Promise<{ values: Record<string, unknown>; checks: ConfirmedChecks }> {
+  /**
+   * An offline write (decision 061): its warnings could not be confirmed on the device, so it is stored over them and
+   * they are answered (`unconfirmed`) for a review task; none is kept as a confirmed override.
+   */
+  storeOverWarnings = false,
+): Promise<{ values: Record<string, unknown>; checks: ConfirmedChecks; unconfirmed: RecordWarning[] }> {
   const k = serverKind(kind);
   const typed = input as NewRecordItems[RecordKind];
   const code = codeEntryOf(kind, input as { code?: string | null; codeSystem?: string | null });
@@ -101,7 +106,7 @@ async function storedValues<K extends RecordKind>(
   // A contraindicated warning (the medicine checks, decision 043) is confirmed only with an override reason.
   const { codes, overrideReason } = confirmation;
   const unconfirmed = warnings.filter((w) => !codes.includes(w.code) || (w.tier === 'contraindicated' && overrideReason === null));
-  if (unconfirmed.length)
+  if (unconfirmed.length && !storeOverWarnings)
     throw new AppError('CONFIRMATION_REQUIRED', 'Confirm the warnings to store this entry', {
       details: {
         warnings: unconfirmed,
@@ -113,7 +118,8 @@ async function storedValues<K extends RecordKind>(
     ...(kindContract(kind).coded ? { codeDisplay: code?.display ?? null, codings: codingsKept(kind, input, existing) } : {}),
     ...k.stored?.(typed, { now: c.now, name: staffDisplayName(c.actor) }, existing as RecordRows[RecordKind] | null),
   };
-  return { values, checks: { warnings: warnings.filter((w) => w.tier !== undefined), reason: overrideReason } };
+  const kept = storeOverWarnings ? [] : warnings.filter((w) => w.tier !== undefined);
+  return { values, checks: { warnings: kept, reason: overrideReason }, unconfirmed: storeOverWarnings ? unconfirmed : [] };
 }
 
 /** JSON with every object's keys sorted: a jsonb column gives its keys back in its own order, not the order stored. */
@@ -275,6 +281,59 @@ export async function addRecordItem<K extends RecordKind>(
     const earlier = await replay(c, kind, hash, key);
     if (!earlier) return shownThenRethrow(c, err);
     return earlier;
+  }
+}
+
+/** A write a device made offline (issue 27, decision 061), applied by sync as an add with these differences. */
+export interface OfflineAdd {
+  /** The device's time, give or take the clock skew allowed: a grant whose window met it stands for a live one. */
+  window: { from: Date; to: Date };
+  /** The hash of what the device sent under its clientId (the key): the same write again matches it. */
+  requestHash: string;
+  /** Added to the CREATE row's new values: the device, its time, the clientId. */
+  event: Record<string, unknown>;
+  /**
+   * In the add's transaction, once the row is stored: opens the review task the write needs (the record changed since
+   * the device saw it; warnings stored unconfirmed) and answers its id, or null.
+   */
+  afterStore(scope: PatientScope, row: { id: number }, warnings: readonly RecordWarning[]): Promise<number | null>;
+}
+
+/**
+ * An add a device made offline (decision 061), as POST /api/patients/{id}/<kind> with the clientId as its
+ * Idempotency-Key: the same write again answers the first one's row (`replayed`), with no second row or audit row.
+ * Unlike an online add: the grant may be one whose window covered the device's time; warnings are not refused
+ * (nobody could confirm them offline) but stored over and handed to `afterStore`, which opens the review task.
+ */
+export async function addOfflineRecordItem<K extends RecordKind>(
+  c: RecordCaller,
+  kind: K,
+  patientId: number,
+  input: NewRecordItem<K>,
+  key: string,
+  offline: OfflineAdd,
+): Promise<AddResult<K> & { reviewId: number | null }> {
+  try {
+    return await inAuditedTransaction(c, async (ctx) => {
+      const scope = await openPatientRecordAsOf(ctx, patientId, offline.window);
+      const { values, unconfirmed } = await storedValues(c, scope, kind, input, NOTHING_CONFIRMED, null, false, true);
+      const row = await insertItem(scope, kind, values, changedBy(c), { userId: c.actor.userId, key, requestHash: offline.requestHash });
+      if (row === null) throw new KeyTaken();
+      const stored = row as { id: number; version: number };
+      await serverKind(kind).afterChange?.(scope);
+      const reviewId = await offline.afterStore(scope, stored, unconfirmed);
+      const event = {
+        ...offline.event,
+        ...(reviewId === null ? {} : { reviewId }),
+        ...(unconfirmed.length ? { unconfirmed: unconfirmed.map((w) => w.code) } : {}),
+      };
+      return ctx.audited({ row, replayed: false, reviewId }, changeAudit(kind, patientId, 'CREATE', stored, [], { newValues: row }, event));
+    });
+  } catch (err) {
+    if (err instanceof UnconfirmedActorError) throw err;
+    const earlier = await replay(c, kind, offline.requestHash, key);
+    if (!earlier) throw err;
+    return { ...earlier, reviewId: null };
   }
 }
 

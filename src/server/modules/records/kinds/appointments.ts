@@ -20,7 +20,12 @@ export const appointmentsTable = pgTable(
     doctor: varchar('doctor', { length: 200 }).notNull(),
     facility: varchar('facility', { length: 200 }).notNull(),
   },
-  (t) => [index('appointments_patient_idx').on(t.patientId), uniqueIndex('appointments_uuid_idx').on(t.uuid)],
+  (t) => [
+    index('appointments_patient_idx').on(t.patientId),
+    uniqueIndex('appointments_uuid_idx').on(t.uuid),
+    // The facility's appointments of the next days, for offline clinic mode (migration 0060, decision 061).
+    index('appointments_facility_date_idx').on(t.facility, t.date),
+  ],
 );
 
 const STATUS: Record<string, string> = { Scheduled: 'booked', Completed: 'fulfilled', Cancelled: 'cancelled' };
