@@ -84,7 +84,12 @@ describe('Offline mode on this device', () => {
     const engine = new MemoryEngine();
     // The engine's own request error carries the status and code (engine/http.ts), the api client's an ApiError.
     const engineRefusal = Object.assign(new Error('403: FORBIDDEN'), { status: 403, code: 'FORBIDDEN' });
-    engine.enableAnswers = [engineRefusal, new TypeError('Failed to fetch'), new ApiError(502, null, [], {}, '502: Bad Gateway')];
+    engine.enableAnswers = [
+      engineRefusal,
+      new TypeError('Failed to fetch'),
+      new ApiError(502, null, [], {}, '502: Bad Gateway'),
+      new ApiError(403, 'OFFLINE_NEEDS_SECOND_FACTOR', [], {}, '403: OFFLINE_NEEDS_SECOND_FACTOR'),
+    ];
     renderCard(engine);
     await user.type(screen.getByLabelText(new RegExp(`^${o('label')}`)), 'Okamashina');
     await user.type(screen.getByLabelText(new RegExp(`^${o('pin')} \\*`)), '654321');
@@ -96,6 +101,9 @@ describe('Offline mode on this device', () => {
     expect(await screen.findByText(o('failedOffline'), { selector: '[data-form-alert] p' })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: o('submit') }));
     expect(await screen.findByText(i18n.t('common:anError'), { selector: '[data-form-alert] p' })).toBeTruthy();
+    // A user without a second factor is told why (the server's OFFLINE_NEEDS_SECOND_FACTOR).
+    await user.click(screen.getByRole('button', { name: o('submit') }));
+    expect(await screen.findByText(i18n.t('common:errors.OFFLINE_NEEDS_SECOND_FACTOR'), { selector: '[data-form-alert] p' })).toBeTruthy();
     expect(screen.queryByText(o('isOn'))).toBeNull();
     expect(testDeviceFlagSet()).toBe(false);
   });
