@@ -7,6 +7,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { sql } from 'drizzle-orm';
+import { ATC_SYSTEM } from '../../../../contracts/codes';
 import { ROLE_IDS } from '../../../../contracts/constants';
 import { deviceApi, entryOf, offlineUser } from '../../../../server/test/offline-fixtures';
 import { createPatient } from '../../../../server/test/patient-fixtures';
@@ -31,11 +32,26 @@ const server = realServer(async (t) => {
   const entry = entryOf('diagnoses', { id: patientId }, { ...SAMPLE_INPUTS.diagnoses, condition: 'Hypertension' }, new Date(), cursor);
   const res = await deviceApi(t, doctor.cookie, doctor.deviceId).sync([entry]);
   reviewId = res.json<{ results: { reviewId: number }[] }>().results[0]!.reviewId;
+  // The same medicine twice, a minute apart: stored, with a task naming the warning nobody confirmed offline.
+  const amoxicillin = { ...SAMPLE_INPUTS.medications, name: 'Amoxicillin', code: 'J01CA04', codeSystem: ATC_SYSTEM };
+  const twice = [
+    entryOf('medications', { id: patientId }, amoxicillin, new Date(Date.now() - 60_000)),
+    entryOf('medications', { id: patientId }, { ...amoxicillin, dosage: '250mg' }, new Date()),
+  ];
+  const warned = await deviceApi(t, doctor.cookie, doctor.deviceId).sync(twice);
+  if (warned.json<{ results: { outcome: string }[] }>().results[1]?.outcome !== 'saved_for_review') throw new Error(warned.body);
   return (await signInAs(t, ROLE_IDS.healthInformationOfficer)).cookie;
 });
 const r = (key: string, options?: Record<string, unknown>) => i18n.t(`offline:reviews.${key}`, options);
 
 describe('Offline changes to review', () => {
+  it('names the warnings an entry was stored over (Afrikaans)', async () => {
+    await switchLanguage('af');
+    renderWithApp(<OfflineReviews />);
+    expect(await screen.findByText(r('reason.WARNINGS_NOT_CONFIRMED'))).toBeTruthy();
+    expect(screen.getByText(r('warnings', { list: r('warningCodes.DUPLICATE_ENTRY') }))).toBeTruthy();
+  });
+
   it('lists the task a sync opened and closes it with a note (English)', async () => {
     await switchLanguage('en');
     const user = userEvent.setup();

@@ -1,7 +1,7 @@
 // The duplicates review area's "Offline changes" tab (issue 27 item 5, decision 061; patients.merge): the review tasks
 // an offline sync opened, newest first: why (the record changed since the device saw it, or a possible duplicate
-// patient), the patient, the kind of entry, who made it on which device and when (device time and server time).
-// Close, with an optional note, once reviewed.
+// patient, or warnings nobody could confirm offline, named), the patient, the kind of entry, who made it on which
+// device and when (device time and server time). Close, with an optional note, once reviewed.
 import { useState } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -102,6 +102,17 @@ export function OfflineReviews(): React.JSX.Element {
                   {t('reviews.patient', { id: r.patientId })}
                   {r.kind ? ` · ${t(`record:sections.${r.kind}`, { defaultValue: r.kind })}` : ''}
                 </p>
+                {r.warnings.length > 0 ? (
+                  <p className="text-sm text-amber-900">
+                    {t('reviews.warnings', {
+                      list: r.warnings
+                        .map((c) =>
+                          t(`record:medicineChecks.codes.${c}`, { defaultValue: t(`reviews.warningCodes.${c}`, { defaultValue: c }) }),
+                        )
+                        .join(', '),
+                    })}
+                  </p>
+                ) : null}
                 <p className="break-words text-sm text-slate-600">
                   {t('reviews.madeBy', {
                     user: r.userName,
