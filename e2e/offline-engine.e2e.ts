@@ -237,7 +237,7 @@ describe.skipIf(!run)('offline engine journey (issue 27)', () => {
     await page.getByRole('button', { name: /^User menu for/ }).waitFor();
     await signOutThroughPage(page);
     expect(await storeText(page)).toBeNull();
-    expect(await page.evaluate(() => localStorage.getItem('nhr.offline.device'))).toBeNull();
+    expect(await page.evaluate(() => localStorage.getItem('nhr-offline-device'))).toBeNull();
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
     expect(consoleErrors.filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
   });

@@ -1,5 +1,6 @@
 // Administration panel (SPEC §2): 'Back to Home', tabs 'Add Patients' (default), 'Manage Users', the duplicate review
-// queue, the immunization schedule, the second-factor policy and the FHIR API's system clients.
+// queue, the immunization schedule, the second-factor policy, the FHIR API's system clients and the devices with
+// offline mode (issue 27).
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../components/ui/button';
@@ -9,6 +10,7 @@ import { NameChangesPanel } from '../features/users/components/name-changes-pane
 import { MfaPolicyPanel } from '../features/second-factor/components/mfa-policy-panel';
 import { TotpResetPanel } from '../features/second-factor/components/totp-reset-panel';
 import { SystemClients } from '../features/api-clients/components/system-clients';
+import { DevicesList } from '../features/devices/components/devices-list';
 import { MainHeading } from '../components/ui/main-heading';
 
 export function AdminScreen({
@@ -70,6 +72,8 @@ export function AdminScreen({
           ...(canManageUsers
             ? [{ value: 'clients', label: t('users:clients.tab'), content: <SystemClients permissions={permissions} /> }]
             : []),
+          // The devices with offline mode (issue 27): the same administrators, who may revoke one.
+          ...(canManageUsers ? [{ value: 'devices', label: t('offline:devices.tab'), content: <DevicesList /> }] : []),
         ]}
       />
     </section>

@@ -3,7 +3,9 @@ import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Toaster } from '../components/ui/toast';
+import { OfflineEngineProvider } from '../features/offline/components/engine-context';
 import { hasOfflineDevice, onDeviceFlagChange } from '../features/offline/device-flag';
+import { loadOfflineEngine } from '../features/offline/load-engine';
 import { loadNamespaces } from '../lib/i18n';
 import { queryClient } from '../lib/query-client';
 import { AppRouter } from './router';
@@ -36,7 +38,10 @@ function AppToaster(): React.JSX.Element {
 export function App(): React.JSX.Element {
   return (
     <QueryClientProvider client={queryClient}>
-      <AppRouter />
+      {/* The offline screens reach the page's one engine through this loader (its code loads when first asked for). */}
+      <OfflineEngineProvider load={loadOfflineEngine}>
+        <AppRouter />
+      </OfflineEngineProvider>
       <OfflineStatusSlot />
       <AppToaster />
     </QueryClientProvider>

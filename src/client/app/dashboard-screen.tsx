@@ -14,11 +14,17 @@ import { StaffHeader } from './staff-header';
 // The search (and the record) is what most staff open the dashboard for: the profile, audit and admin screens load
 // when opened (issue 21 item 18: they were two thirds of the dashboard's code on a phone's first visit). Their
 // translations came with the dashboard's (router.tsx).
-const ProfileArea = lazy(() => import('./profile-area').then((m) => ({ default: m.ProfileArea })));
+// The profile's offline-mode card speaks the offline namespace (issue 27).
+const ProfileArea = lazy(() =>
+  Promise.all([import('./profile-area'), loadNamespaces('offline')]).then(([m]) => ({ default: m.ProfileArea })),
+);
 // The audit area names medicine-check findings in the record's words (decision 045): its translations come along.
 const AuditArea = lazy(() => Promise.all([import('./audit-area'), loadNamespaces('record')]).then(([m]) => ({ default: m.AuditArea })));
 // The duplicate review shows record entries in the record's words (its kind views): its translations come along.
-const AdminArea = lazy(() => Promise.all([import('./admin-area'), loadNamespaces('record')]).then(([m]) => ({ default: m.AdminArea })));
+// The devices list and the offline review tasks speak the offline namespace (issue 27).
+const AdminArea = lazy(() =>
+  Promise.all([import('./admin-area'), loadNamespaces('record', 'offline')]).then(([m]) => ({ default: m.AdminArea })),
+);
 const DefaultersScreen = lazy(() =>
   import('../features/immunization/components/defaulters-screen').then((m) => ({ default: m.DefaultersScreen })),
 );

@@ -9,6 +9,8 @@ import { STAFF_NAMESPACES } from '../locales';
 import { currentUserQueryOptions, type CurrentUser } from '../features/auth/api/current-user';
 import { LoginScreen, type SecondStepView } from '../features/auth/components/login-screen';
 import { setupStatusQueryOptions } from '../features/setup/api/setup';
+import { offlineDeviceId } from '../features/offline/device-flag';
+import { asApiError } from '../lib/api-error';
 import type { DashboardView } from './dashboard-screen';
 import { StaffFrame, StatusScreen } from './status-screen';
 
@@ -31,6 +33,17 @@ const SecondFactorStep = lazy(async () => {
   const [m] = await Promise.all([import('../features/second-factor/components/second-factor-step'), loadNamespaces('security')]);
   return { default: m.SecondFactorStep };
 });
+// The offline area (issue 27, decision 061): its code and translations load only when it is shown.
+const OfflineRoute = lazy(async () => {
+  const [m] = await Promise.all([import('./offline-area'), loadNamespaces('offline', 'record', 'patients', 'search')]);
+  return { default: m.OfflineRoute };
+});
+/** The server could not be reached: no answer at all, or a gateway's (the server behind it is down). */
+const unreachable = (q: { isError: boolean; error: unknown }): boolean => {
+  if (!q.isError) return false;
+  const status = asApiError(q.error)?.status;
+  return status === undefined || status === 502 || status === 503 || status === 504;
+};
 function Loading(): React.JSX.Element {
   const { t } = useTranslation();
   return <StatusScreen text={t('loading')} />;
@@ -128,6 +141,14 @@ export function AppRouter(): React.JSX.Element {
   const setup = useQuery(setupStatusQueryOptions);
   const user = useQuery({ ...currentUserQueryOptions, enabled: setup.data?.needsSetup === false && !patientPath });
 
+  // A device with offline mode whose server cannot be reached opens the offline area instead of an error (issue 27).
+  if (location === '/offline' || (offlineDeviceId() !== null && (unreachable(setup) || unreachable(user)))) {
+    return (
+      <Suspense fallback={<StatusScreen text={t('loading')} />}>
+        <OfflineRoute />
+      </Suspense>
+    );
+  }
   if (setup.isPending) return <StatusScreen text={t('checkingStatus')} />;
   if (setup.data?.needsSetup) {
     return (

@@ -18,6 +18,7 @@ import { errorText } from '../../../lib/error-text';
 import { duplicateKeys, duplicateQueueQueryOptions, scanProgressQueryOptions, useStartScan, type QueueFilters } from '../api/duplicates';
 import { DecisionForm } from './decision-form';
 import { JoinsList } from './joins-list';
+import { OfflineReviews } from './offline-reviews';
 import { PairReview } from './pair-review';
 import type { DescribeRow } from './pair-lists';
 
@@ -153,6 +154,8 @@ export function DuplicateQueue(props: DuplicateQueueProps): React.JSX.Element {
       items={[
         { value: 'pairs', label: t('duplicates.views.pairs'), content: <PairsView {...props} /> },
         { value: 'joins', label: t('duplicates.views.joins'), content: <JoinsList userName={props.userName} /> },
+        // The review tasks an offline sync opened (issue 27 item 5).
+        { value: 'offline', label: t('offline:reviews.tab'), content: <OfflineReviews /> },
       ]}
     />
   );

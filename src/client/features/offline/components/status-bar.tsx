@@ -1,13 +1,15 @@
 // The offline status bar (issue 27 item 6, decision 061): on every screen of a device with offline mode switched on,
 // an honest line: "Online", "Offline · 7 changes waiting · last synced 09:12", "Syncing 3 of 7", and "1 change needs
-// attention" as a button opening the refused changes, each retried or discarded with a reason. A live region, so a
-// screen reader hears each change of state; one line at 375 px (it wraps rather than overflows).
+// attention" as a button opening the refused changes (changes-needing-attention.tsx), each retried or discarded with a
+// reason. A live region, so a screen reader hears each change of state; at 375 px it wraps rather than overflows.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
 import type { OfflineStatus } from '../engine/offline-engine';
+import { loadedOfflineEngine } from '../load-engine';
 import { useOfflineStatus } from '../use-offline-status';
-import { AttentionList } from './attention-list';
+import { ChangesNeedingAttention } from './changes-needing-attention';
 
 export const formatTime = (iso: string): string => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
@@ -30,6 +32,7 @@ export function OfflineStatusBar(): React.JSX.Element | null {
   const [listOpen, setListOpen] = useState(false);
   const parts = statusParts(status, t);
   const attention = status.attention.length;
+  const engine = loadedOfflineEngine();
   if (parts.length === 0) return null;
   const tone =
     attention > 0 ? 'border-amber-300 bg-amber-50' : status.online ? 'border-slate-200 bg-white' : 'border-slate-300 bg-slate-100';
@@ -57,7 +60,11 @@ export function OfflineStatusBar(): React.JSX.Element | null {
           ) : null}
         </div>
       </section>
-      <AttentionList open={listOpen} onOpenChange={setListOpen} writes={status.attention} />
+      {engine ? (
+        <Dialog open={listOpen && attention > 0} onOpenChange={setListOpen} title={t('status.attention', { count: attention })} size="lg">
+          <ChangesNeedingAttention engine={engine} />
+        </Dialog>
+      ) : null}
     </>
   );
 }

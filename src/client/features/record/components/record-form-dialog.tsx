@@ -33,7 +33,8 @@ import { RecordField } from './record-form-fields';
 
 type Row = RecordRows[RecordKind];
 
-function payloadResolver(kind: RecordKind): Resolver<FormValues> {
+/** The form checked with the kind's contract (the same schema as the server), on the body the server will get. */
+export function payloadResolver(kind: RecordKind): Resolver<FormValues> {
   const resolve = zodResolver(recordInputs()[kind] as never) as unknown as Resolver<FormValues>;
   return (values, context, options) => resolve(formPayload(kind, values) as FormValues, context, options);
 }
