@@ -6,7 +6,7 @@
 //   from the page, every byte of every value);
 // - with the network cut through the DevTools protocol, a reload still opens the app (the service worker), and the
 //   status bar says "Offline";
-// - a wrong PIN is refused, the right one opens the store;
+// - a wrong PIN is refused, the right one opens the store (offline through the unlock screen, and through the engine);
 // - signing out wipes the store, the flag and the service worker.
 // The device routes are the real server's (src/server/modules/devices).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -215,6 +215,15 @@ describe.skipIf(!run)('offline engine journey (issue 27)', () => {
     expect(bar!.width).toBeLessThanOrEqual(375);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await screenshot(page, 'offline-engine-offline-375');
+
+    // Offline, the device PIN unlocks the kept records through the offline screen: a wrong one is refused.
+    await page.getByLabel(/^Device PIN/).fill('000000');
+    await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await page.getByText('Wrong PIN').waitFor();
+    await page.getByLabel(/^Device PIN/).fill(PIN);
+    await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await page.getByTestId('offline-status').filter({ hasNotText: 'locked' }).waitFor();
+    expect(await page.getByTestId('offline-status').innerText()).toMatch(/^Offline · last synced \d\d:\d\d$/);
   });
   afterEach(async () => {
     await onTheNetworkAgain?.();
