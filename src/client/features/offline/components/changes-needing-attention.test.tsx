@@ -83,6 +83,8 @@ describe('Changes that need attention', () => {
     server.transport.sent.length = 0;
     const what = `${i18n.t('offline:kinds.allergies')} · #${stranger.id}`;
     await user.click(screen.getByRole('button', { name: a('retryLabel', { what }) }));
+    // Stored: it left the queue (only the registration waits), and its refusal is gone from the list.
+    await waitFor(() => expect(engine.status()).toMatchObject({ waiting: 1, syncing: null }));
     await waitFor(() => expect(screen.queryByText(i18n.t('common:errors.OFFLINE_NO_GRANT'))).toBeNull());
     expect(sentTo('/sync').map((r) => (r.body as { writes: { clientId: string }[] }).writes.map((w) => w.clientId))).toEqual([
       [allergy.clientId],
