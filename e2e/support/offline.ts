@@ -70,7 +70,9 @@ export function storeText(page: Page): Promise<{ text: string; counts: Record<st
 export async function withEngine<T>(page: Page, script: string, arg: unknown): Promise<T> {
   // A string, not a function: the test runner would rewrite a function's import() for Node.
   return page.evaluate(`(async () => {
-    const chunks = await (await fetch('/route-chunks.json')).json();
+    // Kept on the page after the first call, so that a later call works with the network cut (the modules, once
+    // imported, come from the page's module map).
+    const chunks = (globalThis.__nhrRouteChunks ??= await (await fetch('/route-chunks.json')).json());
     const load = (m) => import('/' + chunks.modules[m][0]);
     const [engineModule, storeModule] = await Promise.all([
       load('features/offline/engine/engine.ts'),
