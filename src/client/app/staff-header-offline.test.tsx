@@ -101,6 +101,7 @@ describe('sign-out with offline mode', () => {
 
     const dialog = await screen.findByRole('dialog', { name: 'Changes not sent' });
     expect(within(dialog).getByText(/^1 change made on this device has not reached the server\./)).toBeTruthy();
+    expect(within(dialog).getByText(/^Stay signed in and send it when the network is back/)).toBeTruthy();
     const stay = within(dialog).getByRole('button', { name: 'Stay signed in' });
     expect(document.activeElement).toBe(stay);
     expect(within(dialog).getByRole('button', { name: 'Sign out and delete 1 unsent change' })).toBeTruthy();
@@ -168,6 +169,31 @@ describe('sign-out with offline mode', () => {
       ))!.n;
     expect(await discarded(registration.clientId)).toBe(1);
     expect(await discarded(entry.clientId)).toBe(1);
+  });
+
+  it('asks in Afrikaans and Oshiwambo', async () => {
+    const { engine, link, current } = await signedInDevice();
+    link.online = false;
+    await engine.queueRegistration({ ...REGISTRATION });
+    await engine.queueRegistration({ ...REGISTRATION, lastName: 'Shikongo' });
+    const user = userEvent.setup();
+    for (const [lang, logout, title, stay, remove] of [
+      ['af', 'Meld af', 'Veranderinge nie gestuur nie', 'Bly aangemeld', 'Meld af en vee 2 ongestuurde veranderinge uit'],
+      ['ng', 'Zi mo', 'Omalunduluko inaga tumwa', 'Kala mo', 'Zi mo e to dhimi po omalunduluko 2 inaga tumwa'],
+    ] as const) {
+      await switchLanguage(lang);
+      const { unmount } = renderWithApp(<StaffHeader user={current} onProfile={() => undefined} />);
+      await user.click(screen.getByRole('button', { name: logout }));
+      const dialog = await screen.findByRole('dialog', { name: title });
+      expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: stay }));
+      expect(within(dialog).getByRole('button', { name: remove })).toBeTruthy();
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      unmount();
+    }
+    await switchLanguage('en');
+    expect(engine.status()).toMatchObject({ enabled: true, waiting: 2 });
+    expect(signedOut()).toBe(false);
   });
 
   it('with nothing waiting, sign-out wipes at once and signs out, as before', async () => {

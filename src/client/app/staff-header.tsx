@@ -1,6 +1,7 @@
 // The header for signed-in staff (SPEC §2 Header): title at left; user menu with name, e-mail, Profile, Log out.
 // SPEC §2's always-present logout button lives here, in the sticky header, where it covers no content
 // (decision 023: a floating button over the page hid the left of 'Search Patients' on phones).
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LogOut } from 'lucide-react';
 import { Button } from '../components/ui/button';
@@ -17,7 +18,11 @@ export function StaffHeader({ user, onProfile }: { user: CurrentUser; onProfile:
   const { t } = useTranslation('dashboard');
   const logout = useLogout(wipeOfflineAtSignOut);
   // Offline mode (issue 27): changes that have not reached the server are never wiped without the user's word.
-  const signOut = useOfflineSignOutGuard(() => logout.mutate());
+  const logoutButton = useRef<HTMLButtonElement>(null);
+  const signOut = useOfflineSignOutGuard(
+    () => logout.mutate(),
+    () => logoutButton.current,
+  );
   const name = displayNameOf(user);
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white">
@@ -27,7 +32,7 @@ export function StaffHeader({ user, onProfile }: { user: CurrentUser; onProfile:
         </a>
         <div className="flex shrink-0 items-center gap-1 sm:gap-2">
           <LanguageSelector />
-          <Button variant="secondary" size="sm" onClick={signOut.request} disabled={logout.isPending}>
+          <Button ref={logoutButton} variant="secondary" size="sm" onClick={signOut.request} disabled={logout.isPending}>
             <LogOut aria-hidden="true" className="h-4 w-4" />
             {t('logout')}
           </Button>
