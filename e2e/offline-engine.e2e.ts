@@ -12,7 +12,6 @@
 // The device routes are the real server's (src/server/modules/devices).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { Secret, TOTP } from 'otpauth';
 import { createPatient, type TestPatient } from '../src/server/test/patient-fixtures';
 import { SAMPLE_INPUTS } from '../src/server/test/record-samples';
 import { createStaffUser } from '../src/server/test/staff';
@@ -21,99 +20,12 @@ import { browserAvailable, launchBrowser, screenshot, watchConsole } from './sup
 import { signOutThroughPage } from './support/fixtures';
 import { startSeededApp } from './support/record-seed';
 import type { RunningApp } from './support/server';
+import { pageApi, storeText, totpOf, withEngine } from './support/offline';
 
 const run = browserAvailable();
 const DOCTOR = { firstName: 'Selma', lastName: 'Haufiku', email: 'selma.haufiku@health.gov.na', password: 'offline-engine-journey' };
 const PIN = '482913';
 const ALLERGEN = 'Cotrimoxazole';
-
-const totpOf = (secret: string): TOTP => new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
-
-/** A request from the page (its session cookie, its origin): status and JSON body. */
-async function pageApi(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const res = await fetch(url, {
-        method,
-        credentials: 'include',
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
-    },
-    { method, url, body },
-  );
-}
-
-/** Every value of the offline store, each byte read as text (what a thief with the disk would read). */
-function storeText(page: Page): Promise<{ text: string; counts: Record<string, number> } | null> {
-  return page.evaluate(async () => {
-    if (!(await indexedDB.databases()).some((d) => d.name === 'nhr-offline')) return null;
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('nhr-offline');
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    const parts: string[] = [];
-    const counts: Record<string, number> = {};
-    const walk = (v: unknown): void => {
-      if (v instanceof ArrayBuffer) parts.push(new TextDecoder('latin1').decode(v));
-      else if (ArrayBuffer.isView(v)) parts.push(new TextDecoder('latin1').decode(v));
-      else if (typeof v === 'string') parts.push(v);
-      else if (v && typeof v === 'object') {
-        for (const [k, x] of Object.entries(v)) {
-          parts.push(k);
-          walk(x);
-        }
-      }
-    };
-    for (const name of Array.from(db.objectStoreNames)) {
-      const [keys, values] = await new Promise<[IDBValidKey[], unknown[]]>((resolve, reject) => {
-        const store = db.transaction(name).objectStore(name);
-        const k = store.getAllKeys();
-        const v = store.getAll();
-        v.onsuccess = () => resolve([k.result, v.result]);
-        v.onerror = () => reject(v.error);
-      });
-      counts[name] = keys.length;
-      keys.forEach((key, i) => {
-        parts.push(`${name}/${String(key)}`);
-        walk(values[i]);
-      });
-    }
-    db.close();
-    return { text: parts.join('\n'), counts };
-  });
-}
-
-/**
- * Runs `script` in the page with the engine's own code as the build made it (route-chunks.json names the chunks):
- * a new engine over the page's IndexedDB, its fetch and its network.
- */
-async function withEngine<T>(page: Page, script: string, arg: unknown): Promise<T> {
-  // A string, not a function: the test runner would rewrite a function's import() for Node.
-  return page.evaluate(`(async () => {
-    const chunks = await (await fetch('/route-chunks.json')).json();
-    const load = (m) => import('/' + chunks.modules[m][0]);
-    const [engineModule, storeModule] = await Promise.all([
-      load('features/offline/engine/engine.ts'),
-      load('features/offline/engine/idb-store.ts'),
-    ]);
-    const engine = new engineModule.OfflineDeviceEngine({
-      store: new storeModule.IdbStore(),
-      fetch: (input, init) => fetch(input, init),
-      network: engineModule.browserNetwork,
-    });
-    await engine.ready;
-    const arg = ${JSON.stringify(arg)};
-    try {
-      ${script}
-    } finally {
-      engine.dispose();
-    }
-  })()`) as Promise<T>;
-}
 
 describe.skipIf(!run)('offline engine journey (issue 27)', () => {
   let app: RunningApp;

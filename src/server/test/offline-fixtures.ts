@@ -23,16 +23,19 @@ export async function grantPermission(t: TestApp, userId: string, permission: Pe
                          SELECT ${userId}, id, true FROM permissions WHERE name = ${permission}`);
 }
 
-/** Enrols an authenticator app for the signed-in user (the enrolment proves the second factor in this session). */
-export async function enrolTotp(t: TestApp, cookie: string, now: Date): Promise<void> {
+/** Enrols an authenticator app for the signed-in user (the enrolment proves the second factor in this session); its secret. */
+export async function enrolTotp(t: TestApp, cookie: string, now: Date): Promise<string> {
   const started = await t.app.inject({ method: 'POST', url: '/api/auth/mfa/totp/enrol', headers: { cookie } });
   const secret = started.json<{ secret: string }>().secret;
-  const code = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({
-    timestamp: now.getTime(),
-  });
+  const code = totpCode(secret, now);
   const confirmed = await t.app.inject({ method: 'POST', url: '/api/auth/mfa/totp/confirm', headers: { cookie }, payload: { code } });
   if (confirmed.statusCode !== 200) throw new Error(`totp not confirmed: ${confirmed.statusCode} ${confirmed.body}`);
+  return secret;
 }
+
+/** The authenticator app's code for `secret` at `now`. */
+export const totpCode = (secret: string, now: Date): string =>
+  new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: now.getTime() });
 
 /** A new staff member of this role (a doctor by default), signed in, with a second factor and an offline device. */
 export async function offlineUser(

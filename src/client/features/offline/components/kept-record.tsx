@@ -123,7 +123,7 @@ export function KeptRecord({
           {t('record.back')}
         </Button>
       </div>
-      {record ? (
+      {record && !record.provisionalClientId ? (
         <p className="text-sm text-slate-700">
           <span className="font-mono">{record.patient.idNumber}</span> · {t('search:dob')}: {formatDate(record.patient.dateOfBirth)}
           <span className="block">{t('record.keptNote')}</span>

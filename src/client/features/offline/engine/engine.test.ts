@@ -1,80 +1,68 @@
-// The offline engine in Node (issue 27, decision 061): the encrypted store, the delta read merged from the real app,
-// the queue, and sync's batching and outcomes. The record's routes are the real app's (a doctor with a granted
-// record); the device routes answer as src/contracts/offline.ts says (contract-device-routes.ts), every request
-// checked with the contract's schemas.
+// The offline engine in Node (issue 27, decision 061) against the real app: its device routes and the record's, on a
+// real database, as a doctor with an authenticator app (test/offline-device.ts). The encrypted store, the delta read
+// merged, the offline set, the PIN, expiry and revocation (an administrator's real revocation), and sync: batching,
+// each outcome from a real cause, a link that fails (no answer, a proxy's 503, an answer lost after the server stored
+// the batch) keeps everything, a reload sends what is left and the server stores each write once; retry and discard.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SYNC_BATCH_MAX, type OfflinePatient } from '../../../../contracts/offline';
-import { doctorWithRecord, recordApi } from '../../../../server/test/record-api';
+import { sql } from 'drizzle-orm';
+import { ROLE_IDS } from '../../../../contracts/constants';
+import { SYNC_BATCH_MAX } from '../../../../contracts/offline';
+import { createPatient, type TestPatient } from '../../../../server/test/patient-fixtures';
+import { confirmAccess, recordApi } from '../../../../server/test/record-api';
 import { SAMPLE_INPUTS } from '../../../../server/test/record-samples';
-import type { TestPatient } from '../../../../server/test/patient-fixtures';
+import { queryOne } from '../../../../server/test/sql';
+import { signInAs, type StaffUser } from '../../../../server/test/staff';
 import { createTestApp, type TestApp } from '../../../../server/test/test-app';
 import { installAppTransport, type AppTransport } from '../../../test/app-transport';
-import type { DeviceFlag } from '../device-flag';
-import { contractDeviceRoutes, type ContractDeviceRoutes } from './contract-device-routes';
-import { OfflineDeviceEngine, type NetworkWatch } from './engine';
-import { MemoryStore } from './memory-store';
+import { endGrants, offlineClinician, testDevice, type TestDevice } from '../../../test/offline-device';
+import type { MemoryStore } from './memory-store';
 
 let t: TestApp;
 let transport: AppTransport;
 let cookie: string;
+let user: StaffUser;
+let admin: string;
 let patient: TestPatient;
-const engines: OfflineDeviceEngine[] = [];
+const devices: TestDevice[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  ({ cookie, patient } = await doctorWithRecord(t));
+  ({ user, cookie } = await offlineClinician(t));
+  admin = (await signInAs(t, ROLE_IDS.admin)).cookie;
+  patient = await createPatient(t.db);
+  await confirmAccess(t, cookie, patient.id);
   transport = installAppTransport(t.app, cookie);
 });
 afterAll(async () => {
-  transport.restore();
-  await t.close();
+  transport?.restore();
+  await t?.close();
 });
 afterEach(() => {
-  for (const e of engines.splice(0)) e.dispose();
+  for (const d of devices.splice(0)) d.dispose();
 });
 
-function network(on = true): NetworkWatch & { set(on: boolean): void } {
-  const listeners = new Set<() => void>();
-  return {
-    online: () => on,
-    subscribe: (l) => (listeners.add(l), () => listeners.delete(l)),
-    set(v) {
-      on = v;
-      for (const l of listeners) l();
-    },
-  };
+function device(opts: { online?: boolean } = {}): TestDevice {
+  const d = testDevice(opts);
+  devices.push(d);
+  return d;
 }
 
-const asOffline = (p: TestPatient): OfflinePatient => ({ ...p, grantExpiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+const count = async (query: ReturnType<typeof sql>): Promise<number> => (await queryOne<{ n: number }>(t.db, query))!.n;
+const vitalsOf = (patientId: number): Promise<number> => count(sql`SELECT count(*)::int AS n FROM vitals WHERE patient_id = ${patientId}`);
+/** The clientIds of the writes each sync request the device sent carried, in order (answered or not). */
+const sentWrites = (): string[][] =>
+  transport.sent
+    .filter((r) => r.url.endsWith('/sync'))
+    .map((r) => (r.body as { writes: { clientId: string }[] }).writes.map((w) => w.clientId));
 
-/** A device: its store, flag, network and clock, and the engine over them (a second engine on the same parts is a reload). */
-function device(routes: ContractDeviceRoutes, opts: { online?: boolean } = {}) {
-  const store = new MemoryStore();
-  let flag: DeviceFlag | null = null;
-  const net = network(opts.online ?? false);
-  let now = Date.now();
-  const make = (): OfflineDeviceEngine => {
-    const e = new OfflineDeviceEngine({
-      store,
-      network: net,
-      // The device routes as the contract says; everything else to the real app as the signed-in doctor.
-      fetch: (input, init) => (String(input).startsWith('/api/devices') ? routes.fetch(input, init) : globalThis.fetch(input, init)),
-      now: () => new Date(now),
-      flag: { read: () => flag, set: (f) => (flag = f), clear: () => (flag = null) },
-      pinIterations: 1_000,
-      retryBaseMs: 3_600_000, // no timed retry inside a test: each test syncs when it means to
-    });
-    engines.push(e);
-    return e;
-  };
-  return {
-    store,
-    net,
-    flag: () => flag,
-    advance: (ms: number) => (now += ms),
-    engine: make(),
-    reload: make,
-  };
+async function revoke(deviceId: string): Promise<void> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/devices/${deviceId}/revoke`,
+    headers: { cookie: admin },
+    payload: { reason: 'Laptop stolen' },
+  });
+  expect(res.statusCode).toBe(200);
 }
 
 /** Every byte the store holds, as text: what a thief with the disk would read. */
@@ -100,19 +88,30 @@ function storedText(store: MemoryStore): string {
   return parts.join('\n');
 }
 
+const REGISTRATION = {
+  firstName: 'Johanna',
+  lastName: 'Nangolo',
+  sex: 'Female' as const,
+  dateOfBirth: '1990-01-02',
+  contactNumber: '',
+  address: '',
+  nextOfKin: '',
+  nextOfKinContact: '',
+};
+
 describe('offline engine: store, refresh and queue', () => {
   it('keeps the granted record from the delta read, encrypted: no name or clinical text in the store, keys are ids', async () => {
     const api = recordApi(t, cookie);
     const added = await api.add('allergies', patient.id, SAMPLE_INPUTS.allergies);
     expect(added.statusCode).toBe(201);
-    const routes = contractDeviceRoutes('3', { serverTime: '', appointments: [], patients: [asOffline(patient)] });
-    const d = device(routes, { online: true });
+    const d = device({ online: true });
     await d.engine.enable('Reception laptop', '482913');
     await d.engine.refresh();
 
     const record = await d.engine.openRecord({ id: patient.id });
     expect(record?.patient.lastName).toBe(patient.lastName);
     expect(record?.lists.allergies.map((a) => a.id)).toEqual([added.json<{ id: number }>().id]);
+    d.link.set(false);
     await d.engine.queueEntry({ id: patient.id }, 'vitals', SAMPLE_INPUTS.vitals);
 
     const text = storedText(d.store);
@@ -120,13 +119,12 @@ describe('offline engine: store, refresh and queue', () => {
       expect(text).not.toContain(clear);
     }
     expect(await d.store.keys('records')).toEqual([`p:${patient.id}`]);
-    expect(d.flag()).toEqual({ deviceId: d.engine.status().deviceId, userId: '3' });
+    expect(d.flag()).toEqual({ deviceId: d.engine.status().deviceId, userId: user.id });
   });
 
   it('merges what changed since its cursor: an entry marked entered in error leaves the device', async () => {
     const api = recordApi(t, cookie);
-    const routes = contractDeviceRoutes('3', { serverTime: '', appointments: [], patients: [asOffline(patient)] });
-    const d = device(routes, { online: true });
+    const d = device({ online: true });
     await d.engine.enable('Clinic tablet', '1234');
     await d.engine.refresh();
     const added = (await api.add('diagnoses', patient.id, SAMPLE_INPUTS.diagnoses)).json<{ id: number }>();
@@ -141,21 +139,24 @@ describe('offline engine: store, refresh and queue', () => {
     expect((await d.engine.openRecord({ id: patient.id }))?.lists.diagnoses.map((r) => r.id)).not.toContain(added.id);
   });
 
-  it('drops a patient who left the offline set', async () => {
-    const routes = contractDeviceRoutes('3', { serverTime: '', appointments: [], patients: [asOffline(patient)] });
-    const d = device(routes, { online: true });
+  it('drops a patient who left the offline set (the grant ended)', async () => {
+    const leaving = await createPatient(t.db, { lastName: 'Haufiku' });
+    await confirmAccess(t, cookie, leaving.id);
+    const d = device({ online: true });
     await d.engine.enable('Clinic tablet', '1234');
     await d.engine.refresh();
-    expect(await d.engine.searchPatients(patient.lastName.slice(0, 4))).toHaveLength(1);
-    routes.offlineSet = { ...routes.offlineSet, patients: [] };
+    expect((await d.engine.searchPatients('Haufiku')).map((p) => p.id)).toEqual([leaving.id]);
+    await endGrants(t, user.id, leaving.id);
     await d.engine.refresh();
-    expect(await d.engine.searchPatients('')).toEqual([]);
-    expect(await d.store.keys('records')).toEqual([]);
+    expect(await d.engine.searchPatients('Haufiku')).toEqual([]);
+    expect(await d.store.keys('records')).not.toContain(`p:${leaving.id}`);
   });
 
   it('refuses a wrong PIN and opens with the right one after a reload', async () => {
-    const d = device(contractDeviceRoutes('3', { serverTime: '', appointments: [], patients: [] }));
+    const d = device({ online: true });
     await d.engine.enable('Clinic tablet', '482913');
+    await d.engine.refresh();
+    d.link.set(false);
     await d.engine.queueRegistration({ ...REGISTRATION });
     const again = d.reload();
     await again.ready;
@@ -170,9 +171,10 @@ describe('offline engine: store, refresh and queue', () => {
   });
 
   it('wipes the store when the server has not answered for longer than the expiry', async () => {
-    const d = device(contractDeviceRoutes('3', { serverTime: '', appointments: [], patients: [] }));
+    const d = device({ online: true });
     await d.engine.enable('Clinic tablet', '1234');
     await d.engine.refresh(); // the first copy, which enable starts
+    d.link.set(false);
     d.advance(71 * 3_600_000);
     expect(await d.reload().unlock('1234')).toBe(true);
     d.advance(2 * 3_600_000);
@@ -184,137 +186,170 @@ describe('offline engine: store, refresh and queue', () => {
   });
 
   it('wipes the store when the server says the device is revoked', async () => {
-    const routes = contractDeviceRoutes('3', { serverTime: '', appointments: [], patients: [] });
-    const d = device(routes, { online: true });
+    const d = device({ online: true });
     await d.engine.enable('Clinic tablet', '1234');
     await d.engine.refresh(); // the first copy, which enable starts
-    routes.status = 'revoked';
+    expect(await d.store.keys('records')).not.toEqual([]);
+    await revoke(d.engine.status().deviceId!);
     await d.engine.refresh();
     expect(d.engine.status()).toMatchObject({ enabled: false, wipedBecause: 'revoked' });
     expect(d.flag()).toBeNull();
+    expect(d.store.tables.size).toBe(0);
   });
 
   it('wipes the store on 403 DEVICE_REVOKED from a sync', async () => {
-    const routes = contractDeviceRoutes('3', { serverTime: '', appointments: [], patients: [] });
-    const d = device(routes);
+    const d = device({ online: true });
     await d.engine.enable('Clinic tablet', '1234');
-    await d.engine.queueRegistration({ ...REGISTRATION });
-    routes.status = 'revoked';
-    d.net.set(true);
-    await expect(d.engine.syncNow()).rejects.toThrow(/403/);
+    await d.engine.refresh();
+    d.link.set(false);
+    await d.engine.queueRegistration({ ...REGISTRATION, lastName: 'Revoked' });
+    await revoke(d.engine.status().deviceId!);
+    d.link.set(true);
+    await expect(d.engine.syncNow()).rejects.toThrow(/403: DEVICE_REVOKED/);
     expect(d.engine.status()).toMatchObject({ enabled: false, waiting: 0, wipedBecause: 'revoked' });
+    expect(d.store.tables.size).toBe(0);
+    expect(await count(sql`SELECT count(*)::int AS n FROM patients WHERE last_name = 'Revoked'`)).toBe(0);
   });
 });
 
-const REGISTRATION = {
-  firstName: 'Johanna',
-  lastName: 'Nangolo',
-  sex: 'Female' as const,
-  dateOfBirth: '1990-01-02',
-  contactNumber: '',
-  address: '',
-  nextOfKin: '',
-  nextOfKinContact: '',
-};
-
 describe('offline engine: sync', () => {
   it('sends registrations first, in batches of at most SYNC_BATCH_MAX, with the access log, and drops only what was saved', async () => {
-    const routes = contractDeviceRoutes('3', { serverTime: '', appointments: [], patients: [asOffline(patient)] });
-    const d = device(routes, { online: true });
+    const d = device({ online: true });
     await d.engine.enable('Clinic tablet', '1234');
     await d.engine.refresh();
-    d.net.set(false);
+    d.link.set(false);
     await d.engine.openRecord({ id: patient.id });
     const entries = [];
     for (let i = 0; i < SYNC_BATCH_MAX + 20; i++)
-      entries.push(await d.engine.queueEntry({ id: patient.id }, 'vitals', SAMPLE_INPUTS.vitals));
-    const reg = await d.engine.queueRegistration({ ...REGISTRATION });
-    const forNew = await d.engine.queueEntry({ clientId: reg.clientId }, 'allergies', SAMPLE_INPUTS.allergies);
-    expect(d.engine.status()).toMatchObject({ waiting: SYNC_BATCH_MAX + 22, online: false });
+      entries.push(await d.engine.queueEntry({ id: patient.id }, 'vitals', i === 1 ? { systolic: 'high' } : SAMPLE_INPUTS.vitals));
+    // Made after the device's copy: another doctor adds a diagnosis meanwhile, so this one is stored for review.
+    const diagnosis = await d.engine.queueEntry({ id: patient.id }, 'diagnoses', SAMPLE_INPUTS.diagnoses);
+    const reg = await d.engine.queueRegistration({ ...REGISTRATION, lastName: 'Batched' });
+    await d.engine.queueEntry({ clientId: reg.clientId }, 'allergies', SAMPLE_INPUTS.allergies);
+    // A registration the server refuses (a date of birth in the future): the entry for that patient waits for it.
+    const badReg = await d.engine.queueRegistration({ ...REGISTRATION, lastName: 'Refused', dateOfBirth: '2999-01-01' });
+    const forBad = await d.engine.queueEntry({ clientId: badReg.clientId }, 'vitals', SAMPLE_INPUTS.vitals);
+    const total = SYNC_BATCH_MAX + 25;
+    expect(d.engine.status()).toMatchObject({ waiting: total, online: false });
     expect(entries[0]!.write).toMatchObject({ type: 'entry', kind: 'vitals', patient: { id: patient.id }, seenCursor: expect.any(String) });
     expect(entries[0]!.write.deviceTime).toMatch(/[+-]\d\d:\d\d$/);
 
-    routes.outcomes.set(entries[1]!.clientId, { outcome: 'needs_attention', code: 'VALIDATION_ERROR' });
-    routes.outcomes.set(entries[2]!.clientId, { outcome: 'saved_for_review' });
-    routes.outcomes.set(forNew.clientId, { outcome: 'waiting' });
+    const other = await signInAs(t, ROLE_IDS.doctor);
+    await confirmAccess(t, other.cookie, patient.id);
+    expect((await recordApi(t, other.cookie).add('diagnoses', patient.id, SAMPLE_INPUTS.diagnoses)).statusCode).toBe(201);
+    const vitalsBefore = await vitalsOf(patient.id);
+    transport.sent.length = 0;
     const seen: ({ done: number; total: number } | null)[] = [];
     d.engine.subscribe(() => seen.push(d.engine.status().syncing));
-    d.net.set(true);
+    d.link.set(true);
     await d.engine.syncNow();
 
-    const first = routes.syncs[0]!;
-    expect(first.writes[0]).toMatchObject({ type: 'patient', clientId: reg.clientId });
+    const syncs = transport.sent.filter((r) => r.url.endsWith('/sync'));
+    const first = syncs[0]!.body as { writes: { type: string; clientId: string }[]; accessLog: { patientId: number }[] };
+    expect(
+      first.writes
+        .slice(0, 2)
+        .map((w) => w.clientId)
+        .sort(),
+    ).toEqual([reg.clientId, badReg.clientId].sort());
     expect(first.accessLog).toEqual([expect.objectContaining({ patientId: patient.id })]);
-    expect(routes.syncs.every((s) => s.writes.length <= SYNC_BATCH_MAX)).toBe(true);
-    expect(seen).toContainEqual({ done: SYNC_BATCH_MAX, total: SYNC_BATCH_MAX + 22 });
-    // Saved and saved for review left the queue; the refused one waits for the user with its code; the entry of the
-    // patient not stored yet stays waiting.
+    expect(sentWrites().every((w) => w.length <= SYNC_BATCH_MAX)).toBe(true);
+    expect(seen).toContainEqual({ done: SYNC_BATCH_MAX, total });
+    // Saved and saved for review left the queue; the refused ones wait for the user with their codes; the entry of
+    // the patient the server has not stored stays waiting.
     const status = d.engine.status();
-    expect(status.waiting).toBe(2);
-    expect(status.attention).toEqual([
-      expect.objectContaining({ clientId: entries[1]!.clientId, state: 'needs_attention', code: 'VALIDATION_ERROR' }),
-    ]);
+    expect(status.waiting).toBe(3);
+    expect(status.attention.map((q) => [q.clientId, q.state, q.code]).sort()).toEqual(
+      [
+        [entries[1]!.clientId, 'needs_attention', 'VALIDATION_FAILED'],
+        [badReg.clientId, 'needs_attention', 'VALIDATION_FAILED'],
+      ].sort(),
+    );
     expect(status.syncing).toBeNull();
     expect(await d.store.keys('access')).toEqual([]);
     expect((await d.engine.openRecord({ id: patient.id }))?.queued.map((q) => q.clientId)).toEqual([entries[1]!.clientId]);
+    expect((await d.engine.openRecord({ clientId: badReg.clientId }))?.queued.map((q) => q.clientId).sort()).toEqual(
+      [badReg.clientId, forBad.clientId].sort(),
+    );
+    // What the server holds: each valid vital once, the diagnosis with a review task, the new patient and their allergy.
+    expect(await vitalsOf(patient.id)).toBe(vitalsBefore + SYNC_BATCH_MAX + 19);
+    expect(
+      await count(sql`SELECT count(*)::int AS n FROM offline_reviews WHERE client_id = ${diagnosis.clientId}
+                      AND reason = 'RECORD_CHANGED_SINCE_SEEN'`),
+    ).toBe(1);
+    expect(
+      await count(sql`SELECT count(*)::int AS n FROM allergies AS a JOIN patients AS p ON p.id = a.patient_id
+                      WHERE p.last_name = 'Batched'`),
+    ).toBe(1);
+    expect(await count(sql`SELECT count(*)::int AS n FROM patients WHERE last_name = 'Refused'`)).toBe(0);
   });
 
-  it('keeps everything on a network error or a 5xx, and a reload sends it again once: nothing saved before the answer', async () => {
-    const routes = contractDeviceRoutes('3', { serverTime: '', appointments: [], patients: [] });
-    const d = device(routes);
+  it('keeps everything on a network error or a 5xx, and a reload sends what is left: each write stored once', async () => {
+    const d = device({ online: true });
     await d.engine.enable('Clinic tablet', '1234');
+    await d.engine.refresh();
+    d.link.set(false);
     const writes = [];
-    for (let i = 0; i < SYNC_BATCH_MAX * 2; i++) writes.push(await d.engine.queueRegistration({ ...REGISTRATION, lastName: `N${i}` }));
-    d.net.set(true);
-    routes.failNext = { status: 'network', times: 1 };
+    for (let i = 0; i < SYNC_BATCH_MAX + 5; i++) writes.push(await d.engine.queueEntry({ id: patient.id }, 'vitals', SAMPLE_INPUTS.vitals));
+    const before = await vitalsOf(patient.id);
+    // The link comes back (which starts a sync) but the request gets no answer.
+    d.link.cut('/sync');
+    d.link.set(true);
     await expect(d.engine.syncNow()).rejects.toThrow(/No answer/);
-    expect(d.engine.status().waiting).toBe(SYNC_BATCH_MAX * 2);
-    routes.failNext = { status: 503, code: 'SERVICE_UNAVAILABLE', times: 1 };
+    expect(d.engine.status().waiting).toBe(SYNC_BATCH_MAX + 5);
+    d.link.proxy(503, '/sync');
     await expect(d.engine.syncNow()).rejects.toThrow(/503/);
-    expect(d.engine.status()).toMatchObject({ waiting: SYNC_BATCH_MAX * 2, attention: [] });
+    expect(d.engine.status()).toMatchObject({ waiting: SYNC_BATCH_MAX + 5, attention: [] });
+    expect(await vitalsOf(patient.id)).toBe(before);
 
-    // The first batch is answered, the second fails: the page is reloaded with half the queue left.
-    routes.outcomes.clear();
-    const realFetch = routes.fetch;
-    let calls = 0;
-    routes.fetch = async (input, init) => {
-      if (String(input).endsWith('/sync') && ++calls === 2) throw new TypeError('Failed to fetch');
-      return realFetch(input, init);
-    };
-    await expect(d.engine.syncNow()).rejects.toThrow();
-    expect(d.engine.status().waiting).toBe(SYNC_BATCH_MAX);
+    // The first batch is answered; the second reaches the server, which stores it, and its answer is lost: the page
+    // is reloaded with that batch still queued (nothing counts as saved before the answer).
+    transport.sent.length = 0;
+    d.link.loseAnswer('/sync', { skip: 1 });
+    await expect(d.engine.syncNow()).rejects.toThrow(/No answer/);
+    expect(d.engine.status().waiting).toBe(5);
+    expect(await vitalsOf(patient.id)).toBe(before + SYNC_BATCH_MAX + 5);
     const reloaded = d.reload();
     expect(await reloaded.unlock('1234')).toBe(true);
     await reloaded.syncNow();
     expect(reloaded.status().waiting).toBe(0);
-    expect([...routes.stored.keys()].sort()).toEqual(writes.map((w) => w.clientId).sort());
-    const sent = routes.syncs.flatMap((s) => s.writes.map((w) => w.clientId));
-    expect(new Set(sent).size).toBe(sent.length);
+    expect(await vitalsOf(patient.id)).toBe(before + SYNC_BATCH_MAX + 5);
+    // The saved batch was sent once; only the unanswered one again.
+    const sent = sentWrites().flat();
+    expect(new Set(sent)).toEqual(new Set(writes.map((w) => w.clientId)));
+    expect(sent.length).toBe(SYNC_BATCH_MAX + 10);
   });
 
   it('retry sends a refused write again; discard tells the server and drops it', async () => {
-    const routes = contractDeviceRoutes('3', { serverTime: '', appointments: [], patients: [] });
-    const d = device(routes);
+    const stranger = await createPatient(t.db, { lastName: 'Kamati' });
+    const d = device({ online: true });
     await d.engine.enable('Clinic tablet', '1234');
-    const a = await d.engine.queueRegistration({ ...REGISTRATION });
-    const b = await d.engine.queueRegistration({ ...REGISTRATION, lastName: 'Shikongo' });
-    routes.outcomes.set(a.clientId, { outcome: 'needs_attention', code: 'PATIENT_NOT_FOUND' });
-    routes.outcomes.set(b.clientId, { outcome: 'needs_attention', code: 'VALIDATION_ERROR' });
-    d.net.set(true);
+    await d.engine.refresh();
+    d.link.set(false);
+    // No grant to this patient's record yet: refused. Once the doctor has one (the patient consented), retry stores it.
+    const a = await d.engine.queueEntry({ id: stranger.id }, 'vitals', SAMPLE_INPUTS.vitals);
+    const b = await d.engine.queueRegistration({ ...REGISTRATION, lastName: 'Shikongo', dateOfBirth: '2999-01-01' });
+    d.link.set(true);
     await d.engine.syncNow();
-    expect(
-      d.engine
-        .status()
-        .attention.map((q) => q.clientId)
-        .sort(),
-    ).toEqual([a.clientId, b.clientId].sort());
+    const attention = d.engine.status().attention;
+    expect(attention.map((q) => q.clientId).sort()).toEqual([a.clientId, b.clientId].sort());
+    expect(attention.find((q) => q.clientId === a.clientId)?.code).toBe('OFFLINE_NO_GRANT');
 
-    routes.outcomes.delete(a.clientId);
+    await confirmAccess(t, cookie, stranger.id);
     await d.engine.retry(a.clientId);
     expect(d.engine.status().attention.map((q) => q.clientId)).toEqual([b.clientId]);
+    expect(await vitalsOf(stranger.id)).toBe(1);
 
     await d.engine.discard(b.clientId, 'Registered twice by mistake');
-    expect(routes.discards).toEqual([{ clientId: b.clientId, reason: 'Registered twice by mistake', kind: 'patient' }]);
+    expect(transport.sent.filter((r) => r.url.endsWith('/discard')).map((r) => [r.body, r.status])).toEqual([
+      [{ clientId: b.clientId, reason: 'Registered twice by mistake', kind: 'patient' }, 204],
+    ]);
     expect(d.engine.status()).toMatchObject({ waiting: 0, attention: [] });
+    const audit = await queryOne<{ kind: string }>(
+      t.db,
+      sql`SELECT new_values->>'kind' AS kind FROM audit_logs
+          WHERE resource_type = 'DEVICE' AND action = 'DELETE' AND new_values->>'discarded' = ${b.clientId}`,
+    );
+    expect(audit).toEqual({ kind: 'patient' });
   });
 });
