@@ -9,12 +9,11 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { sql } from 'drizzle-orm';
 import type { CurrentUser } from '../../contracts/auth';
-import { enrolTotp } from '../../server/test/offline-fixtures';
 import { SAMPLE_INPUTS } from '../../server/test/record-samples';
 import { queryOne } from '../../server/test/sql';
-import { createStaffUser, signIn } from '../../server/test/staff';
 import { createTestApp, type TestApp } from '../../server/test/test-app';
 import { installAppTransport, type AppTransport } from '../test/app-transport';
+import { offlineClinician, TEST_PIN_ITERATIONS } from '../test/offline-device';
 import { renderWithApp, switchLanguage } from '../test/render';
 import { hasOfflineDevice } from '../features/offline/device-flag';
 import { OfflineDeviceEngine, type NetworkWatch } from '../features/offline/engine/engine';
@@ -54,13 +53,11 @@ const REGISTRATION = {
 };
 
 /**
- * A doctor signed in on the page (a session of their own: the sign-outs below end it) with offline mode switched on
- * through the real device routes; `link` says whether the device is online and whether the server answers it.
+ * A doctor (without patients.create) signed in on the page (a session of their own: the sign-outs below end it) with
+ * offline mode switched on through the real device routes, the flag in localStorage as the header reads it; `link` says whether the device is online and whether the server answers it.
  */
 async function signedInDevice() {
-  const user = await createStaffUser(t.db, { roleId: 3 });
-  const cookie = await signIn(t.app, user.email, user.password);
-  await enrolTotp(t, cookie, t.config.now());
+  const { cookie } = await offlineClinician(t, []);
   transport = installAppTransport(t.app, cookie);
   const link = { online: true, reachable: true, unanswered: [] as string[] };
   const network: NetworkWatch = { online: () => link.online, subscribe: () => () => undefined };
@@ -74,7 +71,7 @@ async function signedInDevice() {
       link.unanswered.push(String(input));
       return Promise.reject(new TypeError('Failed to fetch'));
     },
-    pinIterations: 1_000,
+    pinIterations: TEST_PIN_ITERATIONS,
     retryBaseMs: 3_600_000,
   });
   engine = device;
