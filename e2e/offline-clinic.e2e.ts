@@ -26,7 +26,7 @@ const DOCTOR = { firstName: 'Tuli', lastName: 'Amadhila', email: 'tuli.amadhila@
 const AUDITOR = { email: 'auditor.offline@health.gov.na', password: 'offline-clinic-auditor' };
 const PIN = '570913';
 const ALLERGEN = 'Sulfadoxine-pyrimethamine';
-const NEW_PATIENT = { firstName: 'Ndapewa', lastName: 'Kambonde' };
+const NEW_PATIENT = { firstName: 'Ndapewa', lastName: 'Kambonde', dateOfBirth: '2001-06-19' };
 
 interface Seeded {
   first: TestPatient;
@@ -155,7 +155,7 @@ describe.skipIf(!run)('offline clinic journey (issue 27)', () => {
     await page.getByRole('button', { name: 'Register a patient' }).click();
     await page.getByLabel('First name').fill(NEW_PATIENT.firstName);
     await page.getByLabel('Last name').fill(NEW_PATIENT.lastName);
-    await page.getByLabel('Date of birth').fill('2001-06-19');
+    await page.getByLabel('Date of birth').fill(NEW_PATIENT.dateOfBirth);
     await page.getByLabel('Sex').selectOption('Female');
     await page.getByRole('button', { name: 'Register and keep to send' }).click();
     await page.getByText('Registered on this device: the record is provisional until the server has it.').waitFor();
@@ -188,8 +188,14 @@ describe.skipIf(!run)('offline clinic journey (issue 27)', () => {
       await doctorPage.getByRole('heading', { name: 'Medical Dashboard' }).waitFor();
       await doctorPage.getByText(ALLERGEN).first().waitFor();
       await doctorPage.getByText('146/92 mmHg', { exact: false }).first().waitFor();
-      const found = await pageApi(doctorPage, 'GET', `/api/patients?search=${encodeURIComponent(NEW_PATIENT.lastName)}`);
-      expect(found.status).toBeLessThan(500);
+      // The patient registered offline is found by the doctor's search, one record.
+      const found = await pageApi(doctorPage, 'POST', '/api/patients/search', {
+        method: 'name-dob',
+        lastName: NEW_PATIENT.lastName,
+        dateOfBirth: NEW_PATIENT.dateOfBirth,
+      });
+      expect(found.status).toBe(200);
+      expect((found.body as { firstName: string }[]).map((p) => p.firstName)).toEqual([NEW_PATIENT.firstName]);
     } finally {
       await other.close();
     }
@@ -199,17 +205,20 @@ describe.skipIf(!run)('offline clinic journey (issue 27)', () => {
     const res = await fetch(`${app.baseUrl}/api/audit-logs?limit=1000`, { headers: { cookie: auditor } });
     expect(res.status).toBe(200);
     const rows = (await res.json()) as AuditRow[];
-    const offline = rows.filter((r) => r.newValues && typeof r.newValues === 'object' && 'deviceTime' in r.newValues);
+    // An entry's chained row carries the event (device, device time, clientId); its payload (the entry) is apart
+    // (decision 042): eventValues then holds the event.
+    const eventOf = (r: AuditRow): Record<string, unknown> | null => r.eventValues?.newValues ?? r.newValues;
+    const offline = rows.filter((r) => typeof eventOf(r)?.deviceTime === 'string');
     const created = offline.filter((r) => r.action === 'CREATE');
     expect(created.map((r) => r.resourceType).sort()).toEqual(['ALLERGY', 'PATIENT', 'VITALS']);
     for (const row of created) {
-      const deviceTime = Date.parse(String(row.newValues!.deviceTime));
+      const deviceTime = Date.parse(String(eventOf(row)!.deviceTime));
       const serverTime = Date.parse(row.timestamp);
       expect(Number.isNaN(deviceTime)).toBe(false);
       // Written on the device first, stored by the server when the link came back.
       expect(deviceTime).toBeLessThanOrEqual(serverTime);
     }
-    const opens = offline.filter((r) => r.action === 'VIEW' && r.newValues!.view === 'OFFLINE');
+    const opens = offline.filter((r) => r.action === 'VIEW' && eventOf(r)!.view === 'OFFLINE');
     expect(opens.map((r) => r.patientId)).toContain(patients.first.id);
     expect(consoleErrors.filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
   });
@@ -221,4 +230,5 @@ interface AuditRow {
   patientId: number | null;
   timestamp: string;
   newValues: Record<string, unknown> | null;
+  eventValues?: { newValues: Record<string, unknown> | null };
 }
