@@ -7,6 +7,7 @@
 // - with the network cut through the DevTools protocol, a reload still opens the app (the service worker), and the
 //   status bar says "Offline";
 // - a wrong PIN is refused, the right one opens the store (offline through the unlock screen, and through the engine);
+// - signing out with a change the server has not got asks first (Stay signed in keeps it and the session);
 // - signing out wipes the store, the flag and the service worker.
 // The device routes are the real server's (src/server/modules/devices).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +152,46 @@ describe.skipIf(!run)('offline engine journey (issue 27)', () => {
       { pin: PIN, name: patient.lastName },
     );
     expect(result).toEqual({ wrong: false, right: true, found: 1 });
+  });
+
+  it('asks before signing out while a change has not reached the server (375 px, keyboard), and keeps it on "Stay signed in"', async () => {
+    // A change the server refuses (it needs attention): it stays in the queue.
+    const refused = await withEngine<{ clientId: string; attention: number }>(
+      page,
+      `await engine.unlock(arg.pin);
+       const q = await engine.queueEntry({ id: arg.patientId }, 'vitals', { systolic: 'high' });
+       await engine.syncNow().catch(() => undefined);
+       return { clientId: q.clientId, attention: engine.status().attention.length };`,
+      { pin: PIN, patientId: patient.id },
+    );
+    expect(refused.attention).toBe(1);
+    await page.reload();
+    const menu = page.getByRole('button', { name: /^User menu for/ });
+    await menu.click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Changes not sent' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('1 change made on this device has not reached the server.');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Stay signed in');
+    const box = await dialog.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'offline-sign-out-unsent-375');
+
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    // The menu's item is gone: focus goes to the header's Log out button.
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Log out');
+    expect((await pageApi(page, 'GET', '/api/auth/user')).status).toBe(200);
+    expect((await storeText(page))?.counts).toMatchObject({ meta: 1, queue: 1 });
+
+    // Discarded with a reason (audited), so that the next step signs out with nothing waiting.
+    await withEngine(page, `await engine.unlock(arg.pin); await engine.discard(arg.clientId, 'Journey: typed in error');`, {
+      pin: PIN,
+      clientId: refused.clientId,
+    });
   });
 
   it('wipes the store, the flag and the service worker at sign-out', async () => {
