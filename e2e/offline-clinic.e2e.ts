@@ -13,7 +13,7 @@ import { createPatient, type TestPatient } from '../src/server/test/patient-fixt
 import { createStaffUser } from '../src/server/test/staff';
 import { axeViolations } from './support/axe';
 import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
-import { apiSignIn } from './support/fixtures';
+import { apiSignIn, signInThroughPage } from './support/fixtures';
 import { pageApi, proveSecondFactor, setOffline, storeText } from './support/offline';
 import { PHONE } from './support/phone-journey';
 import { startSeededApp } from './support/record-seed';
@@ -74,11 +74,7 @@ describe.skipIf(!run)('offline clinic journey (issue 27)', () => {
   });
 
   it('signs in, opens two records and switches offline mode on with the second factor', async () => {
-    await page.goto(`${app.baseUrl}/login`);
-    await page.getByLabel('Email').fill(NURSE.email);
-    await page.getByLabel(/^Password/).fill(NURSE.password);
-    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-    await page.getByRole('button', { name: /^User menu for/ }).waitFor();
+    await signInThroughPage(page, app.baseUrl, NURSE.email, NURSE.password);
     await proveSecondFactor(page);
 
     for (const patient of [patients.first, patients.second]) {
@@ -178,11 +174,7 @@ describe.skipIf(!run)('offline clinic journey (issue 27)', () => {
     const other = await browser.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 900 } });
     try {
       const doctorPage = await other.newPage();
-      await doctorPage.goto(`${app.baseUrl}/login`);
-      await doctorPage.getByLabel('Email').fill(DOCTOR.email);
-      await doctorPage.getByLabel(/^Password/).fill(DOCTOR.password);
-      await doctorPage.getByRole('button', { name: 'Sign In', exact: true }).click();
-      await doctorPage.getByRole('button', { name: /^User menu for/ }).waitFor();
+      await signInThroughPage(doctorPage, app.baseUrl, DOCTOR.email, DOCTOR.password);
       expect((await pageApi(doctorPage, 'POST', `/api/patients/${first.id}/access`, { consent: true })).status).toBe(201);
       await doctorPage.goto(`${app.baseUrl}/?patient=${first.id}`);
       await doctorPage.getByRole('heading', { name: 'Medical Dashboard' }).waitFor();

@@ -17,7 +17,7 @@ import { SAMPLE_INPUTS } from '../src/server/test/record-samples';
 import { createStaffUser } from '../src/server/test/staff';
 import { axeViolations } from './support/axe';
 import { browserAvailable, launchBrowser, screenshot, watchConsole } from './support/browser';
-import { signOutThroughPage } from './support/fixtures';
+import { signInThroughPage, signOutThroughPage } from './support/fixtures';
 import { startSeededApp } from './support/record-seed';
 import type { RunningApp } from './support/server';
 import { pageApi, storeText, totpOf, withEngine } from './support/offline';
@@ -59,11 +59,7 @@ describe.skipIf(!run)('offline engine journey (issue 27)', () => {
   });
 
   it('switches offline mode on after a second factor, keeping the granted record', async () => {
-    await page.goto(`${app.baseUrl}/login`);
-    await page.getByLabel('Email').fill(DOCTOR.email);
-    await page.getByLabel(/^Password/).fill(DOCTOR.password);
-    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-    await page.getByRole('button', { name: /^User menu for/ }).waitFor();
+    await signInThroughPage(page, app.baseUrl, DOCTOR.email, DOCTOR.password);
     // No status bar and no offline code on a device without offline mode.
     expect(await page.getByRole('region', { name: 'Offline mode' }).count()).toBe(0);
 
