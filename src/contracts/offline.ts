@@ -17,7 +17,6 @@
 import { z } from 'zod';
 import { RECORD_KINDS, type RecordKind } from './kinds';
 import { safeString, text } from './fields';
-import { addPatientInput } from './patients';
 import { recordIdParams } from './record-api';
 
 /** Local data is wiped after this long without contact with the server. */
