@@ -1,10 +1,11 @@
 // The offline area composed (issue 27, decision 061): the offline feature's screens with what they borrow from the
-// record (its kinds' list views and add forms). Loaded lazily by the router, only when the device has offline mode and
+// record (its kinds' list views and add forms) and from patients (the Add Patient form). Loaded lazily by the router, only when the device has offline mode and
 // the server cannot be reached (or at /offline): never in the first page's JavaScript.
 import { useTranslation } from 'react-i18next';
 import { OfflineArea } from '../features/offline/components/offline-area';
 import { useEngineLoader, useOfflineEngine } from '../features/offline/components/engine-context';
 import type { OfflineKit } from '../features/offline/components/offline-kit';
+import { PatientEntryForm } from '../features/patients/components/patient-entry-form';
 import { RecordEntryForm } from '../features/record/components/record-entry-form';
 import { kindView, VIEW_KINDS } from '../features/record/kinds';
 import { offlineDeviceId } from '../features/offline/device-flag';
@@ -14,6 +15,7 @@ export const offlineKit: OfflineKit = {
   kinds: VIEW_KINDS,
   describeRow: (kind, row, t) => kindView(kind).item(row as never, t),
   entryForm: (props) => <RecordEntryForm {...props} />,
+  patientForm: (props) => <PatientEntryForm {...props} />,
 };
 
 function NotOnThisDevice(): React.JSX.Element {

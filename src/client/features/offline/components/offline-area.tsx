@@ -68,6 +68,7 @@ export function OfflineArea({
     body = (
       <RegisterPatientForm
         engine={engine}
+        kit={kit}
         onCancel={() => go({ name: 'home' })}
         onRegistered={(p) => go({ name: 'record', patient: { clientId: p.clientId }, provisionalName: p.name })}
       />

@@ -1,47 +1,27 @@
 // Add Patient (SPEC §2, §5, §8): the NC number is generated on save; likely duplicates are shown for confirmation.
 // The new patient's portal activation code comes back once and is shown as a printable slip (decision 016).
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { addPatientInput, SEXES, type AddPatientInput, type PatientSummary } from '../../../../contracts/patients';
+import { addPatientInput, type PatientSummary } from '../../../../contracts/patients';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
-import { FormDateInput } from '../../../components/ui/form-date-input';
 import { Input } from '../../../components/ui/input';
-import { NativeSelect } from '../../../components/ui/native-select';
 import { toast } from '../../../components/ui/toast';
 import { errorText } from '../../../lib/error-text';
 import { duplicatesOf, useAddPatient } from '../api/add-patient';
 import { formatDate } from '../../../lib/dates';
 import { ActivationSlip } from './activation-slip';
+import { EMPTY_PATIENT_FORM, PatientFields, usePatientForm, type PatientForm } from './patient-fields';
 import type { AddPatientResponse } from '../../../../contracts/patient-requests';
-
-type Form = { [K in keyof AddPatientInput]: string };
-const empty: Form = {
-  firstName: '',
-  lastName: '',
-  sex: '',
-  dateOfBirth: '',
-  contactNumber: '',
-  address: '',
-  nextOfKin: '',
-  nextOfKinContact: '',
-};
 
 export function AddPatientForm(): React.JSX.Element {
   const { t } = useTranslation(['patients', 'search', 'validation', 'common']);
   const add = useAddPatient();
   const [duplicates, setDuplicates] = useState<PatientSummary[] | null>(null);
   const [created, setCreated] = useState<AddPatientResponse | null>(null);
-  const form = useForm<Form>({ resolver: zodResolver(addPatientInput) as never, defaultValues: empty });
-  const { errors } = form.formState;
-  const err = (k: keyof Form): string | undefined => {
-    const m = errors[k]?.message;
-    return m ? t(m) : undefined;
-  };
+  const form = usePatientForm();
 
-  const save = (values: Form, confirmDuplicate: boolean): void => {
+  const save = (values: PatientForm, confirmDuplicate: boolean): void => {
     const input = addPatientInput.parse(values);
     add.mutate(
       { ...input, ...(confirmDuplicate ? { confirmDuplicate: true } : {}) },
@@ -50,7 +30,7 @@ export function AddPatientForm(): React.JSX.Element {
           toast({ title: t('toast.addedTitle'), description: t('toast.addedDescription') });
           setCreated(patient);
           setDuplicates(null);
-          form.reset(empty);
+          form.reset(EMPTY_PATIENT_FORM);
         },
         onError: (error) => {
           const found = duplicatesOf(error);
@@ -77,39 +57,14 @@ export function AddPatientForm(): React.JSX.Element {
           <ActivationSlip patient={created} activation={created.portalActivation} />
         </div>
       ) : null}
-      <FormField label={t('firstName')} required error={err('firstName')}>
-        <Input {...form.register('firstName')} maxLength={100} />
-      </FormField>
-      <FormField label={t('lastName')} required error={err('lastName')}>
-        <Input {...form.register('lastName')} maxLength={100} />
-      </FormField>
-      <FormField label={t('dateOfBirth')} error={err('dateOfBirth')}>
-        <FormDateInput control={form.control} name="dateOfBirth" />
-      </FormField>
-      <FormField label={t('sex')} required error={err('sex')}>
-        <NativeSelect
-          placeholder={t('sexPlaceholder')}
-          options={SEXES.map((s) => ({ value: s, label: t(`search:sex.${s}`) }))}
-          {...form.register('sex')}
-        />
-      </FormField>
-      <FormField label={t('ncNumber')} hint={t('ncHint')}>
-        <Input disabled placeholder={t('ncAuto')} />
-      </FormField>
-      <FormField label={t('contactNumber')} error={err('contactNumber')}>
-        <Input type="tel" {...form.register('contactNumber')} maxLength={32} />
-      </FormField>
-      <div className="sm:col-span-2">
-        <FormField label={t('address')} error={err('address')}>
-          <Input {...form.register('address')} maxLength={200} placeholder={t('addressPlaceholder')} />
-        </FormField>
-      </div>
-      <FormField label={t('nextOfKin')} error={err('nextOfKin')}>
-        <Input {...form.register('nextOfKin')} maxLength={200} />
-      </FormField>
-      <FormField label={t('nextOfKinContact')} error={err('nextOfKinContact')}>
-        <Input type="tel" {...form.register('nextOfKinContact')} maxLength={32} />
-      </FormField>
+      <PatientFields
+        form={form}
+        ncNumber={
+          <FormField label={t('ncNumber')} hint={t('ncHint')}>
+            <Input disabled placeholder={t('ncAuto')} />
+          </FormField>
+        }
+      />
       {duplicates ? (
         <div role="alert" className="rounded-md border border-yellow-300 bg-yellow-50 p-3 text-sm sm:col-span-2">
           <p className="font-semibold">{t('duplicates.title')}</p>
@@ -134,7 +89,7 @@ export function AddPatientForm(): React.JSX.Element {
         <Button
           variant="secondary"
           onClick={() => {
-            form.reset(empty);
+            form.reset(EMPTY_PATIENT_FORM);
             setDuplicates(null);
             setCreated(null);
           }}
