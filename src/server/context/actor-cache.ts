@@ -1,6 +1,6 @@
 // Each worker keeps the staff actors of the sessions it served (decision 028), so the hot routes (search, record
 // open) need not read the actor in a statement of its own: their one statement confirms the cached actor
-// (actorCheckCtes) and does the work only when it is still the same. The cache is never trusted alone.
+// (actorCheckSlotted) and does the work only when it is still the same. The cache is never trusted alone.
 import type { StaffActor } from './actor';
 
 export interface CachedActor {

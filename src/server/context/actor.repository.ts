@@ -3,7 +3,7 @@
 // user's revocations.
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { PERMISSIONS, type Permission } from '../../contracts/constants';
-import { bindSlots, hotStatement, type Db, type Slots } from '../db/client';
+import { hotStatement, type Db, type Slots } from '../db/client';
 import { roles, users } from '../db/schema';
 import type { ActorCheck, StaffActor } from './actor';
 
@@ -144,7 +144,7 @@ const ACTOR_FINGERPRINT = sql`md5(ROW(s.sess, u.id, u.email, u.first_name, u.las
 /**
  * The live session with this sid and its staff user, role and permissions, in one prepared statement that also
  * slides the idle expiry and touches last_activity (sessionCtes). `fingerprint` digests what the actor is built
- * from, so a later statement can check in itself that the actor is still the same (actorCheckCtes).
+ * from, so a later statement can check in itself that the actor is still the same (actorCheckSlotted).
  */
 type SessionActorResult = StaffRow & {
   sess: unknown;
@@ -199,11 +199,11 @@ export const actorSlotValues = (check: ActorCheck, life: SessionLifetimes, touch
   actorFingerprint: check.fingerprint,
 });
 
-/** actorCheckCtes for a hot statement (db/client hotStatement): the same CTEs over slots. */
+/**
+ * The CTEs that confirm a cached actor inside a route's hot statement (db/client hotStatement), over slots: they end
+ * in `actor_ok`.
+ */
 export function actorCheckSlotted(slot: Slots<ActorSlots>): SQL {
   return sql`${sessionCtes(slot)},
         actor_ok AS MATERIALIZED (SELECT coalesce((SELECT ${ACTOR_FINGERPRINT} ${ACTOR_FROM}), '') = ${slot.actorFingerprint} AS ok)`;
 }
-
-export const actorCheckCtes = (check: ActorCheck, life: SessionLifetimes, touchMs: number): SQL =>
-  actorCheckSlotted(bindSlots(actorSlotValues(check, life, touchMs)));

@@ -46,7 +46,7 @@ export interface RequestMeta {
 
 /**
  * A staff actor taken from the worker's cache (decision 028), to be confirmed by the one statement that does the
- * request's work (actorCheckCtes): that statement runs only if the session is still live and its actor unchanged.
+ * request's work (actorCheckSlotted): that statement runs only if the session is still live and its actor unchanged.
  */
 export interface ActorCheck {
   /** The session's sid (SHA-256 of its token). */
@@ -71,7 +71,7 @@ declare module 'fastify' {
     refreshActor(): Promise<void>;
   }
   interface FastifyContextConfig {
-    /** The route's statement confirms a cached actor itself (actorCheckCtes), so the actor is not read first. */
+    /** The route's statement confirms a cached actor itself (actorCheckSlotted), so the actor is not read first. */
     actorInStatement?: boolean;
   }
 }

@@ -2,12 +2,11 @@
 // SHA-256 (sessions.sid), so a read of the table does not yield usable cookies. Any app instance can serve any
 // session: everything lives in the sessions table.
 import { createHash, randomBytes } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import type { Config } from '../config';
 import type { Db, DbOrTx } from '../db/client';
-import { actorCheckCtes, actorSlotValues, loadSessionActor, type ActorSlots } from './actor.repository';
+import { actorSlotValues, loadSessionActor, type ActorSlots } from './actor.repository';
 import type { ActorCheck, StaffActor } from './actor';
 import { deleteExpiredSessions, deleteSession, deleteSessionsOfStaffUser, insertSession } from './session.repository';
 
@@ -97,10 +96,7 @@ export async function loadSession(db: Db, sid: string, now: Date): Promise<Loade
   return { session, staff, fingerprint: row.fingerprint };
 }
 
-/** The CTEs that confirm a cached actor inside a route's statement, under the session policy (decision 028). */
-export const actorCheckSql = (check: ActorCheck): SQL => actorCheckCtes(check, SESSION_POLICY, SESSION_TOUCH_MS);
-
-/** The same confirmation's values, for a hot statement built with actorCheckSlotted (db/client hotStatement). */
+/** The values that confirm a cached actor inside a route's hot statement (actorCheckSlotted), under the session policy (decision 028). */
 export const actorSlotsOf = (check: ActorCheck): ActorSlots => actorSlotValues(check, SESSION_POLICY, SESSION_TOUCH_MS);
 export { actorCheckSlotted, type ActorSlots } from './actor.repository';
 

@@ -10,22 +10,47 @@
 // and a closed gate is answered the same way on every hot path (UnconfirmedActorError for the request context to
 // retry with the actor read anew, or 429 with the window's reset).
 import { sql, type SQL } from 'drizzle-orm';
-import { limitInStatement, limitSlotValues, overLimit, purgeByChance, type LimitSlots } from '../http/rate-limit';
+import type { Slots } from '../db/client';
+import { limitSlotted, limitSlotValues, overLimit, purgeByChance, type LimitSlots } from '../http/rate-limit';
 import { UnconfirmedActorError } from './actor-check';
 import type { RequestScope } from './data-context';
-import { actorCheckSql, actorSlotsOf, type ActorSlots } from './session';
+import { actorCheckSlotted, actorSlotsOf, type ActorSlots } from './session';
 
-/** The scope's gate as a statement takes it. */
+/**
+ * The scope's gate as a hot statement takes it: only the request's values. The statement's text is built once per
+ * shape (gateShapeOf) from slots (gateSlotted), so nothing of the gate's SQL is built per request (issue 29 item 3).
+ */
 export interface StatementGate {
-  /** The request's rate limit (http/rate-limit's limitInStatement). */
-  limit?: { gate: SQL; count: (when: SQL) => SQL } | undefined;
-  /** The same limit's values, for a hot statement built with limitSlotted (db/client hotStatement). */
+  /** The request's rate limit's values (http/rate-limit's limitSlotValues). */
   limitSlots?: LimitSlots | undefined;
-  /** The cached actor's confirmation (context/session's actorCheckSql): its CTEs end in `actor_ok`. */
-  actor?: SQL | undefined;
-  /** The same confirmation as a hot statement's slot values (actorCheckSlotted). */
+  /** The cached actor's confirmation's values (context/session's actorSlotsOf). */
   actorSlots?: ActorSlots | undefined;
 }
+
+/** What a gated statement's text depends on. */
+export interface GateShape {
+  limit: boolean;
+  actor: boolean;
+}
+
+export const gateShapeOf = (gate: StatementGate): GateShape => ({ limit: Boolean(gate.limitSlots), actor: Boolean(gate.actorSlots) });
+
+/** The slots of a gated statement (those of its shape are filled). */
+export type GateSlots = LimitSlots & ActorSlots;
+
+/** The gate's values for the statement's slots. */
+export const gateSlotValues = (gate: StatementGate): Partial<GateSlots> => ({ ...gate.limitSlots, ...gate.actorSlots });
+
+/** The gate's SQL over slots, for a statement of `shape` built once. */
+export interface GateSql {
+  limit?: { gate: SQL; count: (when: SQL) => SQL };
+  actor?: SQL;
+}
+
+export const gateSlotted = (slot: Slots<GateSlots>, shape: GateShape): GateSql => ({
+  ...(shape.limit ? { limit: limitSlotted(slot) } : {}),
+  ...(shape.actor ? { actor: actorCheckSlotted(slot) } : {}),
+});
 
 /** What the gate answers, as the outer query selects it (GATE_COLUMNS). */
 export interface GateColumns {
@@ -35,7 +60,7 @@ export interface GateColumns {
 }
 
 /** The leading CTEs, without WITH and with a trailing comma: the actor's (when given), then `lim`. */
-export function gateCtes({ limit, actor }: StatementGate): SQL {
+export function gateCtes({ limit, actor }: GateSql): SQL {
   const actorOk = actor ? sql`(SELECT ok FROM actor_ok)` : sql`true`;
   const gate = limit ? limit.gate : sql`SELECT true AS ok, NULL::float8 AS reset_ms`;
   return sql`${actor ? sql`${actor},` : sql``}
@@ -43,7 +68,7 @@ export function gateCtes({ limit, actor }: StatementGate): SQL {
 }
 
 /** The trailing CTE that counts the request when the gate passed (with its leading comma), or nothing without a limit. */
-export const countCte = ({ limit }: StatementGate): SQL =>
+export const countCte = ({ limit }: GateSql): SQL =>
   limit
     ? sql`,
              hit AS (${limit.count(sql`(SELECT ok FROM lim)`)})`
@@ -53,14 +78,14 @@ export const countCte = ({ limit }: StatementGate): SQL =>
 export const GATE_COLUMNS = sql`lim.actor_ok AS "actorOk", lim.ok AS "limitOk", lim.reset_ms AS "limitResetMs"`;
 
 /** The statement's name suffix for the gate's shape (a prepared statement's text depends only on its name). */
-export const gateName = ({ limit, actor }: StatementGate): string => `${limit ? '_limited' : ''}${actor ? '_actor' : ''}`;
+export const gateName = ({ limit, actor }: GateShape): string => `${limit ? '_limited' : ''}${actor ? '_actor' : ''}`;
 
 /** The gate of `scope` for its statement: nothing to confirm and nothing to count when the scope has no gate. */
 export function statementGateOf(scope: RequestScope): StatementGate {
   const { check = null, limit = null } = scope.gate ?? {};
   return {
-    ...(limit ? { limit: limitInStatement(limit), limitSlots: limitSlotValues(limit) } : {}),
-    ...(check ? { actor: actorCheckSql(check), actorSlots: actorSlotsOf(check) } : {}),
+    ...(limit ? { limitSlots: limitSlotValues(limit) } : {}),
+    ...(check ? { actorSlots: actorSlotsOf(check) } : {}),
   };
 }
 

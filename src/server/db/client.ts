@@ -7,11 +7,11 @@ import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePg, NodePgSession } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { sql, type SQL } from 'drizzle-orm';
+import { DrizzleQueryError, Param, Placeholder, sql, type SQL } from 'drizzle-orm';
 import { lockDataDir } from './data-dir-lock';
 import { parseMultiHostUrl, primaryFollowingPool } from './primary-pool';
 import * as schema from './schema';
@@ -153,17 +153,72 @@ export const bindSlots = <V extends object>(values: V): Slots<V> =>
   Object.fromEntries(Object.entries(values).map(([key, value]) => [key, sql`${value}`])) as Slots<V>;
 
 /**
+ * The type parsers of drizzle's node-postgres driver: dates, timestamps and intervals (and their arrays) stay
+ * PostgreSQL's text, everything else as pg parses it. A hot statement run straight on pg answers as drizzle would.
+ */
+const TEXT_TYPES = new Set<number>([
+  pg.types.builtins.TIMESTAMPTZ,
+  pg.types.builtins.TIMESTAMP,
+  pg.types.builtins.DATE,
+  pg.types.builtins.INTERVAL,
+  1231, // numeric[]
+  1115, // timestamp[]
+  1185, // timestamptz[]
+  1187, // interval[]
+  1182, // date[]
+]);
+const asText = (value: string): string => value;
+const DRIZZLE_TYPES: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    TEXT_TYPES.has(oid) ? asText : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** What node-postgres's session runs a query on: the pool, or the transaction's client. */
+interface PgQueryable {
+  query(config: pg.QueryConfig, values: unknown[]): Promise<pg.QueryResult>;
+}
+
+/**
  * A hot statement whose text is built and rendered once (issue 23's budgets): `build` gets a placeholder for every
  * per-request value (`slot.patientId`) and must use them for everything that differs between requests; each call
- * then only fills in `values` and runs the named prepared statement (preparedRows). Building a large statement with
- * drizzle on every request cost a millisecond of CPU, as much as running it.
+ * then only fills in `values` and runs the named prepared statement. Building a large statement with drizzle on every
+ * request cost a millisecond of CPU, as much as running it. On node-postgres the statement goes straight to the
+ * pool (or the transaction's client) with drizzle's own type parsers and error wrapping: drizzle's per-call prepared
+ * query object, spans and placeholder filling were a few percent of a search's Node CPU (issue 29 item 3).
  */
 export function hotStatement<V extends object, T>(name: string, build: (slot: Slots<V>) => SQL): (db: DbOrTx, values: V) => Promise<T[]> {
   let rendered: RenderedQuery | undefined;
+  let config: pg.QueryConfig | undefined;
+  /** Each parameter of the rendered text: a slot's name (and its column's encoder), or a constant of the text. */
+  let params: ({ slot: string; encode?: (value: unknown) => unknown } | { constant: unknown })[] = [];
   const slot = new Proxy({} as Slots<V>, { get: (_, key) => sql`${sql.placeholder(String(key))}` });
   return async (db, values) => {
     const internals = driverOf(db);
-    rendered ??= internals.dialect.sqlToQuery(build(slot));
+    if (!rendered) {
+      rendered = internals.dialect.sqlToQuery(build(slot));
+      config = { name, text: rendered.sql, types: DRIZZLE_TYPES };
+      params = rendered.params.map((p) =>
+        p instanceof Placeholder
+          ? { slot: p.name }
+          : p instanceof Param && p.value instanceof Placeholder
+            ? { slot: p.value.name, encode: (value: unknown) => p.encoder.mapToDriverValue(value) }
+            : { constant: p },
+      );
+    }
+    if (internals.session instanceof NodePgSession) {
+      const bound = params.map((p) => {
+        if ('constant' in p) return p.constant;
+        if (!(p.slot in values)) throw new Error(`No value for placeholder "${p.slot}" was provided`);
+        const value = (values as Record<string, unknown>)[p.slot];
+        return p.encode ? p.encode(value) : value;
+      });
+      const client = (internals.session as unknown as { client: PgQueryable }).client;
+      try {
+        return (await client.query(config!, bound)).rows as T[];
+      } catch (error) {
+        throw new DrizzleQueryError(rendered.sql, bound, error as Error);
+      }
+    }
     const result = await internals.session.prepareQuery(rendered, undefined, name, false).execute(values as Record<string, unknown>);
     return (result as { rows: T[] }).rows;
   };

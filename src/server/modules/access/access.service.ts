@@ -129,7 +129,6 @@ export async function grantRecordAccess(scope: GatedScope<StaffActor>, { patient
     action: 'VIEW',
     resourceType: 'PATIENT',
     resourceId: patientId,
-    patientId,
     newValues: { access: 'GRANTED', expiresAt: expiresAt.toISOString(), role: actorRoleAtTheTime(actor) },
     complianceFlags: consent ? { type: 'CONSENT' } : { type: 'BREAK_GLASS', reason },
   } as const;

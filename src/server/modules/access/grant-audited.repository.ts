@@ -1,15 +1,29 @@
 // A record-access grant and its audit row in one statement (issue 11, docs/decisions/015 and 028): the cached actor
 // confirmed and the per-user grant limit counted (when given), the patient checked and locked, the grant inserted and
 // the VIEW PATIENT row (naming the new grant's id) appended in one round trip, as one named prepared statement.
-import { sql } from 'drizzle-orm';
-import { auditAppendSql, sqlJson, type StatementAuditEntry } from '../../audit/audit-in-statement';
-import { countCte, GATE_COLUMNS, gateCtes, gateName, type GateColumns, type StatementGate } from '../../context/statement-gate';
-import { preparedRows, type Db } from '../../db/client';
+import { sql, type SQL } from 'drizzle-orm';
+import { auditAppendSlotted, auditSlotValues, sqlJson, type AuditSlots, type StatementAuditEntry } from '../../audit/audit-in-statement';
+import { canonicalJson, toJsonValue } from '../../audit/canonical-json';
+import {
+  countCte,
+  GATE_COLUMNS,
+  gateCtes,
+  gateName,
+  gateShapeOf,
+  gateSlotted,
+  gateSlotValues,
+  type GateColumns,
+  type GateShape,
+  type GateSlots,
+  type StatementGate,
+} from '../../context/statement-gate';
+import { hotStatement, type Db, type Slots } from '../../db/client';
 import { survivorIdSql } from '../../db/joined-patients';
 import type { GrantRow, NewGrant } from './access.repository';
 
 /** The grant's audit row; `grantId` in new_values is filled with the inserted grant's id. */
-export interface GrantAudit extends Omit<StatementAuditEntry, 'newValues'> {
+export interface GrantAudit extends Omit<StatementAuditEntry, 'newValues' | 'patientId'> {
+  /** new_values besides grantId: each key's value is bound per request. */
   newValues: Record<string, unknown>;
 }
 
@@ -24,31 +38,70 @@ export type GrantOutcome = { gate: GateColumns } & (
   | { kind: 'closed' }
 );
 
-/** Stores the grant and its audit row, after the actor's confirmation and the rate limit when given. */
-export async function insertGrantAudited(db: Db, grant: NewGrant, audit: GrantAudit, checks: StatementGate = {}): Promise<GrantOutcome> {
-  const entry: StatementAuditEntry = {
-    ...audit,
-    newValues: { ...(audit.newValues as Record<string, never>), grantId: sqlJson(sql`g.id`) },
+/** The grant's own values. */
+interface GrantSlots {
+  grantUserId: string;
+  grantPatientId: number;
+  grantConsent: boolean;
+  grantReason: string | null;
+  grantedAt: string;
+  grantExpiresAt: string;
+}
+type Raw = Record<string, unknown>;
+type GrantStatementRow = GateColumns & { id: number | null; audited: number; survivorId: number | null } & Omit<GrantRow, 'id'>;
+
+/** The grant's statement over slots (built once per gate shape and audit keys; decision 060). */
+function grantSql(slot: Slots<Raw>, shape: GateShape, keys: readonly string[]): SQL {
+  const gate = gateSlotted(slot as Slots<GateSlots>, shape);
+  const g = slot as Slots<GrantSlots>;
+  const newValues = {
+    ...Object.fromEntries(keys.map((key) => [key, sqlJson(sql`${slot[`value_${key}`] ?? sql`NULL`}::text`)])),
+    grantId: sqlJson(sql`g.id`),
   };
   // The gate (`lim`: the actor's confirmation and the grant limit, decision 028) runs first; nothing else runs without it.
-  const [row] = await preparedRows<GateColumns & { id: number | null; audited: number; survivorId: number | null } & Omit<GrantRow, 'id'>>(
-    db,
-    `nhr_grant_audited${gateName(checks)}`,
-    sql`WITH ${gateCtes(checks)}
-             p AS (SELECT id FROM patients WHERE id = ${grant.patientId} AND replaced_by IS NULL AND (SELECT ok FROM lim) FOR KEY SHARE),
+  return sql`WITH ${gateCtes(gate)}
+             p AS (SELECT id FROM patients WHERE id = ${g.grantPatientId}::int AND replaced_by IS NULL AND (SELECT ok FROM lim) FOR KEY SHARE),
              g AS (INSERT INTO access_grants (user_id, patient_id, consent, reason, granted_at, expires_at)
-                   SELECT ${grant.userId}, p.id, ${grant.consent}, ${grant.reason}, ${grant.grantedAt.toISOString()}::timestamptz,
-                          ${grant.expiresAt.toISOString()}::timestamptz FROM p
+                   SELECT ${g.grantUserId}::text, p.id, ${g.grantConsent}::boolean, ${g.grantReason}::text, ${g.grantedAt}::timestamptz,
+                          ${g.grantExpiresAt}::timestamptz FROM p
                    RETURNING id, patient_id, consent, reason, granted_at, expires_at),
-             a AS (SELECT ${auditAppendSql(entry)} AS audit_id FROM g)${countCte(checks)}
+             a AS (SELECT ${auditAppendSlotted(slot as Slots<AuditSlots>, newValues, sql`${g.grantPatientId}::int`)} AS audit_id FROM g)${countCte(gate)}
         SELECT ${GATE_COLUMNS},
                g.id, g.patient_id AS "patientId", g.consent, g.reason,
                extract(epoch FROM g.granted_at)::float8 * 1000 AS "grantedAt", extract(epoch FROM g.expires_at)::float8 * 1000 AS "expiresAt",
                (SELECT count(*)::int FROM a) AS audited,
-               (SELECT ${survivorIdSql(sql`jp.id`)} FROM patients AS jp WHERE jp.id = ${grant.patientId} AND jp.replaced_by IS NOT NULL)
+               (SELECT ${survivorIdSql(sql`jp.id`)} FROM patients AS jp WHERE jp.id = ${g.grantPatientId}::int AND jp.replaced_by IS NOT NULL)
                  AS "survivorId"
-          FROM lim LEFT JOIN g ON true`,
-  );
+          FROM lim LEFT JOIN g ON true`;
+}
+
+/** The statement of each shape, built once. */
+const STATEMENTS = new Map<string, (db: Db, values: Raw) => Promise<GrantStatementRow[]>>();
+function statementOf(shape: GateShape, keys: readonly string[]): (db: Db, values: Raw) => Promise<GrantStatementRow[]> {
+  const name = `nhr_grant_audited${gateName(shape)}_${keys.join('_')}`;
+  let statement = STATEMENTS.get(name);
+  if (!statement) STATEMENTS.set(name, (statement = hotStatement<Raw, GrantStatementRow>(name, (slot) => grantSql(slot, shape, keys))));
+  return statement;
+}
+
+/** Stores the grant and its audit row (VIEW PATIENT of the grant's patient), after the actor's confirmation and the rate limit when given. */
+export async function insertGrantAudited(db: Db, grant: NewGrant, audit: GrantAudit, checks: StatementGate = {}): Promise<GrantOutcome> {
+  const { newValues, ...entry } = audit;
+  const keys = Object.keys(newValues)
+    .filter((key) => newValues[key] !== undefined && key !== 'grantId')
+    .sort();
+  const values: Raw = {
+    grantUserId: grant.userId,
+    grantPatientId: grant.patientId,
+    grantConsent: grant.consent,
+    grantReason: grant.reason,
+    grantedAt: grant.grantedAt.toISOString(),
+    grantExpiresAt: grant.expiresAt.toISOString(),
+    ...Object.fromEntries(keys.map((key) => [`value_${key}`, canonicalJson(toJsonValue(newValues[key]))])),
+    ...auditSlotValues(entry),
+    ...gateSlotValues(checks),
+  };
+  const [row] = await statementOf(gateShapeOf(checks), keys)(db, values);
   const gate: GateColumns = row
     ? { actorOk: row.actorOk, limitOk: row.limitOk, limitResetMs: row.limitResetMs }
     : { actorOk: false, limitOk: false, limitResetMs: null };

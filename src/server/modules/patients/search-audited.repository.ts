@@ -8,12 +8,22 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PatientSearchResult } from '../../../contracts/patients';
 import { auditAppendSlotted, auditSlotValues, sqlJson, type AuditSlots, type StatementAuditEntry } from '../../audit/audit-in-statement';
 import { canonicalJson, toJsonValue } from '../../audit/canonical-json';
-import { countCte, GATE_COLUMNS, gateCtes, type GateColumns, type StatementGate } from '../../context/statement-gate';
-import { actorCheckSlotted, type ActorSlots } from '../../context/session';
+import {
+  countCte,
+  GATE_COLUMNS,
+  gateCtes,
+  gateName,
+  gateShapeOf,
+  gateSlotted,
+  gateSlotValues,
+  type GateColumns,
+  type GateShape,
+  type GateSlots,
+  type StatementGate,
+} from '../../context/statement-gate';
 import { hotStatement, type Db, type Slots } from '../../db/client';
-import { limitSlotted, type LimitSlots } from '../../http/rate-limit';
 import { bulkSearchCheckSlotted, volumeSlotValues, type BulkSearchCheck, type VolumeSlots } from '../privacy/alerts.repository';
-import { idNumberSearchSql, nameDobSearchSql, withoutEmptyJoin } from './search.repository';
+import { idNumberSearchSql, nameDobSearchSql } from './search.repository';
 
 export type ExactSearch =
   { method: 'id-number'; idNumber: string } | { method: 'name-dob'; lastName: string; dateOfBirth: string; limit: number };
@@ -47,21 +57,16 @@ interface SearchSlots {
 type FoundRow = PatientSearchResult & GateColumns & { ord: number | null; joinedFrom: { idNumber: string } | null };
 
 /** What the statement's text depends on: the method, the audit row's own keys, the volume check and the gate. */
-interface Shape {
+interface Shape extends GateShape {
   method: ExactSearch['method'];
   /** The keys of the audit row's new_values besides patientIds and resultCount, sorted: each is a slot. */
   keys: string[];
   volume: boolean;
-  limit: boolean;
-  actor: boolean;
 }
 
 /** The search's statement over slots: the gate, the search, its audit row with the found ids, the volume check. */
 function searchSql(slot: Slots<Raw>, shape: Shape): SQL {
-  const gate: StatementGate = {
-    ...(shape.limit ? { limit: limitSlotted(slot as Slots<LimitSlots>) } : {}),
-    ...(shape.actor ? { actor: actorCheckSlotted(slot as Slots<ActorSlots>) } : {}),
-  };
+  const gate = gateSlotted(slot as Slots<GateSlots>, shape);
   const search = slot as Slots<SearchSlots>;
   const query =
     shape.method === 'id-number'
@@ -91,8 +96,7 @@ function searchSql(slot: Slots<Raw>, shape: Shape): SQL {
 /** The statement of each shape, built once. */
 const STATEMENTS = new Map<string, (db: Db, values: Raw) => Promise<FoundRow[]>>();
 function statementOf(shape: Shape): (db: Db, values: Raw) => Promise<FoundRow[]> {
-  const gated = `${shape.limit ? '_limited' : ''}${shape.actor ? '_actor' : ''}`;
-  const base = `nhr_search_${shape.method}_audited${shape.volume ? '_checked' : ''}${gated}`;
+  const base = `nhr_search_${shape.method}_audited${shape.volume ? '_checked' : ''}${gateName(shape)}`;
   const key = `${base}:${shape.keys.join(',')}`;
   let statement = STATEMENTS.get(key);
   if (!statement) {
@@ -120,8 +124,7 @@ export async function findExactAudited(
     method: search.method,
     keys,
     volume: Boolean(checks.volume),
-    limit: Boolean(checks.limitSlots),
-    actor: Boolean(checks.actorSlots),
+    ...gateShapeOf(checks),
   };
   const values: Raw = {
     ...(search.method === 'id-number'
@@ -130,8 +133,7 @@ export async function findExactAudited(
     ...Object.fromEntries(keys.map((key) => [`value_${key}`, canonicalJson(toJsonValue(newValues[key]))])),
     ...auditSlotValues(entry),
     ...(checks.volume ? volumeSlotValues(checks.volume) : {}),
-    ...(checks.limitSlots ?? {}),
-    ...(checks.actorSlots ?? {}),
+    ...gateSlotValues(checks),
   };
   const found = await statementOf(shape)(db, values);
   const [first] = found;
@@ -144,6 +146,9 @@ export async function findExactAudited(
     gate,
     patients: found
       .filter((row) => row.ord !== null)
-      .map(({ ord: _ord, actorOk: _actor, limitOk: _ok, limitResetMs: _reset, ...patient }) => withoutEmptyJoin(patient)),
+      // One copy of each row, without the gate's columns (and a null joinedFrom, as withoutEmptyJoin).
+      .map(({ ord: _ord, actorOk: _actor, limitOk: _ok, limitResetMs: _reset, joinedFrom, ...patient }) =>
+        joinedFrom ? { ...patient, joinedFrom } : patient,
+      ),
   };
 }
