@@ -2,7 +2,7 @@
 // queue, the immunization schedule, the second-factor policy, the FHIR API's system clients and the devices with
 // offline mode (issue 27).
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 import { Button } from '../components/ui/button';
 import { Tabs } from '../components/ui/tabs';
 import { ManageUsers } from '../features/users/components/manage-users';

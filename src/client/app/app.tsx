@@ -1,7 +1,7 @@
 // Providers and the router: composition only.
 import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 import { Toaster } from '../components/ui/toast';
 import { OfflineEngineProvider } from '../features/offline/components/engine-context';
 import { hasOfflineDevice, onDeviceFlagChange } from '../features/offline/device-flag';

@@ -1,5 +1,5 @@
 // The audit screen with the privacy review tab for reviewers (loaded when opened: dashboard-screen.tsx).
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 import { hasPermission, type CurrentUser } from '../features/auth/api/current-user';
 import { AuditScreen } from '../features/audit/components/audit-screen';
 import { ReviewQueueTab } from '../features/privacy/components/review-queue-tab';

@@ -1,7 +1,7 @@
 // The staff dashboard (SPEC §2): header, product line, Audit/Admin buttons for those allowed, the user chip,
 // and the main area by priority: profile, then audit, then admin, then patient record, otherwise patient search.
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 import { useLocation } from 'wouter';
 import { Button } from '../components/ui/button';
 import { hasPermission, type CurrentUser } from '../features/auth/api/current-user';

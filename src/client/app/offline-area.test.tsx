@@ -9,7 +9,7 @@ import '../test/dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../lib/i18n';
 import type { OfflineDeviceEngine } from '../features/offline/engine/engine';
 import { OfflineArea } from '../features/offline/components/offline-area';
 import { createPatient, type TestPatient } from '../../server/test/patient-fixtures';

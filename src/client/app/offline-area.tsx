@@ -1,7 +1,7 @@
 // The offline area composed (issue 27, decision 061): the offline feature's screens with what they borrow from the
 // record (its kinds' list views and add forms) and from patients (the Add Patient form). Loaded lazily by the router, only when the device has offline mode and
 // the server cannot be reached (or at /offline): never in the first page's JavaScript.
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 import { OfflineArea } from '../features/offline/components/offline-area';
 import { useEngineLoader, useOfflineEngine } from '../features/offline/components/engine-context';
 import type { OfflineKit } from '../features/offline/components/offline-kit';

@@ -2,7 +2,7 @@
 // A record opens from a confirmed patient, or from the deep link /?patient=<id> (the record itself answers 403
 // until access to that patient has been confirmed).
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 import { useLocation, useSearch } from 'wouter';
 import type { PatientSearchResult } from '../../contracts/patients';
 import type { CurrentUser } from '../features/auth/api/current-user';

@@ -5,7 +5,7 @@ import '../test/dom';
 // browser's localStorage as on a device; switched on against the real server, which is then out of reach.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
-import i18n from 'i18next';
+import i18n from '../lib/i18n';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { OfflineEngineProvider } from '../features/offline/components/engine-context';

@@ -1,7 +1,7 @@
 // Routing of SPEC §2: the setup gate replaces every route while initial setup is needed.
 import { lazy, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { LanguageSelector } from '../components/language-selector';
 import { loadNamespaces } from '../lib/i18n';

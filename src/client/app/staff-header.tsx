@@ -2,7 +2,7 @@
 // SPEC §2's always-present logout button lives here, in the sticky header, where it covers no content
 // (decision 023: a floating button over the page hid the left of 'Search Patients' on phones).
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 import { LogOut } from 'lucide-react';
 import { Button } from '../components/ui/button';
 import { LanguageSelector } from '../components/language-selector';

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../lib/i18n';
 import type { CodeEntry, CodeKind } from '../../contracts/codes';
 import { signInAs } from '../../server/test/staff';
 import { realServer } from '../test/real-server';

@@ -6,7 +6,7 @@
 import { forwardRef, useEffect, useId, useState, type InputHTMLAttributes, type KeyboardEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 import type { CodeEntry, CodeKind, CodedValue, CodesAnswer } from '../../contracts/codes';
 import { cn } from '../lib/cn';
 import { toQueryString, urlKey } from '../lib/query-keys';

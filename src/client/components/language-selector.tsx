@@ -1,7 +1,7 @@
 // The language selector of SPEC §1: the trigger shows the current language's native name; the list shows
 // native and English names. A small disclosure (no menu library) keeps the sign-in page's JavaScript small.
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/use-translation';
 import { Globe } from 'lucide-react';
 import { changeLanguage, LANGUAGES } from '../lib/i18n';
 
@@ -11,7 +11,7 @@ export function LanguageSelector(): React.JSX.Element {
   const listId = useId();
   const root = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
-  const current = LANGUAGES.find((l) => l.code === i18n.resolvedLanguage) ?? LANGUAGES[0];
+  const current = LANGUAGES.find((l) => l.code === i18n.language) ?? LANGUAGES[0];
 
   useEffect(() => {
     if (!open) return;

@@ -1,6 +1,6 @@
 // The one mapping from an api error to text for the user (STYLE habit 4, decision 021): the error's code picks
 // common.json `errors.<CODE>` in the user's language. The server's English message is never shown.
-import type { TFunction } from 'i18next';
+import type { TFunction } from './translator';
 import { errorCodeOf } from './api-error';
 
 /** The translated message of the error's code; the fallback when the request failed without one of our codes. */

@@ -4,9 +4,8 @@
 // before the first render, loadNamespaces adds a screen's namespaces, changeLanguage loads the new language's
 // copies of everything loaded so far before switching. Keys are identical in the three languages (a test checks),
 // so no fallback language needs to be downloaded.
-import i18n, { type TFunction } from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { CORE_NAMESPACES, loadBundle, type LazyNamespace, type NamespaceName } from '../locales';
+import { Translator, type Resources, type TFunction } from './translator';
 
 export const LANGUAGES = [
   { code: 'en', name: 'English', nativeName: 'English' },
@@ -57,6 +56,9 @@ function remember(code: LanguageCode): void {
   document.cookie = `${LANGUAGE_STORAGE_KEY}=${code}; max-age=${COOKIE_MAX_AGE}; path=/; samesite=strict`;
 }
 
+/** The page's translator: English and empty until startI18n has detected the language and added its translations. */
+const i18n = new Translator('en', 'common');
+
 /** The namespaces the page uses so far (core plus every screen's loaded since). */
 const wanted = new Set<NamespaceName>(CORE_NAMESPACES);
 
@@ -66,20 +68,17 @@ async function ensure(lang: LanguageCode, names: Iterable<NamespaceName>): Promi
       .filter((ns) => !i18n.hasResourceBundle(lang, ns))
       .map(async (ns) => {
         const content = await loadBundle(lang, ns);
-        if (content) i18n.addResourceBundle(lang, ns, content, true, true);
+        if (content) i18n.addResourceBundle(lang, ns, content as Resources);
       }),
   );
 }
 
-const activeLanguage = (): LanguageCode => {
-  const code = i18n.resolvedLanguage ?? i18n.languages.find(isLanguage) ?? 'en';
-  return isLanguage(code) ? code : 'en';
-};
+const activeLanguage = (): LanguageCode => (isLanguage(i18n.language) ? i18n.language : 'en');
 
 /** startI18n's work, once: preloadNamespaces waits for it (the language must be known first). */
 let started: Promise<void> | undefined;
 
-/** Detects the language, downloads its core translations, and starts i18next; awaited before the first render. */
+/** Detects the language, downloads its core translations, and switches to it; awaited before the first render. */
 export function startI18n(): Promise<void> {
   started ??= start();
   return started;
@@ -87,34 +86,15 @@ export function startI18n(): Promise<void> {
 
 async function start(): Promise<void> {
   const lang = detectLanguage();
-  await i18n.use(initReactI18next).init({
-    lng: lang,
-    resources: {},
-    partialBundledLanguages: true,
-    fallbackLng: 'en',
-    supportedLngs: LANGUAGES.map((l) => l.code),
-    load: 'languageOnly',
-    nonExplicitSupportedLngs: true,
-    defaultNS: 'common',
-    ns: [...CORE_NAMESPACES],
-    interpolation: { escapeValue: false },
-    // A key missing from the active language is a defect: say so on the console, where every journey looks.
-    // Lookups that bring their own defaultValue (a role or department name from the server, a probe for an
-    // error code) expect that some keys do not exist, and are not reported.
-    saveMissing: true,
-    missingKeyHandler: (lngs, ns, key, _fallback, _update, options?: { defaultValue?: unknown }) => {
-      if (options && options.defaultValue !== undefined) return;
-      console.error(`i18n: missing translation ${ns}:${key} (${lngs.join(', ')})`);
-    },
-  });
   await ensure(lang, wanted);
-  if (i18n.resolvedLanguage !== lang) await i18n.changeLanguage(lang);
+  show(lang);
+}
+
+/** Makes `lang` the page's language: translations, `<html lang>`, and the remembered choice. */
+function show(lang: LanguageCode): void {
+  i18n.changeLanguage(lang);
   document.documentElement.lang = lang;
   remember(lang);
-  i18n.on('languageChanged', (lng) => {
-    document.documentElement.lang = lng;
-    if (isLanguage(lng)) remember(lng);
-  });
 }
 
 /** Downloads the translations of a screen's namespaces (active language only) before the screen renders. */
@@ -148,7 +128,7 @@ export async function translatorFor(lang: LanguageCode, ns: LazyNamespace): Prom
 /** Switches language after downloading that language's copy of every namespace in use. */
 export async function changeLanguage(code: LanguageCode): Promise<void> {
   await ensure(code, wanted);
-  await i18n.changeLanguage(code);
+  show(code);
 }
 
 export default i18n;

@@ -1,7 +1,7 @@
 // Passkeys in the browser (decision 026): the server's options go to navigator.credentials through
 // @simplewebauthn/browser, loaded on first use so the sign-in page stays small; the answer goes back to the server.
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
-import type { TFunction } from 'i18next';
+import type { TFunction } from './translator';
 import { apiJson } from './api-client';
 import { asApiError } from './api-error';
 import { errorText } from './error-text';

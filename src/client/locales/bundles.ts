@@ -1,7 +1,7 @@
 // The translation namespaces and how they travel (issue 21 item 18): a language's namespaces that the same screens
 // want together come in one file, one request on a slow link instead of one per namespace (<lang>/core.ts and
 // <lang>/staff.ts, which import that language's JSON files). Loading any namespace of a bundle brings the whole
-// bundle; i18next still adds only the namespaces asked for (lib/i18n.ts).
+// bundle; the translator still gets only the namespaces asked for (lib/i18n.ts).
 
 /** The namespaces every page needs (sign-in, setup, shared words and validation messages). */
 export const CORE_NAMESPACES = ['common', 'validation', 'auth', 'setup'] as const;

@@ -2,33 +2,22 @@
 // chosen language (startI18n's bundles, loaded from src/client/locales), and the toaster.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
-import i18n from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import i18n from '../lib/i18n';
 import { Toaster } from '../components/ui/toast';
 import { CORE_NAMESPACES, LAZY_NAMESPACES, loadBundle } from '../locales';
 import { getQueryFn } from '../lib/api-client';
 import { shouldRetry, shouldRetryMutation } from '../lib/query-client';
 import type { LanguageCode } from '../lib/i18n';
+import type { Resources } from '../lib/translator';
 
-let started: Promise<unknown> | null = null;
-
-/** i18next with every namespace of `lang` loaded (the tests switch languages freely). */
+/** The page's translator with every namespace of `lang` loaded (the tests switch languages freely). */
 export async function switchLanguage(lang: LanguageCode): Promise<void> {
-  started ??= i18n.use(initReactI18next).init({
-    resources: {},
-    partialBundledLanguages: true,
-    lng: lang,
-    fallbackLng: false,
-    defaultNS: 'common',
-    interpolation: { escapeValue: false },
-  });
-  await started;
   for (const ns of [...CORE_NAMESPACES, ...LAZY_NAMESPACES]) {
     if (i18n.hasResourceBundle(lang, ns)) continue;
     const content = await loadBundle(lang, ns);
-    if (content) i18n.addResourceBundle(lang, ns, content, true, true);
+    if (content) i18n.addResourceBundle(lang, ns, content as Resources);
   }
-  await i18n.changeLanguage(lang);
+  i18n.changeLanguage(lang);
 }
 
 export function renderWithApp(ui: React.ReactElement): RenderResult & { queryClient: QueryClient } {

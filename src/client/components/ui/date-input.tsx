@@ -3,7 +3,7 @@
 // gets ISO 'YYYY-MM-DD' for a readable date (ISO typed or pasted is accepted as well), and the text as typed
 // otherwise, so the form's schema says what is wrong in the user's language.
 import { forwardRef, useEffect, useState, type InputHTMLAttributes } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/use-translation';
 import { formatDate } from '../../lib/dates';
 import { Input } from './input';
 

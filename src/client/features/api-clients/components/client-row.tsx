@@ -1,7 +1,7 @@
 // One system client in the list: its name and state, scopes, who created it and when, when it was last used, when
 // its token expires (or expired), and for a live client the buttons for a new token and for revoking it.
-import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
+import { useTranslation } from '../../../lib/use-translation';
+import type { TFunction } from '../../../lib/translator';
 import type { ApiClient } from '../../../../contracts/api-clients';
 import { parseFhirScope } from '../../../../contracts/fhir-scopes';
 import { Badge } from '../../../components/ui/badge';
@@ -9,7 +9,7 @@ import { Button } from '../../../components/ui/button';
 import { formatDateTime } from '../../../lib/dates';
 
 /** A scope in the user's language ("Diagnoses: Read"), never the raw SMART code (issue 21 item 19). */
-export function scopeText(t: TFunction<'users'>, code: string): string {
+export function scopeText(t: TFunction, code: string): string {
   const scope = parseFhirScope(code);
   if (!scope) return code;
   return t('clients.scopeLabel', {

@@ -1,5 +1,5 @@
 // How long a system client's token works (decision 030): 30, 90 or 365 days, 90 unless another is picked.
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { API_CLIENT_LIFETIMES, type ApiClientLifetime } from '../../../../contracts/api-clients';
 import { FormField } from '../../../components/ui/form-field';
 import { NativeSelect } from '../../../components/ui/native-select';

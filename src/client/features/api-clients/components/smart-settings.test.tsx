@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { sql } from 'drizzle-orm';
 import { CLIENT_CREATOR_PERMISSIONS, signInAsClientCreator } from '../../../../server/test/api-client-fixtures';
 import { queryOne } from '../../../../server/test/sql';

@@ -3,7 +3,7 @@
 // JSON) and its searches per minute and record openings per hour (empty: the server's defaults).
 import { useState, type FormEvent } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { apiClientSmartInput, type ApiClient } from '../../../../contracts/api-clients';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';

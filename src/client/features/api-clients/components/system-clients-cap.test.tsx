@@ -4,7 +4,7 @@ import '../../../test/dom';
 // greyed out and described by the hint, in each language, and nothing is sent.
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { ROLE_IDS } from '../../../../contracts/constants';
 import { permissionsOf } from '../../../../server/test/permission-matrix';
 import { signInAs } from '../../../../server/test/staff';

@@ -4,7 +4,7 @@
 // one stops at once; decision 030) and revokes one, each after confirming.
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import {
   apiClientInput,
   FHIR_RESOURCE_TYPES,

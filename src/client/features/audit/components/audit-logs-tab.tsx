@@ -1,9 +1,9 @@
 // Audit Logs tab (SPEC §2): filters, Apply Filters, and the log table; a dash marks a missing value.
 import { useState } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { formatAuditTimestamp } from '../../../lib/dates';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/translator';
 import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES, type AuditLogEntry } from '../../../../contracts/audit';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -20,7 +20,7 @@ import { actionTone } from './badges';
  * The actor as the reader's language names it: a patient's own portal events are stored as "Patient <id>" (the
  * chain keeps what was written), shown as the translated word with the number (issue 21 item 19).
  */
-export function actorName(t: TFunction<'audit'>, row: Pick<AuditLogEntry, 'userId' | 'userName'>): string {
+export function actorName(t: TFunction, row: Pick<AuditLogEntry, 'userId' | 'userName'>): string {
   const patient = /^patient:(\d+)$/.exec(row.userId);
   return patient ? t('patientActor', { id: patient[1] }) : row.userName;
 }

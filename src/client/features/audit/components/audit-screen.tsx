@@ -1,6 +1,6 @@
 // Audit and Compliance screen (SPEC §2): Back to Dashboard and two tabs.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Button } from '../../../components/ui/button';
 import { Tabs, type TabItem } from '../../../components/ui/tabs';
 import { AuditLogsTab } from './audit-logs-tab';

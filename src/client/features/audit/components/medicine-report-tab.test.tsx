@@ -4,7 +4,7 @@
 import '../../../test/dom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { ROLE_IDS } from '../../../../contracts/constants';
 import { amoxicillinOverride } from '../../../../server/test/medicine-override-fixture';
 import { signInAs } from '../../../../server/test/staff';

@@ -3,8 +3,8 @@
 // written. A period of months and a facility narrow it; "Download CSV" saves what is shown.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
+import { useTranslation } from '../../../lib/use-translation';
+import type { TFunction } from '../../../lib/translator';
 import { FACILITIES } from '../../../../contracts/constants';
 import type { MedicineReport, MedicineReportRow, TierCounts } from '../../../../contracts/medicine-check-report';
 import { Button } from '../../../components/ui/button';

@@ -1,7 +1,7 @@
 // Compliance Reports tab (SPEC §2, §5): generate form, filters, table with status badges and downloads.
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { REPORT_STATUSES, REPORT_TYPES, type ComplianceReportSummary } from '../../../../contracts/audit';
 import { REPORT_DETAIL_LIMIT } from '../../../../contracts/compliance-report-data';
 import { Badge } from '../../../components/ui/badge';

@@ -1,6 +1,6 @@
 // Staff login (SPEC §2, §5, §8): email and password, 'Signing in...' while pending, a toast and a reload on success.
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Link } from 'wouter';
 import type { LoginInput } from '../../../../contracts/auth-login';
 import { Button } from '../../../components/ui/button';

@@ -2,7 +2,7 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { FACILITIES, REGISTRATION_DEPARTMENTS } from '../../../../contracts/constants';
 import { registerForm, type RegisterForm } from '../../../../contracts/auth';
 import { Button } from '../../../components/ui/button';

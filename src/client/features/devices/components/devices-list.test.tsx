@@ -5,7 +5,7 @@ import '../../../test/dom';
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { deviceApi, offlineUser, type OfflineUser } from '../../../../server/test/offline-fixtures';
 import { signInAs } from '../../../../server/test/staff';
 import { realServer } from '../../../test/real-server';

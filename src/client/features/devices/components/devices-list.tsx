@@ -3,7 +3,7 @@
 // device's next contact wipes what it keeps.
 import { useState } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { revokeDeviceInput, type Device } from '../../../../contracts/offline';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';

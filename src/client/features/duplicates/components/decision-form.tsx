@@ -1,7 +1,7 @@
 // The decisions "not the same person" (with the reviewer's reason; never proposed again) and "skip" on one pair
 // (decision 046), on the queue's card and in the side-by-side review.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { duplicateDecisionInput, DECISION_REASON_MAX, type DuplicatePair } from '../../../../contracts/duplicates';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';

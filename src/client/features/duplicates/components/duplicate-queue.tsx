@@ -4,7 +4,7 @@
 // whole (pair-review: both records, the choices, joining). Beside the pairs, the Joins (joins-list).
 import { useEffect, useRef, useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { MATCH_BANDS, type DuplicatePair } from '../../../../contracts/duplicates';
 import type { PatientSummary } from '../../../../contracts/patients';
 import { Badge } from '../../../components/ui/badge';

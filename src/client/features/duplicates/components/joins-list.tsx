@@ -3,7 +3,7 @@
 // Refusals are shown in the user's language (lib/error-text).
 import { useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { joinUndoInput, JOIN_REASON_MAX, type PatientJoin } from '../../../../contracts/patient-joins';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';

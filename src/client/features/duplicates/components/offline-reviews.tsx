@@ -4,7 +4,7 @@
 // device and when (device time and server time). Close, with an optional note, once reviewed.
 import { useState } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { closeReviewInput, type OfflineReview } from '../../../../contracts/offline';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';

@@ -1,7 +1,7 @@
 // The reviewer's choices before a join (issue 24 items 3-4): which record survives (with the suggested one and why),
 // for each demographic field that differs which value to keep (the survivor's by default; the difference marked with
 // a visible mark and a screen-reader word), and, when both records have portal sign-in, whose PIN keeps working.
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { PairRecord } from '../../../../contracts/duplicates';
 import { JOIN_DETAIL_FIELDS, type JoinDetailField, type JoinKeepField } from '../../../../contracts/patient-joins';
 import { formatDate } from '../../../lib/dates';

@@ -1,8 +1,8 @@
 // Each clinical list of both records side by side (stacked on a phone): an entry found on one record only (no entry
 // of the same title on the other) is highlighted, with a visible mark and a screen-reader word. How an entry reads
 // is the record's own view (features/record/kinds), handed in by the app as `describeRow`.
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from '../../../lib/translator';
+import { useTranslation } from '../../../lib/use-translation';
 import type { PairRecord } from '../../../../contracts/duplicates';
 import { RECORD_KINDS, type RecordKind } from '../../../../contracts/kinds';
 

@@ -6,7 +6,7 @@ import '../../../test/dom';
 import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { sql } from 'drizzle-orm';
 import { ROLE_IDS } from '../../../../contracts/constants';
 import { createPatient, type TestPatient } from '../../../../server/test/patient-fixtures';

@@ -4,7 +4,7 @@
 // After a join: what happened, and a link to the surviving record; or that a second reviewer must approve.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { PairDetail } from '../../../../contracts/duplicates';
 import { JOIN_DETAIL_FIELDS, type JoinKeepField, type PatientJoin } from '../../../../contracts/patient-joins';
 import { Badge } from '../../../components/ui/badge';

@@ -2,7 +2,7 @@
 // range (the last year by default), with the contact details of the family and the last vaccine visit, to call or
 // visit them. Printable (the controls are not printed) and downloadable as CSV. Each list shown is audited as a search.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { addDays, todayIso } from '../../../../contracts/calendar';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';

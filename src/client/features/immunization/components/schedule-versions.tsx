@@ -3,8 +3,8 @@
 // every problem the server found; the outcome takes keyboard focus so a screen reader reads it.
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
-import i18n from 'i18next';
+import { useTranslation } from '../../../lib/use-translation';
+import i18n from '../../../lib/i18n';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';

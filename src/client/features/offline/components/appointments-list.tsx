@@ -1,6 +1,6 @@
 // The facility's appointments kept on this device (issue 27 item 3): today and the coming days, by day.
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { OfflineAppointment } from '../../../../contracts/offline';
 import { Button } from '../../../components/ui/button';
 import { formatDate } from '../../../lib/dates';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { sql } from 'drizzle-orm';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { createPatient } from '../../../../server/test/patient-fixtures';
 import { confirmAccess } from '../../../../server/test/record-api';
 import { SAMPLE_INPUTS } from '../../../../server/test/record-samples';

@@ -2,7 +2,7 @@
 // error code, Retry, and Discard (asks for a reason; the engine reports the discard to the server, where it is
 // audited). The status bar (engine) opens it; nothing here is ever shown as saved.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { discardInput } from '../../../../contracts/offline';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';

@@ -9,7 +9,7 @@ import '../../../test/dom';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { ROLE_IDS } from '../../../../contracts/constants';
 import { REAUTH_FRESH_MINUTES } from '../../../../contracts/mfa';
 import { enrolTotp, totpCode } from '../../../../server/test/offline-fixtures';

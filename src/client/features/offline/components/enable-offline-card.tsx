@@ -4,7 +4,7 @@
 // in (as break-the-glass does), then the same request again. A user without a second factor is told why
 // (OFFLINE_NEEDS_SECOND_FACTOR, common.json errors.*). On a device with offline mode: "Switch off on this device".
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';

@@ -1,7 +1,7 @@
 // What a failed engine call says to the user (issue 27): the engine's requests fail with the server's status and
 // error code (its own error class, or the api client's ApiError), or with no answer at all (the link). The code picks
 // common.json errors.<CODE> like everywhere else (lib/error-text.ts); no answer says the server was not reached.
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/translator';
 import { errorCodeOf } from '../../../lib/api-error';
 
 interface Answered {

@@ -1,7 +1,7 @@
 // Search among the patients kept on this device (issue 27 item 3): says plainly that it covers only those records, and
 // lists the patients registered here offline (provisional until the server has them).
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { OfflinePatient } from '../../../../contracts/offline';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';

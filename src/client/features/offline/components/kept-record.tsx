@@ -3,8 +3,8 @@
 // an Add form per kind that checks the entry with the kind's contract and queues it. Opening it is written to the
 // device's access log (the engine). A patient registered here has only what was queued for them.
 import { useEffect, useState } from 'react';
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from '../../../lib/translator';
+import { useTranslation } from '../../../lib/use-translation';
 import type { RecordKind } from '../../../../contracts/kinds';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';

@@ -3,7 +3,7 @@
 // appointments, the kept patients with a local search, a kept record with its add forms, and "Register a patient".
 // The changes the server refused are listed on top (changes-needing-attention). Loaded lazily (app/router.tsx).
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Button } from '../../../components/ui/button';
 import { MainHeading } from '../../../components/ui/main-heading';
 import type { OfflineEngine, WipeReason } from '../engine/offline-engine';

@@ -1,7 +1,7 @@
 // What the offline area borrows from the record and the patients features (issue 27, decision 061), handed in by app/
 // (features do not import each other): how an entry reads in a list (the record kinds' views), a kind's add form (its
 // fields and contract) and the Add Patient form (its fields and contract).
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/translator';
 import type { RecordKind } from '../../../../contracts/kinds';
 import type { AddPatientInput } from '../../../../contracts/patients';
 import type { BadgeTone } from '../../../components/ui/badge';

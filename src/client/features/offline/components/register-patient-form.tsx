@@ -2,7 +2,7 @@
 // the kit, from features/patients); the engine queues a provisional patient, checked by the server's matcher on sync.
 // No NC number and no portal slip here: the server gives them once it has the patient.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { AddPatientInput } from '../../../../contracts/patients';
 import { FormAlert, useRefusal } from '../../../components/ui/form-alert';
 import type { OfflineEngine } from '../engine/offline-engine';

@@ -5,7 +5,7 @@
 // otherwise deleted with the store). With nothing waiting the sign-out goes ahead at once. app/ composes it with the
 // sign-out (features do not import each other); its translations load only on a device switched on.
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { canTakeFocus } from '../../../lib/focus';

@@ -3,7 +3,7 @@
 // attention" as a button opening the refused changes (changes-needing-attention.tsx), each retried or discarded with a
 // reason. A live region, so a screen reader hears each change of state; at 375 px it wraps rather than overflows.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import type { OfflineStatus } from '../engine/offline-engine';

@@ -1,7 +1,7 @@
 // The offline area's door (issue 27 item 2, decision 061): the device PIN unwraps the store's key, held in memory only.
 // A wrong PIN says so and the field keeps focus; nothing else of the store is shown before.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Button } from '../../../components/ui/button';
 import { FormAlert, useRefusal } from '../../../components/ui/form-alert';
 import { FormField } from '../../../components/ui/form-field';

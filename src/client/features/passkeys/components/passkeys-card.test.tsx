@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { sql } from 'drizzle-orm';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { createStaffUser, signIn } from '../../../../server/test/staff';
 import { createTestApp, type TestApp } from '../../../../server/test/test-app';
 import { TestAuthenticator } from '../../../../server/test/webauthn-authenticator';

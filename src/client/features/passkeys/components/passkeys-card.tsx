@@ -4,7 +4,7 @@
 // composed in app/), and the change they asked for then goes ahead.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { passkeyName } from '../../../../contracts/passkeys';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';

@@ -1,6 +1,6 @@
 // Patient access verification (SPEC §2, §4; DESIGN.md §4): consent, or a stated reason (break-the-glass).
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { PatientSearchResult } from '../../../../contracts/patients';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';

@@ -1,8 +1,8 @@
 // The portal activation slip (decision 016): the code a desk hands to the patient, printable, in the language the
 // patient reads (chosen on the slip, whatever the page's language), with the portal's activation address.
 import { useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
+import { useTranslation } from '../../../lib/use-translation';
+import type { TFunction } from '../../../lib/translator';
 import { format } from 'date-fns';
 import type { PortalActivation } from '../../../../contracts/portal';
 import { Button } from '../../../components/ui/button';
@@ -19,7 +19,7 @@ const pageLanguage = (code: string | undefined): LanguageCode => LANGUAGES.find(
 
 export function ActivationSlip({ patient, activation }: { patient: SlipPatient; activation: PortalActivation }): React.JSX.Element {
   const { t, i18n } = useTranslation('patients');
-  const [lang, setLang] = useState<LanguageCode>(pageLanguage(i18n.resolvedLanguage));
+  const [lang, setLang] = useState<LanguageCode>(pageLanguage(i18n.language));
   const [slipT, setSlipT] = useState<{ lang: LanguageCode; t: TFunction } | null>(null);
   const titleId = useId();
   useEffect(() => {

@@ -1,7 +1,7 @@
 // Add Patient (SPEC §2, §5, §8): the NC number is generated on save; likely duplicates are shown for confirmation.
 // The new patient's portal activation code comes back once and is shown as a printable slip (decision 016).
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { addPatientInput, type PatientSummary } from '../../../../contracts/patients';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';

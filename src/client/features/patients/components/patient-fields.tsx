@@ -2,7 +2,7 @@
 // (add-patient-form.tsx) and the offline registration (patient-entry-form.tsx, handed to the offline area by app/).
 import { useForm, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { addPatientInput, SEXES, type AddPatientInput } from '../../../../contracts/patients';
 import { FormDateInput } from '../../../components/ui/form-date-input';
 import { FormField } from '../../../components/ui/form-field';

@@ -2,7 +2,7 @@
 // toasts and the error mapping; a double submit within 300 ms is ignored and identical searches are cached.
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Info } from 'lucide-react';
 import type { PatientSearchInput, PatientSearchResult } from '../../../../contracts/patients';
 import { Button } from '../../../components/ui/button';

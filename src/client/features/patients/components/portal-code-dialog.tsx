@@ -1,6 +1,6 @@
 // A clinic desk issues a new portal activation code for a patient found in the search (decision 016): first the
 // consequences (replaces an earlier code, 72 hours, shown to the patient), then the printable slip.
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { PatientSearchResult } from '../../../../contracts/patients';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';

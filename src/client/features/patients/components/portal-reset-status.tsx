@@ -2,7 +2,7 @@
 // code that needs the patient's current PIN. A second staff member (not the code's issuer) confirms a reset for a
 // patient who forgot the PIN (two-person rule); the code itself is never shown again.
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/dates';

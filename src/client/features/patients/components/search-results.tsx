@@ -2,7 +2,7 @@
 // the first two parts of the address; fuzzy results say why they matched. Staff who may add patients also get a
 // 'Portal code' button per row (decision 016: a new portal activation code, at the desk). A patient found by the NC
 // number of a record joined into theirs says so (decision 048).
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { PatientSearchResult } from '../../../../contracts/patients';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { useLocation } from 'wouter';
 import { toast } from '../../../components/ui/toast';
 import { apiRequest } from '../../../lib/api-client';

@@ -4,7 +4,7 @@ import '../../../test/dom';
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { sql } from 'drizzle-orm';
 import { formatDate } from '../../../lib/dates';
 import { joinPatients, type TestJoin } from '../../../../server/test/join-fixtures';

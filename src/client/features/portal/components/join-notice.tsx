@@ -1,7 +1,7 @@
 // The patient is told (issue 24 item 7, decision 048): "Your records from <facility> and <facility> were joined on
 // <date>", with "Report that this is wrong", which opens a case for the privacy reviewers (once per join).
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { PortalJoin } from '../../../../contracts/portal-joins';
 import { Button } from '../../../components/ui/button';
 import { formatDate } from '../../../lib/dates';

@@ -1,7 +1,7 @@
 // Overview (SPEC §2): full name, NC number, date of birth, sex, contact number, address, next of kin and their
 // contact, and the counts of the lists the record kinds say are counted.
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { PortalRecord } from '../../../../contracts/portal';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { accessSummaryQueryOptions } from '../api/portal-record';

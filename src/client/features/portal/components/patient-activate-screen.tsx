@@ -3,7 +3,7 @@
 // with a new code.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Link, useLocation } from 'wouter';
 import { patientActivateInput, type PatientActivateInput } from '../../../../contracts/portal-activate';
 import { LanguageSelector } from '../../../components/language-selector';

@@ -3,7 +3,7 @@
 // Welcome, {first name}!' then /patient-portal.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Link, useLocation } from 'wouter';
 import type { PatientLoginInput } from '../../../../contracts/portal-login';
 import { checkPatientLogin } from '../../../../contracts/portal-login-check';

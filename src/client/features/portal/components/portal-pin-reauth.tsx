@@ -1,7 +1,7 @@
 // The patient's PIN again before adding a passkey (issue 21 item 2): the passkeys card asks for it when the server
 // answers REAUTH_REQUIRED, and makes the change once the PIN is confirmed.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { pinField } from '../../../../contracts/portal-login';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';

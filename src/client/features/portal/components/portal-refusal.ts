@@ -1,7 +1,7 @@
 // What the patient is told when the portal refuses a sign-in or an activation: the wrong-details text of that form
 // (the same for every wrong detail, so nothing is given away), the lockout, a staff session in this browser, else
 // the code's own text.
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/translator';
 import { errorCodeOf } from '../../../lib/api-error';
 import { errorText } from '../../../lib/error-text';
 

@@ -3,7 +3,7 @@
 // record cannot be loaded (signed out, a staff session, or any failure). Mobile first: one column, tabs scroll sideways.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { useLocation } from 'wouter';
 import { LogOut, ShieldAlert } from 'lucide-react';
 import { LanguageSelector } from '../../../components/language-selector';

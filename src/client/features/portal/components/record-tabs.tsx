@@ -1,8 +1,8 @@
 // The clinical tabs of the portal (SPEC §2): read-only lists, newest first, dates en-GB, empty messages. What each
 // kind shows is the record kinds' business (features/record/kinds, handed in by app/ as `PortalLists`): this file
 // only renders it.
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from '../../../lib/translator';
+import { useTranslation } from '../../../lib/use-translation';
 import type { PortalRecord } from '../../../../contracts/portal';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { RecordItem, RecordList, type ItemField } from './record-item';

@@ -1,7 +1,7 @@
 // The patient is told about a reset of their portal that two staff members confirmed without their PIN (issue 21
 // item 1, decision 031): who issued the code, who confirmed it, when; what to do if it was not them.
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Button } from '../../../components/ui/button';
 import { formatDateTime } from '../../../lib/dates';
 import { portalNoticesQueryOptions, useDismissPortalNotices } from '../api/portal-notices';

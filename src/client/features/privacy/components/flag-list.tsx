@@ -1,5 +1,5 @@
 // The flags of one access, each with its reason in words.
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { ReviewFlag } from '../../../../contracts/privacy-review';
 
 export function FlagList({ flags }: { flags: ReviewFlag[] }): React.JSX.Element {

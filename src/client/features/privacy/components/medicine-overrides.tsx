@@ -3,7 +3,7 @@
 // the knowledge version the warning came from. Ten at a time, newest first.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { MedicineOverride } from '../../../../contracts/medicine-check-report';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';

@@ -1,7 +1,7 @@
 // The reviewer's counts on the dashboard: unreviewed emergency accesses, and those needing follow-up or found not
 // justified, with a way into the queue.
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Button } from '../../../components/ui/button';
 import { reviewSummaryQueryOptions } from '../api/privacy-reviews';
 

@@ -2,7 +2,7 @@
 // while the grant was live, the verdicts so far, and the form to record a verdict.
 import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { BreakGlassDetail, GrantActivityItem } from '../../../../contracts/privacy-review';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';

@@ -2,7 +2,7 @@
 // facility, user), each access with who, role, facility, patient, reason, flags and verdict; Review opens one.
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { FACILITIES } from '../../../../contracts/constants';
 import { REVIEW_STATUSES, type BreakGlassAccess } from '../../../../contracts/privacy-review';
 import { Button } from '../../../components/ui/button';

@@ -1,5 +1,5 @@
 // A verdict (or "not reviewed") as a coloured badge.
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { ReviewVerdict } from '../../../../contracts/privacy-review';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 

@@ -1,7 +1,7 @@
 // Record a verdict on one access: justified, not justified or needs follow-up, with a note. Checked with the same
 // schema as the server; a refusal (e.g. one's own access) is shown from its error code.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { recordVerdictInput, REVIEW_NOTE_MAX, REVIEW_VERDICTS } from '../../../../contracts/privacy-review';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';

@@ -1,7 +1,7 @@
 // Volume alerts at the top of the review queue (docs/decisions/011-rate-limits-and-volume-alerts.md): the newest
 // bulk-search and many-records-opened alerts, each naming the user and the figures.
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { volumeAlertsQueryOptions } from '../api/privacy-reviews';
 import { formatDateTime } from '../../../lib/dates';
 

@@ -6,7 +6,7 @@ import '../../../test/dom';
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { addDays, todayIso } from '../../../../contracts/calendar';
 import { CVX_SYSTEM } from '../../../../contracts/code-systems';
 import { createPatient } from '../../../../server/test/patient-fixtures';

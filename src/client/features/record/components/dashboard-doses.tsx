@@ -1,7 +1,7 @@
 // The Medical Dashboard's overdue and due doses (issue 25 item 2): the schedule's status the vaccines section reads
 // (the same query, so the two never disagree), each dose with its reason in the reader's language, and a way to the
 // vaccines section. Nothing when no dose is overdue or due; a quiet line when the status cannot be read.
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Syringe } from 'lucide-react';
 import type { DoseState, DoseStatus } from '../../../../contracts/immunization';
 import { Button } from '../../../components/ui/button';

@@ -1,5 +1,5 @@
 // Demographics (SPEC §2, §3): the patient's details, read-only in both modes.
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { RecordPatient } from '../../../../contracts/access';
 import { ageOn, todayIso } from '../../../../contracts/calendar';
 import { Card, CardContent } from '../../../components/ui/card';

@@ -5,7 +5,7 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { z } from 'zod';
 import type { RecordKind } from '../../../../contracts/kinds';
 import { ENTERED_IN_ERROR_REASON_MAX } from '../../../../contracts/record-versions';

@@ -1,11 +1,11 @@
 // The immunization reasons as the reader sees them (decision 044): every reason code of the contract renders in en,
 // af and ng with each parameter filled in (dates as dd/mm/yyyy, ages and weeks in words), from the real locale files.
 import { describe, expect, it } from 'vitest';
-import i18next from 'i18next';
 import { REASON_CODES, type DoseReason } from '../../../../contracts/immunization';
 import en from '../../../locales/en/record.json';
 import af from '../../../locales/af/record.json';
 import ng from '../../../locales/ng/record.json';
+import { Translator, type Resources, type TFunction } from '../../../lib/translator';
 import { reasonText } from './immunization-status';
 
 const PARAMS = {
@@ -19,15 +19,9 @@ const PARAMS = {
   weeks: 3,
 };
 
-async function translator(lng: string, resources: object) {
-  const i18n = i18next.createInstance();
-  await i18n.init({
-    lng,
-    resources: { [lng]: { record: resources } },
-    ns: ['record'],
-    defaultNS: 'record',
-    interpolation: { escapeValue: false },
-  });
+function translator(lng: string, resources: Resources): TFunction {
+  const i18n = new Translator(lng, 'record');
+  i18n.addResourceBundle(lng, 'record', resources);
   return i18n.t;
 }
 
@@ -36,8 +30,8 @@ describe('immunization reasons', () => {
     ['en', en],
     ['af', af],
     ['ng', ng],
-  ])('%s: every code renders with its parameters filled in', async (lng, resources) => {
-    const t = await translator(lng, resources);
+  ])('%s: every code renders with its parameters filled in', (lng, resources) => {
+    const t = translator(lng, resources);
     for (const code of REASON_CODES) {
       const text = reasonText(t, { code, params: PARAMS } as DoseReason);
       expect(text, code).not.toMatch(/\{\{|immunization\.reasons/);
@@ -45,8 +39,8 @@ describe('immunization reasons', () => {
     }
   });
 
-  it('reads as the issue asks in English (the dose is listed under "Due now", so its reason does not say "Due" again)', async () => {
-    const t = await translator('en', en);
+  it('reads as the issue asks in English (the dose is listed under "Due now", so its reason does not say "Due" again)', () => {
+    const t = translator('en', en);
     expect(reasonText(t, { code: 'DUE_AFTER_INTERVAL', params: { previous: 'MR 1', previousDate: '2026-03-12', interval: '4w' } })).toBe(
       'MR 1 given on 12/03/2026, at least 4 weeks ago.',
     );

@@ -3,8 +3,8 @@
 // free text the schedule cannot place ("not matched", for a nurse to code) and doses not counted. Shown above the
 // record's vaccines list and in the portal's vaccines tab; read again whenever the vaccines change.
 import { useEffect, useRef } from 'react';
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from '../../../lib/translator';
+import { useTranslation } from '../../../lib/use-translation';
 import {
   AGE_PATTERN,
   type DoseReason,

@@ -3,7 +3,7 @@
 // contracts/record-dashboard.ts for the clinic's today; each kind's client file (kinds/) draws its parts. Below the
 // title, the schedule's overdue and due doses (dashboard-doses.tsx) with a way to the vaccines section.
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { AlertTriangle } from 'lucide-react';
 import type { RecordPatient } from '../../../../contracts/access';
 import { medicalDashboard } from '../../../../contracts/record-dashboard';

@@ -1,7 +1,7 @@
 // The medicine checks in the add dialog (decision 043): each warning with its tier, both substances, the statement
 // and the knowledge version it came from; the override reason a contraindicated warning needs; and the notice that
 // the checks are unavailable (the status route said so, or it could not be read), never a silent pass.
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { OVERRIDE_REASON_MAX, OVERRIDE_REASON_MIN, statementIn } from '../../../../contracts/medicine-checks';
 import type { RecordKind } from '../../../../contracts/kinds';
 import type { RecordWarning } from '../../../../contracts/record-warnings';
@@ -22,7 +22,7 @@ export function WarningText({ warning }: { warning: RecordWarning }): React.JSX.
   const text = t(`warnings.${warning.code}`, { ...warning.params, defaultValue: warning.message });
   if (!warning.tier) return <>{text}</>;
   const params = warning.params ?? {};
-  const statement = statementIn(params, i18n.resolvedLanguage);
+  const statement = statementIn(params, i18n.language);
   return (
     <span className="inline-flex flex-col gap-0.5">
       <span>

@@ -5,7 +5,7 @@ import '../../../test/dom';
 import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { ATC_SYSTEM } from '../../../../contracts/code-systems';
 import { recordApi } from '../../../../server/test/record-api';
 import { SAMPLE_INPUTS } from '../../../../server/test/record-samples';

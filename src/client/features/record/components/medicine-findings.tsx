@@ -2,7 +2,7 @@
 // medicine, the minor ones too (which never interrupt and are shown nowhere else), each with its tier, the clinical
 // statement in the reader's language and the knowledge version. A closed <details> under the medicine in the list.
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { statementIn, type MedicineFindingView } from '../../../../contracts/medicine-checks';
 import { Badge } from '../../../components/ui/badge';
 import { recordMedicineChecksQueryOptions } from '../api/record-queries';
@@ -19,7 +19,7 @@ function Finding({ finding }: { finding: MedicineFindingView }): React.JSX.Eleme
         </Badge>
         {t(`warnings.${finding.code}`, { substance: finding.substance, other: finding.other })}
       </span>
-      <span>{statementIn(finding, i18n.resolvedLanguage)}</span>
+      <span>{statementIn(finding, i18n.language)}</span>
       <span className="text-xs text-slate-600">{t('medicineChecks.knowledge', { version: finding.version, source: finding.source })}</span>
     </li>
   );

@@ -3,7 +3,7 @@
 // record joined into another (decision 048) says so and offers to open that one.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { RecordPatient } from '../../../../contracts/access';
 import type { RecordKind } from '../../../../contracts/kinds';
 import { Button } from '../../../components/ui/button';

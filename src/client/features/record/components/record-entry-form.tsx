@@ -3,7 +3,7 @@
 // the body exactly as the server will judge it. The offline area queues it (composed in app/).
 import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { RecordKind } from '../../../../contracts/kinds';
 import { Button } from '../../../components/ui/button';
 import { fieldsOf, formDefaults, type FormValues } from '../kinds';

@@ -3,7 +3,7 @@
 // (409 VERSION_CONFLICT, or 428 VERSION_REQUIRED without the row), with the fields that changed and a way to load
 // the current version into the form. Each alert takes focus when it appears.
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { RecordWarning } from '../../../../contracts/record-warnings';
 import { Button } from '../../../components/ui/button';
 import { needsOverrideReason, OverrideReasonField, overrideReasonReady, WarningText } from './medicine-check-warnings';

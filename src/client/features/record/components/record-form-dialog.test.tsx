@@ -7,7 +7,7 @@ import '../../../test/dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { sql } from 'drizzle-orm';
 import { queryOne } from '../../../../server/test/sql';
 import { realServerWithRecord } from '../../../test/real-server';

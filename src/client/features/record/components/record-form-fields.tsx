@@ -3,7 +3,7 @@
 // hidden code and code system (and what the kind fills in from the entry), typing after a pick clears them, free text
 // is stored uncoded.
 import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { CodedKind, RecordKind } from '../../../../contracts/kinds';
 import { CodeTypeahead, type CodedText } from '../../../components/code-typeahead';
 import { FormField } from '../../../components/ui/form-field';

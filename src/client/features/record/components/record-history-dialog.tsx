@@ -3,7 +3,7 @@
 // in the device's time zone, as everywhere in the record) and by whom, the fields an edit changed (translated), the
 // reason an entry was marked entered in error, and the entry as that version left it. One column, so it reads at 375 px.
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { RecordKind, RecordRows } from '../../../../contracts/kinds';
 import type { HistoryEntry } from '../../../../contracts/record-versions';
 import { Button } from '../../../components/ui/button';

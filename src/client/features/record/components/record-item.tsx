@@ -1,8 +1,8 @@
 // How one entry of a list reads (SPEC §2): the kind's own view (kinds/: a title, a badge, detail lines), and for a
 // kind whose entries can be coded, the code after the title (its system named for screen readers) or a subtle
 // "uncoded" for free text.
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from '../../../lib/translator';
+import { useTranslation } from '../../../lib/use-translation';
 import { SYSTEM_SHORT_NAMES } from '../../../../contracts/code-systems';
 import type { RecordKind, RecordRows } from '../../../../contracts/kinds';
 import { Badge } from '../../../components/ui/badge';

@@ -4,7 +4,7 @@ import '../../../test/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { joinPatients } from '../../../../server/test/join-fixtures';
 import { createPatient } from '../../../../server/test/patient-fixtures';
 import { realServerWithRecord } from '../../../test/real-server';

@@ -7,7 +7,7 @@ import '../../../test/dom';
 import { describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { sql } from 'drizzle-orm';
 import { ATC_SYSTEM, LOINC_SYSTEM } from '../../../../contracts/code-systems';
 import type { RecordKind } from '../../../../contracts/kinds';

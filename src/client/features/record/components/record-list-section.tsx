@@ -3,7 +3,7 @@
 // a reason) instead of a delete. Changes update the list and show the SPEC §8 toasts. The form's code (its fields and
 // the type-ahead) loads only when edit mode is chosen, not with the record.
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Ban, History, Pencil, Plus } from 'lucide-react';
 import type { RecordKind, RecordRows } from '../../../../contracts/kinds';
 import { Button } from '../../../components/ui/button';

@@ -2,7 +2,7 @@
 // records.write) and the sections. On a phone it sits above the section as a compact bar: the section list is
 // collapsed behind a 'Record sections' button, so the critical alerts and the dashboard are in the first screen.
 import { useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { ArrowLeft, ChevronDown } from 'lucide-react';
 import type { RecordPatient } from '../../../../contracts/access';
 import type { RecordKind } from '../../../../contracts/kinds';

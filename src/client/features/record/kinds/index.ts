@@ -1,7 +1,7 @@
 // The client's record kinds, each listed once (issue 22 item 1), in the record's order (contracts/kinds): the add
 // dialog, the lists, the sidebar, the dashboard and the portal read everything kind-specific from here. Adding a kind
 // is its file beside this one and a line below.
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/translator';
 import { PORTAL_KINDS, RECORD_KINDS, kindContract, type PortalKind, type PortalRows, type RecordKind } from '../../../../contracts/kinds';
 import { allergies } from './allergies';
 import { appointments } from './appointments';

@@ -2,7 +2,7 @@
 // the add form's fields, how an entry reads in the record's list, what the patient portal shows of it, and what it
 // adds to the Medical Dashboard. The generic screens (add dialog, list, sidebar, dashboard, portal) read only this.
 import type { ReactNode } from 'react';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/translator';
 import type { PortalKind, PortalRows, RecordKind, RecordRows } from '../../../../contracts/kinds';
 import type { DashboardAlert } from '../../../../contracts/kinds/kind-contract';
 import type { BadgeTone } from '../../../components/ui/badge';

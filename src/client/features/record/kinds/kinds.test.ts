@@ -2,7 +2,7 @@
 // (SPEC §4); the status colours (SPEC §4, §2); what an add sends (numbers, codes, a lab value as a number or text);
 // the lab results' flags and the dashboard's critical results.
 import { describe, expect, it } from 'vitest';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/translator';
 import { KIND_CONTRACTS, RECORD_KINDS, type LabResultRow } from '../../../../contracts/kinds';
 import { statusTone } from '../../../components/ui/status-tone';
 import { KIND_VIEWS, formDefaults, formPayload, kindView } from '.';

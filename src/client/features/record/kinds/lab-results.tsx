@@ -3,7 +3,7 @@
 // Final first. The abnormal flag the server computes is a badge: H and L amber, HH and LL destructive, read out in
 // words. On the dashboard an HH or LL among each test's latest result is a critical alert, and the latest results
 // have a panel; the portal shows the flags in plain words.
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/translator';
 import type { LabResultRow } from '../../../../contracts/kinds';
 import { LAB_RESULT_STATUSES, type AbnormalFlag } from '../../../../contracts/kinds/lab-results';
 import { Badge } from '../../../components/ui/badge';

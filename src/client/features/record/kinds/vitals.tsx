@@ -1,6 +1,6 @@
 // Vital signs on the client (DESIGN.md §9): four measures, blank ones sent as null; the source of the dashboard's
 // critical alerts (SPEC §9) and its latest reading. Not in the portal.
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/translator';
 import type { VitalsRow } from '../../../../contracts/kinds';
 import { formatDateTime } from '../../../lib/dates';
 import { present, type KindView } from './kind-view';

@@ -1,6 +1,6 @@
 // One code field (6-digit TOTP or a recovery code) with its submit button: used by every second-factor step.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { secondFactorCode } from '../../../../contracts/mfa';
 import { Button } from '../../../components/ui/button';
 import { FormAlert, type Refusal } from '../../../components/ui/form-alert';

@@ -1,6 +1,6 @@
 // Manage Users: the second-factor policy of each role (decision 024).
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { MFA_POLICIES, type MfaPolicy } from '../../../../contracts/mfa';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { NativeSelect } from '../../../components/ui/native-select';

@@ -5,7 +5,7 @@ import '../../../test/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { DEFAULT_PASSWORD, signInAs } from '../../../../server/test/staff';
 import { realServer } from '../../../test/real-server';
 import { renderWithApp, switchLanguage } from '../../../test/render';

@@ -1,7 +1,7 @@
 // Re-authentication with the password (issue 21 item 8): a user without a second factor who has confirmed access to
 // many records this hour proves it is still them before the next one.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { passwordReauthInput } from '../../../../contracts/mfa';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';

@@ -2,7 +2,7 @@
 // code from the authenticator app, or a passkey, whichever the user has; the password for a user with neither (issue 21
 // item 8: past the hourly volume of record-access confirmations).
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Button } from '../../../components/ui/button';
 import { FormAlert, useRefusal } from '../../../components/ui/form-alert';
 import { errorText } from '../../../lib/error-text';

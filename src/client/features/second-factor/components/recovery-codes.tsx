@@ -1,5 +1,5 @@
 // The recovery codes, shown once after enrolment (decision 024).
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Button } from '../../../components/ui/button';
 
 /** `forPasskey`: the codes came with a first passkey (issue 21 item 13), and the text says so. */

@@ -1,6 +1,6 @@
 // The sign-in's second step (decision 024): the code of an enrolled user, or the enrolment a role requires.
 // Both end like the password sign-in did: a toast and a reload into the dashboard.
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Button } from '../../../components/ui/button';
 import { PageCard } from '../../../components/ui/page-card';
 import { FormAlert, useRefusal } from '../../../components/ui/form-alert';

@@ -1,7 +1,7 @@
 // Setting up an authenticator app (decision 024): the secret shown once as a QR code and as text, confirmed by a
 // first code; then the recovery codes, shown once.
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import type { TotpConfirmed } from '../../../../contracts/mfa';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/toast';

@@ -6,7 +6,7 @@ import '../../../test/dom';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
+import i18n from '../../../lib/i18n';
 import { sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { queryOne } from '../../../../server/test/sql';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { SETUP_STEPS, type SetupProgress } from './setup-progress';
 
 /** The progress overlay shown while the first administrator is created. */

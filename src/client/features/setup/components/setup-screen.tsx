@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { useLocation } from 'wouter';
 import { FACILITIES, SETUP_DEPARTMENTS } from '../../../../contracts/constants';
 import { setupAdminInput, type SetupAdminInput } from '../../../../contracts/setup';

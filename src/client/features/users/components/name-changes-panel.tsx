@@ -2,7 +2,7 @@
 // shows the current and the asked-for name with the role, facility and e-mail, a warning when another member of staff
 // already bears that name, and Approve / Reject buttons.
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/use-translation';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { toast } from '../../../components/ui/toast';
