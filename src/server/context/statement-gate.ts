@@ -67,11 +67,14 @@ export function gateCtes({ limit, actor }: GateSql): SQL {
              lim AS MATERIALIZED (SELECT ${actorOk} AS actor_ok, ${actorOk} AND g.ok AS ok, g.reset_ms FROM (${gate}) AS g),`;
 }
 
-/** The trailing CTE that counts the request when the gate passed (with its leading comma), or nothing without a limit. */
-export const countCte = ({ limit }: GateSql): SQL =>
+/**
+ * The trailing CTE that counts the request when the gate passed (or when `when`, a condition that includes the gate's
+ * `ok`, holds), with its leading comma; nothing without a limit.
+ */
+export const countCte = ({ limit }: GateSql, when: SQL = sql`(SELECT ok FROM lim)`): SQL =>
   limit
     ? sql`,
-             hit AS (${limit.count(sql`(SELECT ok FROM lim)`)})`
+             hit AS (${limit.count(when)})`
     : sql``;
 
 /** The gate's answer in the outer query (read from `lim`). */

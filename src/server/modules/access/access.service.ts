@@ -20,29 +20,15 @@ import { inGatedStatement } from '../../context/statement-gate';
 import type { Config } from '../../config';
 import { inAuditedTransaction, type GatedScope, type RequestScope } from '../../context/data-context';
 import type { Db, DbOrTx } from '../../db/client';
-import { grantsInLastHour } from '../privacy/alerts.service';
 import { AppError, validationFailed } from '../../errors/app-error';
 import { recordSecurityEvent } from '../auth/auth.service';
-import { assertFreshReauth } from '../auth/mfa.service';
+import { reauthRequired, reauthSlotValues } from '../auth/mfa.service';
 import { breakGlassInHour, findPatientWithGrant, grantNowOrAt, liveGrant } from './access.repository';
 import { findPatientRead } from './patient-read.repository';
 import { insertGrantAudited } from './grant-audited.repository';
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/**
- * Whether the user has made more record-access confirmations in the last hour than ALERT_GRANTS_PER_HOUR
- * (config.alerts.grantsPerHour): the staff second factor (decision 024) asks for re-authentication before the next
- * grant when this is true; the same count raises GRANT_VOLUME_ALERT (decision 011).
- */
-export async function grantVolumeExceeded(
-  db: DbOrTx,
-  limits: Pick<GrantLimits, 'grantsPerHour'>,
-  userId: string,
-  now: Date = new Date(),
-): Promise<boolean> {
-  return (await grantsInLastHour(db, userId, now)) > limits.grantsPerHour;
-}
 /** What a grant is checked against: the re-authentication volume (ALERT_GRANTS_PER_HOUR) and the break-the-glass ceiling. */
 export interface GrantLimits {
   grantsPerHour: number;
@@ -118,9 +104,12 @@ export async function grantRecordAccess(scope: GatedScope<StaffActor>, { patient
   if (!consent && limits.breakGlassPerHour) await refuseOverBreakGlassCeiling(db, actor, meta, limits.breakGlassPerHour, now);
   // Break-the-glass needs a second factor proven in this session within the last minutes (issue 12 item 3; decision
   // 024); any grant, with consent or without, beyond the hourly volume (issue 10 item 8) needs a fresh proof too: the
-  // second factor, or the password where the user has none (issue 21 items 8 and 20, decision 035).
-  const overVolume = await grantVolumeExceeded(db, limits, actor.userId, now);
-  await assertFreshReauth(db, actor, meta.sessionHash, now, { breakGlass: !consent, overVolume });
+  // second factor, or the password where the user has none (issue 21 items 8 and 20, decision 035). The grant's
+  // statement counts the volume and checks the proof itself (mfa.repository's reauthRuleSlotted; decision 060). A
+  // system client has no session to prove anything in: the ceiling and the grant limit bound it.
+  const reauth = actor.client
+    ? null
+    : reauthSlotValues(actor.userId, meta.sessionHash, now, { breakGlass: !consent, grantsPerHour: limits.grantsPerHour });
   const expiresAt = new Date(now.getTime() + ACCESS_GRANT_HOURS * HOUR_MS);
   // The grant and its audit row in one statement (grant-audited.repository.ts); grantId is the inserted grant's.
   const audit = {
@@ -133,9 +122,10 @@ export async function grantRecordAccess(scope: GatedScope<StaffActor>, { patient
     complianceFlags: consent ? { type: 'CONSENT' } : { type: 'BREAK_GLASS', reason },
   } as const;
   const grant = { userId: actor.userId, patientId, consent, reason, grantedAt: now, expiresAt };
-  const outcome = await inGatedStatement(scope, (gate) => insertGrantAudited(db, grant, audit, gate));
+  const outcome = await inGatedStatement(scope, (gate) => insertGrantAudited(db, grant, audit, { ...gate, reauth }));
   // A closed gate was answered by inGatedStatement (the request context's retry, or 429); nothing was written.
   if (outcome.kind === 'closed') throw new Error('the grant statement answered a closed gate');
+  if (outcome.kind === 'reauth') throw reauthRequired(outcome.hasSecondFactor ? 'second_factor' : 'password');
   if (outcome.kind === 'missing') throw patientNotFound();
   if (outcome.kind === 'joined') throw patientJoined(outcome.survivorId);
   const row = outcome.grant;

@@ -18,6 +18,7 @@ import {
   type StatementGate,
 } from '../../context/statement-gate';
 import { hotStatement, type Db, type Slots } from '../../db/client';
+import { reauthRuleSlotted, type ReauthSlots } from '../auth/mfa.repository';
 import { survivorIdSql } from '../../db/joined-patients';
 import type { GrantRow, NewGrant } from './access.repository';
 
@@ -36,7 +37,14 @@ export type GrantOutcome = { gate: GateColumns } & (
   | { kind: 'joined'; survivorId: number }
   /** The gate was closed: nothing written. */
   | { kind: 'closed' }
+  /** A fresh proof was needed and not made (mfa.repository's re-authentication rule): nothing written. */
+  | { kind: 'reauth'; hasSecondFactor: boolean }
 );
+
+/** What else the grant's statement checks: the gate, and the re-authentication rule (none for a system client). */
+export interface GrantChecks extends StatementGate {
+  reauth?: ReauthSlots | null;
+}
 
 /** The grant's own values. */
 interface GrantSlots {
@@ -48,25 +56,37 @@ interface GrantSlots {
   grantExpiresAt: string;
 }
 type Raw = Record<string, unknown>;
-type GrantStatementRow = GateColumns & { id: number | null; audited: number; survivorId: number | null } & Omit<GrantRow, 'id'>;
+type GrantStatementRow = GateColumns & {
+  id: number | null;
+  audited: number;
+  survivorId: number | null;
+  reauthOk: boolean;
+  hasSecondFactor: boolean;
+} & Omit<GrantRow, 'id'>;
 
 /** The grant's statement over slots (built once per gate shape and audit keys; decision 060). */
-function grantSql(slot: Slots<Raw>, shape: GateShape, keys: readonly string[]): SQL {
+function grantSql(slot: Slots<Raw>, shape: GateShape & { reauth: boolean }, keys: readonly string[]): SQL {
   const gate = gateSlotted(slot as Slots<GateSlots>, shape);
   const g = slot as Slots<GrantSlots>;
   const newValues = {
     ...Object.fromEntries(keys.map((key) => [key, sqlJson(sql`${slot[`value_${key}`] ?? sql`NULL`}::text`)])),
     grantId: sqlJson(sql`g.id`),
   };
-  // The gate (`lim`: the actor's confirmation and the grant limit, decision 028) runs first; nothing else runs without it.
+  const rule = shape.reauth
+    ? reauthRuleSlotted(slot as Slots<ReauthSlots>)
+    : sql`SELECT false AS over_volume, false AS has_second_factor, true AS ok`;
+  // The gate (`lim`: the actor's confirmation and the grant limit, decision 028) runs first, then the re-authentication
+  // rule (`reauth`); nothing else runs without both, and the limit counts only a grant both let through.
   return sql`WITH ${gateCtes(gate)}
-             p AS (SELECT id FROM patients WHERE id = ${g.grantPatientId}::int AND replaced_by IS NULL AND (SELECT ok FROM lim) FOR KEY SHARE),
+             reauth AS MATERIALIZED (${rule}),
+             go AS MATERIALIZED (SELECT (SELECT ok FROM lim) AND (SELECT ok FROM reauth) AS ok),
+             p AS (SELECT id FROM patients WHERE id = ${g.grantPatientId}::int AND replaced_by IS NULL AND (SELECT ok FROM go) FOR KEY SHARE),
              g AS (INSERT INTO access_grants (user_id, patient_id, consent, reason, granted_at, expires_at)
                    SELECT ${g.grantUserId}::text, p.id, ${g.grantConsent}::boolean, ${g.grantReason}::text, ${g.grantedAt}::timestamptz,
                           ${g.grantExpiresAt}::timestamptz FROM p
                    RETURNING id, patient_id, consent, reason, granted_at, expires_at),
-             a AS (SELECT ${auditAppendSlotted(slot as Slots<AuditSlots>, newValues, sql`${g.grantPatientId}::int`)} AS audit_id FROM g)${countCte(gate)}
-        SELECT ${GATE_COLUMNS},
+             a AS (SELECT ${auditAppendSlotted(slot as Slots<AuditSlots>, newValues, sql`${g.grantPatientId}::int`)} AS audit_id FROM g)${countCte(gate, sql`(SELECT ok FROM go)`)}
+        SELECT ${GATE_COLUMNS}, (SELECT ok FROM reauth) AS "reauthOk", (SELECT has_second_factor FROM reauth) AS "hasSecondFactor",
                g.id, g.patient_id AS "patientId", g.consent, g.reason,
                extract(epoch FROM g.granted_at)::float8 * 1000 AS "grantedAt", extract(epoch FROM g.expires_at)::float8 * 1000 AS "expiresAt",
                (SELECT count(*)::int FROM a) AS audited,
@@ -77,15 +97,18 @@ function grantSql(slot: Slots<Raw>, shape: GateShape, keys: readonly string[]): 
 
 /** The statement of each shape, built once. */
 const STATEMENTS = new Map<string, (db: Db, values: Raw) => Promise<GrantStatementRow[]>>();
-function statementOf(shape: GateShape, keys: readonly string[]): (db: Db, values: Raw) => Promise<GrantStatementRow[]> {
-  const name = `nhr_grant_audited${gateName(shape)}_${keys.join('_')}`;
+function statementOf(
+  shape: GateShape & { reauth: boolean },
+  keys: readonly string[],
+): (db: Db, values: Raw) => Promise<GrantStatementRow[]> {
+  const name = `nhr_grant_audited${gateName(shape)}${shape.reauth ? '_reauth' : ''}_${keys.join('_')}`;
   let statement = STATEMENTS.get(name);
   if (!statement) STATEMENTS.set(name, (statement = hotStatement<Raw, GrantStatementRow>(name, (slot) => grantSql(slot, shape, keys))));
   return statement;
 }
 
 /** Stores the grant and its audit row (VIEW PATIENT of the grant's patient), after the actor's confirmation and the rate limit when given. */
-export async function insertGrantAudited(db: Db, grant: NewGrant, audit: GrantAudit, checks: StatementGate = {}): Promise<GrantOutcome> {
+export async function insertGrantAudited(db: Db, grant: NewGrant, audit: GrantAudit, checks: GrantChecks = {}): Promise<GrantOutcome> {
   const { newValues, ...entry } = audit;
   const keys = Object.keys(newValues)
     .filter((key) => newValues[key] !== undefined && key !== 'grantId')
@@ -100,12 +123,14 @@ export async function insertGrantAudited(db: Db, grant: NewGrant, audit: GrantAu
     ...Object.fromEntries(keys.map((key) => [`value_${key}`, canonicalJson(toJsonValue(newValues[key]))])),
     ...auditSlotValues(entry),
     ...gateSlotValues(checks),
+    ...checks.reauth,
   };
-  const [row] = await statementOf(gateShapeOf(checks), keys)(db, values);
+  const [row] = await statementOf({ ...gateShapeOf(checks), reauth: Boolean(checks.reauth) }, keys)(db, values);
   const gate: GateColumns = row
     ? { actorOk: row.actorOk, limitOk: row.limitOk, limitResetMs: row.limitResetMs }
     : { actorOk: false, limitOk: false, limitResetMs: null };
   if (!row || !gate.limitOk) return { gate, kind: 'closed' };
+  if (!row.reauthOk) return { gate, kind: 'reauth', hasSecondFactor: row.hasSecondFactor };
   if (row.id === null) return row.survivorId === null ? { gate, kind: 'missing' } : { gate, kind: 'joined', survivorId: row.survivorId };
   if (row.audited !== 1) throw new Error('the grant was stored without its audit row');
   return {

@@ -1,8 +1,9 @@
 // The staff second factor's tables (decision 024): staff_totp, staff_recovery_codes, staff_sign_in_challenges,
 // session_reauth and mfa_role_policy. Every change is written with its security event in one transaction.
-import { and, asc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { SYSTEM_CLIENT_ROLE_ID } from '../../../contracts/api-clients';
-import type { Db, DbOrTx } from '../../db/client';
+import { REAUTH_FRESH_MINUTES } from '../../../contracts/mfa';
+import { hotStatement, type Db, type DbOrTx, type Slots } from '../../db/client';
 import {
   mfaRolePolicy,
   roles,
@@ -308,4 +309,65 @@ export async function resetSecondFactorsOf(
   await endSessionsOfStaffUser(tx, userId);
   await tx.insert(securityEvents).values(event);
   return { totpEnabledAt, passkeys: removed.length };
+}
+
+/** The per-request values of the re-authentication rule (reauthRuleSlotted). */
+export interface ReauthSlots {
+  reauthUserId: string;
+  /** The session the proof must have been made in (none: no proof counts). */
+  reauthSid: string | null;
+  /** A proof made at or after this instant is fresh (REAUTH_FRESH_MINUTES before now). */
+  reauthSince: string;
+  /** Record-access grants after this instant count towards the hourly volume (an hour before now). */
+  reauthVolumeSince: string;
+  /** More grants than this in the hour need a proof (ALERT_GRANTS_PER_HOUR); null: the volume is not counted. */
+  reauthPerHour: number | null;
+  /** Break-the-glass: a user with a second factor needs a fresh proof of it. */
+  reauthBreakGlass: boolean;
+}
+
+export const reauthSlotValues = (
+  userId: string,
+  sid: string | null,
+  now: Date,
+  need: { breakGlass: boolean; grantsPerHour: number | null },
+): ReauthSlots => ({
+  reauthUserId: userId,
+  reauthSid: sid,
+  reauthSince: new Date(now.getTime() - REAUTH_FRESH_MINUTES * 60_000).toISOString(),
+  reauthVolumeSince: new Date(now.getTime() - 60 * 60_000).toISOString(),
+  reauthPerHour: need.grantsPerHour,
+  reauthBreakGlass: need.breakGlass,
+});
+
+/**
+ * The re-authentication rule (issue 12 item 3, issue 21 items 8 and 20; decisions 024 and 035) as one SQL row:
+ * break-the-glass by a user with a second factor, and any record-access grant past the hourly volume, needs a proof
+ * made in this session within REAUTH_FRESH_MINUTES (the second factor where the user has one, else the password).
+ * Columns: over_volume, has_second_factor, ok (no proof needed, or a fresh one made). The grant's own statement runs
+ * it (grant-audited.repository.ts), so the count, the check and the grant see one snapshot.
+ */
+export function reauthRuleSlotted(slot: Slots<ReauthSlots>): SQL {
+  return sql`SELECT v.over_volume, f.has_second_factor,
+                    ((NOT ${slot.reauthBreakGlass}::boolean OR NOT f.has_second_factor) AND NOT v.over_volume) OR f.fresh AS ok
+               FROM (SELECT coalesce(count(*) > ${slot.reauthPerHour}::int, false) AS over_volume FROM access_grants g
+                      WHERE ${slot.reauthPerHour}::int IS NOT NULL AND g.user_id = ${slot.reauthUserId}::text
+                        AND g.granted_at > ${slot.reauthVolumeSince}::timestamptz) AS v,
+                    (SELECT EXISTS (SELECT 1 FROM staff_totp t WHERE t.user_id = ${slot.reauthUserId}::text AND t.enabled_at IS NOT NULL)
+                              OR EXISTS (SELECT 1 FROM webauthn_credentials w WHERE w.user_id = ${slot.reauthUserId}::text) AS has_second_factor,
+                            coalesce((SELECT r.verified_at >= ${slot.reauthSince}::timestamptz FROM session_reauth r
+                                       WHERE r.sid = ${slot.reauthSid}::text), false) AS fresh) AS f`;
+}
+
+const reauthRule = hotStatement<ReauthSlots, { over_volume: boolean; has_second_factor: boolean; ok: boolean }>('nhr_reauth_rule', (slot) =>
+  reauthRuleSlotted(slot),
+);
+
+/** The re-authentication rule in a statement of its own. */
+export async function readReauthRule(
+  db: DbOrTx,
+  values: ReauthSlots,
+): Promise<{ ok: boolean; hasSecondFactor: boolean; overVolume: boolean }> {
+  const [row] = await reauthRule(db, values);
+  return { ok: row?.ok ?? false, hasSecondFactor: row?.has_second_factor ?? false, overVolume: row?.over_volume ?? false };
 }

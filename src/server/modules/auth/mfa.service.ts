@@ -48,10 +48,15 @@ import {
   resetTotpOf,
   upsertPendingTotp,
   upsertRolePolicy,
+  readReauthRule,
+  reauthSlotValues,
 } from './mfa.repository';
 import { recordSignInFailure, refuseIfThrottled, serializeSignIn } from './sign-in-throttle.service';
 import { secretBoxFor } from '../../security/secret-box';
 import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpProvisioning, totpStep } from './totp';
+
+/** The re-authentication rule's values, for a statement that runs the rule itself (the record-access grant). */
+export { reauthSlotValues };
 
 export const CHALLENGE_COOKIE = 'nhr_mfa';
 const MINUTE = 60_000;
@@ -383,28 +388,27 @@ export async function secondFactorProof(
  * REAUTH_FRESH_MINUTES; 403 REAUTH_REQUIRED otherwise. Users without one pass (they have nothing to prove).
  */
 export async function assertFreshSecondFactor(db: Db, actor: StaffActor, sid: string | null, now: Date): Promise<void> {
-  await assertFreshReauth(db, actor, sid, now, { breakGlass: true, overVolume: false });
+  await assertFreshReauth(db, actor, sid, now, { breakGlass: true, grantsPerHour: null });
 }
 
 /**
- * Before a record-access grant (issue 21 items 8 and 20, decision 035): break-the-glass by a user with a second factor,
- * and any grant (consent or not) past the hourly volume, needs a proof made in this session within
- * REAUTH_FRESH_MINUTES: the second factor where the user has one, else the password (POST /api/auth/reauth/password).
- * 403 REAUTH_REQUIRED (`method` says which) otherwise. A system client has no session to prove anything in: the
- * break-the-glass ceiling and the grant limit bound it.
+ * Before break-the-glass and before a record-access grant (issue 21 items 8 and 20, decision 035): break-the-glass by a
+ * user with a second factor, and any grant (consent or not) past the hourly volume (`grantsPerHour`; null: not
+ * counted), needs a proof made in this session within REAUTH_FRESH_MINUTES: the second factor where the user has one,
+ * else the password (POST /api/auth/reauth/password). 403 REAUTH_REQUIRED (`method` says which) otherwise. A system
+ * client has no session to prove anything in: the break-the-glass ceiling and the grant limit bound it. The rule is
+ * mfa.repository's reauthRuleSlotted; the grant runs it inside its own statement.
  */
 export async function assertFreshReauth(
   db: Db,
   actor: StaffActor,
   sid: string | null,
   now: Date,
-  need: { breakGlass: boolean; overVolume: boolean },
+  need: { breakGlass: boolean; grantsPerHour: number | null },
 ): Promise<void> {
-  if (actor.client || (!need.breakGlass && !need.overVolume)) return;
-  const state = await readSecondFactorState(db, actor.userId);
-  const hasSecondFactor = state.totpEnabled || state.passkeys > 0;
-  if (!hasSecondFactor && !need.overVolume) return;
-  if (!(await reauthFresh(db, sid, now))) throw reauthRequired(hasSecondFactor ? 'second_factor' : 'password');
+  if (actor.client) return;
+  const rule = await readReauthRule(db, reauthSlotValues(actor.userId, sid, now, need));
+  if (!rule.ok) throw reauthRequired(rule.hasSecondFactor ? 'second_factor' : 'password');
 }
 
 /**

@@ -84,11 +84,6 @@ export const grantsInHourSql = (userId: string, now: Date): SQL => sql`
   SELECT count(*)::int FROM access_grants g
   WHERE g.user_id = ${userId} AND g.granted_at > ${now.toISOString()}::timestamptz - interval '1 hour'`;
 
-export async function countGrantsInHour(db: DbOrTx, userId: string, now: Date): Promise<number> {
-  const [row] = await rowsOf<{ n: number }>(db, sql`SELECT (${grantsInHourSql(userId, now)}) AS n`);
-  return row?.n ?? 0;
-}
-
 /** Portal activation codes issued by the user in the hour before `now` (their PORTAL_CODE_ISSUED events; decision 031). */
 export const portalCodesInHourSql = (userId: string, now: Date): SQL => sql`
   SELECT count(*)::int FROM security_events e

@@ -106,10 +106,6 @@ export const raiseDeskActivationAlert = (
     description: `Patient portal activated within ${limits.deskActivationMinutes} minutes of a code this user issued, from the same address or browser, then the record was read`,
   });
 
-/** Record-access confirmations by the user in the last hour. */
-export const grantsInLastHour = (db: DbOrTx, userId: string, now: Date = new Date()): Promise<number> =>
-  alerts.countGrantsInHour(db, userId, now);
-
 /** GET /api/privacy-reviews/alerts: newest first, audited as VIEW AUDIT_LOG. */
 export async function readVolumeAlerts(scope: RequestScope<StaffActor>, query: VolumeAlertQueryInput): Promise<VolumeAlertPage> {
   const q = parseOr400(volumeAlertQuery, query, 'Invalid alert filters');
