@@ -1,7 +1,8 @@
 // npm run bench -- load (issue 29 item 1): many clinicians at once, as a hospital loads the system. USERS signed-in
 // staff of the clinical roles (doctors and nurses, default 64), each with its own session and its own connection,
 // run a mix (search 55 %, record open 25 %, add a clinical item 10 %, access grant 5 %, portal 5 %: a patient's own
-// record) at each of LEVELS connection counts (default 1,16,64: that many users at once), for SECONDS each, against
+// record) at each of LEVELS connection counts (default 1,16,64: that many users at once), for SECONDS each (after
+// WARM_SECONDS, default 5, unmeasured at the highest level, HTTP and raw), against
 // the server as `npm start` runs it (WORKERS processes) from this process. Then the raw SQL reference: the same
 // operations with their audit append, straight on the database at the same concurrency. Prints per operation p50,
 // p95, p99 and errors, req/s, and the CPU time per request of the server's processes and of PostgreSQL (from /proc),
@@ -31,6 +32,8 @@ import { waitSampler, type WaitProfile } from './wait-sampler';
 const USERS = Number(process.env.USERS ?? 64);
 const LEVELS = (process.env.LEVELS ?? '1,16,64').split(',').map(Number);
 const SECONDS = Number(process.env.SECONDS ?? 20);
+/** Unmeasured seconds at the highest level before the levels (WARM_SECONDS). */
+const WARM_SECONDS = Number(process.env.WARM_SECONDS ?? 5);
 /** Requests per second in all, or 0: as fast as the server answers. */
 const RATE = Number(process.env.RATE ?? 0);
 const WORKERS = Number(process.env.WORKERS ?? 2);
@@ -119,10 +122,11 @@ function summarize(connections: number, samples: Sample[], wallMs: number): Leve
 async function drive(
   connections: number,
   step: (loop: number, op: Operation, n: number) => Promise<boolean>,
+  seconds = SECONDS,
 ): Promise<{ samples: Sample[]; wallMs: number }> {
   const samples: Sample[] = [];
   const start = performance.now();
-  const end = start + SECONDS * 1000;
+  const end = start + seconds * 1000;
   await Promise.all(
     Array.from({ length: connections }, async (_, loop) => {
       const next = picker(loop + 1);
@@ -223,7 +227,9 @@ async function main(): Promise<void> {
           { ncNumber: p.idNumber, dateOfBirth: p.dateOfBirth, pin: PATIENT_PIN },
           addressOf(USERS + portal.length),
         );
-        portal.push(benchClient(base, cookie, 1));
+        // As many connections as the loops that share this portal at the highest level: a loop's request never waits
+        // in this process for another loop's (the figures are the server's, as for the staff users' clients).
+        portal.push(benchClient(base, cookie, Math.ceil(Math.max(...LEVELS) / PORTAL_PATIENTS)));
       }
       let freshNext = 0;
       const httpStep = async (loop: number, op: Operation, n: number): Promise<boolean> => {
@@ -325,6 +331,13 @@ async function main(): Promise<void> {
           }
         }
       };
+
+      // Warm, unmeasured, at the highest level, as a server that has served that many clinicians is: the workers'
+      // pools hold as many connections as the run uses, each with its hot statements prepared, and V8 has optimised
+      // the request path. Without it the first level at a count of connections paid for opening and preparing them.
+      process.stderr.write(`Warming up for ${WARM_SECONDS} s at ${Math.max(...LEVELS)} connections...\n`);
+      await drive(Math.max(...LEVELS), httpStep, WARM_SECONDS);
+      await drive(Math.max(...LEVELS), rawStep, WARM_SECONDS);
 
       const levels: { http: LevelResult; raw: LevelResult; loadAverage: number }[] = [];
       for (const connections of LEVELS) {

@@ -103,7 +103,11 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
       // Every worker warm, as a server that has run for a while is: over several connections (the primary hands
       // each new connection to the next worker), a few thousand requests, so V8 has optimised the request path; a
       // single-connection warm-up left the other worker cold, and the measured connection may land on it.
-      const warmConnections = 2 * Math.max(1, Number(values.workers));
+      // At the highest measured concurrency too: the workers' pools then hold as many connections as the run uses,
+      // each with its statements prepared, as in a server that has served that many clinicians; otherwise the first
+      // level at 16 connections paid for opening connections and planning the hot statements on each (about half a
+      // millisecond of PostgreSQL's CPU and of the server's per search, decision 060) and the next level did not.
+      const warmConnections = Math.max(2 * Math.max(1, Number(values.workers)), maxConcurrency);
       const warm = server.driver(warmConnections);
       const exactTargets = targets.filter((t) => t.input.method !== 'fuzzy-name');
       const mixed = targets.filter((_, i) => i % Math.max(1, Math.floor(targets.length / 300)) === 0).slice(0, 300);
