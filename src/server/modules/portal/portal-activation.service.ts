@@ -18,7 +18,6 @@ import {
   clearResetNotice,
   markSuspectSession,
   readResetNotice,
-  takeSuspectSession,
   readLiveCode,
   readStaffNames,
   storeActivationCode,
@@ -296,11 +295,12 @@ export async function markDeskSuspect(deps: AppDeps, patient: VerifiedPatient, s
   if (patient.deskSuspect) await markSuspectSession(deps.db, patient.id, sid, patient.deskSuspect);
 }
 
-/** After the portal's record read (GET /api/patient-portal/me) in a marked session: the alert, once. */
-export async function noteRecordRead(deps: AppDeps, patientId: number, meta: RequestMeta): Promise<void> {
-  if (!meta.sessionHash) return;
-  const issuer = await takeSuspectSession(deps.db, patientId, meta.sessionHash);
-  if (issuer) await raiseDeskActivationAlert(deps.db, deps.config.alerts, issuer, patientId, meta);
+/**
+ * After the portal's record read (GET /api/patient-portal/me) in a session marked as a suspected desk activation by
+ * `issuer` (the read took the mark off: records/own-record.repository.ts): the alert, once.
+ */
+export async function noteSuspectRead(deps: AppDeps, issuer: string, patientId: number, meta: RequestMeta): Promise<void> {
+  await raiseDeskActivationAlert(deps.db, deps.config.alerts, issuer, patientId, meta);
 }
 
 /** GET /api/patient-portal/notices: the confirmed reset the patient has not dismissed yet. */

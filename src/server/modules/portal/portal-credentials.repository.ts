@@ -1,7 +1,7 @@
 // The patient's portal credentials (migration 0019, decision 016): the PIN hash and the one live activation code.
 // Sign-in bookkeeping reads and changes these outside an audited context: a sign-in is recorded as a security event
 // (decision 004), not as an audit row; issuing a code is audited by its caller in the same transaction.
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { currentIdSql } from '../../db/joined-patients';
@@ -189,17 +189,18 @@ export async function markSuspectSession(db: DbOrTx, patientId: number, sid: str
     .where(eq(patientPortalCredentials.patientId, patientId));
 }
 
-/** Clears the mark when this session reads the record; answers the issuer when it was this session's. */
-export async function takeSuspectSession(db: DbOrTx, patientId: number, sid: string): Promise<string | null> {
-  // RETURNING gives the row after the update: the issuer is read from the row locked before it.
-  const result = await db.execute(sql`
+/**
+ * Takes the mark of a suspected desk activation (decision 031) off the patient's portal when `sid` is the marked
+ * session: an UPDATE ... RETURNING the issuer (a row only when it was marked), for the portal's record read to run in
+ * its own statement (records/own-record.repository.ts), so the check costs no round trip of its own (issue 29).
+ * RETURNING gives the row after the update: the issuer is read from the row locked before it.
+ */
+export const takeSuspectSessionSql = (patientId: SQL, sid: SQL, when: SQL): SQL => sql`
     UPDATE patient_portal_credentials c SET suspect_session = NULL, suspect_issuer = NULL
     FROM (SELECT patient_id, suspect_issuer FROM patient_portal_credentials
-          WHERE patient_id = ${patientId} AND suspect_session = ${sid} FOR UPDATE) old
+          WHERE patient_id = ${patientId} AND suspect_session = ${sid} AND ${when} FOR UPDATE) old
     WHERE c.patient_id = old.patient_id
-    RETURNING old.suspect_issuer AS issuer`);
-  return (result as unknown as { rows: { issuer: string | null }[] }).rows[0]?.issuer ?? null;
-}
+    RETURNING old.suspect_issuer AS issuer`;
 
 /** What the patient is told after a confirmed reset (decision 031), until they dismiss it. */
 export interface ResetNotice {

@@ -38,7 +38,7 @@ import {
   dismissPortalNotices,
   issuePortalActivation,
   markDeskSuspect,
-  noteRecordRead,
+  noteSuspectRead,
   portalNoticesOf,
   portalStatusOf,
 } from './portal-activation.service';
@@ -171,10 +171,10 @@ export function portalRoutes(deps: AppDeps) {
       '/api/patient-portal/me',
       { onRequest: patientOnly, schema: { tags, response: { 200: portalRecord } } },
       async (request, reply) => {
-        const record = await loadPortalRecord(patientScope(request, db, config.now));
-        if (!record) return signedOut(request, reply);
-        await noteRecordRead(deps, patientActor(request).patientId, request.meta);
-        return record;
+        const read = await loadPortalRecord(patientScope(request, db, config.now));
+        if (!read) return signedOut(request, reply);
+        if (read.suspectIssuer) await noteSuspectRead(deps, read.suspectIssuer, patientActor(request).patientId, request.meta);
+        return read.record;
       },
     );
 

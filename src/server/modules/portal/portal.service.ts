@@ -19,12 +19,18 @@ async function unlessRemoved<T>(read: Promise<T>): Promise<T | null> {
   }
 }
 
-/** The patient's record in the portal's field names (SPEC §3), audited as VIEW PATIENT by the patient; null when the patient no longer exists. */
-export async function loadPortalRecord(scope: RequestScope<PatientActor>): Promise<PortalRecord | null> {
+/**
+ * The patient's record in the portal's field names (SPEC §3), audited as VIEW PATIENT by the patient; null when the
+ * patient no longer exists. `suspectIssuer`: set when this session was a suspected desk activation (decision 031),
+ * whose mark the read took off: the caller raises the alert.
+ */
+export async function loadPortalRecord(
+  scope: RequestScope<PatientActor>,
+): Promise<{ record: PortalRecord; suspectIssuer: string | null } | null> {
   const own = await unlessRemoved(readOwnRecord(scope));
   if (!own) return null;
-  const { patient, lists } = own;
-  return { patient: { ...patient, ncNumber: patient.idNumber }, medicalRecords: lists };
+  const { patient, lists, suspectIssuer } = own;
+  return { record: { patient: { ...patient, ncNumber: patient.idNumber }, medicalRecords: lists }, suspectIssuer };
 }
 
 const isVerdict = (v: string | null): v is ReviewVerdict => (REVIEW_VERDICTS as readonly (string | null)[]).includes(v);

@@ -531,7 +531,9 @@ export async function readRecordSummary(c: RecordCaller, patientId: number): Pro
  * `portal`), newest first in the record's one order, audited as VIEW PATIENT by the patient (via the portal). Throws
  * PatientRemoved (access module), with no audit row, when the patient no longer exists.
  */
-export async function readOwnRecord(c: RequestScope<PatientActor>): Promise<{ patient: RecordPatient; lists: PortalRows }> {
+export async function readOwnRecord(
+  c: RequestScope<PatientActor>,
+): Promise<{ patient: RecordPatient; lists: PortalRows; suspectIssuer: string | null }> {
   // One statement: the patient, the lists and the audit row (own-record.repository.ts).
   const own = await readOwnRecordAudited(c.db, c.actor.patientId, {
     actor: auditActorOf(c.actor),
@@ -546,5 +548,5 @@ export async function readOwnRecord(c: RequestScope<PatientActor>): Promise<{ pa
       return [k, (own.lists[k] as RecordRows[PortalKind][]).map((row) => withoutKeys(from(row), PORTAL_HIDDEN))];
     }),
   ) as PortalRows;
-  return { patient: own.patient, lists };
+  return { patient: own.patient, lists, suspectIssuer: own.suspectIssuer };
 }
