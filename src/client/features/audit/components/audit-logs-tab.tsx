@@ -7,6 +7,7 @@ import type { TFunction } from '../../../lib/translator';
 import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES, type AuditLogEntry } from '../../../../contracts/audit';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { ScrollRegion } from '../../../components/ui/scroll-region';
 import { FormField } from '../../../components/ui/form-field';
 import { DateInput } from '../../../components/ui/date-input';
@@ -131,17 +132,7 @@ export function AuditLogsTab(): React.JSX.Element {
               {t('logsShown', { count: rows.length })}
               {logs.hasNextPage ? '' : ` ${t('allLogsShown')}`}
             </p>
-            {logs.hasNextPage ? (
-              <Button
-                variant="secondary"
-                size="sm"
-                pending={logs.isFetchingNextPage}
-                pendingText={t('loadingOlder')}
-                onClick={() => void logs.fetchNextPage()}
-              >
-                {t('showOlder')}
-              </Button>
-            ) : null}
+            <LoadMoreButton list={logs} label={t('showOlder')} pendingText={t('loadingOlder')} size="sm" />
           </div>
         </>
       )}

@@ -7,6 +7,7 @@ import { useTranslation } from '../../../lib/use-translation';
 import { revokeDeviceInput, type Device } from '../../../../contracts/offline';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Dialog } from '../../../components/ui/dialog';
 import { FormField } from '../../../components/ui/form-field';
@@ -122,18 +123,7 @@ export function DevicesList(): React.JSX.Element {
             ))}
           </ul>
         )}
-        {list.hasNextPage ? (
-          <div>
-            <Button
-              variant="secondary"
-              pending={list.isFetchingNextPage}
-              pendingText={t('common:loading')}
-              onClick={() => void list.fetchNextPage()}
-            >
-              {t('devices.more')}
-            </Button>
-          </div>
-        ) : null}
+        <LoadMoreButton list={list} label={t('devices.more')} pendingText={t('common:loading')} />
         <RevokeDialog device={revoking} onClose={() => setRevoking(null)} />
       </CardContent>
     </Card>

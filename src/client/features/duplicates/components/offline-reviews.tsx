@@ -8,6 +8,7 @@ import { useTranslation } from '../../../lib/use-translation';
 import { closeReviewInput, type OfflineReview } from '../../../../contracts/offline';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { Dialog } from '../../../components/ui/dialog';
 import { FormField } from '../../../components/ui/form-field';
 import { Textarea } from '../../../components/ui/textarea';
@@ -137,18 +138,7 @@ export function OfflineReviews(): React.JSX.Element {
           })}
         </ul>
       )}
-      {list.hasNextPage ? (
-        <div>
-          <Button
-            variant="secondary"
-            pending={list.isFetchingNextPage}
-            pendingText={t('common:loading')}
-            onClick={() => void list.fetchNextPage()}
-          >
-            {t('reviews.more')}
-          </Button>
-        </div>
-      ) : null}
+      <LoadMoreButton list={list} label={t('reviews.more')} pendingText={t('common:loading')} />
       <CloseDialog review={closing} onClose={() => setClosing(null)} />
     </section>
   );
