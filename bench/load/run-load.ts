@@ -2,7 +2,7 @@
 // staff of the clinical roles (doctors and nurses, default 64), each with its own session and its own connection,
 // run a mix (search 55 %, record open 25 %, add a clinical item 10 %, access grant 5 %, portal 5 %: a patient's own
 // record) at each of LEVELS connection counts (default 1,16,64: that many users at once), for SECONDS each (after
-// WARM_SECONDS, default 5, unmeasured at the highest level, HTTP and raw), against
+// WARM_SECONDS, default 20, unmeasured at the highest level, HTTP and raw), against
 // the server as `npm start` runs it (WORKERS processes) from this process. Then the raw SQL reference: the same
 // operations with their audit append, straight on the database at the same concurrency. Prints per operation p50,
 // p95, p99 and errors, req/s, and the CPU time per request of the server's processes and of PostgreSQL (from /proc),
@@ -33,7 +33,7 @@ const USERS = Number(process.env.USERS ?? 64);
 const LEVELS = (process.env.LEVELS ?? '1,16,64').split(',').map(Number);
 const SECONDS = Number(process.env.SECONDS ?? 20);
 /** Unmeasured seconds at the highest level before the levels (WARM_SECONDS). */
-const WARM_SECONDS = Number(process.env.WARM_SECONDS ?? 5);
+const WARM_SECONDS = Number(process.env.WARM_SECONDS ?? 20);
 /** Requests per second in all, or 0: as fast as the server answers. */
 const RATE = Number(process.env.RATE ?? 0);
 const WORKERS = Number(process.env.WORKERS ?? 2);
@@ -334,7 +334,8 @@ async function main(): Promise<void> {
 
       // Warm, unmeasured, at the highest level, as a server that has served that many clinicians is: the workers'
       // pools hold as many connections as the run uses, each with its hot statements prepared, and V8 has optimised
-      // the request path. Without it the first level at a count of connections paid for opening and preparing them.
+      // the request path (its CPU per request falls for the first 10,000-15,000 requests, decision 063). Without it
+      // the first level at a count of connections paid for opening and preparing them.
       process.stderr.write(`Warming up for ${WARM_SECONDS} s at ${Math.max(...LEVELS)} connections...\n`);
       await drive(Math.max(...LEVELS), httpStep, WARM_SECONDS);
       await drive(Math.max(...LEVELS), rawStep, WARM_SECONDS);

@@ -8,7 +8,7 @@ import type { AuditEntry } from './audit-writer';
 import { auditRowFields, jsonText } from './audit-writer';
 import { bindSlots, type Slots } from '../db/client';
 import { hashedFields } from './audit-hash';
-import { canonicalJson, canonicalSegments, toJsonValue, type JsonValue } from './canonical-json';
+import { canonicalJson, fillSegments, segmentPlan, toJsonValue, type JsonValue, type SegmentPlan } from './canonical-json';
 
 const IN_SQL: unique symbol = Symbol('computed in the statement');
 
@@ -114,12 +114,38 @@ export function auditAppendSlotted(slot: Slots<AuditSlots>, newValues: Statement
     ${slot.auditSessionId}, ${slot.auditFacility}, ${slot.auditFlags}::jsonb)`;
 }
 
+/**
+ * The row's segment plan (canonical-json segmentPlan) for its hashed fields, the holes left out: worked out once for
+ * its keys, not on every request.
+ */
+let rowPlan: { keys: string; plan: SegmentPlan } | undefined;
+function rowPlanOf(fields: Record<string, JsonValue>): SegmentPlan {
+  const keys = Object.keys(fields).join();
+  if (rowPlan?.keys === keys) return rowPlan.plan;
+  const holes: readonly string[] = ROW_HOLES;
+  const plan = segmentPlan(
+    Object.keys(fields).filter((key) => !holes.includes(key)),
+    ROW_HOLES,
+  );
+  if (plan.holes.join() !== ROW_HOLES.join()) throw new Error(`audit hash holes out of order: ${plan.holes.join()}`);
+  rowPlan = { keys, plan };
+  return plan;
+}
+
 /** The values of auditAppendSlotted's slots for one request's audit row (its new_values and patient are in the text). */
 export function auditSlotValues(entry: Omit<AuditEntry, 'newValues' | 'patientId'>): AuditSlots {
-  const f = auditRowFields({ ...entry, newValues: null, patientId: null });
-  const { newValues: _nv, patientId: _p, ...rest } = hashedFields(f);
-  const { segments, holes } = canonicalSegments(rest, ROW_HOLES);
-  if (holes.join() !== ROW_HOLES.join()) throw new Error(`audit hash holes out of order: ${holes.join()}`);
+  // new_values and the patient are the statement's (holes of the hashed text): the entry's own are not read.
+  const f = auditRowFields({
+    actor: entry.actor,
+    meta: entry.meta,
+    action: entry.action,
+    resourceType: entry.resourceType,
+    resourceId: entry.resourceId,
+    oldValues: entry.oldValues,
+    complianceFlags: entry.complianceFlags,
+  });
+  const fields = hashedFields(f);
+  const segments = fillSegments(rowPlanOf(fields), fields);
   const [auditS0, auditS1, auditS2, auditS3, auditS4, auditS5, auditS6] = segments as [
     string,
     string,
@@ -149,4 +175,14 @@ export function auditSlotValues(entry: Omit<AuditEntry, 'newValues' | 'patientId
     auditFacility: f.facility,
     auditFlags: jsonText(f.complianceFlags),
   };
+}
+
+/**
+ * The values of a hot statement's `value_<key>` slots: the canonical JSON text of each of `keys` of an audit row's
+ * new_values (the keys whose values the request gives; the statement computes the others).
+ */
+export function newValueSlots(newValues: Record<string, unknown>, keys: readonly string[]): Record<string, string> {
+  const slots: Record<string, string> = {};
+  for (const key of keys) slots[`value_${key}`] = canonicalJson(toJsonValue(newValues[key]));
+  return slots;
 }

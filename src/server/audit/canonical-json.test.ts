@@ -25,6 +25,40 @@ describe('canonicalJson', () => {
     });
     expect(toJsonValue(undefined)).toBeNull();
   });
+
+  it('gives plain data back exactly as the round trip through JSON text does', () => {
+    // What toJsonValue means: the value JSON.stringify (unstorable characters replaced) and JSON.parse give back.
+    const roundTrip = (v: unknown): unknown => {
+      const text = JSON.stringify(v, (_k, x: unknown) => (typeof x === 'string' ? x.split('\u0000').join('\ufffd') : x));
+      return text === undefined ? null : JSON.parse(text);
+    };
+    const values: unknown[] = [
+      null,
+      true,
+      0,
+      -0,
+      1.5,
+      'text',
+      'nul\u0000',
+      [],
+      [1, 'a', null, [false]],
+      { method: 'id-number', idNumber: '85010112345' },
+      { nested: { list: [{ a: 1 }, { b: [2, 3] }] }, '2': 'numeric key first', a: 'then a' },
+      { skipped: undefined, kept: 1 },
+      [undefined, Infinity, () => 1],
+      { when: new Date('2025-01-01T00:00:00Z'), json: { toJSON: () => 'own' } },
+      JSON.parse('{"__proto__": {"polluted": true}, "x": 1}'),
+      Object.assign(Object.create(null), { bare: 'object' }),
+      Object.fromEntries([['\ud800lone', 'surrogate key']]),
+    ];
+    for (const v of values) {
+      const got = toJsonValue(v);
+      expect(got).toStrictEqual(roundTrip(v));
+      expect(Object.is(got, -0)).toBe(false);
+    }
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(Object.keys(toJsonValue(JSON.parse('{"__proto__": {"p": 1}}')) as object)).toEqual(['__proto__']);
+  });
 });
 
 describe('auditRowCanonical', () => {

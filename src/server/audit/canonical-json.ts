@@ -18,8 +18,45 @@ export function storableText(value: string): string {
  */
 export function toJsonValue(value: unknown): JsonValue {
   if (value === undefined) return null;
+  const plain = plainJson(value, 0);
+  if (plain !== NOT_PLAIN) return plain;
   const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? storableText(v) : v));
   return text === undefined ? null : (JSON.parse(text) as JsonValue);
+}
+
+const NOT_PLAIN: unique symbol = Symbol('not plain JSON data');
+const PLAIN_DEPTH = 16;
+
+/**
+ * toJsonValue of plain data (strings, booleans, finite numbers, null, arrays and plain objects of them) without
+ * JSON.stringify with a replacer and JSON.parse, which cost more than the rest of a search's audit row (issue 29);
+ * NOT_PLAIN for anything else (Dates, toJSON, undefined or non-finite values, deep nesting): the general path.
+ */
+function plainJson(value: unknown, depth: number): JsonValue | typeof NOT_PLAIN {
+  if (value === null || typeof value === 'boolean') return value;
+  if (typeof value === 'string') return storableText(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? value + 0 : NOT_PLAIN; // -0 is written as 0
+  if (typeof value !== 'object' || depth >= PLAIN_DEPTH) return NOT_PLAIN;
+  if (Array.isArray(value)) {
+    const out: JsonValue[] = [];
+    for (const item of value) {
+      const v = plainJson(item, depth + 1);
+      if (v === NOT_PLAIN) return NOT_PLAIN;
+      out.push(v);
+    }
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
+  const out: { [key: string]: JsonValue } = {};
+  for (const key of Object.keys(value)) {
+    // As JSON.parse gives it back, an own key named __proto__ is data: left to the general path.
+    if (key === '__proto__') return NOT_PLAIN;
+    const v = plainJson((value as Record<string, unknown>)[key], depth + 1);
+    if (v === NOT_PLAIN) return NOT_PLAIN;
+    out[key] = v;
+  }
+  return out;
 }
 
 export function canonicalJson(value: JsonValue): string {
@@ -35,20 +72,49 @@ export function canonicalJson(value: JsonValue): string {
  * segments[0], value(holes[0]), segments[1], ... gives canonicalJson of the whole object.
  */
 export function canonicalSegments(fields: Record<string, JsonValue>, holeKeys: readonly string[]): { segments: string[]; holes: string[] } {
-  const keys = [...Object.keys(fields), ...holeKeys].sort();
-  const segments: string[] = [];
+  const plan = segmentPlan(Object.keys(fields), holeKeys);
+  return { segments: fillSegments(plan, fields), holes: plan.holes };
+}
+
+/**
+ * Where each key's value goes in canonicalSegments' text, for objects that always have the same keys: worked out
+ * once (the sort and the key texts), then filled per object by fillSegments. Each segment is a list of literal
+ * texts and keys whose canonical JSON goes there.
+ */
+export interface SegmentPlan {
+  segments: (string | { key: string })[][];
+  holes: string[];
+}
+
+export function segmentPlan(fieldKeys: readonly string[], holeKeys: readonly string[]): SegmentPlan {
+  const keys = [...fieldKeys, ...holeKeys].sort();
+  const segments: (string | { key: string })[][] = [];
   const holes: string[] = [];
-  let current = '{';
+  let current: (string | { key: string })[] = [];
+  const literal = (text: string): void => {
+    const last = current.length - 1;
+    if (last >= 0 && typeof current[last] === 'string') current[last] += text;
+    else current.push(text);
+  };
+  literal('{');
   keys.forEach((key, i) => {
-    current += `${i > 0 ? ',' : ''}${JSON.stringify(key)}:`;
+    literal(`${i > 0 ? ',' : ''}${JSON.stringify(key)}:`);
     if (holeKeys.includes(key)) {
       segments.push(current);
       holes.push(key);
-      current = '';
-    } else {
-      current += canonicalJson(fields[key]!);
-    }
+      current = [];
+    } else current.push({ key });
   });
-  segments.push(`${current}}`);
+  literal('}');
+  segments.push(current);
   return { segments, holes };
+}
+
+/** The segments' texts of `fields` under `plan` (fields must have the plan's keys). */
+export function fillSegments(plan: SegmentPlan, fields: Record<string, JsonValue>): string[] {
+  return plan.segments.map((parts) => {
+    let text = '';
+    for (const part of parts) text += typeof part === 'string' ? part : canonicalJson(fields[part.key]!);
+    return text;
+  });
 }

@@ -3,7 +3,7 @@
 // user's revocations.
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { PERMISSIONS, type Permission } from '../../contracts/constants';
-import { hotStatement, type Db, type Slots } from '../db/client';
+import { hotStatement, slotValues, type Db, type Slots } from '../db/client';
 import { roles, users } from '../db/schema';
 import type { ActorCheck, StaffActor } from './actor';
 
@@ -173,7 +173,7 @@ export async function loadSessionActor(
   life: SessionLifetimes,
   touchMs: number,
 ): Promise<SessionActorRow | null> {
-  const [row] = await sessionActorStatement(db, sessionSlotValues(sid, now, life, touchMs));
+  const [row] = await sessionActorStatement(db, slotValues(sessionSlotValues(sid, now, life, touchMs)));
   if (!row) return null;
   return {
     sess: row.sess,
@@ -195,7 +195,13 @@ export interface ActorSlots extends SessionSlots {
 }
 
 export const actorSlotValues = (check: ActorCheck, life: SessionLifetimes, touchMs: number): ActorSlots => ({
-  ...sessionSlotValues(check.sid, check.now, life, touchMs),
+  sessionSid: check.sid,
+  sessionNow: check.now.toISOString(),
+  staffIdleMs: life.staff.idleMs,
+  staffAbsoluteMs: life.staff.absoluteMs,
+  patientIdleMs: life.patient.idleMs,
+  patientAbsoluteMs: life.patient.absoluteMs,
+  touchMs,
   actorFingerprint: check.fingerprint,
 });
 

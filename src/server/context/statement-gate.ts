@@ -18,7 +18,7 @@ import { actorCheckSlotted, actorSlotsOf, type ActorSlots } from './session';
 
 /**
  * The scope's gate as a hot statement takes it: only the request's values. The statement's text is built once per
- * shape (gateShapeOf) from slots (gateSlotted), so nothing of the gate's SQL is built per request (issue 29 item 3).
+ * shape (GateShape) from slots (gateSlotted), so nothing of the gate's SQL is built per request (issue 29 item 3).
  */
 export interface StatementGate {
   /** The request's rate limit's values (http/rate-limit's limitSlotValues). */
@@ -33,13 +33,14 @@ export interface GateShape {
   actor: boolean;
 }
 
-export const gateShapeOf = (gate: StatementGate): GateShape => ({ limit: Boolean(gate.limitSlots), actor: Boolean(gate.actorSlots) });
-
 /** The slots of a gated statement (those of its shape are filled). */
 export type GateSlots = LimitSlots & ActorSlots;
 
-/** The gate's values for the statement's slots. */
-export const gateSlotValues = (gate: StatementGate): Partial<GateSlots> => ({ ...gate.limitSlots, ...gate.actorSlots });
+/** The gate's values for the statement's slots, as parts of its slotValues (db/client): the limit's, the actor's. */
+export const gateSlotValues = (gate: StatementGate): [Partial<LimitSlots>, Partial<ActorSlots>] => [
+  gate.limitSlots ?? {},
+  gate.actorSlots ?? {},
+];
 
 /** The gate's SQL over slots, for a statement of `shape` built once. */
 export interface GateSql {
@@ -86,10 +87,7 @@ export const gateName = ({ limit, actor }: GateShape): string => `${limit ? '_li
 /** The gate of `scope` for its statement: nothing to confirm and nothing to count when the scope has no gate. */
 export function statementGateOf(scope: RequestScope): StatementGate {
   const { check = null, limit = null } = scope.gate ?? {};
-  return {
-    ...(limit ? { limitSlots: limitSlotValues(limit) } : {}),
-    ...(check ? { actorSlots: actorSlotsOf(check) } : {}),
-  };
+  return { limitSlots: limit ? limitSlotValues(limit) : undefined, actorSlots: check ? actorSlotsOf(check) : undefined };
 }
 
 /** The gate of a statement that confirms the actor but counts no limit (a record open). */

@@ -12,6 +12,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { DrizzleQueryError, Param, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { compactParams } from './compact-params';
 import { lockDataDir } from './data-dir-lock';
 import { parseMultiHostUrl, primaryFollowingPool } from './primary-pool';
 import * as schema from './schema';
@@ -188,24 +189,58 @@ interface PgQueryable {
   query(config: pg.QueryConfig, values: unknown[]): Promise<pg.QueryResult>;
 }
 
+declare const SLOT_VALUES: unique symbol;
+
+/** The values of a hot statement's slots, in the parts the caller has them in (slotValues). */
+export interface SlotValues<V> {
+  readonly parts: readonly object[];
+  /** Only for the type: the values the parts hold together. */
+  readonly [SLOT_VALUES]?: V;
+}
+
+type Merged<P extends readonly object[]> = P extends readonly [infer H, ...infer R extends readonly object[]] ? H & Merged<R> : unknown;
+
+/**
+ * A hot statement's values as the parts the caller has them in (the work's, the audit row's, the gate's), not merged
+ * into one object: an object literal spread from several objects of about forty keys in all made V8 build new hidden
+ * classes on every request (57 µs each time, and a major garbage collection every few seconds under load: issue 29).
+ * A later part's value wins, as in a spread.
+ */
+export const slotValues = <P extends readonly object[]>(...parts: P): SlotValues<Merged<P>> => ({ parts });
+
+/** The value of `slot`: from the last part that holds it, as a spread of the parts would give it. */
+function valueOf(parts: readonly object[], slot: string): unknown {
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i] as Record<string, unknown>;
+    if (slot in part) return part[slot];
+  }
+  throw new Error(`No value for placeholder "${slot}" was provided`);
+}
+
+/** A parameter of the rendered text: a slot's name (and its column's encoder), or a constant. */
+type HotParam = { slot: string; encode?: (value: unknown) => unknown } | { constant: unknown };
+
 /**
  * A hot statement whose text is built and rendered once (issue 23's budgets): `build` gets a placeholder for every
  * per-request value (`slot.patientId`) and must use them for everything that differs between requests; each call
- * then only fills in `values` and runs the named prepared statement. Building a large statement with drizzle on every
- * request cost a millisecond of CPU, as much as running it. On node-postgres the statement goes straight to the
- * pool (or the transaction's client) with drizzle's own type parsers and error wrapping: drizzle's per-call prepared
- * query object, spans and placeholder filling were a few percent of a search's Node CPU (issue 29 item 3).
+ * then only fills in the values (slotValues) and runs the named prepared statement. Building a large statement with
+ * drizzle on every request cost a millisecond of CPU, as much as running it. On node-postgres the statement goes
+ * straight to the pool (or the transaction's client) with drizzle's own type parsers and error wrapping: drizzle's
+ * per-call prepared query object, spans and placeholder filling were a few percent of a search's Node CPU (issue 29
+ * item 3). Its parameters are compacted once (compact-params.ts): one per slot, constant text inline.
  */
-export function hotStatement<V extends object, T>(name: string, build: (slot: Slots<V>) => SQL): (db: DbOrTx, values: V) => Promise<T[]> {
+export function hotStatement<V extends object, T>(
+  name: string,
+  build: (slot: Slots<V>) => SQL,
+): (db: DbOrTx, values: SlotValues<V>) => Promise<T[]> {
   let rendered: RenderedQuery | undefined;
   let config: pg.QueryConfig | undefined;
-  /** Each parameter of the rendered text: a slot's name (and its column's encoder), or a constant of the text. */
-  let params: ({ slot: string; encode?: (value: unknown) => unknown } | { constant: unknown })[] = [];
+  let params: HotParam[] = [];
   const slot = new Proxy({} as Slots<V>, { get: (_, key) => sql`${sql.placeholder(String(key))}` });
-  return async (db, values) => {
+  return async (db, { parts }) => {
     const internals = driverOf(db);
     if (!rendered) {
-      rendered = internals.dialect.sqlToQuery(build(slot));
+      rendered = compactParams(internals.dialect.sqlToQuery(build(slot)));
       config = { name, text: rendered.sql, types: DRIZZLE_TYPES };
       params = rendered.params.map((p) =>
         p instanceof Placeholder
@@ -216,12 +251,16 @@ export function hotStatement<V extends object, T>(name: string, build: (slot: Sl
       );
     }
     if (internals.session instanceof NodePgSession) {
-      const bound = params.map((p) => {
-        if ('constant' in p) return p.constant;
-        if (!(p.slot in values)) throw new Error(`No value for placeholder "${p.slot}" was provided`);
-        const value = (values as Record<string, unknown>)[p.slot];
-        return p.encode ? p.encode(value) : value;
-      });
+      const bound = new Array<unknown>(params.length);
+      for (let i = 0; i < params.length; i++) {
+        const p = params[i]!;
+        if ('constant' in p) {
+          bound[i] = p.constant;
+          continue;
+        }
+        const value = valueOf(parts, p.slot);
+        bound[i] = p.encode ? p.encode(value) : value;
+      }
       const client = (internals.session as unknown as { client: PgQueryable }).client;
       try {
         return (await client.query(config!, bound)).rows as T[];
@@ -229,7 +268,9 @@ export function hotStatement<V extends object, T>(name: string, build: (slot: Sl
         throw new DrizzleQueryError(rendered.sql, bound, error as Error);
       }
     }
-    const result = await internals.session.prepareQuery(rendered, undefined, name, false).execute(values as Record<string, unknown>);
+    const values: Record<string, unknown> = {};
+    for (const p of params) if ('slot' in p) values[p.slot] = valueOf(parts, p.slot);
+    const result = await internals.session.prepareQuery(rendered, undefined, name, false).execute(values);
     return (result as { rows: T[] }).rows;
   };
 }

@@ -1,6 +1,6 @@
 // Record access grants (DESIGN.md §4) on the access_grants table, and the patient's demographics the record shows.
 import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
-import { hotStatement, type DbOrTx, type Slots } from '../../db/client';
+import { hotStatement, slotValues, type DbOrTx, type Slots } from '../../db/client';
 import { actorCheckSlotted, type ActorSlots } from '../../context/session';
 import { survivorIdSql } from '../../db/joined-patients';
 import { liveGrantSql } from '../../db/live-grant';
@@ -102,7 +102,7 @@ const liveGrantActorStatement = hotStatement<LiveGrantSlots & ActorSlots, LiveGr
  */
 export async function liveGrant(db: DbOrTx, userId: string, patientId: number, now: Date, actor?: ActorSlots): Promise<LiveGrantRow> {
   const values: LiveGrantSlots = { userId, patientId, now: now.toISOString() };
-  const [row] = actor ? await liveGrantActorStatement(db, { ...values, ...actor }) : await liveGrantStatement(db, values);
+  const [row] = actor ? await liveGrantActorStatement(db, slotValues(values, actor)) : await liveGrantStatement(db, slotValues(values));
   return row!;
 }
 

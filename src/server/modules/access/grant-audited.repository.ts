@@ -2,14 +2,19 @@
 // confirmed and the per-user grant limit counted (when given), the patient checked and locked, the grant inserted and
 // the VIEW PATIENT row (naming the new grant's id) appended in one round trip, as one named prepared statement.
 import { sql, type SQL } from 'drizzle-orm';
-import { auditAppendSlotted, auditSlotValues, sqlJson, type AuditSlots, type StatementAuditEntry } from '../../audit/audit-in-statement';
-import { canonicalJson, toJsonValue } from '../../audit/canonical-json';
+import {
+  auditAppendSlotted,
+  auditSlotValues,
+  newValueSlots,
+  sqlJson,
+  type AuditSlots,
+  type StatementAuditEntry,
+} from '../../audit/audit-in-statement';
 import {
   countCte,
   GATE_COLUMNS,
   gateCtes,
   gateName,
-  gateShapeOf,
   gateSlotted,
   gateSlotValues,
   type GateColumns,
@@ -17,7 +22,7 @@ import {
   type GateSlots,
   type StatementGate,
 } from '../../context/statement-gate';
-import { hotStatement, type Db, type Slots } from '../../db/client';
+import { hotStatement, slotValues, type Db, type Slots, type SlotValues } from '../../db/client';
 import { reauthRuleSlotted, type ReauthSlots } from '../auth/mfa.repository';
 import { survivorIdSql } from '../../db/joined-patients';
 import type { GrantRow, NewGrant } from './access.repository';
@@ -96,11 +101,9 @@ function grantSql(slot: Slots<Raw>, shape: GateShape & { reauth: boolean }, keys
 }
 
 /** The statement of each shape, built once. */
-const STATEMENTS = new Map<string, (db: Db, values: Raw) => Promise<GrantStatementRow[]>>();
-function statementOf(
-  shape: GateShape & { reauth: boolean },
-  keys: readonly string[],
-): (db: Db, values: Raw) => Promise<GrantStatementRow[]> {
+type Statement = (db: Db, values: SlotValues<Raw>) => Promise<GrantStatementRow[]>;
+const STATEMENTS = new Map<string, Statement>();
+function statementOf(shape: GateShape & { reauth: boolean }, keys: readonly string[]): Statement {
   const name = `nhr_grant_audited${gateName(shape)}${shape.reauth ? '_reauth' : ''}_${keys.join('_')}`;
   let statement = STATEMENTS.get(name);
   if (!statement) STATEMENTS.set(name, (statement = hotStatement<Raw, GrantStatementRow>(name, (slot) => grantSql(slot, shape, keys))));
@@ -109,23 +112,28 @@ function statementOf(
 
 /** Stores the grant and its audit row (VIEW PATIENT of the grant's patient), after the actor's confirmation and the rate limit when given. */
 export async function insertGrantAudited(db: Db, grant: NewGrant, audit: GrantAudit, checks: GrantChecks = {}): Promise<GrantOutcome> {
-  const { newValues, ...entry } = audit;
+  const { newValues } = audit;
   const keys = Object.keys(newValues)
     .filter((key) => newValues[key] !== undefined && key !== 'grantId')
     .sort();
-  const values: Raw = {
-    grantUserId: grant.userId,
-    grantPatientId: grant.patientId,
-    grantConsent: grant.consent,
-    grantReason: grant.reason,
-    grantedAt: grant.grantedAt.toISOString(),
-    grantExpiresAt: grant.expiresAt.toISOString(),
-    ...Object.fromEntries(keys.map((key) => [`value_${key}`, canonicalJson(toJsonValue(newValues[key]))])),
-    ...auditSlotValues(entry),
+  const values = slotValues(
+    {
+      grantUserId: grant.userId,
+      grantPatientId: grant.patientId,
+      grantConsent: grant.consent,
+      grantReason: grant.reason,
+      grantedAt: grant.grantedAt.toISOString(),
+      grantExpiresAt: grant.expiresAt.toISOString(),
+    },
+    newValueSlots(newValues, keys),
+    auditSlotValues(audit),
     ...gateSlotValues(checks),
-    ...checks.reauth,
-  };
-  const [row] = await statementOf({ ...gateShapeOf(checks), reauth: Boolean(checks.reauth) }, keys)(db, values);
+    checks.reauth ?? {},
+  );
+  const [row] = await statementOf(
+    { limit: Boolean(checks.limitSlots), actor: Boolean(checks.actorSlots), reauth: Boolean(checks.reauth) },
+    keys,
+  )(db, values);
   const gate: GateColumns = row
     ? { actorOk: row.actorOk, limitOk: row.limitOk, limitResetMs: row.limitResetMs }
     : { actorOk: false, limitOk: false, limitResetMs: null };

@@ -3,7 +3,7 @@
 import { and, asc, eq, gt, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { SYSTEM_CLIENT_ROLE_ID } from '../../../contracts/api-clients';
 import { REAUTH_FRESH_MINUTES } from '../../../contracts/mfa';
-import { hotStatement, type Db, type DbOrTx, type Slots } from '../../db/client';
+import { hotStatement, slotValues, type Db, type DbOrTx, type Slots } from '../../db/client';
 import {
   mfaRolePolicy,
   roles,
@@ -368,6 +368,6 @@ export async function readReauthRule(
   db: DbOrTx,
   values: ReauthSlots,
 ): Promise<{ ok: boolean; hasSecondFactor: boolean; overVolume: boolean }> {
-  const [row] = await reauthRule(db, values);
+  const [row] = await reauthRule(db, slotValues(values));
   return { ok: row?.ok ?? false, hasSecondFactor: row?.has_second_factor ?? false, overVolume: row?.over_volume ?? false };
 }

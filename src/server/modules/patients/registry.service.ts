@@ -39,7 +39,9 @@ export async function searchRecorded(scope: GatedScope<StaffActor>, input: Patie
       newValues: { criteria: input, role: actorRoleAtTheTime(actor) },
     } as const;
     const volume = searchVolumeCheckOf(gate.rules.alerts, actor, meta);
-    const found = await inGatedStatement(scope, (g) => findExactAudited(scope.db, search, audit, { ...g, volume }));
+    const found = await inGatedStatement(scope, (g) =>
+      findExactAudited(scope.db, search, audit, { limitSlots: g.limitSlots, actorSlots: g.actorSlots, volume }),
+    );
     return found.patients;
   }
   // The fuzzy method runs several statements: it cannot confirm a cached actor, so it asks for one read now.

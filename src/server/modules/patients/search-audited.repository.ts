@@ -6,14 +6,19 @@
 import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PatientSearchResult } from '../../../contracts/patients';
-import { auditAppendSlotted, auditSlotValues, sqlJson, type AuditSlots, type StatementAuditEntry } from '../../audit/audit-in-statement';
-import { canonicalJson, toJsonValue } from '../../audit/canonical-json';
+import {
+  auditAppendSlotted,
+  auditSlotValues,
+  newValueSlots,
+  sqlJson,
+  type AuditSlots,
+  type StatementAuditEntry,
+} from '../../audit/audit-in-statement';
 import {
   countCte,
   GATE_COLUMNS,
   gateCtes,
   gateName,
-  gateShapeOf,
   gateSlotted,
   gateSlotValues,
   type GateColumns,
@@ -21,7 +26,7 @@ import {
   type GateSlots,
   type StatementGate,
 } from '../../context/statement-gate';
-import { hotStatement, type Db, type Slots } from '../../db/client';
+import { hotStatement, slotValues, type Db, type Slots, type SlotValues } from '../../db/client';
 import { bulkSearchCheckSlotted, volumeSlotValues, type BulkSearchCheck, type VolumeSlots } from '../privacy/alerts.repository';
 import { idNumberSearchSql, nameDobSearchSql } from './search.repository';
 
@@ -94,8 +99,9 @@ function searchSql(slot: Slots<Raw>, shape: Shape): SQL {
 }
 
 /** The statement of each shape, built once. */
-const STATEMENTS = new Map<string, (db: Db, values: Raw) => Promise<FoundRow[]>>();
-function statementOf(shape: Shape): (db: Db, values: Raw) => Promise<FoundRow[]> {
+type Statement = (db: Db, values: SlotValues<Raw>) => Promise<FoundRow[]>;
+const STATEMENTS = new Map<string, Statement>();
+function statementOf(shape: Shape): Statement {
   const base = `nhr_search_${shape.method}_audited${shape.volume ? '_checked' : ''}${gateName(shape)}`;
   const key = `${base}:${shape.keys.join(',')}`;
   let statement = STATEMENTS.get(key);
@@ -116,7 +122,7 @@ export async function findExactAudited(
   audit: SearchAudit,
   checks: SearchChecks = {},
 ): Promise<ExactSearchOutcome> {
-  const { newValues, ...entry } = audit;
+  const { newValues } = audit;
   const keys = Object.keys(newValues)
     .filter((key) => newValues[key] !== undefined && key !== 'patientIds' && key !== 'resultCount')
     .sort();
@@ -124,17 +130,18 @@ export async function findExactAudited(
     method: search.method,
     keys,
     volume: Boolean(checks.volume),
-    ...gateShapeOf(checks),
+    limit: Boolean(checks.limitSlots),
+    actor: Boolean(checks.actorSlots),
   };
-  const values: Raw = {
-    ...(search.method === 'id-number'
+  const values = slotValues(
+    search.method === 'id-number'
       ? { idNumber: search.idNumber }
-      : { lastName: search.lastName, dateOfBirth: search.dateOfBirth, resultLimit: search.limit }),
-    ...Object.fromEntries(keys.map((key) => [`value_${key}`, canonicalJson(toJsonValue(newValues[key]))])),
-    ...auditSlotValues(entry),
-    ...(checks.volume ? volumeSlotValues(checks.volume) : {}),
+      : { lastName: search.lastName, dateOfBirth: search.dateOfBirth, resultLimit: search.limit },
+    newValueSlots(newValues, keys),
+    auditSlotValues(audit),
+    checks.volume ? volumeSlotValues(checks.volume) : {},
     ...gateSlotValues(checks),
-  };
+  );
   const found = await statementOf(shape)(db, values);
   const [first] = found;
   // `lim` always yields its row, so the statement answers at least one.

@@ -7,7 +7,7 @@ import type { RecordPatient } from '../../../contracts/access';
 import { PORTAL_KINDS, type PortalKind, type RecordRows } from '../../../contracts/kinds';
 import { auditAppendSlotted, auditSlotValues, type AuditSlots } from '../../audit/audit-in-statement';
 import type { AuditEntry } from '../../audit/audit-writer';
-import { hotStatement, type Db } from '../../db/client';
+import { hotStatement, slotValues, type Db } from '../../db/client';
 import { PATIENT_JSON } from '../../db/patient-columns';
 import { takeSuspectSessionSql } from '../portal/portal-credentials.repository';
 import { listJson, presentLists } from './records.repository';
@@ -49,11 +49,10 @@ export async function readOwnRecordAudited(
   patientId: number,
   audit: Omit<AuditEntry, 'newValues' | 'patientId' | 'resourceId'>,
 ): Promise<{ patient: RecordPatient; lists: { [K in PortalKind]: RecordRows[K][] }; suspectIssuer: string | null } | null> {
-  const [row] = await ownRecordStatement(db, {
-    patientId,
-    suspectSid: audit.meta.sessionHash,
-    ...auditSlotValues({ ...audit, resourceId: patientId }),
-  });
+  const [row] = await ownRecordStatement(
+    db,
+    slotValues({ patientId, suspectSid: audit.meta.sessionHash }, auditSlotValues({ ...audit, resourceId: patientId })),
+  );
   if (!row?.patient) return null;
   if (row.audited !== 1) throw new Error('the record was read without its audit row');
   const { patient, audited: _a, suspectIssuer, ...lists } = row;

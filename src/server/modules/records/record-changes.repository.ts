@@ -10,7 +10,7 @@ import { auditAppendSlotted, auditSlotValues, sqlJson, type AuditSlots } from '.
 import type { AuditEntry } from '../../audit/audit-writer';
 import { canonicalJson, toJsonValue } from '../../audit/canonical-json';
 import { actorCheckSlotted, type ActorSlots } from '../../context/session';
-import { hotStatement, type Db, type Slots } from '../../db/client';
+import { hotStatement, slotValues, type Db, type Slots } from '../../db/client';
 import { patientWithGrantSql } from '../../db/patient-columns';
 import { serverKind } from './kinds';
 import { jsonRow } from './records.repository';
@@ -103,17 +103,19 @@ export async function readChangesAudited(
   audit: Omit<AuditEntry, 'newValues' | 'patientId'>,
   actor?: ActorSlots,
 ): Promise<ChangesRead> {
-  const values: ChangesSlots = {
-    userId,
-    patientId,
-    now: now.toISOString(),
-    since: cursor?.since ?? null,
-    sinceJson: canonicalJson(toJsonValue(cursor?.raw ?? null)),
-    ...auditSlotValues(audit),
-  };
+  const values = [
+    {
+      userId,
+      patientId,
+      now: now.toISOString(),
+      since: cursor?.since ?? null,
+      sinceJson: canonicalJson(toJsonValue(cursor?.raw ?? null)),
+    },
+    auditSlotValues(audit),
+  ] as const;
   const [row] = actor
-    ? await (cursor ? STATEMENTS.sinceActor : STATEMENTS.allActor)(db, { ...values, ...actor })
-    : await (cursor ? STATEMENTS.since : STATEMENTS.all)(db, values);
+    ? await (cursor ? STATEMENTS.sinceActor : STATEMENTS.allActor)(db, slotValues(...values, actor))
+    : await (cursor ? STATEMENTS.since : STATEMENTS.all)(db, slotValues(...values));
   if (row && !row.actorOk) return { unconfirmed: true, found: false };
   if (!row?.patient) return { found: false };
   if (!row.granted) return { found: true, granted: false, survivorId: row.survivorId, survivorIdNumber: row.survivorIdNumber };

@@ -8,7 +8,7 @@ import type { RecordPatient } from '../../../contracts/access';
 import { auditAppendSlotted, auditSlotValues, sqlJson, type AuditSlots } from '../../audit/audit-in-statement';
 import type { AuditEntry } from '../../audit/audit-writer';
 import { actorCheckSlotted, type ActorSlots } from '../../context/session';
-import { hotStatement, type Db, type Slots } from '../../db/client';
+import { hotStatement, slotValues, type Db, type Slots } from '../../db/client';
 import { patientWithGrantSql } from '../../db/patient-columns';
 import { listJson, presentLists } from './records.repository';
 
@@ -70,8 +70,8 @@ export async function readSummaryAudited(
   audit: Omit<AuditEntry, 'newValues' | 'patientId'>,
   actor?: ActorSlots,
 ): Promise<SummaryRead> {
-  const values: SummarySlots = { userId, patientId, now: now.toISOString(), ...auditSlotValues(audit) };
-  const [row] = actor ? await summaryActorStatement(db, { ...values, ...actor }) : await summaryStatement(db, values);
+  const values = [{ userId, patientId, now: now.toISOString() }, auditSlotValues(audit)] as const;
+  const [row] = actor ? await summaryActorStatement(db, slotValues(...values, actor)) : await summaryStatement(db, slotValues(...values));
   if (row && !row.actorOk) return { unconfirmed: true, found: false };
   if (!row?.patient) return { found: false };
   if (!row.granted) return { found: true, granted: false, survivorId: row.survivorId, survivorIdNumber: row.survivorIdNumber };

@@ -9,7 +9,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { kindContract, RECORD_KINDS, type RecordKind, type RecordLists, type RecordRows } from '../../../contracts/kinds';
 import type { Actor } from '../../context/actor';
 import type { DataContext } from '../../context/data-context';
-import { hotStatement, type DbOrTx, type Slots } from '../../db/client';
+import { hotStatement, slotValues, type DbOrTx, type Slots, type SlotValues } from '../../db/client';
 import { idempotencyKeys, recordVersions } from '../../db/schema';
 import type { PatientScope } from '../access/patient-scope';
 import { serverKind } from './kinds';
@@ -110,7 +110,7 @@ export function presentLists<L extends Partial<Record<RecordKind, unknown>>>(lis
  * The statement reading a set of lists, built once per set (db/client hotStatement): the portal and the full record
  * read every list on each request, and building that statement with drizzle each time cost more CPU than running it.
  */
-const LIST_STATEMENTS = new Map<string, (db: DbOrTx, values: { patientId: number }) => Promise<Raw[]>>();
+const LIST_STATEMENTS = new Map<string, (db: DbOrTx, values: SlotValues<{ patientId: number }>) => Promise<Raw[]>>();
 function listsStatement(kinds: readonly RecordKind[]) {
   const key = kinds.join(',');
   let statement = LIST_STATEMENTS.get(key);
@@ -132,7 +132,7 @@ async function selectLists<K extends RecordKind>(
   kinds: readonly K[],
   patientId: number,
 ): Promise<{ [P in K]: RecordRows[P][] }> {
-  const [row] = await listsStatement(kinds)(tx, { patientId });
+  const [row] = await listsStatement(kinds)(tx, slotValues({ patientId }));
   return presentLists(row as { [P in K]: RecordRows[P][] });
 }
 
@@ -187,7 +187,7 @@ const cellSql = (column: PgColumn, i: number): SQL => sql`${sql.param(sql.placeh
  * The statement of one shape (the kind, the columns written, and the options that change its text), built once
  * (db/client hotStatement): a change writes the same columns nearly every time, so there are few shapes per kind.
  */
-const SHAPES = new Map<string, (db: DbOrTx, values: Raw) => Promise<Raw[]>>();
+const SHAPES = new Map<string, (db: DbOrTx, values: SlotValues<Raw>) => Promise<Raw[]>>();
 function shaped(prefix: string, kind: RecordKind, columns: PgColumn[], options: string, build: (slot: Slots<Raw>) => SQL) {
   const shape = `${prefix}_${tableName(kind)}_${options}_${columns.map((c) => c.name).join(',')}`;
   let statement = SHAPES.get(shape);
@@ -247,14 +247,10 @@ export async function insertItem<K extends RecordKind>(
                    '{}'::text[], ${versionRowOf(kind, sql`ins`)} FROM ins${key === null ? sql`` : sql` WHERE EXISTS (SELECT 1 FROM k)`})
     SELECT ins.*, ${key === null ? sql`true` : sql`EXISTS (SELECT 1 FROM k)`} AS "keyClaimed" FROM ins`;
   });
-  const [raw] = await statement(scope.tx, {
-    ...slots,
-    kind,
-    patientId: scope.patientId,
-    at: by.now.toISOString(),
-    by: by.name,
-    ...(key ?? {}),
-  });
+  const [raw] = await statement(
+    scope.tx,
+    slotValues(slots, { kind, patientId: scope.patientId, at: by.now.toISOString(), by: by.name }, key ?? {}),
+  );
   // No row: the patient was joined into another record (decision 048), perhaps by a join this statement waited for.
   if (!raw) throw await patientJoinedError(scope.tx, scope.patientId);
   const { keyClaimed, ...row } = raw;
@@ -321,18 +317,20 @@ async function writeNextVersion<K extends RecordKind>(
             ON CONFLICT DO NOTHING)
     SELECT * FROM up`;
   });
-  const [raw] = await statement(scope.tx, {
-    ...slots,
-    kind,
-    id,
-    patientId: scope.patientId,
-    version,
-    action: next.action,
-    at: by.now.toISOString(),
-    by: by.name,
-    changed: next.changed,
-    legacyRow: next.legacyFirst === null ? null : JSON.stringify(next.legacyFirst),
-  });
+  const [raw] = await statement(
+    scope.tx,
+    slotValues(slots, {
+      kind,
+      id,
+      patientId: scope.patientId,
+      version,
+      action: next.action,
+      at: by.now.toISOString(),
+      by: by.name,
+      changed: next.changed,
+      legacyRow: next.legacyFirst === null ? null : JSON.stringify(next.legacyFirst),
+    }),
+  );
   return raw ? toRow(kind, builderRow(kind, raw)) : null;
 }
 
@@ -376,7 +374,7 @@ export async function lockItem<K extends RecordKind>(
   kind: K,
   id: number,
 ): Promise<{ patientId: number; row: RecordRows[K] | null } | null> {
-  const [stored] = await lockStatement(kind)(ctx.tx, { id });
+  const [stored] = await lockStatement(kind)(ctx.tx, slotValues({ id }));
   if (!stored) return null;
   const raw = builderRow(kind, stored);
   const current = raw.enteredInErrorAt === null || raw.enteredInErrorAt === undefined;
@@ -384,8 +382,9 @@ export async function lockItem<K extends RecordKind>(
 }
 
 /** Each kind's lockItem statement, built once. */
-const LOCKS = new Map<RecordKind, (db: DbOrTx, values: { id: number }) => Promise<Raw[]>>();
-function lockStatement(kind: RecordKind): (db: DbOrTx, values: { id: number }) => Promise<Raw[]> {
+type LockStatement = (db: DbOrTx, values: SlotValues<{ id: number }>) => Promise<Raw[]>;
+const LOCKS = new Map<RecordKind, LockStatement>();
+function lockStatement(kind: RecordKind): LockStatement {
   let statement = LOCKS.get(kind);
   if (!statement) {
     const table = tableOf(kind);

@@ -3,7 +3,7 @@
 import { and, eq, getTableName, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { ATC_SYSTEM } from '../../../../contracts/code-systems';
-import { hotStatement } from '../../../db/client';
+import { hotStatement, slotValues, type SlotValues } from '../../../db/client';
 import type { PatientScope } from '../../access/patient-scope';
 import type { KindTable } from './server-kind';
 
@@ -52,7 +52,7 @@ interface CheckSlots {
 
 type CheckStatement = (
   db: PatientScope['tx'],
-  values: CheckSlots,
+  values: SlotValues<CheckSlots>,
 ) => Promise<{ medicine: boolean; id: unknown; code: unknown; label: unknown; sealed: unknown }[]>;
 /** The statement per pair of tables (there is one pair: allergies and medications), built once (db/client hotStatement). */
 const STATEMENTS = new Map<string, CheckStatement>();
@@ -87,6 +87,6 @@ export async function allergiesAndActiveMedicines(
     );
     STATEMENTS.set(name, statement);
   }
-  const rows = await statement(scope.tx, { patientId: scope.patientId, editing });
+  const rows = await statement(scope.tx, slotValues({ patientId: scope.patientId, editing }));
   return { allergies: rows.filter((r) => !r.medicine).map(entryOf), medicines: rows.filter((r) => r.medicine).map(entryOf) };
 }
