@@ -1,10 +1,11 @@
-// Each worker keeps the staff actors of the sessions it served (decision 028), so the hot routes (search, record
-// open) need not read the actor in a statement of its own: their one statement confirms the cached actor
-// (actorCheckSlotted) and does the work only when it is still the same. The cache is never trusted alone.
-import type { StaffActor } from './actor';
+// Each worker keeps the actors of the sessions it served (decision 028), staff and patients, so the hot routes
+// (search, record open, the portal's read) need not read the actor in a statement of its own: their one statement
+// confirms the cached actor (actorCheckSlotted) and does the work only when it is still the same. The cache is never
+// trusted alone.
+import type { Actor } from './actor';
 
 export interface CachedActor {
-  actor: StaffActor;
+  actor: Actor;
   /** loadSessionActor's fingerprint of what the actor was built from. */
   fingerprint: string;
 }

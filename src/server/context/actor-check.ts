@@ -11,7 +11,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Permission } from '../../contracts/constants';
 import type { RateLimitName } from '../http/rate-limit';
 import type { GatedScope } from './data-context';
-import { requireStaff } from './guards';
+import type { PatientActor } from './actor';
+import { requirePortalPatient, requireStaff, type Guard } from './guards';
 
 /** The cached actor was not confirmed: the statement found it changed (or the path cannot confirm it). */
 export class UnconfirmedActorError extends Error {
@@ -22,21 +23,35 @@ export class UnconfirmedActorError extends Error {
 }
 
 /** Runs `work` on the request's gated scope (with the rate limit `limit` when given), retrying once as above. */
-export async function withConfirmedActor<T>(
+export function withConfirmedActor<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   permission: Permission,
   work: (scope: GatedScope) => Promise<T>,
   limit?: RateLimitName,
 ): Promise<T> {
+  return confirmedOnce(request, reply, requireStaff(permission), () => work(request.gatedScope(limit)));
+}
+
+/** The same for the patient portal's hot read: `work` on the signed-in patient's gated scope (request.portalScope). */
+export function withConfirmedPatient<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  work: (scope: GatedScope<PatientActor>) => Promise<T>,
+): Promise<T> {
+  return confirmedOnce(request, reply, requirePortalPatient(), () => work(request.portalScope()));
+}
+
+/** `run` once on the cached actor; when its statement could not confirm it, the actor read anew, `guard` again, and `run` again. */
+async function confirmedOnce<T>(request: FastifyRequest, reply: FastifyReply, guard: Guard, run: () => Promise<T>): Promise<T> {
   if (request.actorCheck) {
     try {
-      return await work(request.gatedScope(limit));
+      return await run();
     } catch (error) {
       if (!(error instanceof UnconfirmedActorError)) throw error;
     }
     await request.refreshActor();
-    await requireStaff(permission)(request, reply);
+    await guard(request, reply);
   }
-  return work(request.gatedScope(limit));
+  return run();
 }

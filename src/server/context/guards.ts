@@ -42,6 +42,8 @@ const staffMay = (actor: FastifyRequest['actor'], permission: Permission | undef
 /** Signed-in patients (portal session) only: 401 UNAUTHENTICATED when signed out or signed in as staff. */
 export function requirePatient(): Guard {
   return async (request) => {
+    // A cached actor (decision 028) may be out of date: it is read anew before it is refused anything.
+    if (request.actor?.kind !== 'patient' && request.actorCheck) await request.refreshActor();
     if (request.actor?.kind !== 'patient') throw unauthenticated();
   };
 }
@@ -52,6 +54,7 @@ export function requirePatient(): Guard {
  */
 export function requirePortalPatient(): Guard {
   return async (request) => {
+    if (request.actor?.kind !== 'patient' && request.actorCheck) await request.refreshActor();
     const actor = request.actor;
     if (!actor) throw unauthenticated();
     if (actor.kind !== 'patient') throw new AppError('PATIENT_PORTAL_ONLY', PATIENT_PORTAL_ONLY);

@@ -1,6 +1,6 @@
 // The request context (DESIGN.md §4, STYLE habit 3): on every request, `request.meta` (who asked, from where) and
 // `request.actor` (the signed-in staff user with permissions read from the database now, or the patient, or null).
-// On routes marked `config.actorInStatement` a staff actor may come from this worker's cache instead, with
+// On routes marked `config.actorInStatement` the actor (staff or patient) may come from this worker's cache instead, with
 // `request.actorCheck` for the route's one statement to confirm it (decision 028). `request.gatedScope(limit)` is what a
 // hot route hands its service (decision 059): the scope with its gate (that confirmation, the route's rate limit and
 // the volume rules). Register after @fastify/cookie and before the module routes.
@@ -8,9 +8,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db/client';
 import { staffLimit, type RateLimitName } from '../http/rate-limit';
-import type { Actor, RequestMeta, StaffActor } from './actor';
+import type { Actor, PatientActor, RequestMeta, StaffActor } from './actor';
 import type { GatedScope } from './data-context';
-import { staffActor } from './guards';
+import { patientActor, staffActor } from './guards';
 import { isCdsHooksUrl, isFhirUrl } from '../errors/operation-outcome';
 import { loadStaffActor } from './actor.repository';
 import { ActorCache } from './actor-cache';
@@ -36,6 +36,8 @@ declare module 'fastify' {
      * 050) and the volume rules. 401 when the request has no staff actor.
      */
     gatedScope(limit?: RateLimitName | null): GatedScope<StaffActor>;
+    /** The signed-in patient's scope with its gate: the cached session to confirm (when it came from the cache). 401 otherwise. */
+    portalScope(): GatedScope<PatientActor>;
   }
 }
 
@@ -79,10 +81,10 @@ export function registerRequestContext(app: FastifyInstance, deps: AppDeps): voi
         cache.delete(sid);
         return destroySession(db, session.sid);
       }
-      cache.set(sid, { actor, fingerprint: loaded.fingerprint });
     } else {
       actor = { kind: 'patient', patientId: session.subject.patientId };
     }
+    cache.set(sid, { actor, fingerprint: loaded.fingerprint });
     request.actor = actor;
     request.meta.sessionHash = session.sid;
   }
@@ -100,6 +102,16 @@ export function registerRequestContext(app: FastifyInstance, deps: AppDeps): voi
         limit: limit ? staffLimit(config, limit, actor.userId, now, clientMax(actor, limit)) : null,
         rules: { alerts: config.alerts, breakGlassPerHour: config.breakGlassPerHour },
       },
+    };
+  });
+
+  app.decorateRequest('portalScope', function (this: FastifyRequest): GatedScope<PatientActor> {
+    return {
+      db,
+      actor: patientActor(this),
+      meta: this.meta,
+      now: config.now(),
+      gate: { check: this.actorCheck, limit: null, rules: { alerts: config.alerts, breakGlassPerHour: config.breakGlassPerHour } },
     };
   });
 

@@ -1,7 +1,7 @@
 // Server-side sessions (DESIGN.md §1, §5). The cookie holds a random 256-bit token; the database holds only its
 // SHA-256 (sessions.sid), so a read of the table does not yield usable cookies. Any app instance can serve any
 // session: everything lives in the sessions table.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import type { Config } from '../config';
@@ -37,7 +37,8 @@ type StoredSession = SessionSubject & { createdAt: string };
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/; // 32 bytes, base64url
 
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+/** SHA-256 hex of a session token, on every request: the one-shot crypto.hash, not a Hash object (issue 29). */
+export const hashToken = (token: string): string => hash('sha256', token, 'hex');
 
 /** The session token from the request's cookie, or null when absent or malformed. */
 export function sessionToken(request: FastifyRequest): string | null {

@@ -179,9 +179,15 @@ const TEXT_TYPES = new Set<number>([
   1182, // date[]
 ]);
 const asText = (value: string): string => value;
+/** Each column type's text parser, looked up once: node-postgres asks for every column of every result. */
+const TEXT_PARSERS = new Map<number, unknown>();
 const DRIZZLE_TYPES: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    TEXT_TYPES.has(oid) ? asText : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (format === 'binary') return pg.types.getTypeParser(oid, format);
+    let parser = TEXT_PARSERS.get(oid);
+    if (parser === undefined) TEXT_PARSERS.set(oid, (parser = TEXT_TYPES.has(oid) ? asText : pg.types.getTypeParser(oid, 'text')));
+    return parser;
+  }) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 /** What node-postgres's session runs a query on: the pool, or the transaction's client. */

@@ -21,6 +21,7 @@ import { patientReauthInput } from '../../../contracts/portal-login';
 import { recordPatientPinProof } from '../auth/patient-reauth.service';
 import { recordIdParams } from '../../../contracts/record-api';
 import { patientActor, patientScope, requirePortalPatient, requireStaff, staffActor } from '../../context/guards';
+import { withConfirmedPatient } from '../../context/actor-check';
 import { endSession, startSession } from '../../context/session';
 import { zodRoutes, type AppDeps } from '../../deps';
 import { unauthenticated } from '../../errors/app-error';
@@ -169,9 +170,14 @@ export function portalRoutes(deps: AppDeps) {
 
     r.get(
       '/api/patient-portal/me',
-      { onRequest: patientOnly, schema: { tags, response: { 200: portalRecord } } },
+      {
+        onRequest: patientOnly,
+        // The read's statement confirms the worker's cached session itself (decision 028): one round trip.
+        config: { actorInStatement: true },
+        schema: { tags, response: { 200: portalRecord } },
+      },
       async (request, reply) => {
-        const read = await loadPortalRecord(patientScope(request, db, config.now));
+        const read = await withConfirmedPatient(request, reply, loadPortalRecord);
         if (!read) return signedOut(request, reply);
         if (read.suspectIssuer) await noteSuspectRead(deps, read.suspectIssuer, patientActor(request).patientId, request.meta);
         return read.record;

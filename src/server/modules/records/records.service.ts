@@ -534,14 +534,14 @@ export async function readRecordSummary(c: RecordCaller, patientId: number): Pro
 export async function readOwnRecord(
   c: RequestScope<PatientActor>,
 ): Promise<{ patient: RecordPatient; lists: PortalRows; suspectIssuer: string | null }> {
-  // One statement: the patient, the lists and the audit row (own-record.repository.ts).
-  const own = await readOwnRecordAudited(c.db, c.actor.patientId, {
-    actor: auditActorOf(c.actor),
-    meta: c.meta,
-    action: 'VIEW',
-    resourceType: 'PATIENT',
+  // One statement: the scope's gate (a cached session's confirmation, decision 028), the patient, the lists and the
+  // audit row (own-record.repository.ts).
+  const { own } = await inGatedStatement(c, async ({ actorSlots }) => {
+    const audit = { actor: auditActorOf(c.actor), meta: c.meta, action: 'VIEW', resourceType: 'PATIENT' } as const;
+    const own = await readOwnRecordAudited(c.db, c.actor.patientId, audit, actorSlots);
+    return { gate: actorGate(!('unconfirmed' in own)), own };
   });
-  if (!own) throw new PatientRemoved();
+  if (!('found' in own) || !own.found) throw new PatientRemoved();
   const lists = Object.fromEntries(
     PORTAL_KINDS.map((k: PortalKind) => {
       const from = KIND_CONTRACTS[k].portal.from as (row: RecordRows[PortalKind]) => Record<string, unknown>;
