@@ -4,9 +4,9 @@
 // way reads and audits nothing. A staff session on the portal is still refused as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { auditRowCount } from '../../test/audit-fixtures';
 import { testClock } from '../../test/clock';
 import { insertPatient, signInPatient, type SeededPatient } from '../../test/portal-fixtures';
+import { queryOne } from '../../test/sql';
 import { signInAs } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
@@ -26,8 +26,12 @@ afterAll(async () => {
 });
 
 const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/patient-portal/me', headers: { cookie } });
-const portalReads = (patientId: number) =>
-  auditRowCount(t.db, sql`action = 'VIEW' AND patient_id = ${patientId} AND new_values->>'via' = 'patient-portal'`);
+const portalReads = async (patientId: number): Promise<number> =>
+  (await queryOne<{ n: number }>(
+    t.db,
+    sql`SELECT count(*)::int AS n FROM audit_logs
+          WHERE action = 'VIEW' AND patient_id = ${patientId} AND new_values->>'via' = 'patient-portal'`,
+  ))!.n;
 
 /** A patient whose session this worker has cached (one read put it there). */
 async function cachedPatient(p: SeededPatient): Promise<string> {
