@@ -21,7 +21,7 @@ import { readSummaryAudited } from '../../src/server/modules/records/record-summ
 import { searchAuditSummary, searchPatients } from '../../src/server/modules/patients/search.service';
 import { activatePatient, PATIENT_PIN } from '../../src/server/test/portal-fixtures';
 import { createStaffUser } from '../../src/server/test/staff';
-import { createBenchDatabase, percentile, type BenchDatabase } from '../bench-database';
+import { createBenchDatabase, percentile, vacuumRewrittenTables, type BenchDatabase } from '../bench-database';
 import { benchClient, SEEDED, seedScratchRecords, writeResult, type BenchClient } from '../record-bench-kit';
 import { startServerProcess } from '../search/server-process';
 import { openDatabase } from '../../src/server/db/client';
@@ -168,6 +168,7 @@ async function openDatabaseForLoad(): Promise<BenchDatabase> {
   if (SEEDED) {
     const handle = await openDatabase({ databaseUrl: SEEDED, poolSize: Math.max(...LEVELS) + 2 });
     await handle.migrate();
+    await vacuumRewrittenTables(handle);
     return { handle, url: SEEDED, dispose: () => handle.close() };
   }
   const database = await createBenchDatabase({ poolSize: Math.max(...LEVELS) + 2 });

@@ -5,6 +5,7 @@
 // reference issue 11 sets), and through the real app over HTTP with a signed-in session (http-driver.ts, on by
 // default; on PostgreSQL the server runs as `npm start` runs it, in its own WORKERS processes), at each
 // concurrency; then the ratios HTTP / raw search+audit and HTTP / raw SQL of p50 and p95 per group, and the budgets.
+import { vacuumRewrittenTables } from '../bench-database';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
@@ -86,6 +87,7 @@ export async function runSearchBenchmark(argv: string[]): Promise<void> {
   let appHandle: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
     await handle.migrate();
+    await vacuumRewrittenTables(handle);
     const today = todayIso();
     const [{ n } = { n: 0 }] = (
       (await handle.db.execute(sql`SELECT count(*)::int AS n FROM patients`)) as unknown as { rows: { n: number }[] }
