@@ -194,16 +194,9 @@ export interface ActorSlots extends SessionSlots {
   actorFingerprint: string;
 }
 
-export const actorSlotValues = (check: ActorCheck, life: SessionLifetimes, touchMs: number): ActorSlots => ({
-  sessionSid: check.sid,
-  sessionNow: check.now.toISOString(),
-  staffIdleMs: life.staff.idleMs,
-  staffAbsoluteMs: life.staff.absoluteMs,
-  patientIdleMs: life.patient.idleMs,
-  patientAbsoluteMs: life.patient.absoluteMs,
-  touchMs,
-  actorFingerprint: check.fingerprint,
-});
+// One property added to the session's values, not a spread into a new literal (decision 063: spreads built hidden classes per request).
+export const actorSlotValues = (check: ActorCheck, life: SessionLifetimes, touchMs: number): ActorSlots =>
+  Object.assign(sessionSlotValues(check.sid, check.now, life, touchMs), { actorFingerprint: check.fingerprint });
 
 /**
  * The CTEs that confirm a cached actor inside a route's hot statement (db/client hotStatement), over slots: they end
