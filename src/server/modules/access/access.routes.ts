@@ -5,7 +5,6 @@ import { recordIdParams } from '../../../contracts/record-api';
 import { withConfirmedActor } from '../../context/actor-check';
 import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
-import { noteGrantVolume } from '../privacy/alerts.service';
 import { grantRecordAccess, readPatient } from './access.service';
 
 export function accessRoutes({ db, config }: AppDeps) {
@@ -23,17 +22,13 @@ export function accessRoutes({ db, config }: AppDeps) {
         schema: { tags, params: recordIdParams, body: recordAccessInput, response: { 201: accessGrant } },
       },
       async (request, reply) => {
-        const { grant, actor } = await withConfirmedActor(
+        const grant = await withConfirmedActor(
           request,
           reply,
           'records.read',
-          async (scope) => ({
-            grant: await grantRecordAccess(scope, { patientId: request.params.id, access: request.body }),
-            actor: scope.actor,
-          }),
+          (scope) => grantRecordAccess(scope, { patientId: request.params.id, access: request.body }),
           'accessGrant',
         );
-        await noteGrantVolume(db, config.alerts, actor, request.meta, config.now());
         return reply.status(201).send(grant);
       },
     );

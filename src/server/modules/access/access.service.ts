@@ -23,6 +23,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { AppError, validationFailed } from '../../errors/app-error';
 import { recordSecurityEvent } from '../auth/auth.service';
 import { reauthRequired, reauthSlotValues } from '../auth/mfa.service';
+import { grantVolumeAlertOf } from '../privacy/alerts.service';
 import { breakGlassInHour, findPatientWithGrant, grantNowOrAt, liveGrant } from './access.repository';
 import { findPatientRead } from './patient-read.repository';
 import { insertGrantAudited } from './grant-audited.repository';
@@ -122,7 +123,9 @@ export async function grantRecordAccess(scope: GatedScope<StaffActor>, { patient
     complianceFlags: consent ? { type: 'CONSENT' } : { type: 'BREAK_GLASS', reason },
   } as const;
   const grant = { userId: actor.userId, patientId, consent, reason, grantedAt: now, expiresAt };
-  const outcome = await inGatedStatement(scope, (gate) => insertGrantAudited(db, grant, audit, { ...gate, reauth }));
+  // Over the hourly volume the same statement raises GRANT_VOLUME_ALERT for the privacy review (decision 011).
+  const volumeAlert = grantVolumeAlertOf(limits, now);
+  const outcome = await inGatedStatement(scope, (gate) => insertGrantAudited(db, grant, audit, { ...gate, reauth, volumeAlert }));
   // A closed gate was answered by inGatedStatement (the request context's retry, or 429); nothing was written.
   if (outcome.kind === 'closed') throw new Error('the grant statement answered a closed gate');
   if (outcome.kind === 'reauth') throw reauthRequired(outcome.hasSecondFactor ? 'second_factor' : 'password');

@@ -1,6 +1,7 @@
 // A record-access grant and its audit row in one statement (issue 11, docs/decisions/015 and 028): the cached actor
 // confirmed and the per-user grant limit counted (when given), the patient checked and locked, the grant inserted and
-// the VIEW PATIENT row (naming the new grant's id) appended in one round trip, as one named prepared statement.
+// the VIEW PATIENT row (naming the new grant's id) appended, and the grant-volume alert raised over the hourly volume, in
+// one round trip, as one named prepared statement.
 import { sql, type SQL } from 'drizzle-orm';
 import {
   auditAppendSlotted,
@@ -24,6 +25,7 @@ import {
 } from '../../context/statement-gate';
 import { hotStatement, slotValues, type Db, type Slots, type SlotValues } from '../../db/client';
 import { reauthRuleSlotted, type ReauthSlots } from '../auth/mfa.repository';
+import { grantVolumeAlertSlotted, type GrantVolumeSlots } from '../privacy/alerts.repository';
 import { survivorIdSql } from '../../db/joined-patients';
 import type { GrantRow, NewGrant } from './access.repository';
 
@@ -46,9 +48,13 @@ export type GrantOutcome = { gate: GateColumns } & (
   | { kind: 'reauth'; hasSecondFactor: boolean }
 );
 
-/** What else the grant's statement checks: the gate, and the re-authentication rule (none for a system client). */
+/**
+ * What else the grant's statement does: the gate, the re-authentication rule (none for a system client), and the
+ * grant-volume alert it raises over the hourly volume (every grant, a system client's too).
+ */
 export interface GrantChecks extends StatementGate {
   reauth?: ReauthSlots | null;
+  volumeAlert: GrantVolumeSlots;
 }
 
 /** The grant's own values. */
@@ -73,6 +79,7 @@ type GrantStatementRow = GateColumns & {
 function grantSql(slot: Slots<Raw>, shape: GateShape & { reauth: boolean }, keys: readonly string[]): SQL {
   const gate = gateSlotted(slot as Slots<GateSlots>, shape);
   const g = slot as Slots<GrantSlots>;
+  const audit = slot as Slots<AuditSlots>;
   const newValues = {
     ...Object.fromEntries(keys.map((key) => [key, sqlJson(sql`${slot[`value_${key}`] ?? sql`NULL`}::text`)])),
     grantId: sqlJson(sql`g.id`),
@@ -90,7 +97,12 @@ function grantSql(slot: Slots<Raw>, shape: GateShape & { reauth: boolean }, keys
                    SELECT ${g.grantUserId}::text, p.id, ${g.grantConsent}::boolean, ${g.grantReason}::text, ${g.grantedAt}::timestamptz,
                           ${g.grantExpiresAt}::timestamptz FROM p
                    RETURNING id, patient_id, consent, reason, granted_at, expires_at),
-             a AS (SELECT ${auditAppendSlotted(slot as Slots<AuditSlots>, newValues, sql`${g.grantPatientId}::int`)} AS audit_id FROM g)${countCte(gate, sql`(SELECT ok FROM go)`)}
+             a AS (SELECT ${auditAppendSlotted(audit, newValues, sql`${g.grantPatientId}::int`)} AS audit_id FROM g),
+             v AS (${grantVolumeAlertSlotted(
+               slot as Slots<GrantVolumeSlots>,
+               { userId: sql`${g.grantUserId}::text`, userName: audit.auditUserName, facility: audit.auditFacility, ip: audit.auditIp, userAgent: audit.auditUserAgent },
+               sql`g`,
+             )})${countCte(gate, sql`(SELECT ok FROM go)`)}
         SELECT ${GATE_COLUMNS}, (SELECT ok FROM reauth) AS "reauthOk", (SELECT has_second_factor FROM reauth) AS "hasSecondFactor",
                g.id, g.patient_id AS "patientId", g.consent, g.reason,
                extract(epoch FROM g.granted_at)::float8 * 1000 AS "grantedAt", extract(epoch FROM g.expires_at)::float8 * 1000 AS "expiresAt",
@@ -111,7 +123,7 @@ function statementOf(shape: GateShape & { reauth: boolean }, keys: readonly stri
 }
 
 /** Stores the grant and its audit row (VIEW PATIENT of the grant's patient), after the actor's confirmation and the rate limit when given. */
-export async function insertGrantAudited(db: Db, grant: NewGrant, audit: GrantAudit, checks: GrantChecks = {}): Promise<GrantOutcome> {
+export async function insertGrantAudited(db: Db, grant: NewGrant, audit: GrantAudit, checks: GrantChecks): Promise<GrantOutcome> {
   const { newValues } = audit;
   const keys = Object.keys(newValues)
     .filter((key) => newValues[key] !== undefined && key !== 'grantId')
@@ -129,6 +141,7 @@ export async function insertGrantAudited(db: Db, grant: NewGrant, audit: GrantAu
     auditSlotValues(audit),
     ...gateSlotValues(checks),
     checks.reauth ?? {},
+    checks.volumeAlert,
   );
   const [row] = await statementOf(
     { limit: Boolean(checks.limitSlots), actor: Boolean(checks.actorSlots), reauth: Boolean(checks.reauth) },

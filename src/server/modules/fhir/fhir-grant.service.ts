@@ -3,7 +3,6 @@
 // (break-the-glass, which the privacy review then sees). The grant lasts 8 hours and is audited like any other.
 import { validationFailed } from '../../errors/app-error';
 import { grantRecordAccess } from '../access/access.service';
-import { noteGrantVolume } from '../privacy/alerts.service';
 import type { FhirResource } from '../../fhir/resources';
 import type { FhirScope } from './fhir-read.service';
 
@@ -26,7 +25,6 @@ export function accessInputOf(body: unknown): { consent: boolean; reason: string
 /** `scope`: gated with the user's (or the client's own) grant limit, counted by the grant's statement (decision 059). */
 export async function confirmAccess(scope: FhirScope, patientId: number, body: unknown): Promise<FhirResource> {
   const grant = await grantRecordAccess(scope, { patientId, access: accessInputOf(body) });
-  await noteGrantVolume(scope.db, scope.gate.rules.alerts, scope.actor, scope.meta, scope.now);
   return {
     resourceType: 'Parameters',
     parameter: [

@@ -75,14 +75,45 @@ export async function checkSearchVolume(db: DbOrTx, a: BulkSearchCheck, ids: rea
   return row?.raised ?? false;
 }
 
+/** The per-request values of the grant-volume alert a record-access grant's own statement raises (grantVolumeAlertSlotted). */
+export interface GrantVolumeSlots {
+  /** More grants than this in the hour raise GRANT_VOLUME_ALERT (ALERT_GRANTS_PER_HOUR). */
+  grantAlertThreshold: number;
+  /** The hour's start: an hour before the grant's `now` (the server's clock, which stamps granted_at). */
+  grantAlertSince: string;
+  grantAlertDescription: string;
+}
+
+/** Who the grant-volume alert names: SQL expressions of the grant's statement (its audit row's values). */
+export interface AlertWho {
+  userId: SQL;
+  userName: SQL;
+  facility: SQL;
+  ip: SQL;
+  userAgent: SQL;
+}
+
 /**
- * Record-access confirmations (consent or break-the-glass) by the user in the hour before `now` (the server's clock,
- * which stamps granted_at): their access_grants, each stored with its audit row by one statement (migration 0030's
- * index; decision 028).
+ * GRANT_VOLUME_ALERT raised by the grant's own statement (issue 29: no second round trip after the grant): the body of
+ * a data-modifying CTE that writes the alert when `stored` (the CTE that inserted the grant) has its row, the user has
+ * no such alert within the hour, and the user's grants of the hour, this one included, are more than the threshold. A
+ * statement's CTEs share one snapshot, so the count is of the grants before this one, plus one. Like raiseAlertOver, a
+ * user already alerted within the window is not counted again.
  */
-export const grantsInHourSql = (userId: string, now: Date): SQL => sql`
-  SELECT count(*)::int FROM access_grants g
-  WHERE g.user_id = ${userId} AND g.granted_at > ${now.toISOString()}::timestamptz - interval '1 hour'`;
+export function grantVolumeAlertSlotted(slot: Slots<GrantVolumeSlots>, who: AlertWho, stored: SQL): SQL {
+  return sql`INSERT INTO security_events (user_id, event_type, severity, description, ip_address, user_agent, metadata, facility)
+    SELECT ${who.userId}, 'GRANT_VOLUME_ALERT', 'HIGH', ${slot.grantAlertDescription}::text, ${who.ip}, ${who.userAgent},
+           jsonb_build_object('count', c.n, 'threshold', ${slot.grantAlertThreshold}::int, 'minutes', 60, 'userName', ${who.userName}),
+           ${who.facility}
+      FROM (SELECT 1 + (SELECT count(*)::int FROM access_grants ag
+                         WHERE ag.user_id = ${who.userId} AND ag.granted_at > ${slot.grantAlertSince}::timestamptz) AS n
+              FROM ${stored}
+             WHERE NOT EXISTS (SELECT 1 FROM security_events e
+                                WHERE e.event_type = 'GRANT_VOLUME_ALERT' AND e.user_id = ${who.userId}
+                                  AND e.timestamp > now() - interval '60 minutes')) AS c
+     WHERE c.n > ${slot.grantAlertThreshold}::int
+    RETURNING id`;
+}
 
 /** Portal activation codes issued by the user in the hour before `now` (their PORTAL_CODE_ISSUED events; decision 031). */
 export const portalCodesInHourSql = (userId: string, now: Date): SQL => sql`
@@ -107,7 +138,7 @@ export async function insertDeskActivationAlert(
 }
 
 export interface AlertWrite {
-  type: 'BULK_SEARCH_ALERT' | 'GRANT_VOLUME_ALERT' | 'PORTAL_CODE_VOLUME_ALERT';
+  type: 'PORTAL_CODE_VOLUME_ALERT';
   userId: string;
   userName: string;
   facility: string | null;

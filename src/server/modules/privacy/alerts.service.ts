@@ -11,7 +11,6 @@ import { auditActorOf } from '../../audit/audit-writer';
 import type { Config } from '../../config';
 import type { RequestMeta, StaffActor } from '../../context/actor';
 import { inAuditedTransaction, type RequestScope } from '../../context/data-context';
-import type { SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { parseOr400 } from '../audit/parse';
 import * as alerts from './alerts.repository';
@@ -53,46 +52,34 @@ export const noteSearchVolume = (
 export const searchVolumeCheckOf = (limits: Thresholds, actor: StaffActor, meta: RequestMeta): alerts.BulkSearchCheck =>
   bulkSearchCheck(limits, actor, meta);
 
-/** An hourly volume alert of the user (the count is an SQL expression over the last hour); true when raised now. */
-async function noteHourlyVolume(
-  db: DbOrTx,
-  actor: StaffActor,
-  meta: RequestMeta,
-  alert: { type: 'GRANT_VOLUME_ALERT' | 'PORTAL_CODE_VOLUME_ALERT'; count: SQL; threshold: number; description: string },
-): Promise<boolean> {
-  const { raised } = await alerts.raiseAlertOver(db, { ...base(actor, meta), ...alert, minutes: 60 });
-  return raised;
-}
-
-/** After a record-access confirmation: GRANT_VOLUME_ALERT when the user made too many in the last hour. */
-export const noteGrantVolume = (
-  db: DbOrTx,
-  limits: Thresholds,
-  actor: StaffActor,
-  meta: RequestMeta,
-  now: Date = new Date(),
-): Promise<boolean> =>
-  noteHourlyVolume(db, actor, meta, {
-    type: 'GRANT_VOLUME_ALERT',
-    count: alerts.grantsInHourSql(actor.userId, now),
-    threshold: limits.grantsPerHour,
-    description: `More than ${limits.grantsPerHour} record-access confirmations within an hour`,
-  });
+/**
+ * The values of GRANT_VOLUME_ALERT, which a record-access grant's own statement raises when the user made more than
+ * `grantsPerHour` in the hour before `now` (alerts.repository's grantVolumeAlertSlotted).
+ */
+export const grantVolumeAlertOf = (limits: Pick<Thresholds, 'grantsPerHour'>, now: Date): alerts.GrantVolumeSlots => ({
+  grantAlertThreshold: limits.grantsPerHour,
+  grantAlertSince: new Date(now.getTime() - 60 * 60_000).toISOString(),
+  grantAlertDescription: `More than ${limits.grantsPerHour} record-access confirmations within an hour`,
+});
 
 /** After a portal activation code is issued: PORTAL_CODE_VOLUME_ALERT when the user issued too many in the last hour. */
-export const notePortalCodeVolume = (
+export async function notePortalCodeVolume(
   db: DbOrTx,
   limits: Thresholds,
   actor: StaffActor,
   meta: RequestMeta,
   now: Date = new Date(),
-): Promise<boolean> =>
-  noteHourlyVolume(db, actor, meta, {
+): Promise<boolean> {
+  const { raised } = await alerts.raiseAlertOver(db, {
+    ...base(actor, meta),
     type: 'PORTAL_CODE_VOLUME_ALERT',
     count: alerts.portalCodesInHourSql(actor.userId, now),
     threshold: limits.portalCodesPerHour,
     description: `More than ${limits.portalCodesPerHour} patient portal activation codes issued within an hour`,
+    minutes: 60,
   });
+  return raised;
+}
 
 /** The first record read of a portal session a desk seems to have opened with its own code (decision 031). */
 export const raiseDeskActivationAlert = (

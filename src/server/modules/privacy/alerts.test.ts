@@ -7,6 +7,7 @@ import type { VolumeAlert } from '../../../contracts/privacy-review';
 import { query } from '../../test/audit-fixtures';
 import { breakGlass, searchById, withConsent } from '../../test/privacy-fixtures';
 import { createPatient } from '../../test/patient-fixtures';
+import { signInAsClientCreator } from '../../test/api-client-fixtures';
 import { signInAs } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { readReauthRule, reauthSlotValues } from '../auth/mfa.repository';
@@ -173,6 +174,50 @@ describe('break-the-glass volume', () => {
     expect(await eventsOf(user.id, 'GRANT_VOLUME_ALERT')).toBe(1);
     const mine = (await alerts()).filter((a) => a.user?.id === user.id);
     expect(mine).toEqual([expect.objectContaining({ type: 'GRANT_VOLUME_ALERT', count: 3, threshold: 2, minutes: 60 })]);
+  });
+});
+
+describe('grant-volume alert in the grant\'s own statement (issue 29)', () => {
+  it('a refused grant counts nothing and raises nothing', async () => {
+    const { cookie, user } = await signInAs(t, 3);
+    for (let i = 0; i < 2; i++) await withConsent(t.app, cookie, (await createPatient(t.db)).id);
+    // Two grants: at the threshold. An unknown patient is refused with 404; nothing is stored, nothing raised.
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/patients/999999999/access',
+      headers: { cookie },
+      payload: { consent: true },
+    });
+    expect(refused.statusCode).toBe(404);
+    expect(await eventsOf(user.id, 'GRANT_VOLUME_ALERT')).toBe(0);
+    await withConsent(t.app, cookie, (await createPatient(t.db)).id);
+    expect(await eventsOf(user.id, 'GRANT_VOLUME_ALERT')).toBe(1);
+  });
+
+  it('a system client\'s FHIR $access grants raise it under the client', async () => {
+    const admin = await signInAsClientCreator(t);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/api-clients',
+      headers: { cookie: admin.cookie },
+      payload: { name: 'Volume Lab', scopes: ['system/Patient.read'] },
+    });
+    expect(created.statusCode).toBe(201);
+    const { token, client } = created.json<{ token: string; client: { userId: string } }>();
+    const consent = { resourceType: 'Parameters', parameter: [{ name: 'consent', valueBoolean: true }] };
+    for (let i = 0; i < 3; i++) {
+      const patient = await createPatient(t.db);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/fhir/R4/Patient/${patient.id}/$access`,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/fhir+json' },
+        payload: JSON.stringify(consent),
+      });
+      expect(res.statusCode).toBe(201);
+      expect(await eventsOf(client.userId, 'GRANT_VOLUME_ALERT')).toBe(i < 2 ? 0 : 1);
+    }
+    const theirs = (await alerts()).filter((a) => a.user?.id === client.userId);
+    expect(theirs).toEqual([expect.objectContaining({ type: 'GRANT_VOLUME_ALERT', count: 3, threshold: 2, minutes: 60 })]);
   });
 });
 
