@@ -100,7 +100,13 @@ function grantSql(slot: Slots<Raw>, shape: GateShape & { reauth: boolean }, keys
              a AS (SELECT ${auditAppendSlotted(audit, newValues, sql`${g.grantPatientId}::int`)} AS audit_id FROM g),
              v AS (${grantVolumeAlertSlotted(
                slot as Slots<GrantVolumeSlots>,
-               { userId: sql`${g.grantUserId}::text`, userName: audit.auditUserName, facility: audit.auditFacility, ip: audit.auditIp, userAgent: audit.auditUserAgent },
+               {
+                 userId: sql`${g.grantUserId}::text`,
+                 userName: audit.auditUserName,
+                 facility: audit.auditFacility,
+                 ip: audit.auditIp,
+                 userAgent: audit.auditUserAgent,
+               },
                sql`g`,
              )})${countCte(gate, sql`(SELECT ok FROM go)`)}
         SELECT ${GATE_COLUMNS}, (SELECT ok FROM reauth) AS "reauthOk", (SELECT has_second_factor FROM reauth) AS "hasSecondFactor",

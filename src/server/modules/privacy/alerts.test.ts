@@ -177,7 +177,7 @@ describe('break-the-glass volume', () => {
   });
 });
 
-describe('grant-volume alert in the grant\'s own statement (issue 29)', () => {
+describe("grant-volume alert in the grant's own statement (issue 29)", () => {
   it('a refused grant counts nothing and raises nothing', async () => {
     const { cookie, user } = await signInAs(t, 3);
     for (let i = 0; i < 2; i++) await withConsent(t.app, cookie, (await createPatient(t.db)).id);
@@ -194,7 +194,7 @@ describe('grant-volume alert in the grant\'s own statement (issue 29)', () => {
     expect(await eventsOf(user.id, 'GRANT_VOLUME_ALERT')).toBe(1);
   });
 
-  it('a system client\'s FHIR $access grants raise it under the client', async () => {
+  it("a system client's FHIR $access grants raise it under the client", async () => {
     const admin = await signInAsClientCreator(t);
     const created = await t.app.inject({
       method: 'POST',
