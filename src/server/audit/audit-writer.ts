@@ -3,7 +3,8 @@
 import { sql } from 'drizzle-orm';
 import type { AuditAction, AuditResourceType } from '../../contracts/audit';
 import { staffDisplayName, type Actor, type RequestMeta } from '../context/actor';
-import { preparedRows, type Db, type DbOrTx } from '../db/client';
+import { hotStatement, slotValues, type Db, type DbOrTx, type SlotValues } from '../db/client';
+import { lastStatement, type LastStatement } from '../db/pipelined-transaction';
 import { hashedFields, type AuditRowFields } from './audit-hash';
 import { sealAuditPayload, type AuditPayload } from './audit-payload';
 import { canonicalSegments, storableText, toJsonValue, type JsonValue } from './canonical-json';
@@ -91,23 +92,78 @@ export function jsonText(value: JsonValue): string | null {
  * serialization error (retry the transaction); a chain never forks.
  */
 export async function writeAudit(tx: DbOrTx, entry: AuditEntry): Promise<number> {
+  const [row] = await auditAppend(tx, auditAppendValues(entry));
+  return Number(row!.id);
+}
+
+/** writeAudit's statement with this entry's values, for a transaction to send together with its COMMIT. */
+export const auditAppendOf = (entry: AuditEntry): LastStatement => lastStatement(auditAppend, auditAppendValues(entry));
+
+/** The values of one nhr_audit_append call. */
+interface AuditAppendSlots {
+  s0: string;
+  s1: string;
+  s2: string;
+  s3: string;
+  s4: string;
+  userId: string;
+  userName: string;
+  action: string;
+  resourceType: string;
+  resourceId: string | null;
+  patientId: number | null;
+  oldValues: string | null;
+  newValues: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  sessionId: string | null;
+  facility: string | null;
+  flags: string | null;
+  payloadHash: string | null;
+  payloadSalt: string | null;
+  payloadCiphertext: string | null;
+}
+
+// A hot statement: each connection plans the append once (issue 11), and it goes out before the COMMIT sent behind it.
+const auditAppend = hotStatement<AuditAppendSlots, { id: string | number }>(
+  'nhr_audit_append_hot',
+  (slot) => sql`SELECT nhr_audit_append(${slot.s0}, ${slot.s1}, ${slot.s2}, ${slot.s3}, ${slot.s4}, ${slot.userId}, ${slot.userName},
+    ${slot.action}, ${slot.resourceType}, ${slot.resourceId}, ${slot.patientId}, ${slot.oldValues}, ${slot.newValues},
+    ${slot.ip}, ${slot.userAgent}, ${slot.sessionId}, ${slot.facility}, ${slot.flags},
+    ${slot.payloadHash}, ${slot.payloadSalt}, ${slot.payloadCiphertext}) AS id`,
+);
+
+function auditAppendValues(entry: AuditEntry): SlotValues<AuditAppendSlots> {
   // The payload, when there is one, is sealed and hashed here; nhr_audit_append chains the hash and stores the sealed
   // payload in the same call (migration 0043), so the two never exist apart.
   const sealed = entry.payload ? sealAuditPayload(entry.payload) : null;
   const f: AuditRowFields = { ...auditRowFields(entry), payloadHash: sealed?.hash ?? null };
   const { segments, holes } = canonicalSegments(hashedFields(f), DATABASE_HOLES);
   if (holes.join() !== DATABASE_HOLES.join()) throw new Error(`audit hash holes out of order: ${holes.join()}`);
-  const [s0, s1, s2, s3, s4] = segments;
-  // A named statement: each connection plans the append once (issue 11). Named anew with migration 0043's signature.
-  const [row] = await preparedRows<{ id: string | number }>(
-    tx,
-    'nhr_audit_append_0043',
-    sql`SELECT nhr_audit_append(${s0}, ${s1}, ${s2}, ${s3}, ${s4}, ${f.userId}, ${f.userName},
-    ${f.action}, ${f.resourceType}, ${f.resourceId}, ${f.patientId}, ${jsonText(f.oldValues)}, ${jsonText(f.newValues)},
-    ${f.ipAddress}, ${f.userAgent}, ${f.sessionId}, ${f.facility}, ${jsonText(f.complianceFlags)},
-    ${sealed?.hash ?? null}, ${sealed?.salt ?? null}, ${sealed?.ciphertext ?? null}) AS id`,
-  );
-  return Number(row!.id);
+  const [s0, s1, s2, s3, s4] = segments as [string, string, string, string, string];
+  return slotValues({
+    s0,
+    s1,
+    s2,
+    s3,
+    s4,
+    userId: f.userId,
+    userName: f.userName,
+    action: f.action,
+    resourceType: f.resourceType,
+    resourceId: f.resourceId,
+    patientId: f.patientId,
+    oldValues: jsonText(f.oldValues),
+    newValues: jsonText(f.newValues),
+    ip: f.ipAddress,
+    userAgent: f.userAgent,
+    sessionId: f.sessionId,
+    facility: f.facility,
+    flags: jsonText(f.complianceFlags),
+    payloadHash: sealed?.hash ?? null,
+    payloadSalt: sealed?.salt ?? null,
+    payloadCiphertext: sealed?.ciphertext ?? null,
+  });
 }
 
 /**

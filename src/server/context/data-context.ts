@@ -10,9 +10,10 @@
 // not compile (and is refused at run time too). Patient-scoped reads and changes take a `PatientScope`, which
 // only the access module's grant check makes (modules/access/patient-scope.ts).
 import type { AuditEntry } from '../audit/audit-writer';
-import { auditActorOf, writeAudit } from '../audit/audit-writer';
+import { auditActorOf, auditAppendOf, writeAudit } from '../audit/audit-writer';
 import type { Config } from '../config';
 import type { Db, DbOrTx } from '../db/client';
+import { pipelinedTransaction, type IsolationLevel } from '../db/pipelined-transaction';
 import type { StatementLimit } from '../http/rate-limit';
 import type { Actor, ActorCheck, RequestMeta, StaffActor } from './actor';
 
@@ -69,19 +70,22 @@ export interface DataContext<A extends Actor = Actor> {
 export const UNAUDITED_TRANSACTION = 'a unit of work ended without its audit row';
 
 interface Options {
-  isolationLevel?: 'read committed' | 'repeatable read' | 'serializable';
+  isolationLevel?: IsolationLevel;
 }
 
 /**
  * Runs `work` in one transaction with a data context, writes the audit rows it recorded (late, as the audit writer
- * asks: a chain's other writers wait from there until commit) and commits; a throw anywhere rolls all of it back.
+ * asks: a chain's other writers wait from there until commit) and commits; a throw anywhere rolls all of it back. On
+ * PostgreSQL the BEGIN goes out with the work's first statement and the last audit row with the COMMIT
+ * (db/pipelined-transaction.ts): two round trips fewer than the statements it runs.
  */
 export async function inAuditedTransaction<A extends Actor, T>(
   scope: RequestScope<A>,
   work: (ctx: DataContext<A>) => Promise<Audited<T>>,
   options: Options = {},
 ): Promise<T> {
-  return scope.db.transaction(
+  return pipelinedTransaction(
+    scope.db,
     async (tx) => {
       const recorded: ContextAuditEntry[] = [];
       const issued = new WeakSet<object>();
@@ -102,9 +106,11 @@ export async function inAuditedTransaction<A extends Actor, T>(
       // Types make this unreachable; a cast could still get here, so the transaction is refused rather than committed.
       if (!issued.has(result) || recorded.length === 0) throw new Error(UNAUDITED_TRANSACTION);
       const actor = auditActorOf(scope.actor);
-      for (const entry of recorded) await writeAudit(tx, { ...entry, actor, meta: scope.meta });
-      return result.value;
+      const entries = recorded.map((entry) => ({ ...entry, actor, meta: scope.meta }));
+      const last = entries.pop()!;
+      for (const entry of entries) await writeAudit(tx, entry);
+      return { value: result.value, last: auditAppendOf(last) };
     },
-    options.isolationLevel ? { isolationLevel: options.isolationLevel } : undefined,
+    options.isolationLevel,
   );
 }

@@ -97,6 +97,9 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
     // first use (the first bulk-search check of a backend takes ~7 ms, later ones under 1): keep idle connections for
     // minutes, not pg's 10 s, so that every lull in a clinic's traffic does not end in cold connections (decision 060).
     idleTimeoutMillis: IDLE_CONNECTION_MS,
+    // A query is written to the connection at once, not after the one before it is answered: a transaction sends its
+    // BEGIN and COMMIT together with its first and last statements (pipelined-transaction.ts; issue 29).
+    pipeline: true,
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
   };
   // Several hosts (a primary and its standby, libpq's form): every connection goes to the one that takes writes.
@@ -227,6 +230,12 @@ function valueOf(parts: readonly object[], slot: string): unknown {
 type HotParam = { slot: string; encode?: (value: unknown) => unknown } | { constant: unknown };
 
 /**
+ * A hot statement: runs with one request's values. On node-postgres it writes its query to the connection before it
+ * first waits (pipelined-transaction.ts sends COMMIT right behind it).
+ */
+export type HotStatement<V extends object, T> = (db: DbOrTx, values: SlotValues<V>) => Promise<T[]>;
+
+/**
  * A hot statement whose text is built and rendered once (issue 23's budgets): `build` gets a placeholder for every
  * per-request value (`slot.patientId`) and must use them for everything that differs between requests; each call
  * then only fills in the values (slotValues) and runs the named prepared statement. Building a large statement with
@@ -235,10 +244,7 @@ type HotParam = { slot: string; encode?: (value: unknown) => unknown } | { const
  * per-call prepared query object, spans and placeholder filling were a few percent of a search's Node CPU (issue 29
  * item 3). Its parameters are compacted once (compact-params.ts): one per slot, constant text inline.
  */
-export function hotStatement<V extends object, T>(
-  name: string,
-  build: (slot: Slots<V>) => SQL,
-): (db: DbOrTx, values: SlotValues<V>) => Promise<T[]> {
+export function hotStatement<V extends object, T>(name: string, build: (slot: Slots<V>) => SQL): HotStatement<V, T> {
   let rendered: RenderedQuery | undefined;
   let config: pg.QueryConfig | undefined;
   let params: HotParam[] = [];
@@ -268,6 +274,7 @@ export function hotStatement<V extends object, T>(
         bound[i] = p.encode ? p.encode(value) : value;
       }
       const client = (internals.session as unknown as { client: PgQueryable }).client;
+      // Nothing above waits: the query is on the wire when this call returns (pipelined-transaction.ts relies on it).
       try {
         return (await client.query(config!, bound)).rows as T[];
       } catch (error) {
