@@ -44,7 +44,7 @@ describe('pipelinedTransaction', () => {
     ).rejects.toThrow();
     expect(await kept('last-fails')).toEqual([]);
     // The pool's connections still work: the next transaction commits.
-    await pipelinedTransaction(db, async (tx) => ({ value: null, last: lastStatement(insert, slotValues({ tag: 'after', n: 1 })) }));
+    await pipelinedTransaction(db, async () => ({ value: null, last: lastStatement(insert, slotValues({ tag: 'after', n: 1 })) }));
     expect(await kept('after')).toEqual([1]);
   });
 
