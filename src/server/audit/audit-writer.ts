@@ -99,37 +99,30 @@ export async function writeAudit(tx: DbOrTx, entry: AuditEntry): Promise<number>
 /** writeAudit's statement with this entry's values, for a transaction to send together with its COMMIT. */
 export const auditAppendOf = (entry: AuditEntry): LastStatement => lastStatement(auditAppend, auditAppendValues(entry));
 
-/** The values of one nhr_audit_append call. */
-interface AuditAppendSlots {
+/** The values of one nhr_audit_append call: the row's columns as the hash took them, its JSON as text, the sealed payload. */
+type AuditAppendSlots = Pick<
+  AuditRowFields,
+  'userId' | 'userName' | 'action' | 'resourceType' | 'resourceId' | 'patientId' | 'ipAddress' | 'userAgent' | 'sessionId' | 'facility'
+> & {
   s0: string;
   s1: string;
   s2: string;
   s3: string;
   s4: string;
-  userId: string;
-  userName: string;
-  action: string;
-  resourceType: string;
-  resourceId: string | null;
-  patientId: number | null;
   oldValues: string | null;
   newValues: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  sessionId: string | null;
-  facility: string | null;
-  flags: string | null;
+  complianceFlags: string | null;
   payloadHash: string | null;
   payloadSalt: string | null;
   payloadCiphertext: string | null;
-}
+};
 
 // A hot statement: each connection plans the append once (issue 11), and it goes out before the COMMIT sent behind it.
 const auditAppend = hotStatement<AuditAppendSlots, { id: string | number }>(
   'nhr_audit_append_hot',
   (slot) => sql`SELECT nhr_audit_append(${slot.s0}, ${slot.s1}, ${slot.s2}, ${slot.s3}, ${slot.s4}, ${slot.userId}, ${slot.userName},
     ${slot.action}, ${slot.resourceType}, ${slot.resourceId}, ${slot.patientId}, ${slot.oldValues}, ${slot.newValues},
-    ${slot.ip}, ${slot.userAgent}, ${slot.sessionId}, ${slot.facility}, ${slot.flags},
+    ${slot.ipAddress}, ${slot.userAgent}, ${slot.sessionId}, ${slot.facility}, ${slot.complianceFlags},
     ${slot.payloadHash}, ${slot.payloadSalt}, ${slot.payloadCiphertext}) AS id`,
 );
 
@@ -141,25 +134,16 @@ function auditAppendValues(entry: AuditEntry): SlotValues<AuditAppendSlots> {
   const { segments, holes } = canonicalSegments(hashedFields(f), DATABASE_HOLES);
   if (holes.join() !== DATABASE_HOLES.join()) throw new Error(`audit hash holes out of order: ${holes.join()}`);
   const [s0, s1, s2, s3, s4] = segments as [string, string, string, string, string];
-  return slotValues({
+  // The row's own columns as the hash took them, then the rest; a later part wins, so the JSON columns are the texts.
+  return slotValues(f, {
     s0,
     s1,
     s2,
     s3,
     s4,
-    userId: f.userId,
-    userName: f.userName,
-    action: f.action,
-    resourceType: f.resourceType,
-    resourceId: f.resourceId,
-    patientId: f.patientId,
     oldValues: jsonText(f.oldValues),
     newValues: jsonText(f.newValues),
-    ip: f.ipAddress,
-    userAgent: f.userAgent,
-    sessionId: f.sessionId,
-    facility: f.facility,
-    flags: jsonText(f.complianceFlags),
+    complianceFlags: jsonText(f.complianceFlags),
     payloadHash: sealed?.hash ?? null,
     payloadSalt: sealed?.salt ?? null,
     payloadCiphertext: sealed?.ciphertext ?? null,

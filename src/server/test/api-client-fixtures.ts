@@ -49,3 +49,21 @@ export async function signInAsClientCreator(
   const user = await createStaffUser(t.db, { roleId });
   return { cookie: await signIn(t.app as FastifyInstance, user.email, user.password), user };
 }
+
+/** A FHIR system client made through the API by a client creator: its bearer token and the user id it acts as. */
+export async function createSystemClient(
+  t: Pick<TestApp, 'db' | 'app'>,
+  name: string,
+  scopes: readonly string[],
+): Promise<{ token: string; userId: string; bearer: { authorization: string } }> {
+  const admin = await signInAsClientCreator(t);
+  const created = await (t.app as FastifyInstance).inject({
+    method: 'POST',
+    url: '/api/admin/api-clients',
+    headers: { cookie: admin.cookie },
+    payload: { name, scopes },
+  });
+  if (created.statusCode !== 201) throw new Error(`POST /api/admin/api-clients answered ${created.statusCode}: ${created.body}`);
+  const { token, client } = created.json<{ token: string; client: { userId: string } }>();
+  return { token, userId: client.userId, bearer: { authorization: `Bearer ${token}` } };
+}

@@ -8,7 +8,7 @@ import { loadConfig } from '../../config';
 import { testClock } from '../../test/clock';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { signInAs } from '../../test/staff';
-import { signInAsClientCreator } from '../../test/api-client-fixtures';
+import { createSystemClient } from '../../test/api-client-fixtures';
 import { createTestApp, testConfig, type TestApp } from '../../test/test-app';
 import { NC_NUMBER_SYSTEM } from '../../fhir/resources';
 
@@ -121,15 +121,7 @@ describe('$match volume', () => {
 
   it('counts a system client under its own limit', async () => {
     // A creator holding what the client is given (issue 21 item 5: an administrator without patient search may not).
-    const admin = await signInAsClientCreator(t);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/api-clients',
-      headers: { cookie: admin.cookie },
-      payload: { name: 'Katutura Registry', scopes: ['system/Patient.read'] },
-    });
-    expect(created.statusCode).toBe(201);
-    const auth = { authorization: `Bearer ${created.json<{ token: string }>().token}` };
+    const { bearer: auth } = await createSystemClient(t, 'Katutura Registry', ['system/Patient.read']);
     for (let i = 0; i < SEARCH_MAX; i++) expect((await match(auth)).statusCode).toBe(200);
     expect((await match(auth)).statusCode).toBe(429);
   });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { expectValidFhir } from '../../test/fhir-validator';
-import { signInAsClientCreator } from '../../test/api-client-fixtures';
+import { createSystemClient } from '../../test/api-client-fixtures';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
 import { queryOne } from '../../test/sql';
@@ -296,15 +296,7 @@ describe('$summary by identifier and by POST', () => {
     expect((await request('GET', mine, { cookie: '' })).status).toBe(401);
     expect((await request('POST', '/fhir/R4/Patient/$summary', { cookie: '', body: byPost })).status).toBe(401);
 
-    const admin = await signInAsClientCreator(t);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/api-clients',
-      headers: { cookie: admin.cookie },
-      payload: { name: 'Rundu Registry', scopes: ['system/Condition.read'] },
-    });
-    expect(created.statusCode).toBe(201);
-    const bearer = { authorization: `Bearer ${created.json<{ token: string }>().token}` };
+    const { bearer } = await createSystemClient(t, 'Rundu Registry', ['system/Condition.read']);
     const res = await request('POST', `/fhir/R4/Patient/${patient.id}/$summary`, { cookie: '', body: parameters(), headers: bearer });
     expect(res.status).toBe(403);
     expect((await request('GET', mine, { cookie: '', headers: bearer })).status).toBe(403);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { RECORD_KINDS, type RecordKind } from '../../../contracts/kinds';
 import { expectValidFhir } from '../../test/fhir-validator';
-import { signInAsClientCreator } from '../../test/api-client-fixtures';
+import { createSystemClient } from '../../test/api-client-fixtures';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
 import { queryOne } from '../../test/sql';
@@ -430,16 +430,7 @@ describe('update (PUT)', () => {
 
 describe('system clients on the new routes', () => {
   it('reads history and versions only with the read scope, and never updates without the write scope', async () => {
-    const admin = await signInAsClientCreator(t);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/api-clients',
-      headers: { cookie: admin.cookie },
-      payload: { name: 'Oshakati Lab', scopes: ['system/Patient.read', 'system/Condition.read'] },
-    });
-    expect(created.statusCode).toBe(201);
-    const { token } = created.json<{ token: string }>();
-    const bearer = { authorization: `Bearer ${token}` };
+    const { bearer } = await createSystemClient(t, 'Oshakati Lab', ['system/Patient.read', 'system/Condition.read']);
     const asClient = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, headers: Record<string, string> = {}) =>
       call(method, url, { cookie: '', body, headers: { ...bearer, ...headers } });
     const consent = { resourceType: 'Parameters', parameter: [{ name: 'consent', valueBoolean: true }] };

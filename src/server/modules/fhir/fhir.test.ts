@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { RECORD_KINDS } from '../../../contracts/kinds';
 import { expectValidFhir, validated } from '../../test/fhir-validator';
-import { signInAsClientCreator } from '../../test/api-client-fixtures';
+import { createSystemClient } from '../../test/api-client-fixtures';
 import { createPatient, type TestPatient } from '../../test/patient-fixtures';
 import { SAMPLE_INPUTS } from '../../test/record-samples';
 import { queryOne, queryRows } from '../../test/sql';
@@ -421,15 +421,7 @@ describe('creates', () => {
 describe('system clients (bearer tokens, decision 020)', () => {
   it('reads only within its scopes and only after confirming access, each step audited under the client', async () => {
     // A creator holding what the client is given (issue 21 item 5: an administrator of role 2 may not).
-    const admin = await signInAsClientCreator(t);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/api-clients',
-      headers: { cookie: admin.cookie },
-      payload: { name: 'Oshakati Lab', scopes: ['system/Patient.read', 'system/Condition.read'] },
-    });
-    expect(created.statusCode).toBe(201);
-    const { token, client } = created.json<{ token: string; client: { userId: string } }>();
+    const { token, userId } = await createSystemClient(t, 'Oshakati Lab', ['system/Patient.read', 'system/Condition.read']);
     const asClient = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
       const res = await t.app.inject({
         method,
@@ -448,12 +440,12 @@ describe('system clients (bearer tokens, decision 020)', () => {
     const granted = await asClient('POST', `/fhir/R4/Patient/${patient.id}/$access`, consent);
     expect(granted.status).toBe(201);
     expectValidFhir(granted.body);
-    expect(await lastAudit()).toMatchObject({ action: 'VIEW', user_id: client.userId, user_name: 'Oshakati Lab', patient_id: patient.id });
+    expect(await lastAudit()).toMatchObject({ action: 'VIEW', user_id: userId, user_name: 'Oshakati Lab', patient_id: patient.id });
 
     const conditions = await asClient('GET', `/fhir/R4/Condition?patient=${patient.id}`);
     expect(conditions.status).toBe(200);
     expect(expectValidFhir(conditions.body).total).toBeGreaterThan(0);
-    expect(await lastAudit()).toMatchObject({ action: 'VIEW', resource_type: 'DIAGNOSIS', user_id: client.userId });
+    expect(await lastAudit()).toMatchObject({ action: 'VIEW', resource_type: 'DIAGNOSIS', user_id: userId });
 
     const allergies = await asClient('GET', `/fhir/R4/AllergyIntolerance?patient=${patient.id}`);
     expect(allergies.status).toBe(403);
@@ -466,15 +458,7 @@ describe('system clients (bearer tokens, decision 020)', () => {
     ).toBe(401);
   });
   it('$summary holds only the resource types the client is scoped to read (issue 21 item 4); other sections are withheld', async () => {
-    const admin = await signInAsClientCreator(t);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/api-clients',
-      headers: { cookie: admin.cookie },
-      payload: { name: 'Rundu Registry', scopes: ['system/Patient.read'] },
-    });
-    expect(created.statusCode).toBe(201);
-    const { token } = created.json<{ token: string }>();
+    const { token } = await createSystemClient(t, 'Rundu Registry', ['system/Patient.read']);
     const asClient = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
       const res = await t.app.inject({
         method,

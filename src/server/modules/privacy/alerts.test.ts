@@ -7,7 +7,7 @@ import type { VolumeAlert } from '../../../contracts/privacy-review';
 import { query } from '../../test/audit-fixtures';
 import { breakGlass, searchById, withConsent } from '../../test/privacy-fixtures';
 import { createPatient } from '../../test/patient-fixtures';
-import { signInAsClientCreator } from '../../test/api-client-fixtures';
+import { createSystemClient } from '../../test/api-client-fixtures';
 import { signInAs } from '../../test/staff';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { readReauthRule, reauthSlotValues } from '../auth/mfa.repository';
@@ -195,15 +195,7 @@ describe("grant-volume alert in the grant's own statement (issue 29)", () => {
   });
 
   it("a system client's FHIR $access grants raise it under the client", async () => {
-    const admin = await signInAsClientCreator(t);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/api-clients',
-      headers: { cookie: admin.cookie },
-      payload: { name: 'Volume Lab', scopes: ['system/Patient.read'] },
-    });
-    expect(created.statusCode).toBe(201);
-    const { token, client } = created.json<{ token: string; client: { userId: string } }>();
+    const { token, userId } = await createSystemClient(t, 'Volume Lab', ['system/Patient.read']);
     const consent = { resourceType: 'Parameters', parameter: [{ name: 'consent', valueBoolean: true }] };
     for (let i = 0; i < 3; i++) {
       const patient = await createPatient(t.db);
@@ -214,9 +206,9 @@ describe("grant-volume alert in the grant's own statement (issue 29)", () => {
         payload: JSON.stringify(consent),
       });
       expect(res.statusCode).toBe(201);
-      expect(await eventsOf(client.userId, 'GRANT_VOLUME_ALERT')).toBe(i < 2 ? 0 : 1);
+      expect(await eventsOf(userId, 'GRANT_VOLUME_ALERT')).toBe(i < 2 ? 0 : 1);
     }
-    const theirs = (await alerts()).filter((a) => a.user?.id === client.userId);
+    const theirs = (await alerts()).filter((a) => a.user?.id === userId);
     expect(theirs).toEqual([expect.objectContaining({ type: 'GRANT_VOLUME_ALERT', count: 3, threshold: 2, minutes: 60 })]);
   });
 });
