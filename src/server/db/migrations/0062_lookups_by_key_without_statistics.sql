@@ -1,14 +1,20 @@
--- Issue 29 (decision 065): the bulk-search check's reads and writes of search_volume go by (user, patient) whatever
--- ANALYZE last saw. The planner estimated a user's rows from the most-common-values list of the last ANALYZE: a user
--- with no rows then (any new user, and above all one who starts harvesting) was estimated at one row. It then
--- scanned all of the user's rows instead of looking up the searched patients, and ran the locking subquery of the
--- UPDATE again for each of them: 10.9 s for one call of a user with 5,129 rows (EXPLAIN ANALYZE), a statement
--- timeout in the search benchmark. Without statistics on user_id the planner takes a default share of the table
--- per user, never one row, and looks the searched patients up by the primary key.
+-- Issue 29 (decision 065): the bulk-search check reads and writes search_volume by (user, patient), and the rate-limit
+-- gate reads its own key's counters, whatever ANALYZE last saw. The planner estimated a key's rows from the
+-- most-common-values list of the last ANALYZE, so a key absent then was estimated at one row: any new user (above
+-- all one who starts harvesting), and every rate-limit window that began since. It then read all of the user's rows
+-- instead of the searched patients, and ran the UPDATE's locking subquery again for each of them (10.9 s for one
+-- call of a user with 5,129 rows, a statement timeout in the search benchmark); and the gate read the whole window
+-- of every user through the window_start index. Without statistics on these columns the planner takes a default
+-- share of the table per key, never one row, and goes by the primary key.
 ALTER TABLE search_volume ALTER COLUMN user_id SET STATISTICS 0;--> statement-breakpoint
 -- To the same type: no rewrite, but PostgreSQL drops the statistics already collected for the column, which ANALYZE
 -- would otherwise keep as they are.
 ALTER TABLE search_volume ALTER COLUMN user_id TYPE text;--> statement-breakpoint
+-- The same trap in every limited request's gate: a window that began after the last ANALYZE (every window, in
+-- time) was estimated at one row, and the gate read the whole window of every user through the window_start index
+-- instead of its own key's counters through the primary key.
+ALTER TABLE rate_limit_counts ALTER COLUMN key SET STATISTICS 0, ALTER COLUMN window_start SET STATISTICS 0;--> statement-breakpoint
+ALTER TABLE rate_limit_counts ALTER COLUMN key TYPE text, ALTER COLUMN window_start TYPE timestamptz;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION nhr_bulk_search_check(
   p_user_id text, p_ids integer[], p_minutes integer, p_threshold integer, p_day_threshold integer,
   p_user_name text, p_facility text, p_ip text, p_user_agent text, p_description text, p_day_description text

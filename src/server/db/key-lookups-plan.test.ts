@@ -1,12 +1,13 @@
-// The bulk-search check's cost does not grow with the user's rows in search_volume (issue 29, decision 065). A user
-// absent from the last ANALYZE (a new user; above all one who starts harvesting) was estimated at one row: the check
-// then scanned all of the user's rows, and ran its UPDATE's locking subquery again for each of them (27.6 million
-// buffer reads for one call of a user with 5,129 rows). The work is counted in buffers, not timed: EXPLAIN ANALYZE
-// of a statement that calls the function counts the buffers of the function's own statements.
+// The hot statements' lookups by key cost the same whatever the last ANALYZE saw (issue 29, decision 065, migration
+// 0062). A key absent from the last ANALYZE was estimated at one row. A new user (above all one who starts
+// harvesting) made the bulk-search check read all of the user's rows, and run its UPDATE's locking subquery again
+// for each of them (27.6 million buffer reads for one call of a user with 5,129 rows). A rate-limit window begun since
+// made every gate read the window's counters of every user. The work is counted (buffers, rows), never timed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { query } from '../../test/audit-fixtures';
-import { createTestApp, type TestApp } from '../../test/test-app';
+import { limitInStatement } from '../http/rate-limit';
+import { query } from '../test/audit-fixtures';
+import { createTestApp, type TestApp } from '../test/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,7 +22,18 @@ const HEAVY_ROWS = 3000;
 interface PlanNode {
   'Shared Hit Blocks': number;
   'Shared Read Blocks': number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
 }
+type ExplainRow = { 'QUERY PLAN': [{ Plan: PlanNode }] | string };
+
+/** The top plan node of an EXPLAIN (FORMAT JSON) answer (PostgreSQL's driver parses the JSON; PGlite's may not). */
+const topNode = (row: ExplainRow): PlanNode => {
+  const plan = row['QUERY PLAN'];
+  return (typeof plan === 'string' ? (JSON.parse(plan) as [{ Plan: PlanNode }]) : plan)[0].Plan;
+};
+const rowsFilteredOut = (node: PlanNode): number =>
+  (node['Rows Removed by Filter'] ?? 0) + (node.Plans ?? []).reduce((sum, child) => sum + rowsFilteredOut(child), 0);
 
 describe('bulk-search check on a user the statistics have not seen', () => {
   it('reads about as many buffers as patients it was given, not as rows the user has', async () => {
@@ -63,5 +75,28 @@ describe('bulk-search check on a user the statistics have not seen', () => {
       sql`SELECT count(*)::int AS n FROM search_volume WHERE user_id = 'harvester' AND last_seen > now() - interval '1 minute'`,
     );
     expect(moved[0]!.n).toBe(50);
+  });
+});
+
+describe('rate-limit gate in a window the statistics have not seen', () => {
+  it("reads only its own key's counters, not the window's of every user", async () => {
+    const at = new Date();
+    const windowMs = 60_000;
+    const start = Math.floor(at.getTime() / windowMs) * windowMs;
+    const iso = (ms: number): string => new Date(ms).toISOString();
+    // ANALYZE sees an earlier window; then 2,000 counters of other users in the current one, and two of this key's.
+    await t.db.execute(sql`INSERT INTO rate_limit_counts (key, window_start, backend, hits)
+      SELECT 'search:user:other-' || k, ${iso(start - windowMs)}::timestamptz, 1, 1 FROM generate_series(1, 200) AS k`);
+    await t.db.execute(sql`ANALYZE rate_limit_counts`);
+    await t.db.execute(sql`INSERT INTO rate_limit_counts (key, window_start, backend, hits)
+      SELECT 'search:user:other-' || k, ${iso(start)}::timestamptz, b, 1 FROM generate_series(1, 1000) AS k, generate_series(1, 2) AS b`);
+    await t.db.execute(sql`INSERT INTO rate_limit_counts (key, window_start, backend, hits)
+      SELECT 'search:user:me', ${iso(start)}::timestamptz, b, 3 FROM generate_series(1, 2) AS b`);
+
+    const { gate } = limitInStatement({ key: 'search:user:me', max: 100, windowMs, at });
+    const [counted] = await query<{ counted: number }>(t.db, gate);
+    expect(counted!.counted).toBe(6);
+    const [row] = await query<ExplainRow>(t.db, sql`EXPLAIN (ANALYZE, FORMAT JSON) ${gate}`);
+    expect(rowsFilteredOut(topNode(row!))).toBe(0);
   });
 });
