@@ -5,7 +5,8 @@ import { patientSearchInput, patientSearchResults } from '../../../contracts/pat
 import { withConfirmedActor } from '../../context/actor-check';
 import { requireStaff } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
-import { registerPatient, searchRecorded } from './registry.service';
+import { sendJsonText } from '../../http/json-text';
+import { registerPatient, searchAnswered } from './registry.service';
 
 export function patientsRoutes({ config }: AppDeps) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -20,9 +21,18 @@ export function patientsRoutes({ config }: AppDeps) {
         config: { actorInStatement: true },
         schema: { tags, body: patientSearchInput, response: { 200: patientSearchResults } },
       },
-      async (request, reply) =>
+      async (request, reply) => {
         // The per-user search limit is counted by the search itself (decision 014), not by the rate-limit plugin.
-        withConfirmedActor(request, reply, 'patients.search', (scope) => searchRecorded(scope, request.body), 'search'),
+        const answer = await withConfirmedActor(
+          request,
+          reply,
+          'patients.search',
+          (scope) => searchAnswered(scope, request.body),
+          'search',
+        );
+        // The exact searches' answer is JSON built by their statement, sent as it is (http/json-text.ts).
+        return 'json' in answer ? sendJsonText(reply, answer.json) : answer.results;
+      },
     );
 
     r.post(

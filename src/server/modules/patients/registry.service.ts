@@ -18,12 +18,18 @@ import { findExactAudited, type ExactSearch } from './search-audited.repository'
 import { searchAuditSummary, searchPatients } from './search.service';
 
 /**
+ * A search's answer: the exact methods' found patients as the JSON text their statement built (the API sends it as
+ * it is), or the fuzzy method's results (scored in Node).
+ */
+export type SearchAnswer = { json: string } | { results: PatientSearchResult[] };
+
+/**
  * A search, its SEARCH row and the bulk-search volume check (decision 011), under the scope's gate (decision 059:
  * the cached actor's confirmation and the user's search limit, when the route set one; the FHIR API counts its own):
  * for the exact methods all in one statement (issue 11, decision 014); for the fuzzy method the limit's count first,
  * then the audited transaction, then the volume check. Over the limit: 429, and nothing searched or audited.
  */
-export async function searchRecorded(scope: GatedScope<StaffActor>, input: PatientSearchInput): Promise<PatientSearchResult[]> {
+export async function searchAnswered(scope: GatedScope<StaffActor>, input: PatientSearchInput): Promise<SearchAnswer> {
   const { actor, meta, gate } = scope;
   if (input.method !== 'fuzzy-name') {
     // The exact methods: the search and its row in one statement (search-audited.repository.ts), same row as below.
@@ -42,7 +48,7 @@ export async function searchRecorded(scope: GatedScope<StaffActor>, input: Patie
     const found = await inGatedStatement(scope, (g) =>
       findExactAudited(scope.db, search, audit, { limitSlots: g.limitSlots, actorSlots: g.actorSlots, volume }),
     );
-    return found.patients;
+    return { json: found.answer };
   }
   // The fuzzy method runs several statements: it cannot confirm a cached actor, so it asks for one read now.
   refuseCachedActor(scope);
@@ -65,7 +71,13 @@ export async function searchRecorded(scope: GatedScope<StaffActor>, input: Patie
     meta,
     found.map((p) => p.id),
   );
-  return found;
+  return { results: found };
+}
+
+/** searchAnswered's found patients as objects (the FHIR API's searches). */
+export async function searchRecorded(scope: GatedScope<StaffActor>, input: PatientSearchInput): Promise<PatientSearchResult[]> {
+  const answer = await searchAnswered(scope, input);
+  return 'json' in answer ? (JSON.parse(answer.json) as PatientSearchResult[]) : answer.results;
 }
 
 type AddPatientRequest = z.output<typeof addPatientRequest>;

@@ -5,7 +5,6 @@
 // on every search cost about as much CPU as the rest of the request's Node side (issue 29 item 3).
 import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import type { PatientSearchResult } from '../../../contracts/patients';
 import {
   auditAppendSlotted,
   auditSlotValues,
@@ -28,7 +27,7 @@ import {
 } from '../../context/statement-gate';
 import { hotStatement, slotValues, type Db, type Slots, type SlotValues } from '../../db/client';
 import { bulkSearchCheckSlotted, volumeSlotValues, type BulkSearchCheck, type VolumeSlots } from '../privacy/alerts.repository';
-import { idNumberSearchSql, nameDobSearchSql } from './search.repository';
+import { idNumberSearchSql, nameDobSearchSql, summaryJsonOf } from './search.repository';
 
 export type ExactSearch =
   { method: 'id-number'; idNumber: string } | { method: 'name-dob'; lastName: string; dateOfBirth: string; limit: number };
@@ -48,7 +47,8 @@ export interface SearchChecks extends StatementGate {
 /** The gate's answer and the found patients (none when the gate was closed: nothing was read or written). */
 export interface ExactSearchOutcome {
   gate: GateColumns;
-  patients: PatientSearchResult[];
+  /** The found patients as the API answers them (PatientSearchResult[]), JSON built by the statement. */
+  answer: string;
 }
 
 type Raw = Record<string, unknown>;
@@ -59,7 +59,7 @@ interface SearchSlots {
   dateOfBirth: string;
   resultLimit: number;
 }
-type FoundRow = PatientSearchResult & GateColumns & { ord: number | null; joinedFrom: { idNumber: string } | null };
+type AnswerRow = GateColumns & { answer: string };
 
 /** What the statement's text depends on: the method, the audit row's own keys, the volume check and the gate. */
 interface Shape extends GateShape {
@@ -89,17 +89,19 @@ function searchSql(slot: Slots<Raw>, shape: Shape): SQL {
   // The gate (`lim`: the actor's confirmation, then the rate limit) runs first; the search and its row wait on its
   // `ok`. The check's CTE calls a volatile function, so it is never inlined, and the outer query reads its one row: it
   // runs exactly once, after the search (it reads ids). The limit's count is read by nothing: PostgreSQL runs it last.
+  // One row answers: the gate's columns and the found patients as the API's JSON answer (issue 29: no rows to parse
+  // and no answer to encode on the Node side).
   return sql`WITH ${gateCtes(gate)}
              r AS (SELECT row_number() OVER () AS ord, f.* FROM (${query}) AS f WHERE (SELECT ok FROM lim)),
              ids AS (SELECT coalesce(array_agg(id ORDER BY ord), '{}'::int[]) AS v FROM r),
              a AS (SELECT ${auditAppendSlotted(slot as Slots<AuditSlots>, newValues, patientId)} AS audit_id FROM ids WHERE (SELECT ok FROM lim)),
              v AS (SELECT ${volume} AS alerted FROM ids WHERE (SELECT ok FROM lim))${countCte(gate)}
-        SELECT ${GATE_COLUMNS}, r.*
-          FROM lim LEFT JOIN (a CROSS JOIN v LEFT JOIN r ON true) ON true ORDER BY r.ord`;
+        SELECT ${GATE_COLUMNS}, (SELECT coalesce(json_agg(${summaryJsonOf('r')} ORDER BY r.ord), '[]')::text FROM r) AS answer
+          FROM lim LEFT JOIN (a CROSS JOIN v) ON true`;
 }
 
 /** The statement of each shape, built once. */
-type Statement = (db: Db, values: SlotValues<Raw>) => Promise<FoundRow[]>;
+type Statement = (db: Db, values: SlotValues<Raw>) => Promise<AnswerRow[]>;
 const STATEMENTS = new Map<string, Statement>();
 function statementOf(shape: Shape): Statement {
   const base = `nhr_search_${shape.method}_audited${shape.volume ? '_checked' : ''}${gateName(shape)}`;
@@ -107,7 +109,7 @@ function statementOf(shape: Shape): Statement {
   let statement = STATEMENTS.get(key);
   if (!statement) {
     const name = `${base}_${createHash('sha256').update(shape.keys.join(',')).digest('hex').slice(0, 8)}`;
-    STATEMENTS.set(key, (statement = hotStatement<Raw, FoundRow>(name, (slot) => searchSql(slot, shape))));
+    STATEMENTS.set(key, (statement = hotStatement<Raw, AnswerRow>(name, (slot) => searchSql(slot, shape))));
   }
   return statement;
 }
@@ -142,20 +144,10 @@ export async function findExactAudited(
     checks.volume ? volumeSlotValues(checks.volume) : {},
     ...gateSlotValues(checks),
   );
-  const found = await statementOf(shape)(db, values);
-  const [first] = found;
-  // `lim` always yields its row, so the statement answers at least one.
-  const gate: GateColumns = first
-    ? { actorOk: first.actorOk, limitOk: first.limitOk, limitResetMs: first.limitResetMs }
+  const [row] = await statementOf(shape)(db, values);
+  // `lim` always yields its row, so the statement answers exactly one.
+  const gate: GateColumns = row
+    ? { actorOk: row.actorOk, limitOk: row.limitOk, limitResetMs: row.limitResetMs }
     : { actorOk: false, limitOk: false, limitResetMs: null };
-  if (!gate.limitOk) return { gate, patients: [] };
-  return {
-    gate,
-    patients: found
-      .filter((row) => row.ord !== null)
-      // One copy of each row, without the gate's columns (and a null joinedFrom, as withoutEmptyJoin).
-      .map(({ ord: _ord, actorOk: _actor, limitOk: _ok, limitResetMs: _reset, joinedFrom, ...patient }) =>
-        joinedFrom ? { ...patient, joinedFrom } : patient,
-      ),
-  };
+  return { gate, answer: gate.limitOk && row ? row.answer : '[]' };
 }

@@ -3,7 +3,7 @@
 // deletion neighbourhoods, prefixes, double metaphone, trigrams for long words) and the word-pair index.
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import type { PatientSearchResult, PatientSummary } from '../../../contracts/patients';
+import { patientSummary, type PatientSearchResult, type PatientSummary } from '../../../contracts/patients';
 import { currentIdSql } from '../../db/joined-patients';
 import type { WordVia } from './search-scoring';
 
@@ -51,6 +51,23 @@ export function nameDobSearchSql(lastName: string | SQL, dateOfBirth: string | S
                       GROUP BY f.sid) AS g
                JOIN patients AS s ON s.id = g.sid
               ORDER BY g.o`;
+}
+
+/** The summary's keys in the contract's order (patientSummary): the JSON answer's keys. */
+const SUMMARY_KEYS = Object.keys(patientSummary.shape);
+
+/**
+ * A found row of the exact searches (summary columns and `joinedFrom`, as `alias`) as its object of the API's JSON
+ * answer, built by the statement (issue 29): the contract's keys, and `joinedFrom` only when set, as withoutEmptyJoin.
+ * search-answer.test.ts holds it to the contract.
+ */
+export function summaryJsonOf(alias: string): SQL {
+  const pairs = sql.join(
+    SUMMARY_KEYS.map((key) => sql.raw(`'${key}', ${alias}."${key}"`)),
+    sql`, `,
+  );
+  return sql`CASE WHEN ${sql.raw(alias)}."joinedFrom" IS NULL THEN json_build_object(${pairs})
+                  ELSE json_build_object(${pairs}, 'joinedFrom', ${sql.raw(alias)}."joinedFrom") END`;
 }
 
 /** A found row without a null `joinedFrom`. */
