@@ -18,6 +18,7 @@ import { recordIdParams } from '../../../contracts/record-api';
 import { z } from 'zod';
 import { requireStaff, staffScope } from '../../context/guards';
 import { zodRoutes, type AppDeps } from '../../deps';
+import { JSON_CONTENT_TYPE } from '../../http/json-text';
 import { rateLimitOf } from '../../http/rate-limit';
 import { readAuditLogs } from './audit.service';
 import { downloadReport, generateReport, readReports, setReportArchived } from './reports.service';
@@ -68,7 +69,7 @@ export function auditRoutes({ db, readDb, config }: AppDeps) {
       async (request, reply) => {
         const chunks = await downloadReport(scope(request), request.params.id);
         return reply
-          .type('application/json; charset=utf-8')
+          .type(JSON_CONTENT_TYPE)
           .header('content-disposition', `attachment; filename="compliance-report-${request.params.id}.json"`)
           .send(Readable.from(chunks));
       },
